@@ -1,0 +1,1 @@
+# benchmarks (bench/*.c), built by make bench

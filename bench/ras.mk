@@ -1,0 +1,1 @@
+# benchmarks: ras/reverse placement

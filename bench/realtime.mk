@@ -1,0 +1,1 @@
+# benchmarks: realtime admission

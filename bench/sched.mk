@@ -1,0 +1,1 @@
+# benchmarks: sched plugin lock hold time

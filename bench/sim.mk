@@ -1,0 +1,1 @@
+# benchmarks and reproductions: simulator

@@ -1,0 +1,1 @@
+# contrib: setup, local cluster, examples, systemd units

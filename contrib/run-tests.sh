@@ -1,0 +1,90 @@
+#!/bin/sh
+# Set up a fresh Debian 12 machine and run every test of slurm-deadline:
+# unit tests (Check), the same under ASan+UBSan and under valgrind, corpus
+# replays and bounded fuzzing, make distcheck, and the bats suites against a
+# real local Slurm.  Run as root from the source tree:
+#
+#   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
+#
+# Each stage prints its test runner's own summary lines.
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+skip_setup=0
+fuzz_seconds=20
+run_bats=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--skip-setup) skip_setup=1; shift ;;
+	--fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
+	--no-bats) run_bats=0; shift ;;
+	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+failed=""
+stage() { printf '\n==== %s ====\n' "$*"; }
+fail() { failed="$failed $1"; }
+summaries() { # Check and automake summary lines of a build dir
+	for f in "$1"/test/unit/*.log "$1"/test/fuzz/*.log; do
+		[ -f "$f" ] || continue
+		grep -h -E '^[0-9]+%: Checks:|^replayed' "$f" | sed "s|^|$(basename "$f" .log): |"
+	done
+	grep -h -E '^# (TOTAL|PASS|FAIL|ERROR|SKIP)' "$1/test-suite.log" 2>/dev/null || true
+}
+
+if [ "$skip_setup" = 0 ]; then
+	stage "setup: packages and Slurm source"
+	contrib/setup-deps.sh
+fi
+
+stage "build"
+./autogen.sh >/dev/null 2>&1
+mkdir -p build
+(cd build && ../configure -q && make -s -j"$jobs") || { echo "build failed"; exit 1; }
+
+stage "unit tests (Check) and corpus replays"
+(cd build && make -s -j"$jobs" check >/dev/null 2>&1) || fail unit
+summaries build
+
+stage "unit tests under ASan+UBSan"
+mkdir -p build-asan
+if (cd build-asan && ../configure -q --enable-sanitizers --without-slurm-source &&
+	make -s -j"$jobs" check >/dev/null 2>&1); then :; else fail asan; fi
+summaries build-asan
+
+stage "unit tests under valgrind"
+vg_fail=0
+for t in build/test/unit/test_*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	case "$t" in *.o|*.log|*.trs) continue ;; esac
+	if CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect "$t" >"$t.valgrind" 2>&1; then
+		echo "valgrind $(basename "$t"): clean ($(grep -h -E 'Checks:' "$t.valgrind" | head -n 1))"
+	else
+		echo "valgrind $(basename "$t"): FAILED"; tail -n 30 "$t.valgrind"; vg_fail=1
+	fi
+done
+[ "$vg_fail" = 0 ] || fail valgrind
+
+stage "fuzzing (${fuzz_seconds}s per target)"
+(cd build && make -s fuzz >/dev/null 2>&1 && make -s fuzz-run FUZZ_SECONDS="$fuzz_seconds") || fail fuzz
+
+stage "make distcheck"
+if (cd build && make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(readlink -f /var/cache/slurm-deadline/slurm-src)" >distcheck.log 2>&1); then
+	grep -E 'archives ready for distribution|^slurm-deadline-.*tar.gz' build/distcheck.log | head -n 3
+else
+	tail -n 40 build/distcheck.log; fail distcheck
+fi
+
+if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
+	stage "bats against a local Slurm"
+	DL_BUILD="$top/build" bats --timing --print-output-on-failure test/bats || fail bats
+fi
+
+stage "result"
+if [ -n "$failed" ]; then
+	echo "FAILED stages:$failed"
+	exit 1
+fi
+echo "all stages passed"

@@ -1,0 +1,1 @@
+# documentation and man pages

@@ -1,0 +1,1 @@
+# estimator client in the core (issue: deadline-estimatord)

@@ -1,0 +1,170 @@
+/*
+ * model.h - the scheduling model of libdeadline: MapReduce jobs made of a map
+ * phase and an optional reduce phase, their tasks, and the cluster's nodes
+ * and partitions.
+ *
+ * Plain C11, no Slurm headers: the plugins translate Slurm records into this
+ * model and the simulator builds it from traces.  All times are seconds since
+ * the epoch (or since the start of a simulation) as doubles.
+ */
+#ifndef DL_MODEL_H
+#define DL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dl_phase_kind {
+	DL_MAP = 0,
+	DL_REDUCE = 1,
+};
+#define DL_PHASES 2
+
+/* Hardware-affinity pools (DESIGN §4.1): nodes carrying the configured
+ * accelerator feature form the accelerated pool. */
+enum dl_pool {
+	DL_POOL_REGULAR = 0,
+	DL_POOL_ACCEL = 1,
+};
+#define DL_POOLS 2
+
+#define DL_NO_NODE UINT32_MAX
+#define DL_MAX_PARTITIONS 64 /* partition membership is a 64-bit mask */
+#define DL_MAX_TASKS 100000000u /* sanity bound on tasks per phase */
+
+/* Resource demand of one task (RAS job-slot profile, DESIGN §4.2).  cpu is in
+ * CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
+struct dl_demand {
+	double cpu;
+	double mem;
+	double io;
+};
+
+struct dl_profile {
+	struct dl_demand map;
+	struct dl_demand shuffle; /* a reducer while maps still run, per map placed */
+	struct dl_demand reduce;  /* a reducer after the map phase */
+	bool given;		  /* from the user's --task-profile hint */
+};
+
+struct dl_running_task {
+	double start;
+	uint32_t node; /* index into the cluster's nodes, or DL_NO_NODE */
+	uint8_t pool;
+};
+
+struct dl_phase {
+	uint32_t tasks;	    /* tasks in the phase; 0 = no such phase */
+	uint32_t completed; /* finished successfully: the set C */
+	uint32_t failed;    /* finished unsuccessfully; not used for mu */
+	/* completed-task statistics, per pool (for hardware affinity) */
+	uint32_t done_pool[DL_POOLS];
+	double sum_len[DL_POOLS];
+	double sumsq_len[DL_POOLS];
+	/* the running tasks: the set R */
+	struct dl_running_task *running;
+	uint32_t nrunning;
+	uint32_t cap_running;
+	/* what one task asks for */
+	uint32_t cpus_per_task;
+	uint64_t mem_per_task; /* MB */
+	double time_limit;     /* seconds; 0 = none */
+	double hard_deadline;  /* this array's own Slurm --deadline; 0 = none */
+	/* prior task length from history (the estimator), used until the
+	 * phase has its own completions; 0 = none */
+	double prior_mean;
+	double prior_p90;
+	char prior_source[24];
+};
+
+struct dl_job {
+	uint64_t id;	    /* the map array's job id (or the only array's) */
+	uint64_t reduce_id; /* the reduce array's job id; 0 = map-only job */
+	char *user;
+	char *name;
+	char *account;
+	uint32_t partition; /* index into the cluster's partitions */
+	double submit;
+	double soft_deadline; /* completion goal (SPANK --soft-deadline); 0 = none */
+	double reduce_cost;   /* reduce/map task cost ratio hint; 0 = default */
+	uint32_t max_delays;  /* data-affinity deferrals allowed per task */
+	struct dl_profile profile;
+	struct dl_phase phase[DL_PHASES];
+};
+
+struct dl_node {
+	char *name;
+	uint32_t cpus;
+	uint64_t mem;	     /* MB */
+	double io;	     /* I/O capacity (deadline.conf); 0 = not modelled */
+	uint32_t cpus_other; /* CPUs held by jobs the plan does not manage */
+	uint64_t mem_other;  /* MB held by jobs the plan does not manage */
+	uint64_t partitions; /* bit i set: node is in partition i */
+	uint8_t pool;
+	bool up; /* schedulable (not down, drained or failing) */
+};
+
+struct dl_cluster {
+	struct dl_node *nodes;
+	uint32_t nnodes;
+	char *partitions[DL_MAX_PARTITIONS];
+	uint32_t npartitions;
+};
+
+/* ---- jobs ---- */
+
+/* A new job with no phases; strings are copied (NULL allowed).  Returns NULL
+ * when out of memory. */
+struct dl_job *dl_job_new(uint64_t id, const char *user, const char *name,
+			  const char *account);
+void dl_job_free(struct dl_job *job);
+/* Deep copy (running tasks and strings included); NULL on failure. */
+struct dl_job *dl_job_clone(const struct dl_job *job);
+
+/* Declare a phase: tasks, what one task asks for.  Errors: EINVAL (NULL job,
+ * bad phase, tasks > DL_MAX_TASKS). */
+int dl_phase_init(struct dl_job *job, enum dl_phase_kind kind, uint32_t tasks,
+		  uint32_t cpus_per_task, uint64_t mem_per_task);
+
+/* Record a running task.  EINVAL for a NaN/negative start, ERANGE when the
+ * phase would hold more running tasks than it has tasks, ENOMEM. */
+int dl_phase_add_running(struct dl_phase *ph, double start, uint32_t node,
+			 enum dl_pool pool);
+
+/* Record a completed task of the given length (seconds, >= 0, finite). */
+int dl_phase_add_completed(struct dl_phase *ph, double length,
+			   enum dl_pool pool);
+
+/* Record a failed task (counts as finished, not used for estimates). */
+int dl_phase_add_failed(struct dl_phase *ph);
+
+/* Tasks not yet started: the set U (never negative). */
+uint32_t dl_phase_pending(const struct dl_phase *ph);
+/* Tasks completed on all pools. */
+uint32_t dl_phase_done(const struct dl_phase *ph);
+bool dl_phase_finished(const struct dl_phase *ph);
+
+/* The phase the job is in: the map phase until every map task has finished,
+ * then the reduce phase.  Returns -1 when the job has nothing left to run. */
+int dl_job_active_phase(const struct dl_job *job);
+
+/* The completion goal of the whole job: the soft deadline when given,
+ * otherwise the hard deadline of its last phase; 0 = none. */
+double dl_job_deadline(const struct dl_job *job);
+
+/* Reject impossible job descriptions (counts inconsistent, negative or NaN
+ * times, ...).  Returns 0 or EINVAL with a message in err. */
+int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
+		    char *err, size_t errlen);
+
+/* ---- cluster ---- */
+
+int dl_cluster_init(struct dl_cluster *cl, uint32_t nnodes);
+void dl_cluster_free(struct dl_cluster *cl);
+/* Add a partition name; returns its index or -1 (full, NULL, ENOMEM). */
+int dl_cluster_add_partition(struct dl_cluster *cl, const char *name);
+int dl_cluster_find_partition(const struct dl_cluster *cl, const char *name);
+int dl_node_set(struct dl_node *node, const char *name, uint32_t cpus,
+		uint64_t mem, uint8_t pool, uint64_t partitions);
+
+#endif

@@ -1,0 +1,1 @@
+# ras and reverse policies in the core

@@ -1,0 +1,1 @@
+# realtime policy (admission control) in the core

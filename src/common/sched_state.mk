@@ -1,0 +1,1 @@
+# core pieces of the sched plugin: observation tracker, saved state

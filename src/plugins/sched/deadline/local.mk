@@ -1,0 +1,1 @@
+# SchedulerType=sched/deadline

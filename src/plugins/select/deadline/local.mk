@@ -1,0 +1,1 @@
+# SelectType=select/deadline

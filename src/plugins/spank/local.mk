@@ -1,0 +1,1 @@
+# SPANK plugin: sbatch --soft-deadline and friends

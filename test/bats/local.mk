@@ -1,0 +1,1 @@
+# bats suites (run by contrib/run-tests.sh against the local cluster)

@@ -1,0 +1,40 @@
+# Fuzz targets.  Each target test/fuzz/X.c defines LLVMFuzzerTestOneInput
+# and has a seed corpus in test/fuzz/corpus/X/.
+#  - `make check` replays every corpus through a gcc build (replay_X);
+#  - `make fuzz` builds libFuzzer binaries with clang (ASan+UBSan) in
+#    test/fuzz/bin/, and `make fuzz-run FUZZ_SECONDS=N` runs each for N s.
+# Other fragments add their targets to FUZZ_BINS with the same recipe.
+FUZZ_SECONDS = 30
+FUZZ_BINS =
+FUZZ_CORE = $(addprefix $(srcdir)/,$(filter %.c,$(DL_CORE_SOURCES)))
+FUZZ_CC = $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) $(JSONC_CFLAGS)
+FUZZ_LIBS = $(JSONC_LIBS) -lm -lpthread
+EXTRA_DIST += test/fuzz/corpus test/fuzz/run-fuzzers.sh
+
+check_PROGRAMS += test/fuzz/replay_config test/fuzz/replay_plan_json
+TESTS += test/fuzz/replay_config test/fuzz/replay_plan_json
+test_fuzz_replay_config_SOURCES = test/fuzz/fuzz_config.c test/fuzz/replay_main.c
+test_fuzz_replay_config_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_config"'
+test_fuzz_replay_config_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_plan_json_SOURCES = test/fuzz/fuzz_plan_json.c test/fuzz/replay_main.c
+test_fuzz_replay_plan_json_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS) \
+	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_plan_json"'
+test_fuzz_replay_plan_json_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+
+FUZZ_BINS += test/fuzz/bin/fuzz_config test/fuzz/bin/fuzz_plan_json
+test/fuzz/bin/fuzz_config: $(srcdir)/test/fuzz/fuzz_config.c $(FUZZ_CORE)
+	@$(MKDIR_P) test/fuzz/bin
+	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)
+test/fuzz/bin/fuzz_plan_json: $(srcdir)/test/fuzz/fuzz_plan_json.c $(FUZZ_CORE)
+	@$(MKDIR_P) test/fuzz/bin
+	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)
+
+fuzz: $(FUZZ_BINS)
+fuzz-run: fuzz
+	$(srcdir)/test/fuzz/run-fuzzers.sh $(FUZZ_SECONDS) $(srcdir)/test/fuzz/corpus $(FUZZ_BINS)
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf test/fuzz/bin test/fuzz/work
+.PHONY: fuzz fuzz-run clean-fuzz

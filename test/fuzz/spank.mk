@@ -1,0 +1,1 @@
+# fuzz targets: SPANK option parsers

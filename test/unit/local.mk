@@ -1,0 +1,31 @@
+# Check unit tests of the core: one program per module.
+if HAVE_CHECK
+# Other test fragments append their programs to UNIT_TESTS and reuse
+# UNIT_CFLAGS / UNIT_LDADD.
+UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
+	test/unit/test_goal test/unit/test_config test/unit/test_plan \
+	test/unit/test_capacity test/unit/test_adaptive
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
+UNIT_LDADD = src/common/libdeadline_static.la $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
+test_unit_test_model_SOURCES = test/unit/test_model.c test/unit/fixtures.h
+test_unit_test_model_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_model_LDADD = $(UNIT_LDADD)
+test_unit_test_estimate_SOURCES = test/unit/test_estimate.c test/unit/fixtures.h
+test_unit_test_estimate_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_estimate_LDADD = $(UNIT_LDADD)
+test_unit_test_goal_SOURCES = test/unit/test_goal.c test/unit/fixtures.h
+test_unit_test_goal_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_goal_LDADD = $(UNIT_LDADD)
+test_unit_test_config_SOURCES = test/unit/test_config.c test/unit/fixtures.h
+test_unit_test_config_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_config_LDADD = $(UNIT_LDADD)
+test_unit_test_plan_SOURCES = test/unit/test_plan.c test/unit/fixtures.h
+test_unit_test_plan_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_plan_LDADD = $(UNIT_LDADD)
+test_unit_test_capacity_SOURCES = test/unit/test_capacity.c test/unit/fixtures.h
+test_unit_test_capacity_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_capacity_LDADD = $(UNIT_LDADD)
+test_unit_test_adaptive_SOURCES = test/unit/test_adaptive.c test/unit/fixtures.h
+test_unit_test_adaptive_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_adaptive_LDADD = $(UNIT_LDADD)
+endif

@@ -1,0 +1,506 @@
+/*
+ * test_adaptive.c - the adaptive policy: classes, re-ranking, balancing of
+ * late jobs, work conservation, hardware affinity, the fairness cap and
+ * degenerate inputs.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/capacity.h"
+#include "common/policy.h"
+#include "fixtures.h"
+
+struct world {
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_job *jobs[64];
+	uint32_t n;
+	struct dl_plan *plan;
+};
+
+static void w_init(struct world *w, uint32_t nodes, uint32_t cpus,
+		   uint32_t accel)
+{
+	memset(w, 0, sizeof(*w));
+	fx_cluster(&w->cl, nodes, cpus, accel);
+	w->cfg = fx_config();
+}
+
+static struct dl_job *w_add(struct world *w, struct dl_job *j)
+{
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+static const struct dl_plan_job *w_plan(struct world *w, double now)
+{
+	struct dl_policy_input in = { &w->cl, w->jobs, w->n, &w->cfg, now,
+				      NULL, NULL };
+	char err[256] = "";
+
+	dl_plan_free(w->plan);
+	w->plan = dl_policy_plan(&in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+	return w->plan->jobs;
+}
+
+static const struct dl_plan_job *w_get(struct world *w, uint64_t id)
+{
+	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
+
+	ck_assert_ptr_nonnull(pj);
+	return pj;
+}
+
+static void w_free(struct world *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		dl_job_free(w->jobs[i]);
+	dl_plan_free(w->plan);
+	dl_config_free(&w->cfg);
+	dl_cluster_free(&w->cl);
+}
+
+/* Needs 5.5 and 3 on 10 slots: one slot at a time to the neediest with
+ * re-ranking gives 6 and 3; the tenth (idle) slot goes to rank 1. */
+START_TEST(test_reranking)
+{
+	struct world w;
+	struct dl_job *a, *b;
+
+	w_init(&w, 10, 1, 0);
+	a = w_add(&w, fx_job(1, 57, 0, 1100)); /* 55 pending x 10s / 100s */
+	fx_done(a, DL_MAP, 2, 10, 0);
+	b = w_add(&w, fx_job(2, 32, 0, 1100)); /* 30 x 10s / 100s */
+	fx_done(b, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_double_eq_tol(w_get(&w, 1)->need, 5.5, 1e-9);
+	ck_assert_double_eq_tol(w_get(&w, 2)->need, 3.0, 1e-9);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 6);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc_for_need, 3);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 7);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 3);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 1);
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 2);
+	ck_assert(w_get(&w, 1)->urgent && w_get(&w, 2)->urgent);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(w.plan->stats.grants, 10);
+	w_free(&w);
+}
+END_TEST
+
+/* Class order: late > no data > need, whatever the need. */
+START_TEST(test_class_order)
+{
+	struct world w;
+	struct dl_job *late, *nodata, *needy, *nodata_old;
+
+	w_init(&w, 4, 1, 0);
+	needy = w_add(&w, fx_job(1, 1000, 0, 1100));
+	fx_done(needy, DL_MAP, 1, 10, 0);
+	nodata = w_add(&w, fx_job(2, 3, 50, 5000));
+	late = w_add(&w, fx_job(3, 2, 10, 900));
+	fx_done(late, DL_MAP, 1, 10, 0);
+	nodata_old = w_add(&w, fx_job(4, 3, 40, 5000));
+	w_plan(&w, 1000);
+	ck_assert_int_eq(w_get(&w, 3)->cls, DL_CLASS_LATE);
+	ck_assert_uint_eq(w_get(&w, 3)->rank, 1);
+	ck_assert_int_eq(w_get(&w, 3)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(w_get(&w, 4)->rank, 2); /* older no-data first */
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 3);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 4);
+	/* the late job has 1 task left: 1 slot; the no-data jobs sample
+	 * with everything else, oldest first; the needy job gets nothing */
+	ck_assert_uint_eq(w_get(&w, 3)->alloc, 1);
+	ck_assert_uint_eq(w_get(&w, 4)->alloc, 3);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 0);
+	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	(void) nodata;
+	(void) nodata_old;
+	w_free(&w);
+}
+END_TEST
+
+/* Two late jobs: slots even out the lateness relative to each goal. */
+START_TEST(test_late_balancing)
+{
+	struct world w;
+	struct dl_job *a, *b;
+	const struct dl_plan_job *pa, *pb;
+	double la, lb;
+
+	w_init(&w, 30, 1, 0);
+	/* a: 100 tasks of 10 s, goal 900 (span 900); b: same work, goal
+	 * 450 (span 450), both past at 1000 */
+	a = w_add(&w, fx_job(1, 101, 0, 900));
+	fx_done(a, DL_MAP, 1, 10, 0);
+	b = w_add(&w, fx_job(2, 101, 0, 450));
+	fx_done(b, DL_MAP, 1, 10, 0);
+	w_plan(&w, 1000);
+	pa = w_get(&w, 1);
+	pb = w_get(&w, 2);
+	ck_assert_uint_eq(pa->alloc + pb->alloc, 30);
+	/* relative lateness (now + work/alloc - goal) / span, equalised to
+	 * within one slot */
+	la = (1000 + 1000.0 / pa->alloc - 900) / 900;
+	lb = (1000 + 1000.0 / pb->alloc - 450) / 450;
+	/* b is relatively later: it gets most slots */
+	ck_assert(pb->alloc > pa->alloc);
+	ck_assert_msg(fabs(la - lb) < 0.15, "la %g lb %g", la, lb);
+	ck_assert_int_eq(pa->verdict, DL_VERDICT_LATE);
+	ck_assert_int_eq(pb->verdict, DL_VERDICT_LATE);
+	w_free(&w);
+}
+END_TEST
+
+/* Work conserving: idle slots go to the jobs (never beyond their tasks). */
+START_TEST(test_work_conserving)
+{
+	struct world w;
+	struct dl_job *a, *b;
+
+	w_init(&w, 20, 1, 0);
+	a = w_add(&w, fx_job(1, 102, 0, 10000)); /* need 0.11 */
+	fx_done(a, DL_MAP, 2, 10, 0);
+	b = w_add(&w, fx_job(2, 5, 0, 10000)); /* only 3 tasks left */
+	fx_done(b, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 1);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 3);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 17);
+	ck_assert_uint_eq(w.plan->stats.grants, 20);
+	w_free(&w);
+}
+END_TEST
+
+/* The thesis's hardware-affinity example: 10 accelerated slots, maps of
+ * 50 s accelerated vs 100 s regular, s_req,acc = 15 -> 10 accelerated +
+ * 10 regular slots. */
+START_TEST(test_hardware_affinity_example)
+{
+	struct world w;
+	struct dl_job *acc, *reg;
+	const struct dl_plan_job *pa;
+
+	w_init(&w, 40, 1, 10); /* 10 accelerated, 30 regular */
+	acc = w_add(&w, fx_job(1, 302, 0, 2000));
+	fx_done(acc, DL_MAP, 1, 50, DL_POOL_ACCEL);
+	fx_done(acc, DL_MAP, 1, 100, DL_POOL_REGULAR);
+	/* a calibrated regular job (no speedup) needing 20 regular slots */
+	reg = w_add(&w, fx_job(2, 1002, 0, 2000));
+	fx_done(reg, DL_MAP, 1, 20, DL_POOL_REGULAR);
+	fx_done(reg, DL_MAP, 1, 20, DL_POOL_ACCEL);
+	w_plan(&w, 1000); /* 300 pending x 50 s / 1000 s = 15 acc slots */
+	pa = w_get(&w, 1);
+	ck_assert_uint_eq(pa->alloc_pool[DL_POOL_ACCEL], 10);
+	ck_assert_uint_eq(pa->alloc_pool[DL_POOL_REGULAR], 10);
+	ck_assert_uint_eq(pa->alloc_for_need, 20);
+	ck_assert_ptr_nonnull(strstr(pa->explain, "accelerable"));
+	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 20);
+	w_free(&w);
+}
+END_TEST
+
+/* A job needing fewer accelerated slots than the pool has runs there only;
+ * a job without speedup prefers regular nodes. */
+START_TEST(test_affinity_within_pool)
+{
+	struct world w;
+	struct dl_job *acc, *slow;
+
+	w_init(&w, 20, 1, 10);
+	w.cfg.accel_threshold = 1.5;
+	acc = w_add(&w, fx_job(1, 122, 0, 2000)); /* 120 x 50 / 1000 = 6 */
+	fx_done(acc, DL_MAP, 1, 50, DL_POOL_ACCEL);
+	fx_done(acc, DL_MAP, 1, 100, DL_POOL_REGULAR);
+	slow = w_add(&w, fx_job(2, 42, 0, 2000)); /* speedup 1.1 */
+	fx_done(slow, DL_MAP, 1, 100, DL_POOL_ACCEL);
+	fx_done(slow, DL_MAP, 1, 110, DL_POOL_REGULAR);
+	w_plan(&w, 1000);
+	ck_assert_uint_ge(w_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 6);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 6);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
+	ck_assert_uint_ge(w_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 5);
+	w_free(&w);
+}
+END_TEST
+
+/* Calibration: a map phase with no task on a pool yet gets one there. */
+START_TEST(test_affinity_calibration)
+{
+	struct world w;
+	struct dl_job *j;
+
+	w_init(&w, 8, 1, 4);
+	j = w_add(&w, fx_job(1, 50, 0, 5000));
+	fx_done(j, DL_MAP, 2, 20, DL_POOL_REGULAR);
+	w_plan(&w, 1000);
+	ck_assert_uint_ge(w_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 1);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(test_share_cap)
+{
+	struct world w;
+	struct dl_job *a1, *a2, *b;
+
+	w_init(&w, 10, 1, 0);
+	w.cfg.max_deadline_share = 0.5;
+	a1 = w_add(&w, fx_job(1, 42, 0, 1100)); /* need 4 */
+	fx_done(a1, DL_MAP, 2, 10, 0);
+	a2 = w_add(&w, fx_job(2, 32, 1, 1100)); /* need 3: 7 > 5 */
+	fx_done(a2, DL_MAP, 2, 10, 0);
+	b = w_add(&w, fx_job(3, 32, 2, 1100));
+	free(b->account);
+	b->account = strdup("other");
+	fx_done(b, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_CAPPED);
+	ck_assert(!w_get(&w, 2)->managed);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	ck_assert_ptr_nonnull(strstr(w_get(&w, 2)->explain,
+				     "MaxDeadlineShare"));
+	ck_assert(w_get(&w, 1)->managed);
+	ck_assert(w_get(&w, 3)->managed);
+	ck_assert_int_ne(w_get(&w, 3)->verdict, DL_VERDICT_CAPPED);
+	w_free(&w);
+}
+END_TEST
+
+/* The map phase's goal leaves room for the reduce phase. */
+START_TEST(test_map_reduce_split)
+{
+	struct world w;
+	struct dl_job *j;
+	const struct dl_plan_job *p;
+
+	w_init(&w, 10, 1, 0);
+	j = w_add(&w, fx_job(1, 102, 0, 1200));
+	j->reduce_id = 2;
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 20, 1, 0), 0);
+	fx_done(j, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	p = w_get(&w, 1);
+	/* T_red = ceil(20/10) * 10 = 20: map goal 1180, need 1000/180 */
+	ck_assert_double_eq_tol(p->goal, 1180, 1e-9);
+	ck_assert_double_eq_tol(p->need, 1000.0 / 180, 1e-9);
+	ck_assert_int_eq(p->phase, DL_MAP);
+	ck_assert_ptr_eq(dl_plan_find(w.plan, 2), p);
+	/* finish = maps on 10 slots (100 s) + reduces (20 s) */
+	ck_assert_double_eq_tol(p->predicted_finish, 1120, 1e-6);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(test_degenerate_inputs)
+{
+	struct world w;
+	struct dl_job *j;
+	struct dl_policy_input in;
+	char err[256];
+
+	/* no nodes: nothing to hand out, the job is at risk */
+	w_init(&w, 0, 1, 0);
+	j = w_add(&w, fx_job(1, 10, 0, 2000));
+	fx_done(j, DL_MAP, 1, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 0);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	w_free(&w);
+
+	/* no jobs */
+	w_init(&w, 4, 2, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(w.plan->njobs, 0);
+	w_free(&w);
+
+	/* beta > mu everywhere */
+	w_init(&w, 4, 1, 0);
+	j = w_add(&w, fx_job(1, 10, 0, 2000));
+	fx_done(j, DL_MAP, 1, 10, 0);
+	fx_run(j, DL_MAP, 4, 100, 0);
+	w_plan(&w, 1000);
+	ck_assert(isfinite(w_get(&w, 1)->need));
+	ck_assert(isfinite(w_get(&w, 1)->predicted_finish));
+	w_free(&w);
+
+	/* all done */
+	w_init(&w, 4, 1, 0);
+	j = w_add(&w, fx_job(1, 3, 0, 2000));
+	fx_done(j, DL_MAP, 3, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_DONE);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 0);
+	ck_assert(!w_get(&w, 1)->managed);
+	w_free(&w);
+
+	/* bad inputs are errors, never crashes */
+	w_init(&w, 4, 1, 0);
+	j = w_add(&w, fx_job(1, 3, 0, 2000));
+	memset(&in, 0, sizeof(in));
+	ck_assert_ptr_null(dl_policy_plan(NULL, err, sizeof(err)));
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	in.cluster = &w.cl;
+	in.cfg = &w.cfg;
+	in.njobs = 1;
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	in.jobs = w.jobs;
+	in.now = -1;
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	in.now = NAN;
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	in.now = 1000;
+	j->phase[DL_MAP].completed = 7; /* more than its 3 tasks */
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "only 3 exist"));
+	j->phase[DL_MAP].completed = 0;
+	j->phase[DL_MAP].tasks = 0;
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	w_free(&w);
+}
+END_TEST
+
+/* A 100,000-task array plans in one piece. */
+START_TEST(test_huge_array)
+{
+	struct world w;
+	struct dl_job *j;
+
+	w_init(&w, 100, 32, 0);
+	j = w_add(&w, fx_job(1, 100000, 0, 50000));
+	fx_done(j, DL_MAP, 100, 60, 0);
+	fx_run(j, DL_MAP, 3000, 990, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 3200);
+	ck_assert(w_get(&w, 1)->need > 100 && w_get(&w, 1)->need < 200);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	w_free(&w);
+}
+END_TEST
+
+/* Hard deadlines: the plan counts with Slurm's start window. */
+START_TEST(test_hard_deadline_window)
+{
+	struct world w;
+	struct dl_job *j;
+
+	w_init(&w, 10, 1, 0);
+	j = w_add(&w, fx_job(1, 42, 0, 0));
+	j->phase[DL_MAP].hard_deadline = 1300;
+	j->phase[DL_MAP].time_limit = 120;
+	fx_done(j, DL_MAP, 2, 20, 0);
+	w_plan(&w, 1000);
+	/* start by 1180, done by 1200: need 40 x 20 / 200 = 4 */
+	ck_assert_double_eq_tol(w_get(&w, 1)->goal, 1200, 1e-9);
+	ck_assert_double_eq_tol(w_get(&w, 1)->need, 4, 1e-9);
+	w_free(&w);
+}
+END_TEST
+
+/* Partitions: a job only gets slots of its partition's nodes, and a node
+ * shared by two partitions is not handed out twice. */
+START_TEST(test_partitions)
+{
+	struct world w;
+	struct dl_job *a, *b;
+
+	w_init(&w, 6, 1, 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&w.cl, "small"), 1);
+	/* n1-n2 only in small, n3 in both, n4-n6 only in batch */
+	w.cl.nodes[0].partitions = 2;
+	w.cl.nodes[1].partitions = 2;
+	w.cl.nodes[2].partitions = 3;
+	a = w_add(&w, fx_job(1, 100, 0, 1100));
+	fx_done(a, DL_MAP, 2, 10, 0);
+	b = w_add(&w, fx_job(2, 100, 0, 1100));
+	b->partition = 1;
+	fx_done(b, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc + w_get(&w, 2)->alloc, 6);
+	ck_assert_uint_ge(w_get(&w, 2)->alloc, 2);
+	ck_assert_uint_le(w_get(&w, 2)->alloc, 3);
+	ck_assert_uint_le(w_get(&w, 1)->alloc, 4);
+	w_free(&w);
+}
+END_TEST
+
+/* Memory is a capacity too: 4 GB nodes, 3 GB tasks -> one per node. */
+START_TEST(test_memory_bound)
+{
+	struct world w;
+	struct dl_job *j;
+
+	w_init(&w, 5, 8, 0);
+	j = w_add(&w, fx_job(1, 100, 0, 1100));
+	j->phase[DL_MAP].mem_per_task = 3000;
+	fx_done(j, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	/* aggregate memory 20000 MB / 3000 = 6 slots (fragmentation is the
+	 * placement policies' business) */
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 6);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+	struct world w;
+	char *first;
+
+	w_init(&w, 16, 2, 4);
+	for (int i = 0; i < 20; i++) {
+		struct dl_job *j = w_add(&w, fx_job(i + 1, 30 + i, i, 1500 + 7 * i));
+
+		if (i % 3)
+			fx_done(j, DL_MAP, 2, 10 + i, i % 2);
+	}
+	w_plan(&w, 1000);
+	first = strdup(w.plan->jobs[0].explain);
+	for (int k = 0; k < 3; k++) {
+		uint32_t allocs[20];
+
+		for (uint32_t i = 0; i < 20; i++)
+			allocs[i] = w.plan->jobs[i].alloc;
+		w_plan(&w, 1000);
+		for (uint32_t i = 0; i < 20; i++)
+			ck_assert_uint_eq(allocs[i], w.plan->jobs[i].alloc);
+		ck_assert_str_eq(first, w.plan->jobs[0].explain);
+	}
+	free(first);
+	w_free(&w);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("adaptive");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_reranking);
+	tcase_add_test(tc, test_class_order);
+	tcase_add_test(tc, test_late_balancing);
+	tcase_add_test(tc, test_work_conserving);
+	tcase_add_test(tc, test_hardware_affinity_example);
+	tcase_add_test(tc, test_affinity_within_pool);
+	tcase_add_test(tc, test_affinity_calibration);
+	tcase_add_test(tc, test_share_cap);
+	tcase_add_test(tc, test_map_reduce_split);
+	tcase_add_test(tc, test_degenerate_inputs);
+	tcase_add_test(tc, test_huge_array);
+	tcase_add_test(tc, test_hard_deadline_window);
+	tcase_add_test(tc, test_partitions);
+	tcase_add_test(tc, test_memory_bound);
+	tcase_add_test(tc, test_deterministic);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}

@@ -1,0 +1,204 @@
+/*
+ * test_config.c - deadline.conf options: defaults, validation, files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/dl_config.h"
+#include "fixtures.h"
+
+START_TEST(test_defaults)
+{
+	struct dl_config c = fx_config();
+
+	ck_assert_int_eq(c.policy, DL_POLICY_ADAPTIVE);
+	ck_assert(c.plan_interval == 10);
+	ck_assert(c.max_deadline_share == 1);
+	ck_assert(c.reduce_cost == 1);
+	ck_assert_str_eq(c.estimator_socket,
+			 "/run/slurm-deadline/estimator.sock");
+	ck_assert_uint_eq(c.ras_rounds, 10);
+	dl_config_free(&c);
+	/* every option's default must pass its own validation */
+	for (const struct dl_option *o = dl_options; o->name; o++) {
+		ck_assert_ptr_nonnull(o->doc);
+		ck_assert_ptr_nonnull(o->def);
+	}
+}
+END_TEST
+
+START_TEST(test_set_valid)
+{
+	struct dl_config c = fx_config();
+	char err[256];
+
+	ck_assert_int_eq(dl_config_set(&c, "policy", "RAS", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(c.policy, DL_POLICY_RAS);
+	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "2m", err,
+				       sizeof(err)),
+			 0);
+	ck_assert(c.plan_interval == 120);
+	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", " 0.25 ", err,
+				       sizeof(err)),
+			 0);
+	ck_assert(c.max_deadline_share == 0.25);
+	ck_assert_int_eq(dl_config_set(&c, "EstimatorSocket", "", err,
+				       sizeof(err)),
+			 0);
+	ck_assert_str_eq(c.estimator_socket, "");
+	dl_config_free(&c);
+}
+END_TEST
+
+START_TEST(test_set_invalid)
+{
+	struct dl_config c = fx_config();
+	char err[256];
+
+	ck_assert_int_eq(dl_config_set(&c, "Policy", "edf", err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "adaptive"));
+	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "0", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "PlanInterval"));
+	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "10x", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", "1.5", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", "nan", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "RasRounds", "2.5", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "RasRounds", "-1", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "NoSuchThing", "1", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option"));
+	ck_assert_int_eq(dl_config_set(NULL, "Policy", "ras", NULL, 0), EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, NULL, "ras", NULL, 0), EINVAL);
+	/* failed sets change nothing */
+	ck_assert_int_eq(c.policy, DL_POLICY_ADAPTIVE);
+	ck_assert(c.plan_interval == 10);
+	ck_assert(c.max_deadline_share == 1);
+	dl_config_free(&c);
+}
+END_TEST
+
+START_TEST(test_durations)
+{
+	ck_assert(dl_parse_duration("15") == 15);
+	ck_assert(dl_parse_duration("1.5m") == 90);
+	ck_assert(dl_parse_duration("2h") == 7200);
+	ck_assert(dl_parse_duration("-1") < 0);
+	ck_assert(dl_parse_duration("") < 0);
+	ck_assert(dl_parse_duration("3d") < 0);
+	ck_assert(dl_parse_duration(NULL) < 0);
+}
+END_TEST
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/dlconfXXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+START_TEST(test_load_file)
+{
+	struct dl_config c = fx_config();
+	char err[256];
+	char *p = write_tmp("# deadline.conf\n"
+			    "Policy=reverse\n"
+			    "  planinterval = 5   # comment\n"
+			    "\n"
+			    "NodeIO=n[1-4]=200\n");
+
+	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), 0);
+	ck_assert_int_eq(c.policy, DL_POLICY_REVERSE);
+	ck_assert(c.plan_interval == 5);
+	ck_assert_str_eq(c.node_io, "n[1-4]=200");
+	unlink(p);
+	dl_config_free(&c);
+}
+END_TEST
+
+START_TEST(test_load_broken_keeps_previous)
+{
+	struct dl_config c = fx_config();
+	char err[256];
+	char *p;
+
+	ck_assert_int_eq(dl_config_set(&c, "Policy", "ras", err, sizeof(err)),
+			 0);
+	p = write_tmp("Policy=adaptive\nPlanInterval=fast\n");
+	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, ":2: PlanInterval=fast"));
+	ck_assert_int_eq(c.policy, DL_POLICY_RAS);
+	unlink(p);
+	p = write_tmp("Policy adaptive\n");
+	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "expected Name=Value"));
+	unlink(p);
+	ck_assert_int_eq(dl_config_load(&c, "/nonexistent/deadline.conf", err,
+					sizeof(err)),
+			 ENOENT);
+	ck_assert_int_eq(c.policy, DL_POLICY_RAS);
+	dl_config_free(&c);
+}
+END_TEST
+
+START_TEST(test_copy)
+{
+	struct dl_config a = fx_config(), b;
+
+	ck_assert_int_eq(dl_config_copy(&b, &a), 0);
+	ck_assert_ptr_ne(a.estimator_socket, b.estimator_socket);
+	ck_assert_str_eq(a.estimator_socket, b.estimator_socket);
+	dl_config_free(&a);
+	ck_assert_str_eq(b.estimator_socket,
+			 "/run/slurm-deadline/estimator.sock");
+	dl_config_free(&b);
+	ck_assert_str_eq(dl_policy_name(DL_POLICY_REALTIME), "realtime");
+	ck_assert_str_eq(dl_policy_name((enum dl_policy) 99), "unknown");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_set_valid);
+	tcase_add_test(tc, test_set_invalid);
+	tcase_add_test(tc, test_durations);
+	tcase_add_test(tc, test_load_file);
+	tcase_add_test(tc, test_load_broken_keeps_previous);
+	tcase_add_test(tc, test_copy);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}

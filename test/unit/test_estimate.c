@@ -1,0 +1,247 @@
+/*
+ * test_estimate.c - mu, delta, Eq. 1-3 and finish-time predictions.
+ */
+#include <math.h>
+
+#include "common/estimate.h"
+#include "common/goal.h"
+#include "fixtures.h"
+
+#define EPS 1e-9
+
+START_TEST(test_mu_and_sd)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 100);
+
+	ck_assert(dl_mu_pool(&j->phase[DL_MAP], -1) == 0);
+	ck_assert_int_eq(dl_phase_mu(&j->phase[DL_MAP]).source, DL_MU_NONE);
+	fx_done(j, DL_MAP, 1, 10, DL_POOL_REGULAR);
+	fx_done(j, DL_MAP, 1, 20, DL_POOL_REGULAR);
+	fx_done(j, DL_MAP, 1, 30, DL_POOL_ACCEL);
+	ck_assert_double_eq_tol(dl_mu_pool(&j->phase[DL_MAP], -1), 20, EPS);
+	ck_assert_double_eq_tol(dl_mu_pool(&j->phase[DL_MAP], 0), 15, EPS);
+	ck_assert_double_eq_tol(dl_mu_pool(&j->phase[DL_MAP], 1), 30, EPS);
+	ck_assert_double_eq_tol(dl_sd(&j->phase[DL_MAP]), 10, EPS);
+	ck_assert_int_eq(dl_phase_mu(&j->phase[DL_MAP]).source, DL_MU_JOB);
+	ck_assert_str_eq(dl_phase_mu(&j->phase[DL_MAP]).label, "job");
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_prior_mu)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 100);
+	struct dl_mu mu;
+
+	j->phase[DL_MAP].prior_mean = 40;
+	j->phase[DL_MAP].prior_p90 = 40 + 1.2816 * 5;
+	snprintf(j->phase[DL_MAP].prior_source, 24, "history:name");
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_int_eq(mu.source, DL_MU_PRIOR);
+	ck_assert_double_eq_tol(mu.mean, 40, EPS);
+	ck_assert_double_eq_tol(mu.sd, 5, 1e-6);
+	ck_assert_str_eq(mu.label, "history:name");
+	/* own completions win over history */
+	fx_done(j, DL_MAP, 2, 8, 0);
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_int_eq(mu.source, DL_MU_JOB);
+	ck_assert_double_eq_tol(mu.mean, 8, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_delta)
+{
+	ck_assert_double_eq_tol(dl_delta(100, 1000, 1030, 0.1), 70, EPS);
+	/* beta > mu: floored at 10% of mu, never negative */
+	ck_assert_double_eq_tol(dl_delta(100, 1000, 1500, 0.1), 10, EPS);
+	ck_assert_double_eq_tol(dl_delta(100, 1000, 1500, 0), 0, EPS);
+	/* a start in the future (clock skew) counts as just started */
+	ck_assert_double_eq_tol(dl_delta(100, 2000, 1500, 0.1), 100, EPS);
+	ck_assert_double_eq_tol(dl_delta(0, 0, 10, 0.1), 0, EPS);
+}
+END_TEST
+
+/* Eq. 1 by hand: mu 10, two running (elapsed 4 and 12 -> delta 6 and
+ * floor 1), 20 pending, 100 s to the goal:
+ * (6 + 1 + 20*10) / 100 - 2 = 0.07 */
+START_TEST(test_sreq_eq1)
+{
+	struct dl_job *j = fx_job(1, 30, 0, 1100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	fx_done(j, DL_MAP, 8, 10, 0);
+	ck_assert_int_eq(dl_phase_add_running(ph, 996, DL_NO_NODE, 0), 0);
+	ck_assert_int_eq(dl_phase_add_running(ph, 988, DL_NO_NODE, 0), 0);
+	ck_assert_uint_eq(dl_phase_pending(ph), 20);
+	ck_assert_double_eq_tol(dl_sreq(ph, 10, 1100, 1000, 0.1), 0.07, EPS);
+	ck_assert_double_eq_tol(dl_need(ph, 10, 1100, 1000, 0.1), 2.07, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+/* The paper's property: launching a task (delta = mu) moves it from U to R
+ * without changing the numerator, so s_req drops by exactly one. */
+START_TEST(test_sreq_drops_by_one_per_slot)
+{
+	struct dl_job *j = fx_job(1, 500, 0, 5000);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+	double prev, now = 1000;
+
+	fx_done(j, DL_MAP, 10, 37.5, 0);
+	fx_run(j, DL_MAP, 3, 990, 0);
+	prev = dl_sreq(ph, 37.5, 3000, now, 0.1);
+	for (int k = 0; k < 50; k++) {
+		double s;
+
+		ck_assert_int_eq(dl_phase_add_running(ph, now, DL_NO_NODE, 0),
+				 0);
+		s = dl_sreq(ph, 37.5, 3000, now, 0.1);
+		ck_assert_double_eq_tol(prev - s, 1.0, 1e-9);
+		prev = s;
+	}
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_sreq_degenerate)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	/* no estimate */
+	ck_assert(isnan(dl_sreq(ph, 0, 100, 0, 0.1)));
+	ck_assert(isnan(dl_sreq(NULL, 10, 100, 0, 0.1)));
+	/* goal already past with work left */
+	ck_assert(isinf(dl_sreq(ph, 10, 100, 100, 0.1)));
+	ck_assert(isinf(dl_sreq(ph, 10, 100, 250, 0.1)));
+	/* no work left: only the running tasks could be given back */
+	fx_done(j, DL_MAP, 10, 5, 0);
+	ck_assert_double_eq_tol(dl_sreq(ph, 10, 100, 50, 0.1), 0, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+/* Eq. 2 uses only accelerated running tasks and the accelerated mean. */
+START_TEST(test_sreq_acc_eq2)
+{
+	struct dl_job *j = fx_job(1, 110, 0, 2000);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	fx_done(j, DL_MAP, 2, 50, DL_POOL_ACCEL);
+	fx_done(j, DL_MAP, 2, 100, DL_POOL_REGULAR);
+	fx_run(j, DL_MAP, 4, 980, DL_POOL_ACCEL);   /* delta 30 each */
+	fx_run(j, DL_MAP, 2, 980, DL_POOL_REGULAR); /* ignored */
+	/* pending 100: (4*30 + 100*50) / 1000 - 4 = 1.12 */
+	ck_assert_double_eq_tol(dl_sreq_acc(ph, 50, 2000, 1000, 0.1), 1.12,
+				EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+/* Eq. 3, the thesis's worked example: 10 accelerated slots, maps of 50 s
+ * accelerated and 100 s regular, s_req,acc = 15 -> 10 regular slots. */
+START_TEST(test_sreq_extra_eq3)
+{
+	ck_assert_double_eq_tol(dl_sreq_extra(100, 50, 15, 10), 10, EPS);
+	ck_assert_double_eq_tol(dl_sreq_extra(100, 50, 10, 10), 0, EPS);
+	ck_assert_double_eq_tol(dl_sreq_extra(100, 50, 8, 10), 0, EPS);
+	ck_assert_double_eq_tol(dl_sreq_extra(100, 4, 11, 10), 25, EPS);
+	ck_assert_double_eq_tol(dl_sreq_extra(0, 50, 15, 10), 0, EPS);
+	ck_assert_double_eq_tol(dl_sreq_extra(100, 0, 15, 10), 0, EPS);
+}
+END_TEST
+
+START_TEST(test_finish_waves)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 1000);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	/* 10 pending tasks of 10 s on 3 slots: waves 3,3,3,1 -> 40 s */
+	ck_assert_double_eq_tol(dl_phase_finish(ph, 10, 100, 3, 0.1), 140,
+				1e-6);
+	/* on 10 slots: one wave */
+	ck_assert_double_eq_tol(dl_phase_finish(ph, 10, 100, 10, 0.1), 110,
+				1e-6);
+	/* more slots than tasks do not help */
+	ck_assert_double_eq_tol(dl_phase_finish(ph, 10, 100, 50, 0.1), 110,
+				1e-6);
+	/* no slot: never */
+	ck_assert(isinf(dl_phase_finish(ph, 10, 100, 0, 0.1)));
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_finish_with_running)
+{
+	struct dl_job *j = fx_job(1, 6, 0, 1000);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	/* 2 running with 4 s and 8 s left, 4 pending of 10 s on 2 slots:
+	 * slot A frees at 4 -> 14 -> 24; slot B at 8 -> 18 -> 28 */
+	ck_assert_int_eq(dl_phase_add_running(ph, 94, DL_NO_NODE, 0), 0);
+	ck_assert_int_eq(dl_phase_add_running(ph, 98, DL_NO_NODE, 0), 0);
+	ck_assert_double_eq_tol(dl_phase_finish(ph, 10, 100, 2, 0.1), 128,
+				1e-6);
+	/* throttled to 1 below the 2 running: the pending tasks wait for
+	 * concurrency to drain below 1: 8 + 4 * 10 = 48 */
+	ck_assert_double_eq_tol(dl_phase_finish(ph, 10, 100, 1, 0.1), 148,
+				1e-6);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_finish_err)
+{
+	struct dl_job *j = fx_job(1, 16, 0, 1000);
+
+	ck_assert_double_eq_tol(
+		dl_phase_finish_err(&j->phase[DL_MAP], 3, 4), 3 * 2, EPS);
+	ck_assert_double_eq_tol(
+		dl_phase_finish_err(&j->phase[DL_MAP], 0, 4), 0, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_big_array)
+{
+	struct dl_job *j = fx_job(1, 100000, 0, 100000);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+	double s, f;
+
+	fx_done(j, DL_MAP, 1000, 30, 0);
+	fx_run(j, DL_MAP, 500, 990, 0);
+	s = dl_sreq(ph, 30, 11000, 1000, 0.1);
+	/* (500*20 + 98500*30) / 10000 - 500 = -203.5 */
+	ck_assert_double_eq_tol(s, -203.5, 1e-6);
+	f = dl_phase_finish(ph, 30, 1000, 1000, 0.1);
+	ck_assert(isfinite(f) && f > 1000);
+	dl_job_free(j);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("estimate");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_mu_and_sd);
+	tcase_add_test(tc, test_prior_mu);
+	tcase_add_test(tc, test_delta);
+	tcase_add_test(tc, test_sreq_eq1);
+	tcase_add_test(tc, test_sreq_drops_by_one_per_slot);
+	tcase_add_test(tc, test_sreq_degenerate);
+	tcase_add_test(tc, test_sreq_acc_eq2);
+	tcase_add_test(tc, test_sreq_extra_eq3);
+	tcase_add_test(tc, test_finish_waves);
+	tcase_add_test(tc, test_finish_with_running);
+	tcase_add_test(tc, test_finish_err);
+	tcase_add_test(tc, test_big_array);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}

@@ -1,0 +1,177 @@
+/*
+ * test_model.c - jobs, phases and cluster invariants.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixtures.h"
+
+START_TEST(test_counts)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	ck_assert_uint_eq(dl_phase_pending(ph), 10);
+	fx_done(j, DL_MAP, 3, 5, DL_POOL_REGULAR);
+	fx_run(j, DL_MAP, 4, 10, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_add_failed(ph), 0);
+	ck_assert_uint_eq(dl_phase_pending(ph), 2);
+	ck_assert_uint_eq(dl_phase_done(ph), 3);
+	ck_assert(!dl_phase_finished(ph));
+	ck_assert_int_eq(dl_job_active_phase(j), DL_MAP);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_overflow_rejected)
+{
+	struct dl_job *j = fx_job(1, 2, 0, 100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	fx_run(j, DL_MAP, 2, 0, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_add_running(ph, 1, DL_NO_NODE, 0), ERANGE);
+	ck_assert_int_eq(dl_phase_add_completed(ph, 1, 0), ERANGE);
+	ck_assert_int_eq(dl_phase_add_failed(ph), ERANGE);
+	ck_assert_int_eq(dl_phase_init(j, DL_MAP, DL_MAX_TASKS + 1, 1, 0),
+			 EINVAL);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_bad_values)
+{
+	struct dl_job *j = fx_job(1, 5, 0, 100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	ck_assert_int_eq(dl_phase_add_running(ph, -1, 0, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_running(ph, NAN, 0, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_running(ph, 1, 0, 7), EINVAL);
+	ck_assert_int_eq(dl_phase_add_completed(ph, -3, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_completed(ph, INFINITY, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_running(NULL, 1, 0, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_completed(NULL, 1, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_add_failed(NULL), EINVAL);
+	ck_assert_int_eq(dl_phase_init(NULL, DL_MAP, 1, 1, 0), EINVAL);
+	ck_assert_int_eq(dl_phase_init(j, (enum dl_phase_kind) 5, 1, 1, 0),
+			 EINVAL);
+	ck_assert_uint_eq(dl_phase_pending(NULL), 0);
+	ck_assert_int_eq(dl_job_active_phase(NULL), -1);
+	ck_assert(dl_job_deadline(NULL) == 0);
+	dl_job_free(j);
+	dl_job_free(NULL);
+}
+END_TEST
+
+START_TEST(test_validate)
+{
+	struct dl_cluster cl;
+	struct dl_job *j = fx_job(1, 5, 0, 100);
+	char err[256];
+
+	fx_cluster(&cl, 2, 2, 0);
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), 0);
+	j->submit = -5;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "negative"));
+	j->submit = 0;
+	j->partition = 3;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	j->partition = 0;
+	j->phase[DL_MAP].completed = 9; /* more than the phase has */
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "only 5 exist"));
+	j->phase[DL_MAP].completed = 0;
+	j->phase[DL_MAP].tasks = 0;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	ck_assert_int_eq(dl_job_validate(NULL, &cl, err, sizeof(err)), EINVAL);
+	dl_job_free(j);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(test_phases_and_deadline)
+{
+	struct dl_job *j = fx_job(1, 2, 0, 0);
+
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 1, 1, 0), 0);
+	j->phase[DL_MAP].hard_deadline = 500;
+	ck_assert(dl_job_deadline(j) == 500);
+	j->phase[DL_REDUCE].hard_deadline = 900;
+	ck_assert(dl_job_deadline(j) == 900);
+	j->soft_deadline = 700;
+	ck_assert(dl_job_deadline(j) == 700);
+	fx_done(j, DL_MAP, 2, 1, 0);
+	ck_assert_int_eq(dl_job_active_phase(j), DL_REDUCE);
+	fx_done(j, DL_REDUCE, 1, 1, 0);
+	ck_assert_int_eq(dl_job_active_phase(j), -1);
+	dl_job_free(j);
+}
+END_TEST
+
+START_TEST(test_clone)
+{
+	struct dl_job *j = fx_job(7, 100, 3, 100), *c;
+
+	fx_run(j, DL_MAP, 20, 5, DL_POOL_ACCEL);
+	fx_done(j, DL_MAP, 4, 9, DL_POOL_REGULAR);
+	c = dl_job_clone(j);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_ne(c->phase[DL_MAP].running, j->phase[DL_MAP].running);
+	ck_assert_uint_eq(c->phase[DL_MAP].nrunning, 20);
+	ck_assert_str_eq(c->user, "alice");
+	ck_assert_ptr_ne(c->user, j->user);
+	ck_assert(c->phase[DL_MAP].sum_len[DL_POOL_REGULAR] == 36);
+	dl_job_free(j);
+	/* the clone must survive its original */
+	ck_assert_int_eq(c->phase[DL_MAP].running[19].pool, DL_POOL_ACCEL);
+	dl_job_free(c);
+	ck_assert_ptr_null(dl_job_clone(NULL));
+}
+END_TEST
+
+START_TEST(test_cluster_partitions)
+{
+	struct dl_cluster cl;
+
+	ck_assert_int_eq(dl_cluster_init(&cl, 0), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "a"), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "b"), 1);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "a"), 0);
+	ck_assert_int_eq(dl_cluster_find_partition(&cl, "b"), 1);
+	ck_assert_int_eq(dl_cluster_find_partition(&cl, "zz"), -1);
+	for (int i = 2; i < DL_MAX_PARTITIONS; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "p%d", i);
+		ck_assert_int_eq(dl_cluster_add_partition(&cl, n), i);
+	}
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "overflow"), -1);
+	ck_assert_int_eq(dl_cluster_add_partition(NULL, "x"), -1);
+	ck_assert_int_eq(dl_node_set(NULL, "x", 1, 1, 0, 0), EINVAL);
+	dl_cluster_free(&cl);
+	dl_cluster_free(NULL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_overflow_rejected);
+	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_phases_and_deadline);
+	tcase_add_test(tc, test_clone);
+	tcase_add_test(tc, test_cluster_partitions);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}

@@ -1,0 +1,277 @@
+/*
+ * test_plan.c - plan objects, the shared current plan, JSON round trips and
+ * atomic plan files.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/atomic_file.h"
+#include "common/plan.h"
+#include "common/plan_json.h"
+#include "fixtures.h"
+
+static struct dl_plan *sample_plan(void)
+{
+	struct dl_plan *p = dl_plan_new(3);
+
+	ck_assert_ptr_nonnull(p);
+	p->now = 1700000000.5;
+	p->policy = DL_POLICY_RAS;
+	p->cycle = 42;
+	for (uint32_t i = 0; i < 3; i++) {
+		struct dl_plan_job *j = &p->jobs[i];
+
+		j->job_id = 100 + i;
+		j->reduce_id = i == 1 ? 200 : 0;
+		snprintf(j->user, sizeof(j->user), "user%u", i);
+		snprintf(j->name, sizeof(j->name), "job \"%u\"", i);
+		j->phase = i == 2 ? -1 : (int) i;
+		j->cls = (enum dl_class) i;
+		j->verdict = (enum dl_verdict) (i + 1);
+		j->rank = 3 - i;
+		j->alloc = 10 * i;
+		j->alloc_pool[1] = i;
+		j->urgent = i == 0;
+		j->managed = true;
+		j->need = i == 0 ? NAN : 2.5 * i;
+		j->sreq = i == 0 ? INFINITY : 1.5;
+		j->mu = 12.25;
+		j->deadline = 1700000600;
+		j->predicted_finish = 1700000500 + i;
+		j->tasks[0] = 100;
+		j->pending[1] = 7;
+		snprintf(j->explain, sizeof(j->explain), "why %u", i);
+	}
+	p->nplace = 2;
+	p->place = calloc(2, sizeof(*p->place));
+	p->place[0] = (struct dl_place){ 0, 5, 3, 1 };
+	p->place[1] = (struct dl_place){ 2, 7, 1, 0 };
+	snprintf(p->stats.estimator, sizeof(p->stats.estimator), "ok");
+	p->stats.compute_us = 321;
+	return p;
+}
+
+START_TEST(test_finalize_sorts_and_renumbers)
+{
+	struct dl_plan *p = sample_plan();
+
+	dl_plan_finalize(p);
+	ck_assert_uint_eq(p->jobs[0].rank, 1);
+	ck_assert_uint_eq(p->jobs[0].job_id, 102);
+	ck_assert_uint_eq(p->jobs[2].job_id, 100);
+	/* placement rows still point at the same jobs */
+	ck_assert_uint_eq(p->jobs[p->place[0].job].job_id, 100);
+	ck_assert_uint_eq(p->jobs[p->place[1].job].job_id, 102);
+	ck_assert_uint_eq(p->stats.jobs, 3);
+	ck_assert_uint_eq(p->stats.per_class[DL_CLASS_LATE], 1);
+	ck_assert_ptr_eq(dl_plan_find(p, 200), &p->jobs[1]);
+	ck_assert_ptr_null(dl_plan_find(p, 999));
+	ck_assert_ptr_null(dl_plan_find(p, 0));
+	dl_plan_free(p);
+}
+END_TEST
+
+START_TEST(test_json_roundtrip)
+{
+	struct dl_plan *p = sample_plan(), *q;
+	char *text, err[256];
+
+	dl_plan_finalize(p);
+	text = dl_plan_to_string(p);
+	ck_assert_ptr_nonnull(text);
+	q = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->njobs, 3);
+	ck_assert_int_eq(q->policy, DL_POLICY_RAS);
+	ck_assert_uint_eq(q->cycle, 42);
+	ck_assert_double_eq_tol(q->now, p->now, 1e-6);
+	for (uint32_t i = 0; i < 3; i++) {
+		const struct dl_plan_job *a = &p->jobs[i], *b = &q->jobs[i];
+
+		ck_assert_uint_eq(a->job_id, b->job_id);
+		ck_assert_uint_eq(a->reduce_id, b->reduce_id);
+		ck_assert_str_eq(a->name, b->name);
+		ck_assert_int_eq(a->phase, b->phase);
+		ck_assert_int_eq(a->cls, b->cls);
+		ck_assert_int_eq(a->verdict, b->verdict);
+		ck_assert_uint_eq(a->alloc, b->alloc);
+		ck_assert_uint_eq(a->alloc_pool[1], b->alloc_pool[1]);
+		ck_assert_int_eq(a->urgent, b->urgent);
+		ck_assert_str_eq(a->explain, b->explain);
+		ck_assert_uint_eq(a->tasks[0], b->tasks[0]);
+		ck_assert_uint_eq(a->pending[1], b->pending[1]);
+		/* non-finite numbers travel as null and come back as NaN */
+		if (isfinite(a->need))
+			ck_assert_double_eq_tol(a->need, b->need, 1e-9);
+		else
+			ck_assert(isnan(b->need));
+	}
+	ck_assert_uint_eq(q->nplace, 2);
+	ck_assert_uint_eq(q->jobs[q->place[0].job].job_id, 100);
+	ck_assert_str_eq(q->stats.estimator, "ok");
+	ck_assert_uint_eq(q->stats.compute_us, 321);
+	free(text);
+	dl_plan_free(p);
+	dl_plan_free(q);
+}
+END_TEST
+
+START_TEST(test_json_rejects_bad_input)
+{
+	char err[256];
+	static const char *bad[] = {
+		"",
+		"[]",
+		"{\"version\":1}",
+		"{\"version\":2,\"jobs\":[],\"stats\":{},\"placement\":[]}",
+		"{\"version\":1,\"jobs\":{},\"stats\":{},\"placement\":[]}",
+		"{\"version\":1,\"now\":1,\"policy\":\"adaptive\",\"cycle\":1,"
+		"\"stats\":{\"capacity_cpus\":1,\"grants\":1,\"compute_us\":1,"
+		"\"snapshot_us\":1,\"apply_us\":1,\"estimator\":\"\"},"
+		"\"jobs\":[5],\"placement\":[]}",
+		"{\"version\":1,\"now\":1,\"policy\":\"adaptive\",\"cycle\":1,"
+		"\"stats\":{\"capacity_cpus\":1,\"grants\":1,\"compute_us\":1,"
+		"\"snapshot_us\":1,\"apply_us\":1,\"estimator\":\"\"},"
+		"\"jobs\":[],\"placement\":[[0,1,2,3]]}",
+		"{\"version\":1} trailing",
+		"{\"version\":-1,\"jobs\":[],\"stats\":{},\"placement\":[]}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(dl_plan_from_string(bad[i], err, sizeof(err)) ==
+				      NULL,
+			      "accepted bad plan %zu", i);
+		ck_assert_msg(err[0], "no message for bad plan %zu", i);
+	}
+	ck_assert_ptr_null(dl_plan_from_string(NULL, err, sizeof(err)));
+	ck_assert_ptr_null(dl_plan_from_json(NULL, err, sizeof(err)));
+}
+END_TEST
+
+START_TEST(test_file_atomic)
+{
+	char dir[] = "/tmp/dlplanXXXXXX", path[128], err[256];
+	struct dl_plan *p = sample_plan(), *q;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	ck_assert_int_eq(dl_plan_write_file(p, path, 0640), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+	q = dl_plan_read_file(path, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->njobs, 3);
+	dl_plan_free(q);
+	/* a write into a missing directory fails and leaves nothing */
+	snprintf(path, sizeof(path), "%s/missing/plan.json", dir);
+	ck_assert_int_eq(dl_plan_write_file(p, path, 0640), ENOENT);
+	ck_assert_ptr_null(dl_plan_read_file(path, err, sizeof(err)));
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	unlink(path);
+	rmdir(dir);
+	dl_plan_free(p);
+}
+END_TEST
+
+START_TEST(test_read_file_limits)
+{
+	char path[] = "/tmp/dlreadXXXXXX", *data;
+	size_t len;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "hello", 5), 5);
+	close(fd);
+	ck_assert_int_eq(dl_read_file(path, 100, &data, &len), 0);
+	ck_assert_str_eq(data, "hello");
+	ck_assert_uint_eq(len, 5);
+	free(data);
+	ck_assert_int_eq(dl_read_file(path, 4, &data, &len), EFBIG);
+	ck_assert_int_eq(dl_read_file("/tmp", 4, &data, &len), EINVAL);
+	ck_assert_int_eq(dl_read_file(NULL, 4, &data, &len), EINVAL);
+	unlink(path);
+	ck_assert_int_eq(dl_atomic_write(NULL, "x", 1, 0600), EINVAL);
+}
+END_TEST
+
+static void *reader(void *arg)
+{
+	(void) arg;
+	for (int i = 0; i < 20000; i++) {
+		struct dl_plan *p = dl_plan_acquire();
+
+		if (p) {
+			/* the plan must stay whole while held */
+			if (p->njobs != 3 || p->jobs[0].job_id < 100)
+				return (void *) 1;
+			dl_plan_release(p);
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_publish_concurrent)
+{
+	pthread_t t[3];
+	void *rc;
+
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, reader, NULL), 0);
+	for (int i = 0; i < 2000; i++)
+		dl_plan_publish(sample_plan());
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(pthread_join(t[i], &rc), 0);
+		ck_assert_ptr_null(rc);
+	}
+	/* a held plan outlives its replacement */
+	{
+		struct dl_plan *held = dl_plan_acquire();
+
+		ck_assert_ptr_nonnull(held);
+		dl_plan_publish(NULL);
+		ck_assert_ptr_null(dl_plan_acquire());
+		ck_assert_uint_eq(held->jobs[0].job_id, 100);
+		dl_plan_release(held);
+	}
+	dl_plan_release(NULL);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	ck_assert_str_eq(dl_verdict_name(DL_VERDICT_AT_RISK), "at_risk");
+	ck_assert_str_eq(dl_verdict_name((enum dl_verdict) 77), "unknown");
+	ck_assert_str_eq(dl_class_name(DL_CLASS_NODATA), "no_data");
+	ck_assert_str_eq(dl_class_name((enum dl_class) 77), "unknown");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_finalize_sorts_and_renumbers);
+	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_rejects_bad_input);
+	tcase_add_test(tc, test_file_atomic);
+	tcase_add_test(tc, test_read_file_limits);
+	tcase_add_test(tc, test_publish_concurrent);
+	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}
