@@ -9,6 +9,7 @@ DL_CORE_SOURCES = \
 	src/common/estimate.c src/common/estimate.h \
 	src/common/goal.c src/common/goal.h \
 	src/common/heap.c src/common/heap.h \
+	src/common/job_hints.c src/common/job_hints.h \
 	src/common/model.c src/common/model.h \
 	src/common/plan.c src/common/plan.h \
 	src/common/plan_json.c src/common/plan_json.h \

@@ -1,0 +1,1 @@
+# baseline policies and the oracle bound (simulator comparisons)
