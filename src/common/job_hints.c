@@ -17,6 +17,7 @@ void dl_hints_init(struct dl_job_hints *h)
 		return;
 	memset(h, 0, sizeof(*h));
 	h->max_delays = -1;
+	h->mr_reduces = -1;
 }
 
 static int parse_number(const char *s, double *out)
@@ -230,6 +231,22 @@ int dl_hints_parse_max_delays(const char *text, int32_t *out, char *err,
 	return 0;
 }
 
+int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
+			      size_t errlen)
+{
+	double v;
+
+	if (!text || !out || parse_number(text, &v) || v < 0 ||
+	    v > DL_MAX_TASKS || v != floor(v)) {
+		snprintf(err, err ? errlen : 0,
+			 "reduce task count '%s': expected a whole number from 0 to %u",
+			 text ? text : "", DL_MAX_TASKS);
+		return EINVAL;
+	}
+	*out = (int32_t) v;
+	return 0;
+}
+
 int dl_hints_check_soft(double soft, double hard, double now, char *err,
 			size_t errlen)
 {
@@ -294,6 +311,9 @@ int dl_hints_from_env(char *const *env, uint32_t count,
 						   sizeof(msg));
 		} else if ((v = env_value(e, DL_ENV_MAX_DELAYS))) {
 			dl_hints_parse_max_delays(v, &h->max_delays, msg,
+						  sizeof(msg));
+		} else if ((v = env_value(e, DL_ENV_MR_REDUCES))) {
+			dl_hints_parse_mr_reduces(v, &h->mr_reduces, msg,
 						  sizeof(msg));
 		}
 		if (msg[0]) {

@@ -22,6 +22,9 @@
 #define DL_ENV_TASK_PROFILE "DEADLINE_TASK_PROFILE"
 #define DL_ENV_REDUCE_COST "DEADLINE_REDUCE_COST"
 #define DL_ENV_MAX_DELAYS "DEADLINE_MAX_DELAYS"
+/* set by smapreduce on the map array: reduce tasks that will follow, so that
+ * admission can judge the MapReduce job as one at the map submission */
+#define DL_ENV_MR_REDUCES "DEADLINE_MR_REDUCES"
 #define DL_ENV_PREFIX "SPANK_"
 
 struct dl_job_hints {
@@ -32,6 +35,7 @@ struct dl_job_hints {
 	struct dl_demand shuffle; /* reduce arrays: while maps still run */
 	double reduce_cost;	  /* 0 = none */
 	int32_t max_delays;	  /* -1 = none */
+	int32_t mr_reduces;	  /* -1 = none */
 };
 
 void dl_hints_init(struct dl_job_hints *h);
@@ -51,6 +55,10 @@ int dl_hints_parse_reduce_cost(const char *text, double *out, char *err,
 			       size_t errlen);
 /* A whole number of deferrals in [0, 1000]. */
 int dl_hints_parse_max_delays(const char *text, int32_t *out, char *err,
+			      size_t errlen);
+
+/* A reduce task count announced with a map array: [0, DL_MAX_TASKS]. */
+int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
 			      size_t errlen);
 
 /* Check a soft deadline against the time of submission and the hard

@@ -101,6 +101,11 @@ START_TEST(test_cost_and_delays)
 			 EINVAL);
 	ck_assert_int_eq(dl_hints_parse_max_delays(NULL, &d, err, sizeof(err)),
 			 EINVAL);
+	ck_assert_int_eq(dl_hints_parse_mr_reduces("40", &d, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(d, 40);
+	ck_assert_int_eq(dl_hints_parse_mr_reduces("-2", &d, err, sizeof(err)),
+			 EINVAL);
 }
 END_TEST
 
@@ -134,11 +139,13 @@ START_TEST(test_from_env)
 		"SPANK_OTHER=1",
 		NULL,
 		"SPANK_DEADLINE_MAX_DELAYS=oops",
+		"SPANK_DEADLINE_MR_REDUCES=12",
 	};
 	struct dl_job_hints h;
 	char err[256];
 
-	ck_assert_int_eq(dl_hints_from_env(env, 6, &h, err, sizeof(err)), 1);
+	ck_assert_int_eq(dl_hints_from_env(env, 7, &h, err, sizeof(err)), 1);
+	ck_assert_int_eq(h.mr_reduces, 12);
 	ck_assert_ptr_nonnull(strstr(err, "max delays"));
 	ck_assert_double_eq(h.soft_deadline, 1700000000);
 	ck_assert(h.has_profile);
