@@ -1,1 +1,11 @@
-# benchmarks (bench/*.c), built by make bench
+# Benchmarks: built by `make bench` (not by `make all` or `make check`);
+# results are committed to bench/results/ by hand with the machine and
+# command.  Other fragments add their programs to DL_BENCHES.
+DL_BENCHES = bench/plan_cycle
+EXTRA_PROGRAMS = $(DL_BENCHES)
+CLEANFILES += $(DL_BENCHES)
+bench_plan_cycle_SOURCES = bench/plan_cycle.c
+bench_plan_cycle_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm -lpthread
+EXTRA_DIST += bench/results bench/run-plan-cycle.sh
+bench: $(DL_BENCHES)
+.PHONY: bench

@@ -163,6 +163,34 @@ static double tasks_done_by(const double *free_at, uint32_t n, double mu,
 	return c;
 }
 
+/* The finish lies in (lo, hi] and is a task end f_k + i * mu: the first
+ * such end in the window at which enough tasks are done.  free_at is
+ * reused as scratch. */
+static double exact_finish(double *free_at, uint32_t n, double mu, double lo,
+			   double hi, uint32_t pending)
+{
+	double *cand = malloc(n * sizeof(*cand)), best = hi;
+	uint32_t m = 0;
+
+	if (!cand)
+		return hi;
+	for (uint32_t k = 0; k < n; k++) {
+		double i = free_at[k] > lo ? 1 : floor((lo - free_at[k]) / mu) + 1;
+		double c = free_at[k] + i * mu;
+
+		if (c <= hi)
+			cand[m++] = c;
+	}
+	qsort(cand, m, sizeof(*cand), cmp_double);
+	for (uint32_t k = 0; k < m; k++)
+		if (tasks_done_by(free_at, n, mu, cand[k]) >= pending) {
+			best = cand[k];
+			break;
+		}
+	free(cand);
+	return best;
+}
+
 double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		       double slots, double floor_frac)
 {
@@ -212,16 +240,24 @@ double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		else
 			free_at[k] = k < nslots - r ? 0 : delta[k - (nslots - r)];
 	}
-	/* smallest t with tasks_done_by(t) >= pending, by bisection */
-	lo = 0;
-	hi = free_at[nslots - 1] + mu * (ceil((double) pending / nslots) + 1);
-	for (int it = 0; it < 100 && hi - lo > 1e-9 * (hi > 1 ? hi : 1); it++) {
-		double mid = (lo + hi) / 2;
+	if (free_at[nslots - 1] == 0) {
+		/* every slot free now: whole waves */
+		hi = ceil((double) pending / nslots) * mu;
+	} else {
+		/* smallest t with tasks_done_by(t) >= pending, by bisection
+		 * to a thousandth of a task length */
+		lo = 0;
+		hi = free_at[nslots - 1] +
+		     mu * (ceil((double) pending / nslots) + 1);
+		while (hi - lo > 1e-3 * mu) {
+			double mid = (lo + hi) / 2;
 
-		if (tasks_done_by(free_at, nslots, mu, mid) >= pending)
-			hi = mid;
-		else
-			lo = mid;
+			if (tasks_done_by(free_at, nslots, mu, mid) >= pending)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		hi = exact_finish(free_at, nslots, mu, lo, hi, pending);
 	}
 	free(delta);
 	free(free_at);

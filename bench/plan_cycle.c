@@ -1,0 +1,154 @@
+/*
+ * plan_cycle.c - time of one adaptive plan cycle (dl_policy_plan) for a
+ * synthetic cluster: ARRAYS active deadline arrays on NODES nodes of 32
+ * CPUs, every array with completed, running and pending tasks and a
+ * deadline between 10 minutes and 2 hours away.
+ *
+ *   plan_cycle [--arrays N] [--nodes M] [--runs R] [--seed S]
+ *
+ * Prints the median, p95 and max of R cycles (after one warm-up), the
+ * grants handed out and the peak RSS.  A benchmark, not a test: results go
+ * to bench/results/ with the machine and command.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "common/policy.h"
+
+static uint64_t rng_state;
+
+static double urand(void)
+{
+	/* xorshift64*: deterministic for a seed */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (double) ((rng_state * 2685821657736338717ull) >> 11) /
+	       (double) (1ull << 53);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t arrays = 1000, nodes = 1000, runs = 50;
+	uint64_t seed = 42;
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_job **jobs;
+	double t0 = 1.7e9, *us, running_cpus = 0;
+	char err[256];
+	uint64_t grants = 0;
+	struct rusage ru;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--arrays"))
+			arrays = (uint32_t) strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--nodes"))
+			nodes = (uint32_t) strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--runs"))
+			runs = (uint32_t) strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--seed"))
+			seed = strtoull(argv[i + 1], NULL, 10);
+		else {
+			fprintf(stderr, "usage: %s [--arrays N] [--nodes M] [--runs R] [--seed S]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!arrays || !nodes || !runs) {
+		fprintf(stderr, "plan_cycle: arrays, nodes and runs must be > 0\n");
+		return 2;
+	}
+	rng_state = seed ? seed : 1;
+	if (dl_cluster_init(&cl, nodes) || dl_cluster_add_partition(&cl, "batch") ||
+	    dl_config_defaults(&cfg)) {
+		fprintf(stderr, "plan_cycle: out of memory\n");
+		return 1;
+	}
+	for (uint32_t n = 0; n < nodes; n++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "n%u", n);
+		dl_node_set(&cl.nodes[n], name, 32, 128000, DL_POOL_REGULAR, 1);
+	}
+	jobs = calloc(arrays, sizeof(*jobs));
+	for (uint32_t i = 0; i < arrays; i++) {
+		uint32_t tasks = 50 + (uint32_t) (urand() * 1950);
+		uint32_t done = (uint32_t) (urand() * tasks * 0.5);
+		uint32_t run = (uint32_t) (urand() * 0.9 * 32.0 * nodes / arrays);
+		double mu = 20 + urand() * 580;
+		struct dl_job *j = dl_job_new(i + 1, "user", "array", "acct");
+
+		if (run > tasks - done)
+			run = tasks - done;
+		dl_phase_init(j, DL_MAP, tasks, 1 + (urand() < 0.2), 1000);
+		j->submit = t0 - 600 * urand();
+		j->soft_deadline = t0 + 600 + urand() * 6600;
+		for (uint32_t k = 0; k < done; k++)
+			dl_phase_add_completed(&j->phase[DL_MAP],
+					       mu * (0.5 + urand()), 0);
+		for (uint32_t k = 0; k < run; k++)
+			dl_phase_add_running(&j->phase[DL_MAP],
+					     t0 - urand() * mu * 1.5, DL_NO_NODE,
+					     0);
+		running_cpus += run * j->phase[DL_MAP].cpus_per_task;
+		if (urand() < 0.3) { /* a MapReduce pair */
+			j->reduce_id = arrays + i + 1;
+			dl_phase_init(j, DL_REDUCE, 1 + (uint32_t) (urand() * 50),
+				      1, 2000);
+		}
+		jobs[i] = j;
+	}
+
+	struct dl_policy_input in = { &cl, jobs, arrays, &cfg, t0, NULL, NULL };
+	us = calloc(runs, sizeof(*us));
+	for (uint32_t r = 0; r <= runs; r++) {
+		double start = now_us();
+		struct dl_plan *p = dl_policy_plan(&in, err, sizeof(err));
+		double t = now_us() - start;
+
+		if (!p) {
+			fprintf(stderr, "plan_cycle: %s\n", err);
+			return 1;
+		}
+		grants = p->stats.grants;
+		dl_plan_free(p);
+		if (r) /* the first run warms caches */
+			us[r - 1] = t;
+	}
+	qsort(us, runs, sizeof(*us), cmp_double);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("arrays=%u nodes=%u cpus=%u running_cpus=%.0f runs=%u "
+	       "median_ms=%.3f p95_ms=%.3f max_ms=%.3f grants=%llu "
+	       "maxrss_mb=%.1f\n",
+	       arrays, nodes, nodes * 32, running_cpus, runs, us[runs / 2] / 1e3,
+	       us[(uint32_t) (runs * 0.95) < runs ? (uint32_t) (runs * 0.95)
+						  : runs - 1] / 1e3,
+	       us[runs - 1] / 1e3, (unsigned long long) grants,
+	       ru.ru_maxrss / 1024.0);
+	for (uint32_t i = 0; i < arrays; i++)
+		dl_job_free(jobs[i]);
+	free(jobs);
+	free(us);
+	dl_config_free(&cfg);
+	dl_cluster_free(&cl);
+	return 0;
+}
