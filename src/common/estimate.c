@@ -151,51 +151,56 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Tasks of length mu that slots freeing at free[0..n) complete by time t. */
-static double tasks_done_by(const double *free_at, uint32_t n, double mu,
-			    double t)
+/*
+ * When the last of `pending` tasks of length mu ends, list-scheduled on
+ * slots that free at free_at[0..n) (sorted): the pending-th smallest of the
+ * completion times free_at[k] + i * mu, i >= 1.
+ *
+ * g(T) = sum_k max(0, T - free_at[k]) bounds the completions by T from
+ * above (g/mu) and from below (g/mu - active slots).  T_lb, the first T with
+ * g(T) = pending * mu, is therefore a lower bound, at most one completion
+ * per active slot is missing there, and every active slot's next completion
+ * lies within one task length after T_lb, before any second one: the
+ * answer is the missing-th smallest of those next completions.  O(n log n)
+ * without iteration.  scratch holds n doubles.
+ */
+static double list_finish(const double *free_at, uint32_t n, double mu,
+			  uint32_t pending, double *scratch)
 {
-	double c = 0;
+	double sum = 0, t_lb = 0, done = 0;
+	uint32_t active = 0, missing;
 
-	for (uint32_t k = 0; k < n; k++)
-		if (t >= free_at[k])
-			c += floor((t - free_at[k]) / mu + 1e-9);
-	return c;
-}
-
-/* The finish lies in (lo, hi] and is a task end f_k + i * mu: the first
- * such end in the window at which enough tasks are done.  free_at is
- * reused as scratch. */
-static double exact_finish(double *free_at, uint32_t n, double mu, double lo,
-			   double hi, uint32_t pending)
-{
-	double *cand = malloc(n * sizeof(*cand)), best = hi;
-	uint32_t m = 0;
-
-	if (!cand)
-		return hi;
 	for (uint32_t k = 0; k < n; k++) {
-		double i = free_at[k] > lo ? 1 : floor((lo - free_at[k]) / mu) + 1;
-		double c = free_at[k] + i * mu;
-
-		if (c <= hi)
-			cand[m++] = c;
-	}
-	qsort(cand, m, sizeof(*cand), cmp_double);
-	for (uint32_t k = 0; k < m; k++)
-		if (tasks_done_by(free_at, n, mu, cand[k]) >= pending) {
-			best = cand[k];
+		sum += free_at[k];
+		/* g on [free_at[k], free_at[k+1]] is (k+1) T - sum */
+		t_lb = (pending * mu + sum) / (k + 1);
+		active = k + 1;
+		if (k + 1 == n || t_lb <= free_at[k + 1])
 			break;
-		}
-	free(cand);
-	return best;
+	}
+	for (uint32_t k = 0; k < active; k++) {
+		double i = floor((t_lb - free_at[k]) / mu + 1e-9);
+
+		done += i > 0 ? i : 0;
+		scratch[k] = free_at[k] + (i > 0 ? i + 1 : 1) * mu;
+	}
+	if (done >= pending) /* t_lb is itself a completion time */
+		return t_lb;
+	missing = pending - (uint32_t) done;
+	if (missing > active)
+		missing = active; /* guards rounding; cannot happen exactly */
+	qsort(scratch, active, sizeof(*scratch), cmp_double);
+	return scratch[missing - 1];
 }
+
+#define FINISH_STACK 256
 
 double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		       double slots, double floor_frac)
 {
+	double stack_delta[FINISH_STACK], stack_free[2 * FINISH_STACK];
+	double *delta = stack_delta, *free_at = stack_free, last = 0, t;
 	uint32_t pending, nslots, r;
-	double *delta, *free_at, last = 0, lo, hi;
 
 	if (!ph || !isfinite(now))
 		return NAN;
@@ -210,58 +215,49 @@ double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		return INFINITY;
 	if (pending > 0 && nslots > pending + r)
 		nslots = pending + r; /* more slots than tasks do not help */
+	if (!pending) {
+		for (uint32_t i = 0; i < r; i++) {
+			double d = dl_delta(mu, ph->running[i].start, now,
+					    floor_frac);
 
-	delta = malloc((r ? r : 1) * sizeof(*delta));
-	free_at = malloc((nslots ? nslots : 1) * sizeof(*free_at));
+			last = d > last ? d : last;
+		}
+		return now + last;
+	}
+	if (!r) /* every slot free now: whole waves */
+		return now + ceil((double) pending / nslots) * mu;
+
+	if (r > FINISH_STACK)
+		delta = malloc(r * sizeof(*delta));
+	if (nslots > FINISH_STACK)
+		free_at = malloc(2 * (size_t) nslots * sizeof(*free_at));
 	if (!delta || !free_at) {
-		free(delta);
-		free(free_at);
+		if (delta != stack_delta)
+			free(delta);
+		if (free_at != stack_free)
+			free(free_at);
 		return NAN;
 	}
 	for (uint32_t i = 0; i < r; i++) {
 		delta[i] = dl_delta(mu, ph->running[i].start, now, floor_frac);
-		if (delta[i] > last)
-			last = delta[i];
-	}
-	if (!pending) {
-		free(delta);
-		free(free_at);
-		return now + last;
+		last = delta[i] > last ? delta[i] : last;
 	}
 	qsort(delta, r, sizeof(*delta), cmp_double);
 	/* A slot frees when a running task ends, but only once concurrency
 	 * has drained below the slot count: with r > slots, the first
 	 * r - slots endings free nothing usable. */
 	for (uint32_t k = 0; k < nslots; k++) {
-		uint64_t idx = (uint64_t) r > nslots ? r - nslots + k : k;
-
-		if ((uint64_t) r > nslots)
-			free_at[k] = delta[idx];
+		if (r > nslots)
+			free_at[k] = delta[r - nslots + k];
 		else
 			free_at[k] = k < nslots - r ? 0 : delta[k - (nslots - r)];
 	}
-	if (free_at[nslots - 1] == 0) {
-		/* every slot free now: whole waves */
-		hi = ceil((double) pending / nslots) * mu;
-	} else {
-		/* smallest t with tasks_done_by(t) >= pending, by bisection
-		 * to a thousandth of a task length */
-		lo = 0;
-		hi = free_at[nslots - 1] +
-		     mu * (ceil((double) pending / nslots) + 1);
-		while (hi - lo > 1e-3 * mu) {
-			double mid = (lo + hi) / 2;
-
-			if (tasks_done_by(free_at, nslots, mu, mid) >= pending)
-				hi = mid;
-			else
-				lo = mid;
-		}
-		hi = exact_finish(free_at, nslots, mu, lo, hi, pending);
-	}
-	free(delta);
-	free(free_at);
-	return now + (hi > last ? hi : last);
+	t = list_finish(free_at, nslots, mu, pending, free_at + nslots);
+	if (delta != stack_delta)
+		free(delta);
+	if (free_at != stack_free)
+		free(free_at);
+	return now + (t > last ? t : last);
 }
 
 double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots)

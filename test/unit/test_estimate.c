@@ -220,6 +220,73 @@ START_TEST(test_big_array)
 }
 END_TEST
 
+/* Brute force: list-schedule tasks one by one on the earliest free slot. */
+static double brute_finish(const struct dl_phase *ph, double mu, double now,
+			   uint32_t slots)
+{
+	double free_at[64], d[64], end = 0;
+	uint32_t r = ph->nrunning, n = slots, pending = dl_phase_pending(ph);
+
+	for (uint32_t i = 0; i < r; i++)
+		d[i] = dl_delta(mu, ph->running[i].start, now, 0.1);
+	for (uint32_t i = 0; i < r; i++) /* sort */
+		for (uint32_t k = i + 1; k < r; k++)
+			if (d[k] < d[i]) {
+				double t = d[i];
+
+				d[i] = d[k];
+				d[k] = t;
+			}
+	for (uint32_t i = 0; i < r; i++)
+		end = d[i] > end ? d[i] : end;
+	if (n > pending + r)
+		n = pending + r;
+	for (uint32_t k = 0; k < n; k++)
+		free_at[k] = r > n ? d[r - n + k] : (k < n - r ? 0 : d[k - (n - r)]);
+	for (uint32_t t = 0; t < pending; t++) {
+		uint32_t best = 0;
+
+		for (uint32_t k = 1; k < n; k++)
+			if (free_at[k] < free_at[best])
+				best = k;
+		free_at[best] += mu;
+		end = free_at[best] > end ? free_at[best] : end;
+	}
+	return now + end;
+}
+
+START_TEST(test_finish_matches_list_scheduling)
+{
+	uint64_t seed = 12345;
+
+	for (int trial = 0; trial < 2000; trial++) {
+		uint32_t tasks, run, slots;
+		struct dl_job *j;
+		double mu, want, got;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		tasks = 1 + (uint32_t) ((seed >> 33) % 40);
+		run = (uint32_t) ((seed >> 20) % 16);
+		run = run > tasks ? tasks : run;
+		slots = 1 + (uint32_t) ((seed >> 40) % 20);
+		mu = 1 + (double) ((seed >> 12) % 997) / 10;
+		j = fx_job(1, tasks, 0, 1e6);
+		for (uint32_t i = 0; i < run; i++)
+			ck_assert_int_eq(dl_phase_add_running(
+						 &j->phase[DL_MAP],
+						 1000 - (double) ((seed >> (i % 50)) % 1000) / 7,
+						 DL_NO_NODE, 0),
+					 0);
+		want = brute_finish(&j->phase[DL_MAP], mu, 1000, slots);
+		got = dl_phase_finish(&j->phase[DL_MAP], mu, 1000, slots, 0.1);
+		ck_assert_msg(fabs(want - got) < 1e-6 * (1 + want),
+			      "trial %d: tasks %u run %u slots %u mu %g: %g vs %g",
+			      trial, tasks, run, slots, mu, got, want);
+		dl_job_free(j);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("estimate");
@@ -236,6 +303,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_finish_waves);
 	tcase_add_test(tc, test_finish_with_running);
 	tcase_add_test(tc, test_finish_err);
+	tcase_add_test(tc, test_finish_matches_list_scheduling);
 	tcase_add_test(tc, test_big_array);
 	suite_add_tcase(s, tc);
 	return s;
