@@ -1,0 +1,367 @@
+/*
+ * sched_deadline.c - SchedulerType=sched/deadline for Slurm 22.05.
+ *
+ * Loads sched/backfill inside itself, so jobs without deadlines keep
+ * backfilling, and runs one plan thread: every PlanInterval, and within
+ * ReplanDelay after job records change (a deadline job submitted, a task
+ * ended), it takes a snapshot under the read locks, plans with no lock held
+ * (the core's dl_policy_plan(); estimator calls belong there too), applies
+ * the plan under the job write lock, then publishes the plan and saves its
+ * state with no lock held.  See doc/sched-deadline.md.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/log.h"
+#include "src/common/macros.h"
+#include "src/common/plugin.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "common/dl_log.h"
+#include "common/plan_json.h"
+#include "common/policy.h"
+#include "sched_deadline.h"
+
+const char plugin_name[] =
+	"Deadline scheduler for MapReduce job arrays (wraps sched/backfill)";
+const char plugin_type[] = "sched/deadline";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* forget finished arrays this long after slurmctld dropped their records */
+#define SDL_RETENTION 3600.0
+
+static plugin_context_t *bf_context = NULL;
+static int (*bf_reconfig)(void) = NULL;
+static const char *bf_syms[] = {"sched_p_reconfig"};
+
+static pthread_t plan_thread = 0;
+static pthread_mutex_t thread_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t thread_cond = PTHREAD_COND_INITIALIZER;
+static bool stop_thread = false;
+static bool reconfig_pending = false;
+
+/* owned by the plan thread once it runs */
+static struct dl_config cfg;
+static struct dl_sstate tracker;
+static uint64_t last_sig = 0;
+static time_t next_plan = 0;
+static time_t seen_job_update = 0;
+static char *state_text = NULL; /* last saved state, to skip rewrites */
+
+static uint64_t _usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static void _log_sink(enum dl_log_level level, const char *msg)
+{
+	switch (level) {
+	case DL_LOG_ERROR:
+		error("%s: %s", SDL_PREFIX, msg);
+		break;
+	case DL_LOG_INFO:
+		info("%s: %s", SDL_PREFIX, msg);
+		break;
+	case DL_LOG_VERBOSE:
+		verbose("%s: %s", SDL_PREFIX, msg);
+		break;
+	default:
+		debug("%s: %s", SDL_PREFIX, msg);
+	}
+}
+
+static void _use_config(void)
+{
+	dl_log_set_sink(_log_sink, cfg.debug >= 2   ? DL_LOG_DEBUG
+				   : cfg.debug == 1 ? DL_LOG_VERBOSE
+						    : DL_LOG_INFO);
+	info("%s: Policy=%s PlanInterval=%.0fs ReplanDelay=%.1fs "
+	     "MaxDeadlineShare=%.2f EstimatorSocket=%s",
+	     SDL_PREFIX, dl_policy_name(cfg.policy), cfg.plan_interval,
+	     cfg.replan_delay, cfg.max_deadline_share,
+	     cfg.estimator_socket && cfg.estimator_socket[0]
+		     ? cfg.estimator_socket
+		     : "(none)");
+}
+
+/* deadline.conf again (scontrol reconfigure): a broken file keeps the
+ * configuration in force. */
+static void _reload_config(void)
+{
+	char err[512] = "", *path = NULL;
+
+	if (sdl_conf_read(&cfg, &path, err, sizeof(err)) != SLURM_SUCCESS) {
+		error("%s: %s; keeping the previous configuration", SDL_PREFIX,
+		      err);
+	} else {
+		info("%s: configuration re-read (%s%s)", SDL_PREFIX,
+		     access(path, F_OK) ? "defaults: no " : "", path);
+		_use_config();
+		next_plan = 0; /* plan now with the new settings */
+	}
+	xfree(path);
+}
+
+/* The place for estimator calls: no lock is held here.  Until the estimator
+ * client is wired in, the plan uses each job's own observed task lengths. */
+static void _consult_estimator(struct dl_job **jobs, uint32_t njobs,
+			       char *state, size_t len)
+{
+	(void) jobs;
+	(void) njobs;
+	snprintf(state, len, "disabled");
+}
+
+static void _save_state(void)
+{
+	char *text = dl_sstate_to_string(&tracker);
+
+	if (!text) {
+		error("%s: out of memory saving state", SDL_PREFIX);
+		return;
+	}
+	if (state_text && !strcmp(text, state_text)) {
+		free(text);
+		return;
+	}
+	sdl_state_save(&tracker);
+	free(state_text);
+	state_text = text;
+}
+
+static void _cycle(bool due)
+{
+	/* conf READ, job READ, node READ, part READ */
+	slurmctld_lock_t read_lock = {READ_LOCK, READ_LOCK, READ_LOCK,
+				      READ_LOCK, NO_LOCK};
+	/* conf READ, job WRITE, part READ (priority_array) */
+	slurmctld_lock_t write_lock = {READ_LOCK, WRITE_LOCK, NO_LOCK,
+				       READ_LOCK, NO_LOCK};
+	struct sdl_snapshot snap;
+	struct dl_policy_input in = {0};
+	struct dl_job **jobs = NULL;
+	struct sdl_decision *dec = NULL;
+	struct dl_plan *plan;
+	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0;
+	uint64_t t0, snap_us, apply_us, sig;
+	char err[256], est[48];
+	int changes;
+	time_t now;
+
+	t0 = _usec();
+	lock_slurmctld(read_lock);
+	sdl_snapshot_take(&snap, &tracker, &cfg);
+	unlock_slurmctld(read_lock);
+	snap_us = _usec() - t0;
+	seen_job_update = snap.job_update;
+	now = snap.taken;
+
+	sig = sdl_snapshot_merge(&snap, &tracker, (double) now);
+	if (!due && sig == last_sig) {
+		sdl_snapshot_free(&snap);
+		return; /* nothing the plan depends on changed */
+	}
+	last_sig = sig;
+	if (sdl_build_jobs(&snap, &tracker, &jobs, &njobs) != SLURM_SUCCESS) {
+		error("%s: out of memory building the plan input", SDL_PREFIX);
+		sdl_snapshot_free(&snap);
+		return;
+	}
+
+	_consult_estimator(jobs, njobs, est, sizeof(est));
+
+	in.cluster = &snap.cl;
+	in.jobs = jobs;
+	in.njobs = njobs;
+	in.cfg = &cfg;
+	in.now = (double) now;
+	plan = dl_policy_plan(&in, err, sizeof(err));
+	if (!plan) {
+		error("%s: no plan this cycle: %s", SDL_PREFIX, err);
+		sdl_free_jobs(jobs, njobs);
+		sdl_snapshot_free(&snap);
+		return;
+	}
+	plan->cycle = ++tracker.cycle;
+	snprintf(plan->stats.estimator, sizeof(plan->stats.estimator), "%s",
+		 est);
+	sdl_annotate_plan(plan, &tracker);
+
+	dec = sdl_decide(plan, &tracker, &ndec);
+	t0 = _usec();
+	lock_slurmctld(write_lock);
+	changes = sdl_apply(dec, ndec, &cfg, snap.max_other_prio, time(NULL));
+	seen_job_update = last_job_update;
+	unlock_slurmctld(write_lock);
+	apply_us = _usec() - t0;
+	if (changes)
+		schedule(false); /* start the allotted tasks now */
+
+	plan->stats.snapshot_us = snap_us;
+	plan->stats.apply_us = apply_us;
+	sdl_record(dec, ndec, plan, &tracker);
+	for (uint32_t i = 0; i < ndec; i++) {
+		managed += dec[i].manage && !dec[i].gone;
+		urgent += dec[i].prio_mode == DL_PRIO_URGENT;
+	}
+	if (njobs || cfg.debug)
+		info("%s: cycle %" PRIu64
+		     ": %u jobs, %u arrays managed (%u urgent), %d changes; "
+		     "compute %" PRIu64 " us, lock hold %" PRIu64
+		     " us (snapshot %" PRIu64 " + apply %" PRIu64
+		     "); estimator %s",
+		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, changes,
+		     plan->stats.compute_us, snap_us + apply_us, snap_us,
+		     apply_us, plan->stats.estimator);
+
+	dl_plan_publish(plan); /* the plan is shared and read-only now */
+	sdl_plan_write(plan, &cfg);
+	dl_sstate_gc(&tracker, (double) now, SDL_RETENTION);
+	_save_state();
+
+	xfree(dec);
+	sdl_free_jobs(jobs, njobs);
+	sdl_snapshot_free(&snap);
+	next_plan = now + (time_t) cfg.plan_interval;
+}
+
+static void *_plan_agent(void *arg)
+{
+	struct timespec ts;
+
+	(void) arg;
+	while (true) {
+		double poll =
+			cfg.replan_delay >= 0.5 ? cfg.replan_delay / 2 : 0.25;
+		bool reconf, due, changed;
+		time_t now;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += (time_t) poll;
+		ts.tv_nsec += (long) ((poll - (time_t) poll) * 1e9);
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		slurm_mutex_lock(&thread_lock);
+		if (!stop_thread && !reconfig_pending)
+			slurm_cond_timedwait(&thread_cond, &thread_lock, &ts);
+		reconf = reconfig_pending;
+		reconfig_pending = false;
+		slurm_mutex_unlock(&thread_lock);
+		if (stop_thread)
+			break;
+		if (reconf)
+			_reload_config();
+		if (!job_list)
+			continue; /* slurmctld still starting */
+		now = time(NULL);
+		due = now >= next_plan;
+		changed = __atomic_load_n(&last_job_update, __ATOMIC_RELAXED) !=
+			  seen_job_update;
+		if (due || changed)
+			_cycle(due);
+	}
+	return NULL;
+}
+
+/* The plan of the previous slurmctld, until the first cycle replaces it. */
+static void _restore_plan(void)
+{
+	char *path = sdl_plan_path(&cfg), err[256];
+	struct dl_plan *plan = dl_plan_read_file(path, err, sizeof(err));
+
+	if (plan) {
+		info("%s: restored the plan of cycle %" PRIu64
+		     " (%u jobs) from %s",
+		     SDL_PREFIX, plan->cycle, plan->njobs, path);
+		dl_plan_publish(plan);
+	}
+	xfree(path);
+}
+
+extern int init(void)
+{
+	char err[512] = "", *path = NULL;
+
+	if (dl_config_defaults(&cfg)) {
+		error("%s: out of memory", SDL_PREFIX);
+		return SLURM_ERROR;
+	}
+	if (sdl_conf_read(&cfg, &path, err, sizeof(err)) != SLURM_SUCCESS) {
+		/* at start, as with slurm.conf: refuse rather than run with
+		 * settings the admin did not write */
+		error("%s: %s", SDL_PREFIX, err);
+		xfree(path);
+		return SLURM_ERROR;
+	}
+	info("%s: loaded (plugin_version 0x%x), configuration %s%s", SDL_PREFIX,
+	     plugin_version, access(path, F_OK) ? "defaults: no " : "from ",
+	     path);
+	xfree(path);
+	_use_config();
+	dl_sstate_init(&tracker);
+	sdl_state_load(&tracker);
+	_restore_plan();
+
+	bf_context = plugin_context_create("sched", "sched/backfill",
+					   (void **) &bf_reconfig, bf_syms,
+					   sizeof(bf_syms));
+	if (!bf_context) {
+		error("%s: cannot load sched/backfill", SDL_PREFIX);
+		return SLURM_ERROR;
+	}
+	stop_thread = false;
+	slurm_thread_create(&plan_thread, _plan_agent, NULL);
+	return SLURM_SUCCESS;
+}
+
+extern void fini(void)
+{
+	slurm_mutex_lock(&thread_lock);
+	stop_thread = true;
+	slurm_cond_signal(&thread_cond);
+	slurm_mutex_unlock(&thread_lock);
+	if (plan_thread) {
+		pthread_join(plan_thread, NULL);
+		plan_thread = 0;
+	}
+	if (bf_context)
+		plugin_context_destroy(bf_context); /* backfill's fini() */
+	bf_context = NULL;
+	bf_reconfig = NULL;
+	sdl_state_save(&tracker);
+	dl_sstate_free(&tracker);
+	free(state_text);
+	state_text = NULL;
+	dl_plan_publish(NULL);
+	dl_log_set_sink(NULL, DL_LOG_ERROR);
+	dl_config_free(&cfg);
+	info("%s: stopped", SDL_PREFIX);
+}
+
+extern int sched_p_reconfig(void)
+{
+	/* deadline.conf is read by the plan thread, outside every lock */
+	slurm_mutex_lock(&thread_lock);
+	reconfig_pending = true;
+	slurm_cond_signal(&thread_cond);
+	slurm_mutex_unlock(&thread_lock);
+	if (bf_reconfig)
+		return (*bf_reconfig)();
+	return SLURM_SUCCESS;
+}

@@ -1,0 +1,149 @@
+/*
+ * sched_deadline.h - the pieces of sched/deadline shared by its files.
+ *
+ * One plan cycle (sched_deadline.c):
+ *   snapshot.c  under the slurmctld read locks, copy what the plan needs out
+ *               of the job, node and partition records (no I/O, no policy);
+ *   snapshot.c  with no lock held, merge the copy into the plugin's memory
+ *               (the core's dl_sstate: observed task lengths, pairing) and
+ *               build the core's jobs and cluster;
+ *               [estimator calls go here, still unlocked]
+ *   core        dl_policy_plan();
+ *   apply.c     under the job write lock, throttle/priority/hold per array;
+ *   state.c     with no lock held, publish the plan, write plan JSON and
+ *               the saved state.
+ */
+#ifndef SCHED_DEADLINE_H
+#define SCHED_DEADLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "common/dl_config.h"
+#include "common/job_hints.h"
+#include "common/model.h"
+#include "common/plan.h"
+#include "common/sched_state.h"
+
+#define SDL_PREFIX "sched/deadline"
+
+/* ---- snapshot (plain copies, valid after the locks are dropped) ---- */
+
+enum sdl_task_kind {
+	SDL_TASK_RUNNING = 0,
+	SDL_TASK_DONE_OK = 1,
+	SDL_TASK_DONE_FAIL = 2,
+};
+
+struct sdl_task {
+	uint32_t array_id;
+	uint32_t task_id;
+	uint8_t kind;
+	time_t start, end;
+	uint32_t node; /* DL_NO_NODE when unknown */
+};
+
+struct sdl_array {
+	uint32_t id;         /* ArrayJobId */
+	bool described;      /* the description fields below are set */
+	bool head_seen;      /* the record with job_id == ArrayJobId */
+	uint32_t pending;    /* unstarted tasks */
+	uint32_t ntasks_rec; /* task records seen (running or finished) */
+	uint32_t throttle;   /* ArrayTaskThrottle now (0 = none) */
+	uint32_t priority;   /* of the record holding the pending tasks */
+	bool held;           /* that record has priority 0 */
+	time_t deadline;     /* Slurm --deadline (0 = none) */
+	time_t submit;
+	uint32_t uid;
+	char *account, *name, *partition;
+	uint32_t cpus;      /* per task */
+	uint64_t mem;       /* MB per task */
+	uint32_t limit_min; /* the limit deadline_ok() tests, minutes */
+	struct dl_job_hints hints;
+	char *hints_err;    /* bad hint entries (logged once) */
+	uint32_t dep_array; /* afterok on this array (map of a pair) */
+	uint32_t dep_other; /* afterok on a job that is not an array */
+};
+
+struct sdl_snapshot {
+	struct dl_cluster cl;
+	struct sdl_array *arrays; /* sorted by id */
+	uint32_t narrays;
+	struct sdl_task *tasks;
+	uint32_t ntasks, cap_tasks;
+	uint32_t max_other_prio; /* highest priority of other pending jobs */
+	time_t taken;
+	time_t job_update; /* last_job_update seen under the lock */
+	uint64_t hold_us;
+};
+
+/* ---- decisions (what apply.c sets per array) ---- */
+
+struct sdl_decision {
+	uint32_t array_id;
+	uint32_t rank;
+	bool manage;       /* false: give back the user's own settings */
+	uint32_t throttle; /* manage: ArrayTaskThrottle */
+	uint32_t alloc_for_need;
+	bool urgent; /* the plan says it has unmet need */
+	bool hold;
+	char hold_reason[48];
+	/* restore (manage == false) */
+	uint32_t user_throttle;
+	bool restore_prio;
+	bool release_hold;
+	/* out: what apply did */
+	uint8_t prio_mode; /* enum dl_prio_mode set */
+	uint32_t prio;
+	bool user_held; /* left alone: held by a user or admin */
+	bool gone;
+};
+
+/* conf.c */
+/* Read deadline.conf (next to slurm.conf) with Slurm's s_p_hashtbl into
+ * cfg (initialised by the caller with dl_config_defaults); a missing file
+ * means all defaults.  Returns SLURM_SUCCESS or SLURM_ERROR with a message
+ * in err; cfg is unchanged on error. */
+extern int sdl_conf_read(struct dl_config *cfg, char **path, char *err,
+			 size_t errlen);
+
+/* snapshot.c */
+extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
+			     const struct dl_config *cfg);
+extern void sdl_snapshot_free(struct sdl_snapshot *s);
+/* Merge into the plugin's memory; returns a signature of everything the
+ * plan depends on (a cycle whose signature did not change may be
+ * skipped). */
+extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
+				   double now);
+/* The core's jobs (map + reduce of each pair), one per root array. */
+extern int sdl_build_jobs(const struct sdl_snapshot *s,
+			  const struct dl_sstate *st, struct dl_job ***jobs,
+			  uint32_t *njobs);
+extern void sdl_free_jobs(struct dl_job **jobs, uint32_t njobs);
+/* Plan entries the core cannot know: finished jobs' outcome, pairing
+ * notes. */
+extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st);
+
+/* apply.c */
+extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
+				       const struct dl_sstate *st,
+				       uint32_t *ndec);
+/* Under the job write lock. */
+extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
+		     const struct dl_config *cfg, uint32_t max_other_prio,
+		     time_t now);
+/* After apply, no lock: log changes and remember them. */
+extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
+		       const struct dl_plan *plan, struct dl_sstate *st);
+
+/* state.c */
+extern char *sdl_state_path(void);
+extern char *sdl_plan_path(const struct dl_config *cfg);
+extern void sdl_state_load(struct dl_sstate *st);
+extern void sdl_state_save(const struct dl_sstate *st);
+extern void sdl_plan_write(const struct dl_plan *plan,
+			   const struct dl_config *cfg);
+
+#endif

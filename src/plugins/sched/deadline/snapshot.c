@@ -1,0 +1,686 @@
+/*
+ * snapshot.c - Slurm records -> the core's model.
+ *
+ * sdl_snapshot_take() runs under the slurmctld read locks and only copies:
+ * two passes over job_list (which arrays are deadline arrays, then their
+ * records and everybody else's resource use), the nodes and partitions.
+ * Everything else here runs with no lock held.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/uid.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "sched_deadline.h"
+
+/* ---- helpers on Slurm records (lock held) ---- */
+
+static bool _has_soft_deadline(const job_record_t *job_ptr)
+{
+	static const char key[] = DL_ENV_PREFIX DL_ENV_SOFT_DEADLINE "=";
+
+	if (!job_ptr->spank_job_env)
+		return false;
+	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++)
+		if (job_ptr->spank_job_env[i] &&
+		    !strncmp(job_ptr->spank_job_env[i], key, sizeof(key) - 1))
+			return true;
+	return false;
+}
+
+static bool _has_deadline(const job_record_t *job_ptr)
+{
+	return (job_ptr->deadline && (job_ptr->deadline != NO_VAL)) ||
+	       _has_soft_deadline(job_ptr);
+}
+
+/* afterok dependencies: on an array (a map array) or on a plain job */
+static void _dependency(const job_record_t *job_ptr, uint32_t *dep_array,
+			uint32_t *dep_other)
+{
+	ListIterator it;
+	depend_spec_t *dep;
+
+	*dep_array = *dep_other = 0;
+	if (!job_ptr->details || !job_ptr->details->depend_list)
+		return;
+	it = list_iterator_create(job_ptr->details->depend_list);
+	while ((dep = list_next(it))) {
+		if (dep->depend_type != SLURM_DEPEND_AFTER_OK)
+			continue;
+		if (dep->job_ptr && dep->job_ptr->array_job_id &&
+		    (dep->array_task_id == INFINITE ||
+		     dep->array_task_id == NO_VAL)) {
+			if (!*dep_array)
+				*dep_array = dep->job_ptr->array_job_id;
+		} else if (dep->job_ptr && !dep->job_ptr->array_job_id) {
+			if (!*dep_other)
+				*dep_other = dep->job_id;
+		}
+	}
+	list_iterator_destroy(it);
+}
+
+static int _cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+static struct sdl_array *_find_array(struct sdl_snapshot *s, uint32_t id)
+{
+	uint32_t lo = 0, hi = s->narrays;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (s->arrays[mid].id == id)
+			return &s->arrays[mid];
+		if (s->arrays[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void _add_task(struct sdl_snapshot *s, uint32_t array_id,
+		      uint32_t task_id, uint8_t kind, time_t start, time_t end,
+		      uint32_t node)
+{
+	struct sdl_task *t;
+
+	if (s->ntasks == s->cap_tasks) {
+		s->cap_tasks = s->cap_tasks ? s->cap_tasks * 2 : 256;
+		xrecalloc(s->tasks, s->cap_tasks, sizeof(*s->tasks));
+	}
+	t = &s->tasks[s->ntasks++];
+	t->array_id = array_id;
+	t->task_id = task_id;
+	t->kind = kind;
+	t->start = start;
+	t->end = end;
+	t->node = node;
+}
+
+static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
+{
+	struct job_details *d = job_ptr->details;
+	char err[256] = "";
+
+	a->described = true;
+	a->deadline = (job_ptr->deadline && job_ptr->deadline != NO_VAL)
+			      ? job_ptr->deadline
+			      : 0;
+	a->submit = d ? d->submit_time : 0;
+	a->uid = job_ptr->user_id;
+	xfree(a->account);
+	xfree(a->name);
+	xfree(a->partition);
+	a->account = xstrdup(job_ptr->account);
+	a->name = xstrdup(job_ptr->name);
+	a->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name
+						 : job_ptr->partition);
+	a->cpus = (d && d->min_cpus && d->min_cpus != NO_VAL) ? d->min_cpus : 1;
+	a->mem = 0;
+	if (d && d->pn_min_memory && d->pn_min_memory != NO_VAL64) {
+		if (d->pn_min_memory & MEM_PER_CPU)
+			a->mem = (d->pn_min_memory & ~MEM_PER_CPU) * a->cpus;
+		else
+			a->mem = d->pn_min_memory;
+	}
+	/* the limit Slurm's deadline_ok() tests */
+	if (job_ptr->time_min && job_ptr->time_min != NO_VAL)
+		a->limit_min = job_ptr->time_min;
+	else if (job_ptr->time_limit != NO_VAL &&
+		 job_ptr->time_limit != INFINITE)
+		a->limit_min = job_ptr->time_limit;
+	else
+		a->limit_min = 0;
+	dl_hints_init(&a->hints);
+	if (job_ptr->spank_job_env_size &&
+	    dl_hints_from_env(job_ptr->spank_job_env,
+			      job_ptr->spank_job_env_size, &a->hints, err,
+			      sizeof(err))) {
+		xfree(a->hints_err);
+		a->hints_err = xstrdup(err);
+	}
+	_dependency(job_ptr, &a->dep_array, &a->dep_other);
+}
+
+/* The record of one deadline array: head, pending rest or a task. */
+static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
+			 job_record_t *job_ptr)
+{
+	job_array_struct_t *ar = job_ptr->array_recs;
+	bool head = job_ptr->job_id == job_ptr->array_job_id;
+	uint32_t node = DL_NO_NODE;
+
+	if (head || !a->described) {
+		_describe(a, job_ptr);
+		a->head_seen |= head;
+	}
+	if (ar) {
+		a->throttle = ar->max_run_tasks;
+		a->priority = job_ptr->priority;
+		a->held = IS_JOB_PENDING(job_ptr) && !job_ptr->priority;
+	}
+	if (ar && ar->task_cnt && job_ptr->array_task_id == NO_VAL) {
+		/* the record holding the unstarted tasks */
+		if (IS_JOB_PENDING(job_ptr)) {
+			a->pending += ar->task_cnt;
+		} else if (IS_JOB_FINISHED(job_ptr) && ar->task_id_bitmap) {
+			/* the unstarted rest ended (Slurm's deadline
+			 * cancellation, scancel): each task failed */
+			int64_t n = bit_size(ar->task_id_bitmap);
+
+			for (int64_t i = 0; i < n; i++)
+				if (bit_test(ar->task_id_bitmap, i))
+					_add_task(s, a->id, (uint32_t) i,
+						  SDL_TASK_DONE_FAIL,
+						  job_ptr->end_time,
+						  job_ptr->end_time,
+						  DL_NO_NODE);
+		}
+		return;
+	}
+	if (job_ptr->array_task_id == NO_VAL)
+		return;
+	if (IS_JOB_PENDING(job_ptr)) {
+		a->pending++; /* a requeued task */
+		return;
+	}
+	a->ntasks_rec++;
+	if (job_ptr->node_bitmap) {
+		bitoff_t first = bit_ffs(job_ptr->node_bitmap);
+
+		if (first >= 0)
+			node = (uint32_t) first;
+	}
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_RUNNING,
+			  job_ptr->start_time, 0, node);
+	else if (IS_JOB_COMPLETE(job_ptr))
+		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_DONE_OK,
+			  job_ptr->start_time, job_ptr->end_time, node);
+	else
+		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_DONE_FAIL,
+			  job_ptr->start_time, job_ptr->end_time, node);
+}
+
+/* A job the plan does not manage: its CPUs and memory are not ours. */
+static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
+{
+	job_resources_t *jr = job_ptr->job_resrcs;
+	int k = 0;
+
+	if (IS_JOB_PENDING(job_ptr)) {
+		if (job_ptr->priority > s->max_other_prio &&
+		    job_ptr->priority != INFINITE)
+			s->max_other_prio = job_ptr->priority;
+		return;
+	}
+	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr) ||
+	      IS_JOB_COMPLETING(job_ptr)) ||
+	    !jr || !jr->node_bitmap)
+		return;
+	for (int64_t i = 0; i < bit_size(jr->node_bitmap); i++) {
+		if (!bit_test(jr->node_bitmap, i))
+			continue;
+		if ((uint32_t) i < s->cl.nnodes) {
+			struct dl_node *n = &s->cl.nodes[i];
+
+			if (jr->cpus)
+				n->cpus_other += jr->cpus[k];
+			if (jr->memory_allocated)
+				n->mem_other += jr->memory_allocated[k];
+		}
+		k++;
+	}
+}
+
+static bool _has_feature(const char *features, const char *want)
+{
+	char *copy, *tok, *save = NULL;
+	bool found = false;
+
+	if (!features || !want || !*want)
+		return false;
+	copy = xstrdup(features);
+	for (tok = strtok_r(copy, ",", &save); tok && !found;
+	     tok = strtok_r(NULL, ",", &save))
+		found = !xstrcmp(tok, want);
+	xfree(copy);
+	return found;
+}
+
+static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
+{
+	uint64_t *pmask = xcalloc(node_record_count + 1, sizeof(*pmask));
+	ListIterator it;
+	part_record_t *part_ptr;
+	node_record_t *node_ptr;
+	int i;
+
+	dl_cluster_init(&s->cl, node_record_count);
+	it = list_iterator_create(part_list);
+	while ((part_ptr = list_next(it))) {
+		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
+
+		if (idx < 0 || !part_ptr->node_bitmap)
+			continue;
+		for (i = 0; i < node_record_count; i++)
+			if (bit_test(part_ptr->node_bitmap, i))
+				pmask[i] |= UINT64_C(1) << idx;
+	}
+	list_iterator_destroy(it);
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		bool accel = _has_feature(node_ptr->features_act
+						  ? node_ptr->features_act
+						  : node_ptr->features,
+					  cfg->accel_feature);
+
+		if (node_ptr->index >= (uint32_t) node_record_count)
+			continue;
+		dl_node_set(&s->cl.nodes[node_ptr->index], node_ptr->name,
+			    node_ptr->cpus, node_ptr->real_memory,
+			    accel ? DL_POOL_ACCEL : DL_POOL_REGULAR,
+			    pmask[node_ptr->index]);
+		/* a node slurmctld has not heard from since its start counts
+		 * as up, so a restart does not zero the capacity */
+		s->cl.nodes[node_ptr->index].up =
+			!IS_NODE_DOWN(node_ptr) && !IS_NODE_DRAIN(node_ptr) &&
+			!IS_NODE_FAIL(node_ptr) && !IS_NODE_FUTURE(node_ptr) &&
+			!IS_NODE_NO_RESPOND(node_ptr) &&
+			!IS_NODE_POWERED_DOWN(node_ptr);
+	}
+	xfree(pmask);
+}
+
+extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
+			     const struct dl_config *cfg)
+{
+	uint32_t *ids = NULL, nids = 0, cap = 0, *maps = NULL, nmaps = 0,
+		 capm = 0;
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	memset(s, 0, sizeof(*s));
+	s->taken = time(NULL);
+	s->job_update = last_job_update;
+	_take_cluster(s, cfg);
+	if (!job_list)
+		return SLURM_SUCCESS;
+
+	/* pass 1: the deadline arrays, and the map arrays they wait for */
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		uint32_t aid = job_ptr->array_job_id;
+		uint32_t dep_a, dep_o;
+
+		if (!aid)
+			continue;
+		if (job_ptr->job_id != aid && !_has_deadline(job_ptr) &&
+		    !dl_sstate_find(st, aid))
+			continue;
+		if (!_has_deadline(job_ptr) && !dl_sstate_find(st, aid))
+			continue;
+		if (nids == cap) {
+			cap = cap ? cap * 2 : 64;
+			xrecalloc(ids, cap, sizeof(*ids));
+		}
+		ids[nids++] = aid;
+		if (job_ptr->job_id != aid)
+			continue;
+		_dependency(job_ptr, &dep_a, &dep_o);
+		if (dep_a) {
+			if (nmaps == capm) {
+				capm = capm ? capm * 2 : 16;
+				xrecalloc(maps, capm, sizeof(*maps));
+			}
+			maps[nmaps++] = dep_a;
+		}
+	}
+	list_iterator_destroy(it);
+	if (nmaps) {
+		xrecalloc(ids, nids + nmaps, sizeof(*ids));
+		memcpy(ids + nids, maps, nmaps * sizeof(*maps));
+		nids += nmaps;
+	}
+	xfree(maps);
+	if (nids) {
+		uint32_t u = 0;
+
+		qsort(ids, nids, sizeof(*ids), _cmp_u32);
+		for (uint32_t k = 0; k < nids; k++)
+			if (!u || ids[u - 1] != ids[k])
+				ids[u++] = ids[k];
+		nids = u;
+		s->arrays = xcalloc(nids, sizeof(*s->arrays));
+		for (uint32_t k = 0; k < nids; k++)
+			s->arrays[k].id = ids[k];
+		s->narrays = nids;
+	}
+	xfree(ids);
+
+	/* pass 2: their records; everybody else's resource use */
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		struct sdl_array *a =
+			job_ptr->array_job_id
+				? _find_array(s, job_ptr->array_job_id)
+				: NULL;
+
+		if (a)
+			_take_record(s, a, job_ptr);
+		else
+			_other_use(s, job_ptr);
+	}
+	list_iterator_destroy(it);
+	return SLURM_SUCCESS;
+}
+
+extern void sdl_snapshot_free(struct sdl_snapshot *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->narrays; i++) {
+		xfree(s->arrays[i].account);
+		xfree(s->arrays[i].name);
+		xfree(s->arrays[i].partition);
+		xfree(s->arrays[i].hints_err);
+	}
+	xfree(s->arrays);
+	xfree(s->tasks);
+	dl_cluster_free(&s->cl);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- no lock held from here ---- */
+
+static uint64_t _mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static void _copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
+				   double now)
+{
+	uint64_t sig = 0;
+
+	for (uint32_t i = 0; i < st->n; i++)
+		st->recs[i].present = false;
+	for (uint32_t i = 0; i < s->narrays; i++) {
+		struct sdl_array *a = &s->arrays[i];
+		struct dl_array_rec *r = dl_sstate_add(st, a->id);
+
+		if (!r) {
+			error("%s: out of memory tracking JobId=%u", SDL_PREFIX,
+			      a->id);
+			continue;
+		}
+		r->present = true;
+		r->last_seen = now;
+		if (a->described) {
+			char *user = uid_to_string_cached(a->uid);
+			bool first = !r->submit;
+
+			_copy(r->user, sizeof(r->user), user);
+			_copy(r->account, sizeof(r->account), a->account);
+			_copy(r->name, sizeof(r->name), a->name);
+			_copy(r->partition, sizeof(r->partition), a->partition);
+			r->submit = (double) a->submit;
+			r->cpus_per_task = a->cpus;
+			r->mem_per_task = a->mem;
+			r->time_limit = a->limit_min * 60.0;
+			r->hard_deadline = (double) a->deadline;
+			r->soft_deadline = a->hints.soft_deadline;
+			r->reduce_cost = a->hints.reduce_cost;
+			r->max_delays = a->hints.max_delays;
+			if (a->hints_err && first)
+				error("%s: JobId=%u: ignoring bad hints: %s",
+				      SDL_PREFIX, a->id, a->hints_err);
+			if (a->dep_array && a->dep_array != a->id) {
+				struct dl_array_rec *m;
+
+				r->map_id = a->dep_array;
+				m = dl_sstate_add(st, a->dep_array);
+				r = dl_sstate_find(st, a->id); /* may move */
+				if (m)
+					m->reduce_id = a->id;
+			}
+			if (r)
+				r->dep_other = a->dep_other;
+		}
+		if (r && a->head_seen && !r->user_saved) {
+			r->user_throttle = a->throttle;
+			r->user_saved = true;
+		}
+	}
+	/* finished tasks, counted once each */
+	for (uint32_t k = 0; k < s->ntasks; k++) {
+		struct sdl_task *t = &s->tasks[k];
+		struct dl_array_rec *r;
+		int pool = DL_POOL_REGULAR;
+
+		if (t->kind == SDL_TASK_RUNNING)
+			continue;
+		r = dl_sstate_find(st, t->array_id);
+		if (!r)
+			continue;
+		if (t->node < s->cl.nnodes)
+			pool = s->cl.nodes[t->node].pool;
+		if (t->kind == SDL_TASK_DONE_OK &&
+		    (t->start <= 0 || t->end < t->start))
+			t->kind = SDL_TASK_DONE_FAIL; /* no usable length */
+		dl_sstate_observe(r, t->task_id, t->kind == SDL_TASK_DONE_OK,
+				  (double) t->start, (double) t->end, pool);
+	}
+	/* tasks: those counted, those running, those not started */
+	for (uint32_t i = 0; i < s->narrays; i++) {
+		struct sdl_array *a = &s->arrays[i];
+		struct dl_array_rec *r = dl_sstate_find(st, a->id);
+		uint64_t total;
+		uint32_t running = 0;
+
+		if (!r)
+			continue;
+		for (uint32_t k = 0; k < s->ntasks; k++)
+			if (s->tasks[k].array_id == a->id &&
+			    s->tasks[k].kind == SDL_TASK_RUNNING &&
+			    !dl_idset_has(&r->finished, s->tasks[k].task_id))
+				running++;
+		total = (uint64_t) r->finished.count + running + a->pending;
+		if (total > r->tasks && total <= DL_MAX_TASKS)
+			r->tasks = (uint32_t) total;
+		sig = _mix(sig, a->id);
+		sig = _mix(sig, a->pending);
+		sig = _mix(sig, running);
+		sig = _mix(sig, r->finished.count);
+		sig = _mix(sig, (uint64_t) a->deadline);
+		sig = _mix(sig, a->held);
+	}
+	for (uint32_t n = 0; n < s->cl.nnodes; n++)
+		sig = _mix(sig, s->cl.nodes[n].up);
+	return sig;
+}
+
+static void _add_running(const struct sdl_snapshot *s,
+			 const struct dl_array_rec *r, struct dl_phase *ph)
+{
+	for (uint32_t k = 0; k < s->ntasks; k++) {
+		const struct sdl_task *t = &s->tasks[k];
+		int pool = DL_POOL_REGULAR;
+
+		if (t->array_id != r->id || t->kind != SDL_TASK_RUNNING ||
+		    dl_idset_has(&r->finished, t->task_id))
+			continue;
+		if (t->node < s->cl.nnodes)
+			pool = s->cl.nodes[t->node].pool;
+		if (dl_phase_add_running(ph,
+					 t->start > 0 ? (double) t->start
+						      : (double) s->taken,
+					 t->node, pool) == ERANGE) {
+			ph->tasks++; /* a task more than we knew of */
+			dl_phase_add_running(ph, (double) t->start, t->node,
+					     pool);
+		}
+	}
+}
+
+extern void sdl_free_jobs(struct dl_job **jobs, uint32_t njobs)
+{
+	for (uint32_t i = 0; i < njobs; i++)
+		dl_job_free(jobs[i]);
+	free(jobs);
+}
+
+extern int sdl_build_jobs(const struct sdl_snapshot *s,
+			  const struct dl_sstate *st, struct dl_job ***out,
+			  uint32_t *nout)
+{
+	struct dl_job **jobs = calloc(st->n ? st->n : 1, sizeof(*jobs));
+	uint32_t n = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!jobs)
+		return SLURM_ERROR;
+	for (uint32_t i = 0; i < st->n; i++) {
+		const struct dl_array_rec *m = &st->recs[i], *r = NULL;
+		struct dl_job *j;
+		int part;
+
+		if (m->map_id && dl_sstate_find(st, m->map_id))
+			continue; /* a reduce array: part of its map's job */
+		if (!m->tasks && !m->submit)
+			continue; /* known only as a map id, never seen */
+		if (m->reduce_id)
+			r = dl_sstate_find(st, m->reduce_id);
+		j = dl_job_new(m->id, m->user, m->name, m->account);
+		if (!j) {
+			sdl_free_jobs(jobs, n);
+			return SLURM_ERROR;
+		}
+		dl_sstate_fill_phase(m, &j->phase[DL_MAP]);
+		_add_running(s, m, &j->phase[DL_MAP]);
+		if (r && (r->tasks || r->submit)) {
+			j->reduce_id = r->id;
+			dl_sstate_fill_phase(r, &j->phase[DL_REDUCE]);
+			_add_running(s, r, &j->phase[DL_REDUCE]);
+		}
+		part = dl_cluster_find_partition(&s->cl, m->partition);
+		j->partition = part < 0 ? 0 : (uint32_t) part;
+		j->submit = m->submit;
+		/* the job's goal: the reduce array's, else the map array's */
+		j->soft_deadline = (r && r->soft_deadline > 0)
+					   ? r->soft_deadline
+					   : m->soft_deadline;
+		j->reduce_cost = m->reduce_cost > 0 ? m->reduce_cost
+				 : r                ? r->reduce_cost
+						    : 0;
+		j->max_delays =
+			m->max_delays >= 0 ? (uint32_t) m->max_delays : 0;
+		if (!j->phase[DL_MAP].tasks && !j->phase[DL_REDUCE].tasks) {
+			dl_job_free(j);
+			continue;
+		}
+		jobs[n++] = j;
+	}
+	*out = jobs;
+	*nout = n;
+	return SLURM_SUCCESS;
+}
+
+static void _fmt_time(char *buf, size_t len, double t)
+{
+	time_t tt = (time_t) t;
+	struct tm tm;
+
+	if (!(t > 0) || !localtime_r(&tt, &tm))
+		snprintf(buf, len, "?");
+	else
+		strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+static void _append(char *buf, size_t len, const char *fmt, const char *a,
+		    unsigned long long b)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, fmt, a, b);
+}
+
+extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st)
+{
+	for (uint32_t i = 0; i < plan->njobs; i++) {
+		struct dl_plan_job *pj = &plan->jobs[i];
+		const struct dl_array_rec *m = dl_sstate_find(st, pj->job_id);
+		const struct dl_array_rec *r =
+			pj->reduce_id ? dl_sstate_find(st, pj->reduce_id)
+				      : NULL;
+		const struct dl_array_rec *last = r ? r : m;
+
+		if (!m)
+			continue;
+		if (pj->phase < 0 && last) {
+			/* finished: the outcome, from the observed tasks */
+			double finish = fmax(m->last_end, r ? r->last_end : 0);
+			uint32_t failed = m->failed + (r ? r->failed : 0);
+			uint32_t tasks = m->tasks + (r ? r->tasks : 0);
+			char when[16];
+
+			pj->predicted_finish = finish;
+			_fmt_time(when, sizeof(when), finish);
+			if (failed)
+				snprintf(pj->explain, sizeof(pj->explain),
+					 "ended at %s with %u of %u tasks not "
+					 "completed (failed or cancelled): "
+					 "deadline missed",
+					 when, failed, tasks);
+			else if (pj->deadline > 0 && finish > pj->deadline)
+				snprintf(pj->explain, sizeof(pj->explain),
+					 "finished at %s, %.0fs after its "
+					 "deadline: missed",
+					 when, finish - pj->deadline);
+			else if (pj->deadline > 0)
+				snprintf(pj->explain, sizeof(pj->explain),
+					 "finished at %s, %.0fs before its "
+					 "deadline: met",
+					 when, pj->deadline - finish);
+			else
+				snprintf(pj->explain, sizeof(pj->explain),
+					 "finished at %s", when);
+		}
+		if (m->dep_other && !m->reduce_id)
+			_append(pj->explain, sizeof(pj->explain),
+				" [%safterok on JobId=%llu, not an array: "
+				"planned as a map-only job]",
+				"", (unsigned long long) m->dep_other);
+		else if (r && r->dep_other)
+			_append(pj->explain, sizeof(pj->explain),
+				" [%sreduce array also waits for JobId=%llu]",
+				"", (unsigned long long) r->dep_other);
+	}
+}
