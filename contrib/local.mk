@@ -1,1 +1,3 @@
 # contrib: setup, local cluster, examples, systemd units
+EXTRA_DIST += contrib/setup-deps.sh contrib/run-tests.sh \
+	contrib/localcluster/localcluster

@@ -22,7 +22,7 @@ src_plugins_sched_deadline_sched_deadline_la_CPPFLAGS = \
 src_plugins_sched_deadline_sched_deadline_la_CFLAGS = $(SCHED_DEADLINE_WARN) \
 	-pthread
 src_plugins_sched_deadline_sched_deadline_la_LDFLAGS = -module \
-	-avoid-version -shared
+	-avoid-version -shared -Wl,-rpath,$(libdir)
 src_plugins_sched_deadline_sched_deadline_la_LIBADD = \
 	src/common/libdeadline.la
 endif

@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# Shared helpers of the bats suites: a local Slurm per test file
+# (contrib/localcluster), job submission, waiting, and reading outcomes from
+# jobcomp/filetxt and from sdeadline.
+#
+#   load helpers
+#   setup_file()    { dl_cluster_start [localcluster start options]; }
+#   teardown_file() { dl_cluster_stop; }
+#
+# Environment: DL_BUILD (build tree, default ./build), DL_PORT_BASE
+# (slurmctld port, nodes above it; default 20000).
+
+DL_SRC=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+DL_BUILD=${DL_BUILD:-$DL_SRC/build}
+LOCALCLUSTER=$DL_SRC/contrib/localcluster/localcluster
+SDEADLINE=$DL_BUILD/src/sdeadline/sdeadline
+export DL_SRC DL_BUILD LOCALCLUSTER SDEADLINE
+
+# localcluster on this file's cluster
+lc() {
+	LC_QUIET=1 "$LOCALCLUSTER" --dir "$LC_DIR" "$@"
+}
+
+dl_cluster_start() {
+	export LC_DIR=${LC_DIR:-$BATS_FILE_TMPDIR/cluster}
+	export SLURM_CONF=$LC_DIR/etc/slurm.conf
+	[ -x "$SDEADLINE" ] || {
+		echo "no build in $DL_BUILD (set DL_BUILD)" >&2
+		return 1
+	}
+	lc --port-base "${DL_PORT_BASE:-20000}" --build "$DL_BUILD" start "$@"
+}
+
+dl_cluster_stop() {
+	[ -n "${LC_DIR:-}" ] || return 0
+	lc stop
+}
+
+dl_ctld_log() {
+	echo "$LC_DIR/log/slurmctld.log"
+}
+
+# The last lines of slurmctld's log that mention sched/deadline (for
+# failure output).
+dl_show_log() {
+	grep 'sched/deadline' "$(dl_ctld_log)" | tail -n "${1:-40}" >&2 || true
+}
+
+# sbatch from the cluster's job directory; prints the job id
+dl_submit() {
+	(cd "$LC_DIR/jobs" && sbatch --parsable -o /dev/null "$@") | cut -d';' -f1
+}
+
+# Wait until none of the given jobs (array ids) is pending or running.
+dl_wait_jobs() { # timeout id...
+	local timeout=$1 end
+	shift
+	end=$((SECONDS + timeout))
+	while [ $SECONDS -lt $end ]; do
+		if [ -z "$(squeue -h -o %i -j "$(
+			IFS=,
+			echo "$*"
+		)" 2>/dev/null)" ]; then
+			return 0
+		fi
+		sleep 1
+	done
+	echo "jobs $* still queued after ${timeout}s" >&2
+	squeue >&2 || true
+	return 1
+}
+
+# jobcomp lines of an array: "STATE TASKID START END" with epoch times
+dl_tasks() { # array id
+	awk -v id="$1" '
+	{
+		delete f
+		for (i = 1; i <= NF; i++) {
+			n = index($i, "=")
+			if (n) f[substr($i, 1, n - 1)] = substr($i, n + 1)
+		}
+		if (f["ArrayJobId"] == id)
+			print f["JobState"], f["ArrayTaskId"], f["StartTime"], f["EndTime"]
+	}' "$LC_DIR/log/jobcomp.txt" | while read -r st task start end; do
+		echo "$st $task $(date -d "$start" +%s 2>/dev/null || echo 0) $(date -d "$end" +%s 2>/dev/null || echo 0)"
+	done
+}
+
+# tasks of an array that completed successfully
+dl_completed() {
+	dl_tasks "$1" | awk '$1 == "COMPLETED"' | wc -l
+}
+
+# records of an array ended by Slurm's deadline cancellation
+dl_deadline_cancelled() {
+	dl_tasks "$1" | awk '$1 == "DEADLINE"' | wc -l
+}
+
+# epoch of the last task end of an array (0 when none)
+dl_last_end() {
+	dl_tasks "$1" | awk 'BEGIN { m = 0 } $1 == "COMPLETED" && $4 > m { m = $4 } END { print m }'
+}
+
+# a job's deadline as epoch seconds (scontrol)
+dl_deadline() {
+	local d
+	d=$(scontrol show job "$1" 2>/dev/null | grep -o 'Deadline=[^ ]*' | head -n 1 | cut -d= -f2)
+	date -d "$d" +%s
+}
+
+# A field of a job in sdeadline --json: dl_plan_field JOBID FIELD
+dl_plan_field() {
+	"$SDEADLINE" --json | jq -r --argjson id "$1" --arg f "$2" \
+		'.jobs[] | select(.job_id == $id or .reduce_id == $id) | .[$f]'
+}
+
+# Wait until the published plan has job $1 (timeout $2)
+dl_wait_planned() {
+	local end=$((SECONDS + ${2:-20}))
+	while [ $SECONDS -lt $end ]; do
+		[ -n "$(dl_plan_field "$1" job_id 2>/dev/null)" ] && return 0
+		sleep 0.5
+	done
+	echo "job $1 never appeared in the plan" >&2
+	dl_show_log
+	return 1
+}
+
+# ArrayTaskThrottle of an array (0 = none)
+dl_throttle() {
+	scontrol show job "$1" 2>/dev/null | grep -o 'ArrayTaskThrottle=[0-9]*' | head -n 1 | cut -d= -f2
+}
+
+# "met" when all N tasks of the array completed by the deadline
+dl_outcome() { # array id, tasks, deadline epoch
+	local done last
+	done=$(dl_completed "$1")
+	last=$(dl_last_end "$1")
+	if [ "$done" -eq "$2" ] && [ "$last" -le "$3" ]; then
+		echo met
+	else
+		echo missed
+	fi
+}
