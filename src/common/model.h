@@ -88,6 +88,8 @@ struct dl_job {
 	double soft_deadline; /* completion goal (SPANK --soft-deadline); 0 = none */
 	double reduce_cost;   /* reduce/map task cost ratio hint; 0 = default */
 	uint32_t max_delays;  /* data-affinity deferrals allowed per task */
+	bool reduce_overlap;  /* reduce tasks may run while maps still do (no
+				 afterok dependency): they shuffle meanwhile */
 	struct dl_profile profile;
 	struct dl_phase phase[DL_PHASES];
 };

@@ -48,6 +48,7 @@ void dl_plan_free(struct dl_plan *plan)
 		return;
 	free(plan->jobs);
 	free(plan->place);
+	free(plan->nodes);
 	free(plan);
 }
 

@@ -67,6 +67,12 @@ struct dl_plan_job {
 	uint32_t pending[DL_PHASES];
 	char hold_reason[48]; /* Slurm Reason text (no spaces) */
 	char explain[200];
+	/* placement policies (ras, reverse); NAN / zero otherwise */
+	double utility;			  /* u_j of the placement */
+	double sfit;			  /* reverse: s_fit (concurrency) */
+	struct dl_demand demand[DL_PHASES]; /* one task as placed: map, and
+					       a reducer (shuffle or reduce
+					       profile) */
 };
 
 struct dl_plan_stats {
@@ -89,6 +95,15 @@ struct dl_place {
 	uint32_t reduces;
 };
 
+/* A node of a placement plan: what select/deadline needs to enforce it
+ * without looking anything up under slurmctld's locks. */
+struct dl_plan_node {
+	char name[64];
+	double cap[3]; /* cpu, mem (MB), io for deadline tasks this cycle,
+			  external load forecast taken off; INFINITY = not
+			  constrained */
+};
+
 struct dl_plan {
 	double now;
 	enum dl_policy policy;
@@ -97,6 +112,8 @@ struct dl_plan {
 	struct dl_plan_job *jobs; /* sorted by rank, unranked last */
 	uint32_t nplace;
 	struct dl_place *place;
+	uint32_t nnodes; /* placement policies: the cluster's nodes, */
+	struct dl_plan_node *nodes; /* indexed like dl_place.node */
 	struct dl_plan_stats stats;
 	int refs; /* managed by dl_plan_acquire/release */
 };

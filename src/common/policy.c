@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "common/policy_adaptive.h"
+#include "common/policy_ras.h"
+#include "common/policy_reverse.h"
 
 int dl_policy_check_input(const struct dl_policy_input *in, char *err,
 			  size_t errlen)
@@ -51,6 +53,10 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 	switch (in->cfg->policy) {
 	case DL_POLICY_ADAPTIVE:
 		return dl_adaptive_plan(in, err, errlen);
+	case DL_POLICY_RAS:
+		return dl_ras_plan(in, err, errlen);
+	case DL_POLICY_REVERSE:
+		return dl_reverse_plan(in, err, errlen);
 	default:
 		snprintf(err, err ? errlen : 0, "policy %s is not available",
 			 dl_policy_name(in->cfg->policy));

@@ -1,1 +1,10 @@
 # unit tests: ras and reverse
+if HAVE_CHECK
+UNIT_TESTS += test/unit/test_ras test/unit/test_reverse
+test_unit_test_ras_SOURCES = test/unit/test_ras.c test/unit/fixtures.h
+test_unit_test_ras_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_ras_LDADD = $(UNIT_LDADD)
+test_unit_test_reverse_SOURCES = test/unit/test_reverse.c test/unit/fixtures.h
+test_unit_test_reverse_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_reverse_LDADD = $(UNIT_LDADD)
+endif
