@@ -22,7 +22,8 @@ int dl_series_init(struct dl_series *s, double start, double step,
 	if (!s)
 		return EINVAL;
 	memset(s, 0, sizeof(*s));
-	if (!v || !n || n > DL_FORECAST_MAX_SAMPLES || !isfinite(start) ||
+	if (!v || !n || n > DL_FORECAST_MAX_SAMPLES ||
+	    !(fabs(start) <= DL_FORECAST_MAX_TIME) ||
 	    !isfinite(step) || !(step > 0) || !isfinite(period) || period < 0)
 		return EINVAL;
 	if (period > 0 && fabs(period - step * n) > 1e-6 * period)
@@ -175,8 +176,8 @@ struct dl_forecast *dl_forecast_new(double start, double step, double period,
 {
 	struct dl_forecast *f;
 
-	if (!isfinite(start) || !isfinite(step) || !(step > 0) ||
-	    !isfinite(period) || period < 0 || !nsamples ||
+	if (!(fabs(start) <= DL_FORECAST_MAX_TIME) || !isfinite(step) ||
+	    !(step > 0) || !isfinite(period) || period < 0 || !nsamples ||
 	    nsamples > DL_FORECAST_MAX_SAMPLES)
 		return NULL;
 	if (period > 0 && fabs(period - step * nsamples) > 1e-6 * period)
@@ -499,8 +500,9 @@ static int parse_setting(struct fc_parse *p, char *line)
 		}
 		p->has_version = true;
 	} else if (!strcasecmp(key, "Start")) {
-		if (v < 0) {
-			PERR(p, "Start must be >= 0");
+		if (v < 0 || v > DL_FORECAST_MAX_TIME) {
+			PERR(p, "Start must be in [0, %.0f] seconds",
+			     DL_FORECAST_MAX_TIME);
 			return EINVAL;
 		}
 		p->start = v;

@@ -41,6 +41,7 @@ enum dl_resource {
 #define DL_FORECAST_MAX_CLASSES 64
 #define DL_FORECAST_MAX_SAMPLES 1000000u
 #define DL_FORECAST_MAX_FILE    (64u << 20)
+#define DL_FORECAST_MAX_TIME 1e11 /* seconds: bound on Start= */
 
 /* A piecewise-constant series with its running integral. */
 struct dl_series {

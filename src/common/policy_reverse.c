@@ -134,6 +134,7 @@ struct fctx {
 	struct dl_fit_job *jobs;
 	int *dom;
 	double *carry;
+	double *whole; /* E_r*(now, D_j) */
 };
 
 static int cmp_deadline_desc(const void *a, const void *b, void *vctx)
@@ -179,10 +180,11 @@ int dl_reverse_fit(struct dl_fit_job *jobs, uint32_t n,
 	ctx.jobs = jobs;
 	ctx.dom = malloc((n ? n : 1) * sizeof(*ctx.dom));
 	ctx.carry = calloc(n ? n : 1, sizeof(*ctx.carry));
+	ctx.whole = malloc((n ? n : 1) * sizeof(*ctx.whole));
 	order = malloc((n ? n : 1) * sizeof(*order));
 	live = malloc((n ? n : 1) * sizeof(*live));
 	frames = malloc((n ? n : 1) * sizeof(*frames));
-	if (!ctx.dom || !ctx.carry || !order || !live || !frames)
+	if (!ctx.dom || !ctx.carry || !ctx.whole || !order || !live || !frames)
 		goto out;
 
 	for (uint32_t i = 0; i < n; i++) {
@@ -200,6 +202,7 @@ int dl_reverse_fit(struct dl_fit_job *jobs, uint32_t n,
 			continue;
 		}
 		j->s_req = j->work * j->mu / (j->deadline - now);
+		ctx.whole[i] = window(av, ctx.dom[i], now, j->deadline);
 		order[nlive++] = i;
 	}
 	qsort_r(order, nlive, sizeof(*order), cmp_deadline_desc, &ctx);
@@ -214,20 +217,23 @@ int dl_reverse_fit(struct dl_fit_job *jobs, uint32_t n,
 	for (uint32_t f = 0; f < nframes; f++) {
 		double b = frames[f];
 		double a = f + 1 < nframes ? frames[f + 1] : now;
-		double cap[DL_RESOURCES];
+		double cap[DL_RESOURCES], frame[DL_RESOURCES];
 
-		for (int r = 0; r < DL_RESOURCES; r++)
-			cap[r] = av->unbounded[r]
-					 ? INFINITY
-					 : dl_series_integral(&av->a[r], a, b);
+		for (int r = 0; r < DL_RESOURCES; r++) {
+			frame[r] =
+				av->unbounded[r]
+					? INFINITY
+					: dl_series_integral(&av->a[r], a, b);
+			cap[r] = frame[r];
+		}
 		while (k < ntot && jobs[order[k]].deadline == b)
 			live[nlive++] = order[k++];
 		for (uint32_t i = 0; i < nlive; i++) {
 			uint32_t id = live[i];
 			struct dl_fit_job *j = &jobs[id];
 			int dr = ctx.dom[id];
-			double whole = window(av, dr, now, j->deadline);
-			double part = window(av, dr, a, b);
+			double whole = ctx.whole[id];
+			double part = dr < 0 ? b - a : frame[dr];
 			double desire, want, got;
 
 			desire = whole > 0 ? j->work * part / whole
@@ -276,6 +282,7 @@ int dl_reverse_fit(struct dl_fit_job *jobs, uint32_t n,
 out:
 	free(ctx.dom);
 	free(ctx.carry);
+	free(ctx.whole);
 	free(order);
 	free(live);
 	free(frames);

@@ -6,3 +6,4 @@ DL_CORE_SOURCES += \
 	src/common/placement.c src/common/placement.h \
 	src/common/policy_ras.c src/common/policy_ras.h \
 	src/common/policy_reverse.c src/common/policy_reverse.h
+EXTRA_DIST += doc/ras-reverse.md bench/results/ras-bench.md
