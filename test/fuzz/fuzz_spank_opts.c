@@ -1,0 +1,136 @@
+/*
+ * fuzz_spank_opts.c - the deadline SPANK options: any option text gets a
+ * value or a message, never a crash; what is accepted reaches the job
+ * control environment and reads back unchanged through dl_hints_from_env()
+ * (the sched plugin's side); the soft deadline checks hold.
+ *
+ * Input: lines "<k><value>", k selecting the option ((k - '0') % 5 in enum
+ * order: 0 soft deadline, 1 profile, 2 reduce cost, 3 max delays, 4 reduces);
+ * times go through Slurm's own parser from libslurm, as in sbatch.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deadline_opts.h"
+
+extern time_t slurm_parse_time(const char *time_str, int past);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* parse_time prints "Invalid time specification" on stderr for most inputs;
+ * keep the fuzzer's log readable (sanitizer reports come from our code,
+ * outside this window). */
+static time_t quiet_parse_time(const char *text)
+{
+	static int devnull = -1;
+	int saved;
+	time_t t;
+
+	if (devnull < 0)
+		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	fflush(stderr);
+	saved = dup(2);
+	if (devnull >= 0)
+		dup2(devnull, 2);
+	t = slurm_parse_time(text, 0);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	return t;
+}
+
+static void check_env(const struct dl_spank_opts *o)
+{
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char entries[DL_SPANK_OPT_COUNT][200];
+	char *ptrs[DL_SPANK_OPT_COUNT];
+	struct dl_job_hints h, again;
+	char err[256], buf[200];
+	int n = dl_spank_opts_env(o, env);
+
+	if (n < 0)
+		return; /* too long for the environment: refused in sbatch */
+	for (int i = 0; i < n; i++) {
+		snprintf(entries[i], sizeof(entries[i]), "%s%s=%s",
+			 DL_ENV_PREFIX, env[i].name, env[i].value);
+		ptrs[i] = entries[i];
+	}
+	if (dl_hints_from_env(ptrs, (uint32_t) n, &h, err, sizeof(err)))
+		__builtin_trap(); /* an accepted value the sched side refuses */
+	if (o->given[DL_SPANK_SOFT_DEADLINE] &&
+	    h.soft_deadline != o->soft_deadline)
+		__builtin_trap();
+	if (o->given[DL_SPANK_REDUCE_COST] &&
+	    h.reduce_cost != o->hints.reduce_cost)
+		__builtin_trap();
+	if (o->given[DL_SPANK_MAX_DELAYS] &&
+	    h.max_delays != o->hints.max_delays)
+		__builtin_trap();
+	if (o->given[DL_SPANK_MR_REDUCES] &&
+	    h.mr_reduces != o->hints.mr_reduces)
+		__builtin_trap();
+	if (o->given[DL_SPANK_TASK_PROFILE]) {
+		/* the normalised form is a fixed point */
+		if (!h.has_profile ||
+		    dl_hints_format_profile(&h, buf, sizeof(buf)))
+			__builtin_trap();
+		dl_hints_init(&again);
+		if (dl_hints_parse_profile(buf, &again, err, sizeof(err)) ||
+		    dl_hints_format_profile(&again, entries[0],
+					    sizeof(entries[0])) ||
+		    strcmp(buf, entries[0]))
+			__builtin_trap();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const double now = (double) time(NULL);
+	struct dl_spank_opts o;
+	char *text, *line, *rest;
+	char err[512];
+
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	dl_spank_opts_init(&o);
+	rest = text;
+	while ((line = strsep(&rest, "\n"))) {
+		enum dl_spank_opt which;
+
+		if (!line[0])
+			continue;
+		which = (enum dl_spank_opt)(
+			(unsigned) ((unsigned char) line[0] - '0') %
+			DL_SPANK_OPT_COUNT);
+		err[0] = '\0';
+		if (dl_spank_opt_set(&o, which, line + 1, quiet_parse_time, err,
+				     sizeof(err)) &&
+		    !err[0])
+			__builtin_trap(); /* every refusal says why */
+	}
+	check_env(&o);
+	if (o.given[DL_SPANK_SOFT_DEADLINE]) {
+		double soft = o.soft_deadline;
+		int rc = dl_spank_opts_check(&o, now, 0, 0, err, sizeof(err));
+
+		if ((soft <= now) != (rc != 0) || (rc && !err[0]))
+			__builtin_trap();
+		if (soft > now && soft - 1 > 0 &&
+		    !dl_spank_opts_check(&o, now, soft - 1, 0, err,
+					 sizeof(err)))
+			__builtin_trap(); /* accepted after the hard deadline */
+		if (soft > now &&
+		    !dl_spank_opts_check(&o, now, 0, soft, err, sizeof(err)))
+			__builtin_trap(); /* accepted at --begin */
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,263 @@
+/*
+ * test_spank_opts.c - the deadline SPANK options: validation, the checks
+ * against now/--begin/--deadline, and the job control environment entries
+ * reading back through dl_hints_from_env() (what sched/deadline does).
+ */
+#include <string.h>
+
+#include "deadline_opts.h"
+#include "fixtures.h"
+
+/* A deterministic stand-in for Slurm's parser: "uts<N>" is epoch N (one of
+ * the formats parse_time accepts), anything else is not a time. */
+static time_t stub_time(const char *text)
+{
+	char *end;
+	long v;
+
+	if (strncmp(text, "uts", 3))
+		return 0;
+	v = strtol(text + 3, &end, 10);
+	return *end ? 0 : (time_t) v;
+}
+
+#define NOW 1700000000.0
+
+START_TEST(test_all_options_roundtrip)
+{
+	struct dl_spank_opts o;
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char *entries[DL_SPANK_OPT_COUNT];
+	char buf[DL_SPANK_OPT_COUNT][200];
+	struct dl_job_hints h;
+	char err[512];
+	int n;
+
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_SOFT_DEADLINE,
+					  "uts1700003600", stub_time, err,
+					  sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_TASK_PROFILE,
+					  "cpu=2,mem=4G,io=50,shuffle_io=80",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_REDUCE_COST, "0.3",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MAX_DELAYS, "4",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MR_REDUCES, "12",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(
+		dl_spank_opts_check(&o, NOW, NOW + 7200, 0, err, sizeof(err)),
+		0);
+	n = dl_spank_opts_env(&o, env);
+	ck_assert_int_eq(n, DL_SPANK_OPT_COUNT);
+	ck_assert_str_eq(env[0].name, DL_ENV_SOFT_DEADLINE);
+	ck_assert_str_eq(env[0].value, "1700003600");
+	ck_assert_str_eq(env[1].value, "cpu=2,mem=4096,io=50,shuffle_io=80");
+	ck_assert_str_eq(env[3].value, "4");
+	ck_assert_str_eq(env[4].name, DL_ENV_MR_REDUCES);
+	/* slurmctld stores them as SPANK_<name>=<value> */
+	for (int i = 0; i < n; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "%s%s=%s", DL_ENV_PREFIX,
+			 env[i].name, env[i].value);
+		entries[i] = buf[i];
+	}
+	ck_assert_int_eq(
+		dl_hints_from_env(entries, (uint32_t) n, &h, err, sizeof(err)),
+		0);
+	ck_assert_double_eq(h.soft_deadline, 1700003600);
+	ck_assert(h.has_profile && h.has_shuffle);
+	ck_assert_double_eq(h.task.mem, 4096);
+	ck_assert_double_eq(h.shuffle.io, 80);
+	ck_assert_double_eq(h.reduce_cost, 0.3);
+	ck_assert_int_eq(h.max_delays, 4);
+	ck_assert_int_eq(h.mr_reduces, 12);
+}
+END_TEST
+
+START_TEST(test_only_given_options_are_passed)
+{
+	struct dl_spank_opts o;
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char err[512];
+
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MAX_DELAYS, "0",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].name, DL_ENV_MAX_DELAYS);
+	ck_assert_str_eq(env[0].value, "0");
+	/* no soft deadline: nothing to check against the hard one */
+	ck_assert_int_eq(
+		dl_spank_opts_check(&o, NOW, NOW - 10, 0, err, sizeof(err)), 0);
+}
+END_TEST
+
+START_TEST(test_later_value_wins)
+{
+	struct dl_spank_opts o;
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char err[512];
+
+	dl_spank_opts_init(&o);
+	/* #SBATCH line first, then the command line */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_TASK_PROFILE,
+					  "cpu=1,io=5", stub_time, err,
+					  sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_TASK_PROFILE, "mem=1G",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].value, "mem=1024");
+	/* a bad later value is refused and leaves the earlier one */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_TASK_PROFILE, "gpu=1",
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].value, "mem=1024");
+}
+END_TEST
+
+START_TEST(test_bad_values)
+{
+	static const struct {
+		enum dl_spank_opt which;
+		const char *arg;
+		const char *expect; /* in the message */
+	} bad[] = {
+		{DL_SPANK_SOFT_DEADLINE, "", "--soft-deadline=: not a time"},
+		{DL_SPANK_SOFT_DEADLINE, "yesterday-ish", "not a time"},
+		{DL_SPANK_SOFT_DEADLINE, "uts12x", "--deadline format"},
+		{DL_SPANK_SOFT_DEADLINE, "uts253402300800", "year 9999"},
+		{DL_SPANK_TASK_PROFILE, "cpu=0", "--task-profile=cpu=0"},
+		{DL_SPANK_TASK_PROFILE, "", "--task-profile=:"},
+		{DL_SPANK_TASK_PROFILE, "gpu=2", "unknown key"},
+		{DL_SPANK_TASK_PROFILE, "mem=lots", "bad value"},
+		{DL_SPANK_REDUCE_COST, "0", "--reduce-cost=0"},
+		{DL_SPANK_REDUCE_COST, "-1", "above 0"},
+		{DL_SPANK_REDUCE_COST, "1001", "at most 1000"},
+		{DL_SPANK_REDUCE_COST, "inf", "reduce cost"},
+		{DL_SPANK_REDUCE_COST, "two", "reduce cost"},
+		{DL_SPANK_MAX_DELAYS, "-1", "--max-delays=-1"},
+		{DL_SPANK_MAX_DELAYS, "2.5", "whole number"},
+		{DL_SPANK_MAX_DELAYS, "1001", "0 to 1000"},
+		{DL_SPANK_MR_REDUCES, "-3", "--mr-reduces=-3"},
+		{DL_SPANK_MR_REDUCES, "1e12", "whole number"},
+	};
+	struct dl_spank_opts o;
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		dl_spank_opts_init(&o);
+		err[0] = '\0';
+		ck_assert_msg(dl_spank_opt_set(&o, bad[i].which, bad[i].arg,
+					       stub_time, err,
+					       sizeof(err)) == EINVAL,
+			      "accepted --%s=%s",
+			      dl_spank_opt_name(bad[i].which), bad[i].arg);
+		ck_assert_msg(strstr(err, bad[i].expect),
+			      "message for --%s=%s: '%s'",
+			      dl_spank_opt_name(bad[i].which), bad[i].arg, err);
+		ck_assert_int_eq(dl_spank_opts_env(&o, env), 0);
+	}
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_REDUCE_COST, NULL,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_OPT_COUNT, "1",
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_spank_opt_set(NULL, DL_SPANK_MAX_DELAYS, "1",
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	/* no parser: a time cannot be accepted */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_SOFT_DEADLINE,
+					  "uts1700003600", NULL, err,
+					  sizeof(err)),
+			 EINVAL);
+	/* a NULL message buffer is fine */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MAX_DELAYS, "x",
+					  stub_time, NULL, 0),
+			 EINVAL);
+}
+END_TEST
+
+static int check_soft(const char *soft, double now, double hard, double begin,
+		      char *err, size_t len)
+{
+	struct dl_spank_opts o;
+
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_SOFT_DEADLINE, soft,
+					  stub_time, err, len),
+			 0);
+	return dl_spank_opts_check(&o, now, hard, begin, err, len);
+}
+
+START_TEST(test_soft_deadline_checks)
+{
+	char err[512];
+
+	/* in the past, or exactly now */
+	ck_assert_int_eq(
+		check_soft("uts1699999000", NOW, 0, 0, err, sizeof(err)),
+		EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "in the past"));
+	ck_assert_int_eq(
+		check_soft("uts1700000000", NOW, 0, 0, err, sizeof(err)),
+		EINVAL);
+	/* later than the hard deadline */
+	ck_assert_int_eq(check_soft("uts1700007200", NOW, NOW + 3600, 0, err,
+				    sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is later than --deadline="));
+	/* equal to the hard deadline is fine */
+	ck_assert_int_eq(check_soft("uts1700003600", NOW, NOW + 3600, 0, err,
+				    sizeof(err)),
+			 0);
+	/* not after --begin */
+	ck_assert_int_eq(check_soft("uts1700003600", NOW, 0, NOW + 3600, err,
+				    sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "--begin="));
+	ck_assert_int_eq(
+		check_soft("uts1700003600", NOW, 0, NOW + 60, err, sizeof(err)),
+		0);
+	/* nonsense hard deadlines are ignored, not trusted */
+	ck_assert_int_eq(
+		check_soft("uts1700003600", NOW, NAN, NAN, err, sizeof(err)),
+		0);
+	ck_assert_int_eq(
+		check_soft("uts1700003600", NOW, -5, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(dl_spank_opts_check(NULL, NOW, 0, 0, err, sizeof(err)),
+			 EINVAL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("spank_opts");
+	TCase *tc = tcase_create("options");
+
+	tcase_add_test(tc, test_all_options_roundtrip);
+	tcase_add_test(tc, test_only_given_options_are_passed);
+	tcase_add_test(tc, test_later_value_wins);
+	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_soft_deadline_checks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}
