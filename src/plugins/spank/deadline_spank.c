@@ -63,7 +63,9 @@ static int opt_cb(int val, const char *optarg, int remote)
 	return 0;
 }
 
-struct spank_option spank_options[] = {
+/* Registered from slurm_spank_init(): plugstack.c ignores a static
+ * spank_options table in sbatch/salloc (the allocator context). */
+static struct spank_option deadline_options[] = {
 	{"soft-deadline", "time",
 	 "Completion goal (deadline scheduler): finish the job by this "
 	 "time; unlike --deadline the job keeps running when late. Same "
@@ -90,12 +92,24 @@ struct spank_option spank_options[] = {
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
-	(void) sp;
+	spank_context_t ctx = spank_context();
+
 	(void) ac;
 	(void) av;
 	if (!opts_ready) {
 		dl_spank_opts_init(&opts);
 		opts_ready = 1;
+	}
+	if (ctx != S_CTX_ALLOCATOR && ctx != S_CTX_LOCAL && ctx != S_CTX_REMOTE)
+		return 0;
+	for (struct spank_option *so = deadline_options; so->name; so++) {
+		spank_err_t rc = spank_option_register(sp, so);
+
+		if (rc != ESPANK_SUCCESS) {
+			slurm_error("deadline: cannot register --%s: %s",
+				    so->name, spank_strerror(rc));
+			return -1;
+		}
 	}
 	return 0;
 }

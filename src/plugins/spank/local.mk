@@ -20,7 +20,7 @@ src_plugins_spank_spank_deadline_la_CFLAGS = $(AM_CFLAGS) \
 src_plugins_spank_spank_deadline_la_LIBADD = -lm
 src_plugins_spank_spank_deadline_la_LDFLAGS = -module -avoid-version \
 	-shared -export-symbols-regex \
-	'^(plugin_name|plugin_type|plugin_version|spank_plugin_version|spank_options|slurm_spank_.*)$$'
+	'^(plugin_name|plugin_type|plugin_version|spank_plugin_version|slurm_spank_.*)$$'
 else
 EXTRA_DIST += src/plugins/spank/deadline_spank.c
 endif
