@@ -3,8 +3,9 @@
  * (--soft-deadline, --task-profile, --reduce-cost, --max-delays).
  *
  * The SPANK plugin validates the user's text with these parsers and stores
- * a normalised value in the job control environment (Slurm prefixes each
- * name with "SPANK_"); the sched plugin reads the same entries back from
+ * a normalised value in the job control environment (job_ptr->spank_job_env
+ * keeps "NAME=value"; Slurm prefixes "SPANK_" only in prolog/epilog
+ * environments); the sched plugin reads the same entries back from
  * job_ptr->spank_job_env with dl_hints_from_env().  One parser for both.
  */
 #ifndef DL_JOB_HINTS_H
@@ -17,7 +18,7 @@
 #include "common/model.h"
 
 /* Names in the job control environment, as the SPANK plugin sets them;
- * slurmctld stores them with the "SPANK_" prefix. */
+ * prolog/epilog scripts see them with the "SPANK_" prefix. */
 #define DL_ENV_SOFT_DEADLINE "DEADLINE_SOFT"
 #define DL_ENV_TASK_PROFILE "DEADLINE_TASK_PROFILE"
 #define DL_ENV_REDUCE_COST "DEADLINE_REDUCE_COST"

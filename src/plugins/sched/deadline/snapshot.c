@@ -30,14 +30,23 @@
 
 static bool _has_soft_deadline(const job_record_t *job_ptr)
 {
-	static const char key[] = DL_ENV_PREFIX DL_ENV_SOFT_DEADLINE "=";
+	/* slurmctld keeps the entries as sbatch set them ("DEADLINE_SOFT=");
+	 * Slurm adds the "SPANK_" prefix only for prolog/epilog scripts */
+	static const char key[] = DL_ENV_SOFT_DEADLINE "=";
+	static const char prefix[] = DL_ENV_PREFIX;
 
 	if (!job_ptr->spank_job_env)
 		return false;
-	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++)
-		if (job_ptr->spank_job_env[i] &&
-		    !strncmp(job_ptr->spank_job_env[i], key, sizeof(key) - 1))
+	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
+		const char *e = job_ptr->spank_job_env[i];
+
+		if (!e)
+			continue;
+		if (!strncmp(e, prefix, sizeof(prefix) - 1))
+			e += sizeof(prefix) - 1;
+		if (!strncmp(e, key, sizeof(key) - 1))
 			return true;
+	}
 	return false;
 }
 
