@@ -4,6 +4,8 @@
  */
 #include "mr_progress.h"
 
+#include "common/dl_timefmt.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -70,45 +72,6 @@ bool mr_phase_final(const struct mr_phase *p)
 	return !c.n[MR_TASK_PENDING] && !c.n[MR_TASK_RUNNING];
 }
 
-void mr_format_time(double t, double now, char *buf, size_t len)
-{
-	time_t tt = (time_t) t, tn = (time_t) now;
-	struct tm tm, tmn;
-
-	if (!buf || !len)
-		return;
-	if (!isfinite(t) || t <= 0 || !localtime_r(&tt, &tm)) {
-		snprintf(buf, len, "unknown");
-		return;
-	}
-	if (localtime_r(&tn, &tmn) && tm.tm_year == tmn.tm_year &&
-	    tm.tm_yday == tmn.tm_yday)
-		strftime(buf, len, "%H:%M:%S", &tm);
-	else
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-}
-
-void mr_format_duration(double seconds, char *buf, size_t len)
-{
-	long s;
-
-	if (!buf || !len)
-		return;
-	if (!isfinite(seconds) || seconds < 0 || seconds > 1e12) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	s = lround(seconds);
-	if (s < 60)
-		snprintf(buf, len, "%lds", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
-	else if (s < 86400)
-		snprintf(buf, len, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
-	else
-		snprintf(buf, len, "%ldd%02ldh", s / 86400, (s % 86400) / 3600);
-}
-
 /* Append to buf at *used, never past len - 1. */
 static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -172,15 +135,15 @@ size_t mr_render_progress(char *buf, size_t len, const struct mr_phase *map,
 		render_phase(buf, len, &used, "reduce", reduce, bar_width);
 	}
 	if (pred && pred->valid && pred->finish > 0) {
-		mr_format_time(pred->finish, now, t, sizeof(t));
+		dl_format_time(pred->finish, now, t, sizeof(t));
 		append(buf, len, &used, "  finish ~%s", t);
 		if (pred->err > 0) {
-			mr_format_duration(pred->err, d, sizeof(d));
+			dl_format_duration(pred->err, d, sizeof(d));
 			append(buf, len, &used, " +/-%s", d);
 		}
 	}
 	if (deadline > 0) {
-		mr_format_time(deadline, now, t, sizeof(t));
+		dl_format_time(deadline, now, t, sizeof(t));
 		append(buf, len, &used, "  deadline %s", t);
 	}
 	if (pred && pred->valid && pred->verdict[0])
@@ -227,7 +190,7 @@ static void describe_losses(char *buf, size_t len, size_t *used,
 		append(buf, len, used, "%s%u %s task%s %s", *parts ? "; " : "",
 		       n, phase, n == 1 ? "" : "s", kinds[k].what);
 		if (kinds[k].s == MR_TASK_DEADLINE && hard > 0) {
-			mr_format_time(hard, now, t, sizeof(t));
+			dl_format_time(hard, now, t, sizeof(t));
 			append(buf, len, used, " (%s)", t);
 		}
 		(*parts)++;
@@ -272,14 +235,14 @@ enum mr_outcome mr_verdict(const struct mr_phase *map,
 		return MR_OUTCOME_INCOMPLETE;
 	}
 	finish = last->last_end > 0 ? last->last_end : now;
-	mr_format_time(finish, now, t, sizeof(t));
+	dl_format_time(finish, now, t, sizeof(t));
 	if (!(goal > 0)) {
 		snprintf(line, len, "MapReduce job %s completed at %s", name,
 			 t);
 		return MR_OUTCOME_MET;
 	}
-	mr_format_time(goal, now, g, sizeof(g));
-	mr_format_duration(fabs(goal - finish), d, sizeof(d));
+	dl_format_time(goal, now, g, sizeof(g));
+	dl_format_duration(fabs(goal - finish), d, sizeof(d));
 	snprintf(line, len,
 		 "MapReduce job %s completed at %s, %s %s its %s (%s)", name, t,
 		 d, finish <= goal ? "before" : "after",

@@ -78,9 +78,4 @@ enum mr_outcome mr_verdict(const struct mr_phase *map,
 			   const struct mr_phase *reduce, double soft,
 			   double hard, double now, char *line, size_t len);
 
-/* "15:42:10" for a time today, else "2026-11-23T15:42:10". */
-void mr_format_time(double t, double now, char *buf, size_t len);
-/* "45s", "17m50s", "2h03m", "3d04h". */
-void mr_format_duration(double seconds, char *buf, size_t len);
-
 #endif

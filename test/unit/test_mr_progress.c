@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fixtures.h"
+#include "common/dl_timefmt.h"
 #include "mr_progress.h"
 
 #define NOW 1700000000.0
@@ -157,25 +158,25 @@ START_TEST(test_formats)
 {
 	char b[64];
 
-	mr_format_duration(45, b, sizeof(b));
+	dl_format_duration(45, b, sizeof(b));
 	ck_assert_str_eq(b, "45s");
-	mr_format_duration(17 * 60 + 50, b, sizeof(b));
+	dl_format_duration(17 * 60 + 50, b, sizeof(b));
 	ck_assert_str_eq(b, "17m50s");
-	mr_format_duration(2 * 3600 + 3 * 60 + 59, b, sizeof(b));
+	dl_format_duration(2 * 3600 + 3 * 60 + 59, b, sizeof(b));
 	ck_assert_str_eq(b, "2h03m");
-	mr_format_duration(3 * 86400 + 4 * 3600, b, sizeof(b));
+	dl_format_duration(3 * 86400 + 4 * 3600, b, sizeof(b));
 	ck_assert_str_eq(b, "3d04h");
-	mr_format_duration(NAN, b, sizeof(b));
+	dl_format_duration(NAN, b, sizeof(b));
 	ck_assert_str_eq(b, "?");
-	mr_format_duration(-1, b, sizeof(b));
+	dl_format_duration(-1, b, sizeof(b));
 	ck_assert_str_eq(b, "?");
-	mr_format_time(NOW + 3600, NOW, b, sizeof(b));
+	dl_format_time(NOW + 3600, NOW, b, sizeof(b));
 	ck_assert_uint_eq(strlen(b), 8); /* HH:MM:SS, same day */
-	mr_format_time(NOW + 40 * 86400, NOW, b, sizeof(b));
+	dl_format_time(NOW + 40 * 86400, NOW, b, sizeof(b));
 	ck_assert_uint_eq(strlen(b), 19);
 	ck_assert(b[10] == 'T');
-	mr_format_time(0, NOW, b, sizeof(b));
-	ck_assert_str_eq(b, "unknown");
+	dl_format_time(0, NOW, b, sizeof(b));
+	ck_assert_str_eq(b, "-");
 }
 END_TEST
 

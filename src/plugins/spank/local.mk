@@ -7,8 +7,7 @@
 SPANK_OPTS_SOURCES = src/plugins/spank/deadline_opts.c \
 	src/plugins/spank/deadline_opts.h
 if BUILD_PLUGINS
-spankplugindir = $(slurmplugindir)
-spankplugin_LTLIBRARIES = src/plugins/spank/spank_deadline.la
+slurmplugin_LTLIBRARIES += src/plugins/spank/spank_deadline.la
 src_plugins_spank_spank_deadline_la_SOURCES = \
 	src/plugins/spank/deadline_spank.c $(SPANK_OPTS_SOURCES) \
 	src/common/job_hints.c src/common/job_hints.h

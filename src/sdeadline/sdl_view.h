@@ -1,0 +1,60 @@
+/*
+ * sdl_view.h - what sdeadline shows of a plan: row selection (--user,
+ * --job, and the jobs Slurm lets the caller see) and the table and JSON
+ * renderings.  Plain C with json-c, no Slurm headers, so the unit tests
+ * drive it with fixture plans.
+ */
+#ifndef SDL_VIEW_H
+#define SDL_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/plan.h"
+
+struct json_object;
+
+struct sdl_filter {
+	char **users; /* --user: plan rows of these users only */
+	size_t nusers;
+	uint64_t *jobs; /* --job: rows whose map or reduce array is one */
+	size_t njobs;
+	/* PrivateData: the job ids slurmctld showed the caller (sorted);
+	 * used only when restrict_visible is set */
+	bool restrict_visible;
+	uint64_t *visible;
+	size_t nvisible;
+};
+
+void sdl_filter_init(struct sdl_filter *f);
+void sdl_filter_free(struct sdl_filter *f);
+/* "alice,bob" (user names as in the plan).  0 or EINVAL/ENOMEM with a
+ * message. */
+int sdl_filter_add_users(struct sdl_filter *f, const char *csv, char *err,
+			 size_t errlen);
+/* "123,124_7,125_[1-3]": array job ids; a task suffix selects its array. */
+int sdl_filter_add_jobs(struct sdl_filter *f, const char *csv, char *err,
+			size_t errlen);
+/* Take ownership of ids (sorted here) as the visible set. */
+void sdl_filter_set_visible(struct sdl_filter *f, uint64_t *ids, size_t n);
+bool sdl_selected(const struct sdl_filter *f, const struct dl_plan_job *j);
+size_t sdl_count_selected(const struct dl_plan *p, const struct sdl_filter *f);
+
+/* "met"/"missed"/"done" for a finished job, NULL while it runs. */
+const char *sdl_outcome(const struct dl_plan_job *j);
+
+/* The header line and one row per selected job.  utf8: print the
+ * uncertainty as "±", else "+/-".  stale_after: warn when the plan is older
+ * than this many seconds (0 = never). */
+void sdl_print_table(FILE *out, const struct dl_plan *p,
+		     const struct sdl_filter *f, double now, bool utf8,
+		     double stale_after);
+
+/* {"cycle":..,"plan_time":..,"policy":..,"estimator":..,"jobs":[..]} with
+ * the selected rows; NULL when out of memory. */
+struct json_object *sdl_json(const struct dl_plan *p,
+			     const struct sdl_filter *f);
+
+#endif

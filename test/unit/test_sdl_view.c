@@ -1,0 +1,286 @@
+/*
+ * test_sdl_view.c - sdeadline's row selection (--user, --job, the jobs
+ * Slurm shows the caller under PrivateData) and its table and JSON output.
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "fixtures.h"
+#include "sdl_view.h"
+
+#define NOW 1700000000.0
+
+static struct dl_plan *fixture(void)
+{
+	struct dl_plan *p = dl_plan_new(3);
+	struct dl_plan_job *j;
+
+	ck_assert_ptr_nonnull(p);
+	p->now = NOW;
+	p->cycle = 42;
+	p->policy = DL_POLICY_ADAPTIVE;
+	snprintf(p->stats.estimator, sizeof(p->stats.estimator), "ok");
+	/* alice: a MapReduce pair in its map phase */
+	j = &p->jobs[0];
+	j->job_id = 101;
+	j->reduce_id = 102;
+	snprintf(j->user, sizeof(j->user), "alice");
+	j->phase = DL_MAP;
+	j->verdict = DL_VERDICT_ON_TRACK;
+	j->deadline = NOW + 3600;
+	j->predicted_finish = NOW + 1800;
+	j->finish_err = 95;
+	j->tasks[DL_MAP] = 200;
+	j->tasks[DL_REDUCE] = 10;
+	j->done[DL_MAP] = 120;
+	j->running[DL_MAP] = 40;
+	j->pending[DL_MAP] = 40;
+	j->pending[DL_REDUCE] = 10;
+	j->alloc = 40;
+	j->need = 31.5;
+	snprintf(j->mu_source, sizeof(j->mu_source), "history:name");
+	snprintf(j->explain, sizeof(j->explain),
+		 "needs 31.5 slots to finish map by 15:20, has 40");
+	/* bob: a lone array with no estimate yet */
+	j = &p->jobs[1];
+	j->job_id = 200;
+	snprintf(j->user, sizeof(j->user), "bob");
+	j->phase = DL_MAP;
+	j->verdict = DL_VERDICT_NO_DATA;
+	j->deadline = NOW + 600;
+	j->need = NAN;
+	j->tasks[DL_MAP] = 8;
+	j->pending[DL_MAP] = 8;
+	snprintf(j->explain, sizeof(j->explain), "waiting for a first task");
+	/* alice: finished, late */
+	j = &p->jobs[2];
+	j->job_id = 300;
+	snprintf(j->user, sizeof(j->user), "alice");
+	j->phase = -1;
+	j->verdict = DL_VERDICT_DONE;
+	j->deadline = NOW - 100;
+	j->predicted_finish = NOW - 50;
+	j->tasks[DL_MAP] = 4;
+	j->done[DL_MAP] = 4;
+	p->njobs = 3;
+	return p;
+}
+
+static char *table(const struct dl_plan *p, const struct sdl_filter *f,
+		   bool utf8, double now)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(m);
+	sdl_print_table(m, p, f, now, utf8, 60);
+	fclose(m);
+	return buf;
+}
+
+START_TEST(test_table_columns)
+{
+	struct dl_plan *p = fixture();
+	char *t = table(p, NULL, true, NOW + 5), *line;
+
+	ck_assert_msg(strstr(t, "plan cycle 42 at ") &&
+			      strstr(t, "(5s ago), policy adaptive, estimator "
+					"ok, 3 deadline jobs"),
+		      "%s", t);
+	ck_assert_ptr_null(strstr(t, "warning"));
+	line = strstr(t, "JOBID");
+	ck_assert_ptr_nonnull(line);
+	for (const char *h =
+		     "USER PHASE POLICY DEADLINE PREDICTED DONE/RUN/PEND ALLOC "
+		     "NEED SOURCE VERDICT EXPLANATION";
+	     *h;) {
+		char word[32];
+		size_t n = strcspn(h, " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int) n, h);
+		ck_assert_msg(strstr(line, word), "no column %s", word);
+		h += n + (h[n] == ' ');
+	}
+	/* the MapReduce row: both ids, uncertainty, counts, source */
+	line = strstr(t, "101+102");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(strstr(line, "alice") && strstr(line, "map") &&
+			      strstr(line, "\u00b11m35s") &&
+			      strstr(line, "120/40/50") &&
+			      strstr(line, "31.5") &&
+			      strstr(line, "history:name") &&
+			      strstr(line, "on_track") &&
+			      strstr(line, "needs 31.5 slots"),
+		      "%s", line);
+	/* unknown need and source print as "-" */
+	line = strstr(t, "\n200 ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(strstr(line, "no_data") && strstr(line, " - "), "%s",
+		      line);
+	/* a finished job shows its outcome */
+	line = strstr(t, "\n300 ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(strstr(line, "missed") && strstr(line, "done"), "%s",
+		      line);
+	free(t);
+	/* ASCII terminals get +/- */
+	t = table(p, NULL, false, NOW);
+	ck_assert_ptr_nonnull(strstr(t, "+/-1m35s"));
+	ck_assert_ptr_null(strstr(t, "\u00b1"));
+	free(t);
+	/* a stale plan says so */
+	t = table(p, NULL, false, NOW + 600);
+	ck_assert_ptr_nonnull(strstr(t, "warning: the plan is 10m00s old"));
+	free(t);
+	dl_plan_free(p);
+}
+END_TEST
+
+START_TEST(test_filters)
+{
+	struct dl_plan *p = fixture();
+	struct sdl_filter f;
+	char err[256];
+	uint64_t *ids;
+	char *t;
+
+	sdl_filter_init(&f);
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 3);
+	ck_assert_int_eq(sdl_filter_add_users(&f, "bob", err, sizeof(err)), 0);
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 1);
+	ck_assert(sdl_selected(&f, &p->jobs[1]));
+	sdl_filter_free(&f);
+
+	/* a reduce id or a task of the array selects the pair */
+	sdl_filter_init(&f);
+	ck_assert_int_eq(sdl_filter_add_jobs(&f, "102", err, sizeof(err)), 0);
+	ck_assert(sdl_selected(&f, &p->jobs[0]));
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 1);
+	sdl_filter_free(&f);
+	sdl_filter_init(&f);
+	ck_assert_int_eq(sdl_filter_add_jobs(&f, "300,101_7,200_[1-3]", err,
+					     sizeof(err)),
+			 0);
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 3);
+	ck_assert_int_eq(
+		sdl_filter_add_users(&f, "alice,carol", err, sizeof(err)), 0);
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 2);
+	sdl_filter_free(&f);
+
+	/* PrivateData: only jobs slurmctld showed (array ids of tasks) */
+	sdl_filter_init(&f);
+	ids = malloc(3 * sizeof(*ids));
+	ids[0] = 999;
+	ids[1] = 102;
+	ids[2] = 5;
+	sdl_filter_set_visible(&f, ids, 3);
+	ck_assert(sdl_selected(&f, &p->jobs[0]));
+	ck_assert(!sdl_selected(&f, &p->jobs[1]));
+	ck_assert(!sdl_selected(&f, &p->jobs[2]));
+	t = table(p, &f, false, NOW);
+	ck_assert_ptr_nonnull(strstr(t, "1 deadline job\n"));
+	ck_assert_ptr_null(strstr(t, "bob"));
+	free(t);
+	/* nothing visible: no rows at all */
+	sdl_filter_set_visible(&f, NULL, 0);
+	ck_assert_uint_eq(sdl_count_selected(p, &f), 0);
+	sdl_filter_free(&f);
+	dl_plan_free(p);
+}
+END_TEST
+
+START_TEST(test_bad_filters)
+{
+	static const char *bad_jobs[] = {"",    "abc",  "0",  "12x",
+					 "12_", "1,,2", "-3", "99999999999",
+					 ",",   "12,"};
+	static const char *bad_users[] = {"", "a b", ",bob", "x/y"};
+	struct sdl_filter f;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad_jobs) / sizeof(*bad_jobs); i++) {
+		sdl_filter_init(&f);
+		err[0] = '\0';
+		ck_assert_msg(sdl_filter_add_jobs(&f, bad_jobs[i], err,
+						  sizeof(err)) == EINVAL,
+			      "accepted --job=%s", bad_jobs[i]);
+		ck_assert(err[0]);
+		sdl_filter_free(&f);
+	}
+	for (size_t i = 0; i < sizeof(bad_users) / sizeof(*bad_users); i++) {
+		sdl_filter_init(&f);
+		ck_assert_msg(sdl_filter_add_users(&f, bad_users[i], err,
+						   sizeof(err)) == EINVAL,
+			      "accepted --user=%s", bad_users[i]);
+		sdl_filter_free(&f);
+	}
+	ck_assert_int_eq(sdl_filter_add_jobs(NULL, "1", err, sizeof(err)),
+			 EINVAL);
+	ck_assert(!sdl_selected(NULL, NULL));
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	struct dl_plan *p = fixture();
+	struct sdl_filter f;
+	struct json_object *o, *jobs, *row, *v;
+	char err[256];
+
+	sdl_filter_init(&f);
+	ck_assert_int_eq(sdl_filter_add_users(&f, "alice", err, sizeof(err)),
+			 0);
+	o = sdl_json(p, &f);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_object_get_ex(o, "jobs", &jobs));
+	ck_assert_uint_eq(json_object_array_length(jobs), 2);
+	row = json_object_array_get_idx(jobs, 0);
+	ck_assert(json_object_object_get_ex(row, "reduce_id", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 102);
+	ck_assert(json_object_object_get_ex(row, "finish_err", &v));
+	ck_assert_double_eq(json_object_get_double(v), 95);
+	ck_assert(json_object_object_get_ex(row, "source", &v));
+	ck_assert_str_eq(json_object_get_string(v), "history:name");
+	ck_assert(json_object_object_get_ex(row, "outcome", &v));
+	ck_assert_ptr_null(v); /* still running */
+	row = json_object_array_get_idx(jobs, 1);
+	ck_assert(json_object_object_get_ex(row, "outcome", &v));
+	ck_assert_str_eq(json_object_get_string(v), "missed");
+	json_object_put(o);
+	sdl_filter_free(&f);
+	/* NaN need is null, not invalid JSON */
+	o = sdl_json(p, NULL);
+	ck_assert(json_object_object_get_ex(o, "jobs", &jobs));
+	row = json_object_array_get_idx(jobs, 1);
+	ck_assert(json_object_object_get_ex(row, "need", &v));
+	ck_assert_ptr_null(v);
+	ck_assert_ptr_nonnull(
+		json_tokener_parse(json_object_to_json_string(o)));
+	json_object_put(o);
+	ck_assert_ptr_null(sdl_json(NULL, NULL));
+	dl_plan_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sdl_view");
+	TCase *tc = tcase_create("view");
+
+	tcase_add_test(tc, test_table_columns);
+	tcase_add_test(tc, test_filters);
+	tcase_add_test(tc, test_bad_filters);
+	tcase_add_test(tc, test_json);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	return fx_run_suite(suite());
+}
