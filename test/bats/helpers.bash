@@ -79,8 +79,10 @@ dl_tasks() { # array id
 			n = index($i, "=")
 			if (n) f[substr($i, 1, n - 1)] = substr($i, n + 1)
 		}
-		if (f["ArrayJobId"] == id)
-			print f["JobState"], f["ArrayTaskId"], f["StartTime"], f["EndTime"]
+		# the record of an array'"'"'s unstarted rest (e.g. cancelled by
+		# Slurm at the deadline) has no ArrayJobId field
+		if (("ArrayJobId" in f) ? f["ArrayJobId"] == id : f["JobId"] == id)
+			print f["JobState"], (("ArrayTaskId" in f) ? f["ArrayTaskId"] : "-"), f["StartTime"], f["EndTime"]
 	}' "$LC_DIR/log/jobcomp.txt" | while read -r st task start end; do
 		echo "$st $task $(date -d "$start" +%s 2>/dev/null || echo 0) $(date -d "$end" +%s 2>/dev/null || echo 0)"
 	done

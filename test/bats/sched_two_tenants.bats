@@ -34,7 +34,9 @@ run_two_tenants() {
 	A_OUT="$(dl_outcome "$A" 400 "$a_dl") ($(dl_completed "$A")/400 done, last +$(($(dl_last_end "$A") - a_dl + 200))s)"
 	B_OUT="$(dl_outcome "$B" 64 "$b_dl") ($(dl_completed "$B")/64 done"
 	if [ "$(dl_deadline_cancelled "$B")" -gt 0 ]; then
-		B_OUT="$B_OUT, rest cancelled)"
+		B_OUT="$B_OUT, rest cancelled by Slurm)"
+	elif [ "$(dl_completed "$B")" -eq 0 ]; then
+		B_OUT="$B_OUT)"
 	else
 		B_OUT="$B_OUT, last +$(($(dl_last_end "$B") - b_dl + 125))s)"
 	fi

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Quickstart: build slurm-deadline, start a real one-host Slurm running
+# SchedulerType=sched/deadline (16 nodes x 2 CPUs), submit a small MapReduce
+# workload with deadlines next to a job without one, and print, per job,
+# whether its deadline was met (sdeadline).  Everything it started is
+# stopped at the end unless --keep.  Run as root; on a fresh Debian 12 it
+# installs what it needs first (contrib/setup-deps.sh).
+#
+#   sudo contrib/quickstart.sh [--keep] [--no-setup] [--dir DIR] [--port-base P]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+keep=0
+setup=1
+dir=/tmp/slurm-deadline-quickstart
+port_base=20080
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--keep) keep=1; shift ;;
+	--no-setup) setup=0; shift ;;
+	--dir) dir=$2; shift 2 ;;
+	--port-base) port_base=$2; shift 2 ;;
+	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "quickstart: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || { echo "quickstart: run as root (sudo $0)" >&2; exit 1; }
+
+t0=$SECONDS
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - t0)); }
+
+if [ "$setup" = 1 ]; then
+	step "dependencies (contrib/setup-deps.sh; quick when already done)"
+	contrib/setup-deps.sh
+fi
+
+step "build"
+if [ ! -f build/Makefile ]; then
+	./autogen.sh >/dev/null 2>&1
+	mkdir -p build
+	(cd build && ../configure -q)
+fi
+make -s -C build -j"$(nproc)" >/dev/null
+
+lc() { "$top/contrib/localcluster/localcluster" --dir "$dir" "$@"; }
+cleanup() {
+	if [ "$keep" = 0 ]; then
+		lc stop || true
+	fi
+}
+trap cleanup EXIT
+
+step "local Slurm: 16 nodes x 2 CPUs, SchedulerType=sched/deadline"
+lc stop 2>/dev/null || true
+lc --port-base "$port_base" --build "$top/build" --deadline-conf none start
+export SLURM_CONF=$dir/etc/slurm.conf
+sinfo
+
+step "workload"
+cd "$dir/jobs"
+submit() { sbatch --parsable -o /dev/null "$@" | cut -d';' -f1; }
+# a job without a deadline, submitted first: it must not crowd out the others
+bg=$(submit -J background --array=0-99 -t 0:30 --wrap='sleep 5')
+mr() { # name maps map-secs reduces reduce-secs deadline-secs
+	local m r
+	m=$(submit -J "$1" --array=0-$(($2 - 1)) -t 0:30 --deadline="now+$6seconds" --wrap="sleep $3")
+	r=$(submit -J "$1-reduce" --array=0-$(($4 - 1)) -t 0:30 --deadline="now+$6seconds" \
+		--dependency="afterok:$m" --wrap="sleep $5")
+	echo "  $1: map array $m ($2 x ${3}s), reduce array $r ($4 x ${5}s), deadline in $6 s" >&2
+}
+echo "  background: array $bg (100 x 5s), no deadline" >&2
+mr wordcount 96 4 8 3 150
+mr logscan 64 3 4 2 120
+sleep 5
+mr urgent 48 2 4 2 80
+
+step "running (sdeadline every 15 s)"
+end=$((SECONDS + 240))
+while [ -n "$(squeue -h -o %i)" ] && [ $SECONDS -lt $end ]; do
+	sleep 15
+	"$top/build/src/sdeadline/sdeadline" | cut -c1-150 || true
+	echo
+done
+
+step "result"
+"$top/build/src/sdeadline/sdeadline"
+echo
+"$top/build/src/sdeadline/sdeadline" --json |
+	jq -r '.jobs[] | "  \(.name): deadline \(.outcome // .verdict)"'
+bg_done=$(grep -c "ArrayJobId=$bg .*JobState=COMPLETED\|JobState=COMPLETED.*ArrayJobId=$bg " "$dir/log/jobcomp.txt" || true)
+echo "  background (no deadline): $bg_done of 100 tasks completed"
+missed=$("$top/build/src/sdeadline/sdeadline" --json | jq '[.jobs[] | select(.outcome != "met")] | length')
+
+if [ "$keep" = 1 ]; then
+	echo
+	echo "The cluster keeps running:  export SLURM_CONF=$SLURM_CONF"
+	echo "Stop it with:               $top/contrib/localcluster/localcluster --dir $dir stop"
+fi
+printf '\nquickstart finished in %d s: %s\n' $((SECONDS - t0)) \
+	"$([ "$missed" = 0 ] && echo 'every deadline met' || echo "$missed deadline job(s) missed")"
+[ "$missed" = 0 ]

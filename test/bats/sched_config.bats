@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# deadline.conf: read with Slurm's parser at start, re-read on
+# `scontrol reconfigure`; a broken file logs a clear error and keeps the
+# configuration in force; MaxDeadlineShare caps what one account claims.
+load helpers
+
+setup_file() {
+	printf 'PlanInterval=5\nMaxDeadlineShare=0.5\n' >"$BATS_FILE_TMPDIR/good.conf"
+	dl_cluster_start --deadline-conf "$BATS_FILE_TMPDIR/good.conf"
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+@test "deadline.conf is read at start" {
+	grep -q 'sched/deadline: Policy=adaptive PlanInterval=5s .*MaxDeadlineShare=0.50' "$(dl_ctld_log)"
+}
+
+@test "a broken deadline.conf on reconfigure keeps the previous configuration" {
+	local n j
+	printf 'PlanInterval=abc\n' >"$BATS_FILE_TMPDIR/bad1.conf"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/bad1.conf" reconfigure
+	for _ in $(seq 20); do
+		grep -q 'PlanInterval=abc: expected a duration .*keeping the previous configuration' "$(dl_ctld_log)" && break
+		sleep 0.5
+	done
+	grep 'keeping the previous configuration' "$(dl_ctld_log)"
+	grep -q 'PlanInterval=abc: expected a duration' "$(dl_ctld_log)"
+
+	printf 'PlanInterval=7\nNoSuchOption=1\n' >"$BATS_FILE_TMPDIR/bad2.conf"
+	n=$(grep -c 'keeping the previous configuration' "$(dl_ctld_log)")
+	lc --deadline-conf "$BATS_FILE_TMPDIR/bad2.conf" reconfigure
+	for _ in $(seq 20); do
+		[ "$(grep -c 'keeping the previous configuration' "$(dl_ctld_log)")" -gt "$n" ] && break
+		sleep 0.5
+	done
+	[ "$(grep -c 'keeping the previous configuration' "$(dl_ctld_log)")" -gt "$n" ]
+	! grep -q 'PlanInterval=7s' "$(dl_ctld_log)"
+	scontrol ping | grep -q UP
+
+	# the plugin still plans
+	j=$(dl_submit -J after-bad --array=0-3 -t 0:30 --deadline=now+300seconds --wrap='sleep 1')
+	dl_wait_planned "$j"
+	dl_wait_jobs 60 "$j"
+
+	printf 'PlanInterval=7\n' >"$BATS_FILE_TMPDIR/good2.conf"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/good2.conf" reconfigure
+	for _ in $(seq 20); do
+		grep -q 'sched/deadline: Policy=adaptive PlanInterval=7s' "$(dl_ctld_log)" && break
+		sleep 0.5
+	done
+	grep -q 'sched/deadline: Policy=adaptive PlanInterval=7s' "$(dl_ctld_log)"
+}
+
+@test "MaxDeadlineShare: an account's claim beyond its share is planned as a job without deadline" {
+	local j1 j2
+	printf 'MaxDeadlineShare=0.25\n' >"$BATS_FILE_TMPDIR/share.conf"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/share.conf" reconfigure
+	for _ in $(seq 20); do
+		grep -q 'MaxDeadlineShare=0.25' "$(dl_ctld_log)" && break
+		sleep 0.5
+	done
+	# 32 CPUs: each job needs about all of them, the share is 8
+	j1=$(dl_submit -J share1 --array=0-63 -t 0:30 --deadline=now+80seconds --wrap='sleep 2')
+	j2=$(dl_submit -J share2 --array=0-63 -t 0:30 --deadline=now+80seconds --wrap='sleep 2')
+	local v=""
+	for _ in $(seq 40); do
+		v=$(dl_plan_field "$j2" verdict)
+		[ "$v" = capped ] && break
+		sleep 0.5
+	done
+	"$SDEADLINE"
+	[ "$v" = capped ]
+	dl_plan_field "$j2" explain | grep -q 'MaxDeadlineShare'
+	grep -q "JobId=$j2 verdict .* -> capped" "$(dl_ctld_log)"
+	scancel "$j1" "$j2"
+}

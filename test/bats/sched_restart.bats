@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# slurmctld restarts in the middle of a MapReduce job: the plugin restores
+# its saved state (observed task lengths, decisions) and the last plan, keeps
+# counting each task once, and the job still meets its deadline.
+load helpers
+
+setup_file() {
+	dl_cluster_start --deadline-conf none
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+state_completed() { # array id: completed tasks in the saved state
+	jq -r --argjson id "$1" '.arrays[] | select(.id == $id) | .completed' \
+		"$LC_DIR/state/deadline_state.json"
+}
+
+@test "slurmctld restart mid-run: state and plan restored, deadline met" {
+	local m r before after cycle_before
+	m=$(dl_submit -J rs-map --array=0-99 -t 0:30 --deadline=now+240seconds --wrap='sleep 4')
+	r=$(dl_submit -J rs-reduce --array=0-7 -t 0:30 --deadline=now+240seconds \
+		--dependency="afterok:$m" --wrap='sleep 2')
+	# run until some map tasks have been observed
+	for _ in $(seq 60); do
+		before=$(state_completed "$m" 2>/dev/null || echo 0)
+		[ "${before:-0}" -ge 10 ] && break
+		sleep 1
+	done
+	[ "${before:-0}" -ge 10 ]
+	cycle_before=$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")
+	echo "before restart: $before map tasks observed, plan cycle $cycle_before"
+
+	lc restart-ctld
+	grep -q "sched/deadline: restored the state of [0-9]* arrays" "$(dl_ctld_log)"
+	grep -q "sched/deadline: restored the plan of cycle" "$(dl_ctld_log)"
+	# the first plan after the restart already knows the task length
+	dl_wait_planned "$m"
+	for _ in $(seq 20); do
+		[ "$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")" -gt "$cycle_before" ] && break
+		sleep 0.5
+	done
+	[ "$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")" -gt "$cycle_before" ]
+	after=$(state_completed "$m")
+	echo "after restart: $after map tasks observed"
+	[ "$after" -ge "$before" ]
+	[ "$(dl_plan_field "$m" verdict)" != no_data ] || [ "$(dl_plan_field "$m" phase)" != map ]
+
+	dl_wait_jobs 240 "$m" "$r"
+	"$SDEADLINE"
+	[ "$(dl_completed "$m")" -eq 100 ]
+	[ "$(dl_completed "$r")" -eq 8 ]
+	[ "$(dl_outcome "$r" 8 "$(dl_deadline "$r")")" = met ]
+	[ "$(dl_plan_field "$m" outcome)" = met ]
+	# every task counted exactly once across the restart
+	[ "$(state_completed "$m")" -eq 100 ]
+	[ "$(state_completed "$r")" -eq 8 ]
+}
