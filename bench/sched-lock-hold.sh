@@ -59,14 +59,14 @@ done
 lines=$(grep "sched/deadline: cycle [0-9]*: $arrays jobs" "$log" | tail -n "$cycles")
 : "$start"
 
-stats() { # field name -> "p50 p90 max" in us
-	sed -n "s/.*$1 \([0-9]*\) us.*/\1/p" | sort -n |
+stats() { # sed expression printing one number per line -> "p50 p90 max"
+	sed -n "$1" | sort -n |
 		awk '{ v[NR] = $1 } END { printf "%d %d %d", v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], v[NR] }'
 }
-read -r hold50 hold90 holdmax <<<"$(echo "$lines" | sed 's/lock hold/lockhold/' | stats lockhold)"
-read -r snap50 snap90 snapmax <<<"$(echo "$lines" | sed 's/(snapshot/snapshot/' | stats snapshot)"
-read -r app50 app90 appmax <<<"$(echo "$lines" | sed 's/+ apply/apply/' | stats apply)"
-read -r comp50 comp90 compmax <<<"$(echo "$lines" | stats compute)"
+read -r hold50 hold90 holdmax <<<"$(echo "$lines" | stats 's/.*lock hold \([0-9]*\) us.*/\1/p')"
+read -r snap50 snap90 snapmax <<<"$(echo "$lines" | stats 's/.*(snapshot \([0-9]*\) + apply.*/\1/p')"
+read -r app50 app90 appmax <<<"$(echo "$lines" | stats 's/.* + apply \([0-9]*\)).*/\1/p')"
+read -r comp50 comp90 compmax <<<"$(echo "$lines" | stats 's/.*compute \([0-9]*\) us.*/\1/p')"
 first_hold=$(echo "$first" | sed -n 's/.*lock hold \([0-9]*\) us.*/\1/p')
 first_changes=$(echo "$first" | sed -n 's/.* \([0-9]*\) changes.*/\1/p')
 
@@ -87,7 +87,7 @@ report=$(cat <<EOF
 | apply under the job write lock (µs) | $app50 | $app90 | $appmax |
 | plan computation, no lock (µs) | $comp50 | $comp90 | $compmax |
 
-First cycle that planned all $arrays arrays (it set $first_changes throttles/priorities): lock hold $first_hold µs.
+First cycle that planned all $arrays arrays ($first_changes throttle and priority changes): lock hold $first_hold µs.
 
 Target (DESIGN §7): ≤ 5 ms lock hold per cycle with 1,000 pending arrays.
 EOF

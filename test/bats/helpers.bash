@@ -130,7 +130,9 @@ dl_wait_planned() {
 
 # ArrayTaskThrottle of an array (0 = none)
 dl_throttle() {
-	scontrol show job "$1" 2>/dev/null | grep -o 'ArrayTaskThrottle=[0-9]*' | head -n 1 | cut -d= -f2
+	local t
+	t=$(scontrol show job "$1" 2>/dev/null | grep -o 'ArrayTaskThrottle=[0-9]*' | head -n 1 | cut -d= -f2)
+	echo "${t:-0}"
 }
 
 # "met" when all N tasks of the array completed by the deadline
@@ -143,4 +145,19 @@ dl_outcome() { # array id, tasks, deadline epoch
 	else
 		echo missed
 	fi
+}
+
+# The outcome (met/missed) of a finished job in the plan, waiting until the
+# plan has caught up with the job's end (timeout $2, default 15 s)
+dl_plan_outcome() {
+	local end=$((SECONDS + ${2:-15})) o
+	while [ $SECONDS -lt $end ]; do
+		o=$(dl_plan_field "$1" outcome 2>/dev/null)
+		if [ -n "$o" ] && [ "$o" != null ]; then
+			echo "$o"
+			return 0
+		fi
+		sleep 0.5
+	done
+	echo "none"
 }

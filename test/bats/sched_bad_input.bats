@@ -11,10 +11,11 @@ teardown_file() {
 }
 
 @test "a deadline in the past is refused at submission" {
-	run dl_submit --array=0-3 -t 0:30 --deadline=2020-01-01T00:00:00 --wrap='sleep 1'
+	cd "$LC_DIR/jobs"
+	run sbatch --array=0-3 -t 0:30 --deadline=2020-01-01T00:00:00 --wrap='sleep 1'
 	echo "$output"
 	[ "$status" -ne 0 ]
-	[[ "$output" == *"Invalid"* ]]
+	[[ "$output" == *"time limit is invalid"* ]]
 	scontrol ping | grep -q UP
 }
 
@@ -26,7 +27,7 @@ teardown_file() {
 	dl_wait_planned "$j"
 	dl_wait_jobs 120 "$j"
 	[ "$(dl_completed "$j")" -eq 8 ]
-	[ "$(dl_plan_field "$j" outcome)" = met ]
+	[ "$(dl_plan_outcome "$j")" = met ]
 }
 
 @test "a reduce array depending on a non-array job is planned alone and says so" {

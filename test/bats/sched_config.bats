@@ -61,18 +61,25 @@ teardown_file() {
 		grep -q 'MaxDeadlineShare=0.25' "$(dl_ctld_log)" && break
 		sleep 0.5
 	done
-	# 32 CPUs: each job needs about all of them, the share is 8
-	j1=$(dl_submit -J share1 --array=0-63 -t 0:30 --deadline=now+80seconds --wrap='sleep 2')
-	j2=$(dl_submit -J share2 --array=0-63 -t 0:30 --deadline=now+80seconds --wrap='sleep 2')
+	# 32 CPUs, so the account's share is 8 slots; once its task length is
+	# known the job needs about 12 concurrent tasks
+	j=$(dl_submit -J share --array=0-127 -t 0:30 --deadline=now+100seconds --wrap='sleep 5')
 	local v=""
-	for _ in $(seq 40); do
-		v=$(dl_plan_field "$j2" verdict)
+	for _ in $(seq 60); do
+		v=$(dl_plan_field "$j" verdict)
 		[ "$v" = capped ] && break
 		sleep 0.5
 	done
 	"$SDEADLINE"
 	[ "$v" = capped ]
-	dl_plan_field "$j2" explain | grep -q 'MaxDeadlineShare'
-	grep -q "JobId=$j2 verdict .* -> capped" "$(dl_ctld_log)"
-	scancel "$j1" "$j2"
+	dl_plan_field "$j" explain | grep -q 'MaxDeadlineShare 25%'
+	[ "$(dl_plan_field "$j" managed)" = false ]
+	grep -q "JobId=$j verdict .* -> capped" "$(dl_ctld_log)"
+	# left to Slurm: its own (absent) throttle is back
+	for _ in $(seq 10); do
+		[ "$(dl_throttle "$j")" = 0 ] && break
+		sleep 0.5
+	done
+	[ "$(dl_throttle "$j")" = 0 ]
+	scancel "$j"
 }

@@ -52,7 +52,7 @@ state_completed() { # array id: completed tasks in the saved state
 	[ "$(dl_completed "$m")" -eq 100 ]
 	[ "$(dl_completed "$r")" -eq 8 ]
 	[ "$(dl_outcome "$r" 8 "$(dl_deadline "$r")")" = met ]
-	[ "$(dl_plan_field "$m" outcome)" = met ]
+	[ "$(dl_plan_outcome "$m")" = met ]
 	# every task counted exactly once across the restart
 	[ "$(state_completed "$m")" -eq 100 ]
 	[ "$(state_completed "$r")" -eq 8 ]

@@ -62,8 +62,8 @@ run_two_tenants() {
 	[[ "$A_OUT" == met* ]] || { dl_show_log; false; }
 	[[ "$B_OUT" == met* ]] || { dl_show_log; false; }
 	# the published plan agrees
-	[ "$(dl_plan_field "$A" outcome)" = met ]
-	[ "$(dl_plan_field "$B" outcome)" = met ]
+	[ "$(dl_plan_outcome "$A")" = met ]
+	[ "$(dl_plan_outcome "$B")" = met ]
 	# Slurm cancelled nothing
 	[ "$(dl_deadline_cancelled "$A")" -eq 0 ]
 	[ "$(dl_deadline_cancelled "$B")" -eq 0 ]

@@ -6,3 +6,4 @@ test_unit_test_sched_state_SOURCES = test/unit/test_sched_state.c \
 test_unit_test_sched_state_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_sched_state_LDADD = $(UNIT_LDADD)
 endif
+
