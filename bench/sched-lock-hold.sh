@@ -40,6 +40,9 @@ rm -f "$conf"
 export SLURM_CONF=$dir/etc/slurm.conf
 log=$dir/log/slurmctld.log
 
+# only this run's part of the log counts
+skip=$(wc -l <"$log")
+cyc() { tail -n +$((skip + 1)) "$log" | grep "sched/deadline: cycle [0-9]*: $arrays jobs" || true; }
 echo "submitting $arrays arrays of $tasks tasks..." >&2
 t=$SECONDS
 for ((i = 0; i < arrays; i++)); do
@@ -49,15 +52,10 @@ done
 echo "submitted in $((SECONDS - t)) s" >&2
 
 # wait until a cycle has planned all of them, then collect C more cycles
-start=$(grep -c 'sched/deadline: cycle ' "$log" || true)
-while ! grep -q "sched/deadline: cycle [0-9]*: $arrays jobs" "$log"; do sleep 1; done
-first=$(grep "sched/deadline: cycle [0-9]*: $arrays jobs" "$log" | head -n 1)
-base=$(grep -c "sched/deadline: cycle [0-9]*: $arrays jobs" "$log")
-while [ "$(grep -c "sched/deadline: cycle [0-9]*: $arrays jobs" "$log")" -lt $((base + cycles)) ]; do
-	sleep 1
-done
-lines=$(grep "sched/deadline: cycle [0-9]*: $arrays jobs" "$log" | tail -n "$cycles")
-: "$start"
+while [ -z "$(cyc)" ]; do sleep 1; done
+first=$(cyc | head -n 1)
+while [ "$(cyc | wc -l)" -lt $((cycles + 1)) ]; do sleep 1; done
+lines=$(cyc | tail -n "$cycles")
 
 stats() { # sed expression printing one number per line -> "p50 p90 max"
 	sed -n "$1" | sort -n |
@@ -90,6 +88,7 @@ report=$(cat <<EOF
 First cycle that planned all $arrays arrays ($first_changes throttle and priority changes): lock hold $first_hold µs.
 
 Target (DESIGN §7): ≤ 5 ms lock hold per cycle with 1,000 pending arrays.
+The machine was not idle: other builds and test clusters ran on it at the same time.
 EOF
 )
 echo "$report"

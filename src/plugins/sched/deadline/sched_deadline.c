@@ -55,8 +55,10 @@ static bool reconfig_pending = false;
 static struct dl_config cfg;
 static struct dl_sstate tracker;
 static uint64_t last_sig = 0;
+static uint64_t last_finished = 0;
 static time_t next_plan = 0;
 static time_t seen_job_update = 0;
+static time_t seen_at = 0;      /* when seen_job_update was read */
 static char *state_text = NULL; /* last saved state, to skip rewrites */
 
 static uint64_t _usec(void)
@@ -157,7 +159,7 @@ static void _cycle(bool due)
 	struct sdl_decision *dec = NULL;
 	struct dl_plan *plan;
 	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0;
-	uint64_t t0, snap_us, apply_us, sig;
+	uint64_t t0, snap_us, apply_us, sig, finished;
 	char err[256], est[48];
 	int changes;
 	time_t now;
@@ -168,9 +170,21 @@ static void _cycle(bool due)
 	unlock_slurmctld(read_lock);
 	snap_us = _usec() - t0;
 	seen_job_update = snap.job_update;
+	seen_at = snap.taken;
 	now = snap.taken;
 
 	sig = sdl_snapshot_merge(&snap, &tracker, (double) now);
+	finished = 0;
+	for (uint32_t i = 0; i < tracker.n; i++)
+		finished += tracker.recs[i].finished.count;
+	if (finished > last_finished) {
+		/* deadline tasks ended since the last look: ask for a
+		 * main-scheduler pass now, in case the one slurmctld ran at
+		 * the end found the node still completing (it would wait
+		 * for the next event or batch_sched_delay) */
+		schedule(false);
+	}
+	last_finished = finished;
 	if (!due && sig == last_sig) {
 		sdl_snapshot_free(&snap);
 		return; /* nothing the plan depends on changed */
@@ -206,6 +220,7 @@ static void _cycle(bool due)
 	lock_slurmctld(write_lock);
 	changes = sdl_apply(dec, ndec, &cfg, snap.max_other_prio, time(NULL));
 	seen_job_update = last_job_update;
+	seen_at = time(NULL);
 	unlock_slurmctld(write_lock);
 	apply_us = _usec() - t0;
 	if (changes)
@@ -248,7 +263,7 @@ static void *_plan_agent(void *arg)
 		double poll =
 			cfg.replan_delay >= 0.5 ? cfg.replan_delay / 2 : 0.25;
 		bool reconf, due, changed;
-		time_t now;
+		time_t now, update;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += (time_t) poll;
@@ -271,8 +286,12 @@ static void *_plan_agent(void *arg)
 			continue; /* slurmctld still starting */
 		now = time(NULL);
 		due = now >= next_plan;
-		changed = __atomic_load_n(&last_job_update, __ATOMIC_RELAXED) !=
-			  seen_job_update;
+		/* last_job_update has whole seconds: an update in the second
+		 * we last looked may have come after the look, so look again
+		 * once that second is over */
+		update = __atomic_load_n(&last_job_update, __ATOMIC_RELAXED);
+		changed = update != seen_job_update ||
+			  (update >= seen_at && now > seen_at);
 		if (due || changed)
 			_cycle(due);
 	}
