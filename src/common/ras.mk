@@ -5,5 +5,6 @@ DL_CORE_SOURCES += \
 	src/common/utility.c src/common/utility.h \
 	src/common/placement.c src/common/placement.h \
 	src/common/policy_ras.c src/common/policy_ras.h \
-	src/common/policy_reverse.c src/common/policy_reverse.h
+	src/common/policy_reverse.c src/common/policy_reverse.h \
+	src/common/place_index.c src/common/place_index.h
 EXTRA_DIST += doc/ras-reverse.md bench/results/ras-bench.md

@@ -68,6 +68,12 @@ struct dl_array_rec {
 	double soft_deadline;  /* SPANK --soft-deadline; 0 = none */
 	double reduce_cost;    /* hint; 0 = none */
 	int32_t max_delays;    /* hint; -1 = none */
+	/* --task-profile hint (ras/reverse); not saved: read again from the
+	 * job record at every snapshot */
+	bool has_profile;
+	struct dl_demand profile; /* the array's own tasks */
+	bool has_shuffle;
+	struct dl_demand shuffle; /* a reduce array: while maps still run */
 	/* observed finished tasks */
 	struct dl_idset finished; /* task ids counted (completed or failed) */
 	uint32_t completed;

@@ -29,6 +29,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/dl_log.h"
+#include "common/forecast.h"
 #include "common/plan_json.h"
 #include "common/policy.h"
 #include "sched_deadline.h"
@@ -60,6 +61,7 @@ static time_t next_plan = 0;
 static time_t seen_job_update = 0;
 static time_t seen_at = 0;      /* when seen_job_update was read */
 static char *state_text = NULL; /* last saved state, to skip rewrites */
+static struct dl_forecast *forecast = NULL; /* AvailabilityForecast= */
 
 static uint64_t _usec(void)
 {
@@ -100,6 +102,41 @@ static void _use_config(void)
 		     : "(none)");
 }
 
+/* AvailabilityForecast= (reverse policy): read with no slurmctld lock held
+ * (init, or the plan thread on reconfigure).  A relative path is taken from
+ * deadline.conf's directory.  A file that cannot be used keeps the forecast
+ * in force (none at start) and says why. */
+static void _load_forecast(const char *conf_path)
+{
+	struct dl_forecast *f = NULL;
+	char err[512] = "", *path = NULL;
+	const char *name = cfg.availability_forecast;
+
+	if (!name || !name[0]) {
+		dl_forecast_free(forecast);
+		forecast = NULL;
+		return;
+	}
+	if (name[0] != '/' && conf_path && strrchr(conf_path, '/'))
+		xstrfmtcat(path, "%.*s/%s",
+			   (int) (strrchr(conf_path, '/') - conf_path),
+			   conf_path, name);
+	else
+		path = xstrdup(name);
+	if (dl_forecast_load(path, &f, err, sizeof(err))) {
+		error("%s: AvailabilityForecast: %s; %s", SDL_PREFIX, err,
+		      forecast ? "keeping the previous forecast"
+			       : "planning without external load");
+	} else {
+		info("%s: external load forecast from %s: %u node class%s",
+		     SDL_PREFIX, path, dl_forecast_nclasses(f),
+		     dl_forecast_nclasses(f) == 1 ? "" : "es");
+		dl_forecast_free(forecast);
+		forecast = f;
+	}
+	xfree(path);
+}
+
 /* deadline.conf again (scontrol reconfigure): a broken file keeps the
  * configuration in force. */
 static void _reload_config(void)
@@ -113,6 +150,7 @@ static void _reload_config(void)
 		info("%s: configuration re-read (%s%s)", SDL_PREFIX,
 		     access(path, F_OK) ? "defaults: no " : "", path);
 		_use_config();
+		_load_forecast(path);
 		next_plan = 0; /* plan now with the new settings */
 	}
 	xfree(path);
@@ -203,6 +241,7 @@ static void _cycle(bool due)
 	in.njobs = njobs;
 	in.cfg = &cfg;
 	in.now = (double) now;
+	in.forecast = forecast;
 	plan = dl_policy_plan(&in, err, sizeof(err));
 	if (!plan) {
 		error("%s: no plan this cycle: %s", SDL_PREFIX, err);
@@ -331,8 +370,9 @@ extern int init(void)
 	info("%s: loaded (plugin_version 0x%x), configuration %s%s", SDL_PREFIX,
 	     plugin_version, access(path, F_OK) ? "defaults: no " : "from ",
 	     path);
-	xfree(path);
 	_use_config();
+	_load_forecast(path);
+	xfree(path);
 	dl_sstate_init(&tracker);
 	sdl_state_load(&tracker);
 	_restore_plan();
@@ -370,6 +410,8 @@ extern void fini(void)
 	dl_plan_publish(NULL);
 	dl_log_set_sink(NULL, DL_LOG_ERROR);
 	dl_config_free(&cfg);
+	dl_forecast_free(forecast);
+	forecast = NULL;
 	info("%s: stopped", SDL_PREFIX);
 }
 

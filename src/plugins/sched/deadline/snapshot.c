@@ -466,6 +466,10 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 			r->soft_deadline = a->hints.soft_deadline;
 			r->reduce_cost = a->hints.reduce_cost;
 			r->max_delays = a->hints.max_delays;
+			r->has_profile = a->hints.has_profile;
+			r->profile = a->hints.task;
+			r->has_shuffle = a->hints.has_shuffle;
+			r->shuffle = a->hints.shuffle;
 			if (a->hints_err && first)
 				error("%s: JobId=%u: ignoring bad hints: %s",
 				      SDL_PREFIX, a->id, a->hints_err);
@@ -610,6 +614,18 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 						    : 0;
 		j->max_delays =
 			m->max_delays >= 0 ? (uint32_t) m->max_delays : 0;
+		/* task profiles for ras/reverse: the --task-profile hints
+		 * (map array: map tasks; reduce array: reducers, shuffle) */
+		if (m->has_profile) {
+			j->profile.map = m->profile;
+			j->profile.given = true;
+		}
+		if (r && r->has_profile) {
+			j->profile.reduce = r->profile;
+			j->profile.given = true;
+		}
+		if (r && r->has_shuffle)
+			j->profile.shuffle = r->shuffle;
 		if (!j->phase[DL_MAP].tasks && !j->phase[DL_REDUCE].tasks) {
 			dl_job_free(j);
 			continue;

@@ -1,0 +1,662 @@
+/*****************************************************************************\
+ *  select_deadline.c - SelectType=select/deadline: select/cons_tres with the
+ *  ras/reverse placement of slurm-deadline enforced on top.
+ *
+ *  Every one of the 36 select operations is delegated to select/cons_tres
+ *  (loaded with plugin_context_create, as select/other does).  In job_test,
+ *  when the current plan is a placement plan (Policy=ras or reverse) and the
+ *  job is a task of an array the plan manages, the candidate nodes are cut
+ *  down to those where one more task of that array may start: the array's
+ *  tasks there stay below the plan's P[j][n] and the node's profile capacity
+ *  (CPU, memory, I/O; for reverse minus the forecast external load) holds
+ *  with the deadline tasks already running there.  Everything else passes
+ *  straight through.  See doc/select-deadline.md.
+ *
+ *  Under slurmctld's locks we only read the published plan (refcounted,
+ *  immutable) and in-memory tables: no I/O, no blocking.
+\*****************************************************************************/
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/plugin.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "common/place_index.h"
+#include "common/plan.h"
+
+const char plugin_name[] = "slurm-deadline placement enforcement (select/cons_tres underneath)";
+const char plugin_type[] = "select/deadline";
+/* unique among select plugins (Slurm's own: 101-110) and >= 100 */
+const uint32_t plugin_id = 4201;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define SD_PREFIX "select/deadline"
+#define SD_SLOW_US 2000 /* log index rebuilds slower than this */
+
+/* The order of slurm_select_ops_t in src/common/select.h. */
+static const char *syms[] = {
+	"plugin_id",
+	"select_p_state_save",
+	"select_p_state_restore",
+	"select_p_job_init",
+	"select_p_node_init",
+	"select_p_job_test",
+	"select_p_job_begin",
+	"select_p_job_ready",
+	"select_p_job_expand",
+	"select_p_job_resized",
+	"select_p_job_signal",
+	"select_p_job_fini",
+	"select_p_job_suspend",
+	"select_p_job_resume",
+	"select_p_step_pick_nodes",
+	"select_p_step_start",
+	"select_p_step_finish",
+	"select_p_select_nodeinfo_pack",
+	"select_p_select_nodeinfo_unpack",
+	"select_p_select_nodeinfo_alloc",
+	"select_p_select_nodeinfo_free",
+	"select_p_select_nodeinfo_set_all",
+	"select_p_select_nodeinfo_set",
+	"select_p_select_nodeinfo_get",
+	"select_p_select_jobinfo_alloc",
+	"select_p_select_jobinfo_free",
+	"select_p_select_jobinfo_set",
+	"select_p_select_jobinfo_get",
+	"select_p_select_jobinfo_copy",
+	"select_p_select_jobinfo_pack",
+	"select_p_select_jobinfo_unpack",
+	"select_p_select_jobinfo_sprint",
+	"select_p_select_jobinfo_xstrdup",
+	"select_p_get_info_from_plugin",
+	"select_p_update_node_config",
+	"select_p_reconfigure",
+	"select_p_resv_test",
+};
+
+static slurm_select_ops_t ops;
+static plugin_context_t *g_context = NULL;
+static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- running array tasks per node (slurmctld only) ---- */
+
+struct sd_task {
+	uint32_t job_id;
+	uint32_t array_id;
+};
+
+struct sd_node {
+	struct sd_task *t;
+	uint32_t n, cap;
+};
+
+static pthread_mutex_t track_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sd_node *track = NULL;
+static uint32_t ntrack = 0;
+static bool in_ctld = false;
+
+/* ---- the current plan, indexed ---- */
+
+static struct dl_plan *cur_plan = NULL;	  /* held reference */
+static struct dl_place_index cur_index;	  /* of cur_plan */
+static int32_t *plan_to_slurm = NULL;	  /* plan node -> Slurm node */
+static int32_t *slurm_to_plan = NULL;	  /* Slurm node -> plan node */
+static uint32_t slurm_map_len = 0;
+
+static uint64_t n_tests, n_restricted, n_refused;
+
+static uint64_t _usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static int _other_init(void)
+{
+	int rc = SLURM_SUCCESS;
+
+	slurm_mutex_lock(&g_context_lock);
+	if (!g_context) {
+		if (sizeof(syms) != sizeof(ops))
+			fatal("%s: operation table out of sync with slurm_select_ops_t",
+			      SD_PREFIX);
+		g_context = plugin_context_create("select", "select/cons_tres",
+						  (void **) &ops, syms,
+						  sizeof(syms));
+		if (!g_context) {
+			error("%s: cannot load select/cons_tres", SD_PREFIX);
+			rc = SLURM_ERROR;
+		}
+	}
+	slurm_mutex_unlock(&g_context_lock);
+	return rc;
+}
+
+/* Forward to select/cons_tres; err when it cannot be loaded. */
+#define FWD(err, fn, ...)                               \
+	do {                                            \
+		if (_other_init() != SLURM_SUCCESS)     \
+			return err;                     \
+		return (*(ops.fn))(__VA_ARGS__);        \
+	} while (0)
+
+/* ---- tracking ---- */
+
+static void _track_clear_locked(void)
+{
+	for (uint32_t i = 0; i < ntrack; i++)
+		xfree(track[i].t);
+	xfree(track);
+	ntrack = 0;
+}
+
+static struct sd_node *_track_node_locked(uint32_t idx)
+{
+	if (idx >= ntrack) {
+		uint32_t n = idx + 1;
+
+		if (node_record_count > 0 && (uint32_t) node_record_count > n)
+			n = (uint32_t) node_record_count;
+		xrecalloc(track, n, sizeof(*track));
+		ntrack = n;
+	}
+	return &track[idx];
+}
+
+static void _track_add_locked(uint32_t node, uint32_t job_id,
+			      uint32_t array_id)
+{
+	struct sd_node *n = _track_node_locked(node);
+
+	for (uint32_t i = 0; i < n->n; i++)
+		if (n->t[i].job_id == job_id)
+			return; /* job_begin after job_init saw it */
+	if (n->n == n->cap) {
+		n->cap = n->cap ? n->cap * 2 : 8;
+		xrecalloc(n->t, n->cap, sizeof(*n->t));
+	}
+	n->t[n->n].job_id = job_id;
+	n->t[n->n].array_id = array_id;
+	n->n++;
+}
+
+static void _track_remove_locked(uint32_t node, uint32_t job_id)
+{
+	struct sd_node *n;
+
+	if (node >= ntrack)
+		return;
+	n = &track[node];
+	for (uint32_t i = 0; i < n->n; i++)
+		if (n->t[i].job_id == job_id) {
+			n->t[i] = n->t[--n->n];
+			return;
+		}
+}
+
+/* An array task (the only jobs a plan places); 0 for anything else. */
+static uint32_t _array_of(job_record_t *job_ptr)
+{
+	if (!job_ptr || !job_ptr->array_job_id)
+		return 0;
+	return job_ptr->array_job_id;
+}
+
+static void _track_job(job_record_t *job_ptr, bool add)
+{
+	uint32_t array_id = _array_of(job_ptr);
+
+	if (!in_ctld || !array_id || !job_ptr->node_bitmap)
+		return;
+	slurm_mutex_lock(&track_lock);
+	for (int64_t i = bit_ffs(job_ptr->node_bitmap),
+		     last = bit_fls(job_ptr->node_bitmap);
+	     i >= 0 && i <= last; i++) {
+		if (!bit_test(job_ptr->node_bitmap, i))
+			continue;
+		if (add)
+			_track_add_locked((uint32_t) i, job_ptr->job_id,
+					  array_id);
+		else
+			_track_remove_locked((uint32_t) i, job_ptr->job_id);
+	}
+	slurm_mutex_unlock(&track_lock);
+}
+
+static int _track_rebuild(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+
+	(void) arg;
+	if (job_ptr && (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
+		_track_job(job_ptr, true);
+	return 0;
+}
+
+/* ---- plan index (called with track_lock held) ---- */
+
+static void _index_drop_locked(void)
+{
+	dl_place_index_free(&cur_index);
+	xfree(plan_to_slurm);
+	xfree(slurm_to_plan);
+	slurm_map_len = 0;
+	if (cur_plan)
+		dl_plan_release(cur_plan);
+	cur_plan = NULL;
+}
+
+/* Make the index follow the current plan.  Returns false when the plan
+ * gives nothing to enforce. */
+static bool _index_refresh_locked(void)
+{
+	struct dl_plan *plan = dl_plan_acquire();
+	uint64_t t0;
+	int rc;
+
+	if (plan == cur_plan) {
+		dl_plan_release(plan); /* we hold one already */
+		return cur_plan && cur_plan->nnodes;
+	}
+	_index_drop_locked();
+	cur_plan = plan;
+	if (!plan || !plan->nnodes || !plan->nodes ||
+	    (plan->policy != DL_POLICY_RAS && plan->policy != DL_POLICY_REVERSE))
+		return false;
+	t0 = _usec();
+	rc = dl_place_index_build(&cur_index, plan);
+	if (rc) {
+		error("%s: cannot index plan cycle %" PRIu64 ": %s; not enforcing it",
+		      SD_PREFIX, plan->cycle, slurm_strerror(rc));
+		_index_drop_locked();
+		return false;
+	}
+	slurm_map_len = node_record_count > 0 ? (uint32_t) node_record_count : 0;
+	plan_to_slurm = xcalloc(plan->nnodes, sizeof(*plan_to_slurm));
+	slurm_to_plan = xcalloc(slurm_map_len ? slurm_map_len : 1,
+				sizeof(*slurm_to_plan));
+	for (uint32_t i = 0; i < slurm_map_len; i++)
+		slurm_to_plan[i] = -1;
+	for (uint32_t p = 0; p < plan->nnodes; p++) {
+		node_record_t *node_ptr = find_node_record(plan->nodes[p].name);
+
+		plan_to_slurm[p] = -1;
+		if (!node_ptr || node_ptr->index >= slurm_map_len)
+			continue;
+		plan_to_slurm[p] = (int32_t) node_ptr->index;
+		slurm_to_plan[node_ptr->index] = (int32_t) p;
+	}
+	if (_usec() - t0 > SD_SLOW_US)
+		info("%s: indexing plan cycle %" PRIu64 " (%u jobs, %u rows) took %" PRIu64 " us",
+		     SD_PREFIX, plan->cycle, plan->njobs, plan->nplace,
+		     _usec() - t0);
+	return true;
+}
+
+/* Clear from bitmap the nodes where one more task of this array may not
+ * start.  Returns the number of nodes left, or -1 when the job is not a
+ * placed deadline task (nothing to enforce). */
+static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap)
+{
+	uint32_t array_id = _array_of(job_ptr), job;
+	int phase, left = 0;
+	bool cut = false;
+
+	if (!array_id || !bitmap)
+		return -1;
+	slurm_mutex_lock(&track_lock);
+	if (!_index_refresh_locked() ||
+	    !dl_place_index_find(&cur_index, array_id, &job, &phase)) {
+		slurm_mutex_unlock(&track_lock);
+		return -1;
+	}
+	for (int64_t i = bit_ffs(bitmap), last = bit_fls(bitmap);
+	     i >= 0 && i <= last; i++) {
+		int32_t p = (uint32_t) i < slurm_map_len ? slurm_to_plan[i] : -1;
+		double used[3] = { 0, 0, 0 };
+		uint32_t mine = 0;
+		bool ok = false;
+
+		if (!bit_test(bitmap, i))
+			continue;
+		if (p >= 0) {
+			struct sd_node *n = (uint32_t) i < ntrack ? &track[i]
+								   : NULL;
+
+			for (uint32_t k = 0; n && k < n->n; k++) {
+				uint32_t oj;
+				int oph;
+
+				if (n->t[k].array_id == array_id)
+					mine++;
+				if (dl_place_index_find(&cur_index,
+							n->t[k].array_id, &oj,
+							&oph))
+					dl_place_add_use(cur_plan, oj, oph,
+							 used);
+			}
+			ok = dl_place_may_start(&cur_index, job, phase,
+						(uint32_t) p, mine, used);
+		}
+		if (ok) {
+			left++;
+		} else {
+			bit_clear(bitmap, i);
+			cut = true;
+		}
+	}
+	slurm_mutex_unlock(&track_lock);
+	if (cut)
+		n_restricted++;
+	return left;
+}
+
+/* ---- plugin entry points ---- */
+
+extern int init(void)
+{
+	in_ctld = running_in_slurmctld();
+	if (in_ctld)
+		info("%s: loaded (plugin_id %u); delegating to select/cons_tres. "
+		     "Not available with a select plugin not named cons_tres: "
+		     "dynamic nodes, MaxNodeCount, CoreCnt reservations, "
+		     "per-node heterogeneous GRES counts (doc/select-deadline.md)",
+		     SD_PREFIX, plugin_id);
+	return _other_init();
+}
+
+extern int fini(void)
+{
+	int rc = SLURM_SUCCESS;
+
+	slurm_mutex_lock(&track_lock);
+	if (in_ctld)
+		info("%s: %" PRIu64 " job tests, %" PRIu64
+		     " restricted to the plan's nodes, %" PRIu64 " refused",
+		     SD_PREFIX, n_tests, n_restricted, n_refused);
+	_index_drop_locked();
+	_track_clear_locked();
+	slurm_mutex_unlock(&track_lock);
+	slurm_mutex_lock(&g_context_lock);
+	if (g_context) {
+		rc = plugin_context_destroy(g_context);
+		g_context = NULL;
+	}
+	slurm_mutex_unlock(&g_context_lock);
+	return rc;
+}
+
+extern int select_p_state_save(char *dir_name)
+{
+	FWD(SLURM_ERROR, state_save, dir_name);
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	FWD(SLURM_ERROR, state_restore, dir_name);
+}
+
+extern int select_p_job_init(List job_list)
+{
+	if (in_ctld) {
+		slurm_mutex_lock(&track_lock);
+		_track_clear_locked();
+		slurm_mutex_unlock(&track_lock);
+		if (job_list)
+			list_for_each(job_list, _track_rebuild, NULL);
+	}
+	FWD(SLURM_ERROR, job_init, job_list);
+}
+
+extern int select_p_node_init(void)
+{
+	if (in_ctld) {
+		/* the node table may have changed: re-map on next use */
+		slurm_mutex_lock(&track_lock);
+		_index_drop_locked();
+		slurm_mutex_unlock(&track_lock);
+	}
+	FWD(SLURM_ERROR, node_init);
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	if (_other_init() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	/* only actual starts are held to the plan: "can it ever run" and
+	 * "when will it run" (backfill, reservations) see cons_tres */
+	if (in_ctld && SELECT_IS_MODE_RUN_NOW(mode)) {
+		int left;
+
+		n_tests++;
+		left = _restrict(job_ptr, bitmap);
+		if (left == 0) {
+			n_refused++;
+			if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+				info("%s: %pJ: no node of the plan has room for another task now",
+				     SD_PREFIX, job_ptr);
+			return SLURM_ERROR;
+		}
+	}
+	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
+				 req_nodes, mode, preemptee_candidates,
+				 preemptee_job_list, exc_core_bitmap);
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	int rc;
+
+	if (_other_init() != SLURM_SUCCESS)
+		return SLURM_ERROR;
+	rc = (*(ops.job_begin))(job_ptr);
+	if (rc == SLURM_SUCCESS)
+		_track_job(job_ptr, true);
+	return rc;
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	FWD(SLURM_ERROR, job_ready, job_ptr);
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	FWD(SLURM_ERROR, job_expand, from_job_ptr, to_job_ptr);
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr,
+				node_record_t *node_ptr)
+{
+	if (in_ctld && node_ptr && _array_of(job_ptr)) {
+		slurm_mutex_lock(&track_lock);
+		_track_remove_locked(node_ptr->index, job_ptr->job_id);
+		slurm_mutex_unlock(&track_lock);
+	}
+	FWD(SLURM_ERROR, job_resized, job_ptr, node_ptr);
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	FWD(SLURM_ERROR, job_signal, job_ptr, signal);
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	_track_job(job_ptr, false);
+	FWD(SLURM_ERROR, job_fini, job_ptr);
+}
+
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	FWD(SLURM_ERROR, job_suspend, job_ptr, indf_susp);
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	FWD(SLURM_ERROR, job_resume, job_ptr, indf_susp);
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	FWD(NULL, step_pick_nodes, job_ptr, jobinfo, node_count, avail_nodes);
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	FWD(SLURM_ERROR, step_start, step_ptr);
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	FWD(SLURM_ERROR, step_finish, step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	FWD(SLURM_ERROR, nodeinfo_pack, nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	FWD(SLURM_ERROR, nodeinfo_unpack, nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	FWD(NULL, nodeinfo_alloc);
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	FWD(SLURM_ERROR, nodeinfo_free, nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	FWD(SLURM_ERROR, nodeinfo_set_all);
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	FWD(SLURM_ERROR, nodeinfo_set, job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	FWD(SLURM_ERROR, nodeinfo_get, nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	FWD(NULL, jobinfo_alloc);
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	FWD(SLURM_ERROR, jobinfo_free, jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	FWD(SLURM_ERROR, jobinfo_set, jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	FWD(SLURM_ERROR, jobinfo_get, jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
+{
+	FWD(NULL, jobinfo_copy, jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	FWD(SLURM_ERROR, jobinfo_pack, jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	FWD(SLURM_ERROR, jobinfo_unpack, jobinfo, buffer, protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	FWD(NULL, jobinfo_sprint, jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	FWD(NULL, jobinfo_xstrdup, jobinfo, mode);
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	FWD(SLURM_ERROR, get_info_from_plugin, dinfo, job_ptr, data);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	FWD(SLURM_ERROR, update_node_config, index);
+}
+
+extern int select_p_reconfigure(void)
+{
+	if (in_ctld) {
+		slurm_mutex_lock(&track_lock);
+		_index_drop_locked();
+		slurm_mutex_unlock(&track_lock);
+	}
+	FWD(SLURM_ERROR, reconfigure);
+}
+
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt, bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	FWD(NULL, resv_test, resv_desc_ptr, node_cnt, avail_bitmap,
+	    core_bitmap);
+}
