@@ -23,8 +23,8 @@ int dl_series_init(struct dl_series *s, double start, double step,
 		return EINVAL;
 	memset(s, 0, sizeof(*s));
 	if (!v || !n || n > DL_FORECAST_MAX_SAMPLES ||
-	    !(fabs(start) <= DL_FORECAST_MAX_TIME) ||
-	    !isfinite(step) || !(step > 0) || !isfinite(period) || period < 0)
+	    !(fabs(start) <= DL_FORECAST_MAX_TIME) || !isfinite(step) ||
+	    !(step > 0) || !isfinite(period) || period < 0)
 		return EINVAL;
 	if (period > 0 && fabs(period - step * n) > 1e-6 * period)
 		return EINVAL;
@@ -288,6 +288,33 @@ void dl_forecast_grid(const struct dl_forecast *f, double *start, double *step,
 		*n = f ? f->n : 0;
 }
 
+int dl_forecast_class_index(const struct dl_forecast *f, const char *name)
+{
+	if (!f || !name)
+		return -1;
+	for (uint32_t c = 0; c < f->ncls; c++)
+		if (!strcmp(f->cls[c].name, name))
+			return (int) c;
+	return -1;
+}
+
+double dl_forecast_at(const struct dl_forecast *f, size_t c, double t)
+{
+	if (!f || c >= f->ncls || !isfinite(t))
+		return NAN;
+	return dl_series_at(&f->cls[c].load, t);
+}
+
+double dl_forecast_mean(const struct dl_forecast *f, size_t c, double a,
+			double b)
+{
+	if (!f || c >= f->ncls || !isfinite(a) || !isfinite(b) || b < a)
+		return NAN;
+	if (b == a)
+		return dl_series_at(&f->cls[c].load, a);
+	return dl_series_integral(&f->cls[c].load, a, b) / (b - a);
+}
+
 double dl_forecast_load_at(const struct dl_forecast *f, int c, int r, double t)
 {
 	if (c < 0 || !dl_forecast_applies(f, (uint32_t) c, r))
@@ -318,6 +345,11 @@ struct fc_parse {
 	uint32_t ncls;
 	double *samples; /* row-major: sample i, class c */
 	uint32_t nsamples, cap;
+	/* which syntax the file uses: 0 not known yet, 1 "Key=Value" with
+	 * sample rows, 2 "keyword value" with a block of values per class */
+	int syntax;
+	double *bv[DL_FORECAST_MAX_CLASSES]; /* syntax 2: values per class */
+	uint32_t bn[DL_FORECAST_MAX_CLASSES], bcap[DL_FORECAST_MAX_CLASSES];
 };
 
 #define PERR(p, ...)                                                           \
@@ -532,8 +564,183 @@ static void parse_cleanup(struct fc_parse *p)
 	for (uint32_t i = 0; i < p->ncls; i++) {
 		free(p->names[i]);
 		free(p->nodes[i]);
+		free(p->bv[i]);
 	}
 	free(p->samples);
+}
+
+/* ---- block syntax: "step 60", "epoch 0", "period 86400",
+ * "class NAME [nodes=EXPR] [resources=LIST]" then that class's values ---- */
+
+static bool is_keyword(const char *s, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return !strncasecmp(s, kw, n) && (s[n] == ' ' || s[n] == '\t');
+}
+
+static int block_setting(struct fc_parse *p, char *line)
+{
+	char *val = line;
+	double v;
+
+	while (*val && *val != ' ' && *val != '\t')
+		val++;
+	*val++ = '\0';
+	while (*val == ' ' || *val == '\t')
+		val++;
+	if (p->ncls) {
+		PERR(p, "'%s' after the first class", line);
+		return EINVAL;
+	}
+	if (parse_number(val, &v)) {
+		PERR(p, "%s %s: expected a number", line, val);
+		return EINVAL;
+	}
+	if (!strcasecmp(line, "step")) {
+		if (!(v > 0) || v > 86400 * 366.0) {
+			PERR(p,
+			     "step must be > 0 seconds (and at most a year)");
+			return EINVAL;
+		}
+		p->step = v;
+		p->has_step = true;
+	} else if (!strcasecmp(line, "epoch")) {
+		if (v < 0 || v > DL_FORECAST_MAX_TIME) {
+			PERR(p, "epoch must be in [0, %.0f] seconds",
+			     DL_FORECAST_MAX_TIME);
+			return EINVAL;
+		}
+		p->start = v;
+	} else {
+		if (v < 0) {
+			PERR(p, "period must be >= 0");
+			return EINVAL;
+		}
+		p->period = v;
+	}
+	return 0;
+}
+
+static int block_class(struct fc_parse *p, char *line)
+{
+	char *tok, *save, *name, *nodes = "*";
+	unsigned mask = 0;
+	char msg[160];
+
+	strtok_r(line, " \t", &save); /* "class" */
+	name = strtok_r(NULL, " \t", &save);
+	if (!name || strchr(name, '=')) {
+		PERR(p, "class: expected a name");
+		return EINVAL;
+	}
+	while ((tok = strtok_r(NULL, " \t", &save))) {
+		if (!strncasecmp(tok, "nodes=", 6)) {
+			nodes = tok + 6;
+			if (dl_nodeset_check(nodes, msg, sizeof(msg))) {
+				PERR(p, "nodes=%s: %s", nodes, msg);
+				return EINVAL;
+			}
+		} else if (!strncasecmp(tok, "resources=", 10)) {
+			if (parse_resources(tok + 10, &mask)) {
+				PERR(p, "%s: expected a list of cpu, mem, io",
+				     tok);
+				return EINVAL;
+			}
+		} else {
+			PERR(p, "class %s: unknown '%s'", name, tok);
+			return EINVAL;
+		}
+	}
+	if (p->ncls >= DL_FORECAST_MAX_CLASSES) {
+		PERR(p, "more than %d classes", DL_FORECAST_MAX_CLASSES);
+		return EINVAL;
+	}
+	for (uint32_t i = 0; i < p->ncls; i++)
+		if (!strcmp(p->names[i], name)) {
+			PERR(p, "class '%s' defined twice", name);
+			return EINVAL;
+		}
+	p->names[p->ncls] = strdup(name);
+	p->nodes[p->ncls] = strdup(nodes);
+	if (!p->names[p->ncls] || !p->nodes[p->ncls]) {
+		free(p->names[p->ncls]);
+		free(p->nodes[p->ncls]);
+		return ENOMEM;
+	}
+	p->res[p->ncls++] = mask;
+	return 0;
+}
+
+static int block_values(struct fc_parse *p, char *line)
+{
+	uint32_t c = p->ncls - 1;
+	char *tok, *save;
+
+	if (!p->ncls) {
+		PERR(p, "values before any class line");
+		return EINVAL;
+	}
+	for (tok = strtok_r(line, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		double v;
+
+		if (parse_number(tok, &v) || v < 0 || v > 1) {
+			PERR(p, "'%s': a load must be a fraction in [0,1]",
+			     tok);
+			return EINVAL;
+		}
+		if (p->bn[c] >= DL_FORECAST_MAX_SAMPLES) {
+			PERR(p, "more than %u values in class %s",
+			     DL_FORECAST_MAX_SAMPLES, p->names[c]);
+			return EINVAL;
+		}
+		if (p->bn[c] == p->bcap[c]) {
+			uint32_t nc = p->bcap[c] ? p->bcap[c] * 2 : 1024;
+			double *nv = realloc(p->bv[c], nc * sizeof(*nv));
+
+			if (!nv)
+				return ENOMEM;
+			p->bv[c] = nv;
+			p->bcap[c] = nc;
+		}
+		p->bv[c][p->bn[c]++] = v;
+	}
+	return 0;
+}
+
+/* Blocks to sample rows: a shorter class holds its last value (what the
+ * series does after its end anyway); with a period they must agree. */
+static int block_rows(struct fc_parse *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t c = 0; c < p->ncls; c++) {
+		if (!p->bn[c]) {
+			PERR(p, "class %s has no values", p->names[c]);
+			return EINVAL;
+		}
+		if (p->bn[c] > n)
+			n = p->bn[c];
+	}
+	for (uint32_t c = 0; c < p->ncls; c++)
+		if (p->period > 0 && p->bn[c] != n) {
+			PERR(p,
+			     "periodic classes need the same number of values "
+			     "(%s has %u, others %u)",
+			     p->names[c], p->bn[c], n);
+			return EINVAL;
+		}
+	p->samples = malloc((size_t) n * p->ncls * sizeof(double));
+	if (!p->samples)
+		return ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t c = 0; c < p->ncls; c++)
+			p->samples[(size_t) i * p->ncls + c] =
+				p->bv[c][i < p->bn[c] ? i : p->bn[c] - 1];
+	p->nsamples = n;
+	p->has_version = true;
+	return 0;
 }
 
 static int parse_finish(struct fc_parse *p, struct dl_forecast **out)
@@ -542,6 +749,8 @@ static int parse_finish(struct fc_parse *p, struct dl_forecast **out)
 	double *col;
 	int rc = 0;
 
+	if (p->syntax == 2 && p->ncls && (rc = block_rows(p)))
+		return rc;
 	if (!p->has_version || !p->has_step || !p->ncls || !p->nsamples) {
 		PERR(p, "a forecast needs Version=1, Step=, at least one "
 			"Class= and samples");
@@ -623,12 +832,30 @@ int dl_forecast_parse(const char *text, size_t len, const char *origin,
 			*--e = '\0';
 		if (!*s)
 			continue;
-		if (!strncasecmp(s, "Class=", 6))
-			rc = parse_class(&p, s);
-		else if (strchr(s, '='))
-			rc = parse_setting(&p, s);
-		else
-			rc = parse_sample(&p, s);
+		if (is_keyword(s, "step") || is_keyword(s, "epoch") ||
+		    is_keyword(s, "period") || is_keyword(s, "class")) {
+			if (p.syntax == 1) {
+				PERR(&p,
+				     "'%s': keyword syntax mixed with "
+				     "Key=Value syntax",
+				     s);
+				rc = EINVAL;
+				break;
+			}
+			p.syntax = 2;
+			rc = is_keyword(s, "class") ? block_class(&p, s)
+						    : block_setting(&p, s);
+		} else if (p.syntax == 2) {
+			rc = block_values(&p, s);
+		} else {
+			p.syntax = 1;
+			if (!strncasecmp(s, "Class=", 6))
+				rc = parse_class(&p, s);
+			else if (strchr(s, '='))
+				rc = parse_setting(&p, s);
+			else
+				rc = parse_sample(&p, s);
+		}
 	}
 	if (!rc)
 		rc = parse_finish(&p, out);

@@ -23,6 +23,20 @@
  * A node belongs to the first class whose Nodes= matches it; a node in no
  * class has no external load.  Resources= limits the load to some of cpu,
  * mem and io (default all three).
+ *
+ * The same content may also be written with keywords and one block of
+ * values per class (the estimator's demo series uses it):
+ *
+ *   step 60
+ *   epoch 0                      Start
+ *   period 86400
+ *   class web nodes=n[1-50] resources=cpu,io
+ *   0.20 0.22 0.25 ...           values of that class, any number per line
+ *   class rest                   no nodes=: every node (first match wins)
+ *   ...
+ *
+ * No Version line is needed there; a class with fewer values than another
+ * holds its last one (a periodic file needs equal lengths).
  */
 #ifndef DL_FORECAST_H
 #define DL_FORECAST_H
@@ -41,7 +55,7 @@ enum dl_resource {
 #define DL_FORECAST_MAX_CLASSES 64
 #define DL_FORECAST_MAX_SAMPLES 1000000u
 #define DL_FORECAST_MAX_FILE    (64u << 20)
-#define DL_FORECAST_MAX_TIME 1e11 /* seconds: bound on Start= */
+#define DL_FORECAST_MAX_TIME    1e11 /* seconds: bound on Start= */
 
 /* A piecewise-constant series with its running integral. */
 struct dl_series {
@@ -97,6 +111,16 @@ bool dl_forecast_applies(const struct dl_forecast *f, uint32_t c, int r);
 /* The grid of the forecast. */
 void dl_forecast_grid(const struct dl_forecast *f, double *start, double *step,
 		      double *period, uint32_t *n);
+
+/* Index of the class called name, or -1. */
+int dl_forecast_class_index(const struct dl_forecast *f, const char *name);
+/* The class's load at t (all resources alike); NAN for a bad class or a
+ * non-finite t. */
+double dl_forecast_at(const struct dl_forecast *f, size_t c, double t);
+/* Time-weighted mean of the class's load over [a, b) (its value at a when
+ * a == b); NAN for a bad class, non-finite times or b < a. */
+double dl_forecast_mean(const struct dl_forecast *f, size_t c, double a,
+			double b);
 
 /* External load fraction of class c on resource r at t / its largest value
  * over [a, b]; 0 for a node in no class (c < 0) or a resource the class

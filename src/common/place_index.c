@@ -67,10 +67,10 @@ int dl_place_index_build(struct dl_place_index *x, const struct dl_plan *plan)
 			continue;
 		if (pj->job_id)
 			x->ids[x->nids++] =
-				(struct dl_place_id){ pj->job_id, j, DL_MAP };
+				(struct dl_place_id){pj->job_id, j, DL_MAP};
 		if (pj->reduce_id)
-			x->ids[x->nids++] = (struct dl_place_id){ pj->reduce_id,
-								  j, DL_REDUCE };
+			x->ids[x->nids++] = (struct dl_place_id){pj->reduce_id,
+								 j, DL_REDUCE};
 	}
 	qsort(x->ids, x->nids, sizeof(*x->ids), cmp_id);
 	if (plan->nplace)
@@ -86,7 +86,7 @@ int dl_place_index_build(struct dl_place_index *x, const struct dl_plan *plan)
 bool dl_place_index_find(const struct dl_place_index *x, uint64_t array_id,
 			 uint32_t *job, int *phase)
 {
-	struct dl_place_id key = { array_id, 0, 0 };
+	struct dl_place_id key = {array_id, 0, 0};
 	const struct dl_place_id *hit;
 
 	if (!x || !x->nids || !array_id)
@@ -137,8 +137,8 @@ void dl_place_add_use(const struct dl_plan *plan, uint32_t job, int phase,
 	used[2] += d->io;
 }
 
-bool dl_place_may_start(const struct dl_place_index *x, uint32_t job,
-			int phase, uint32_t node, uint32_t running_here,
+bool dl_place_may_start(const struct dl_place_index *x, uint32_t job, int phase,
+			uint32_t node, uint32_t running_here,
 			const double used[3])
 {
 	const struct dl_place *row = dl_place_index_row(x, job, node);

@@ -23,8 +23,8 @@ struct dl_place_index {
 	const struct dl_plan *plan; /* not owned */
 	struct dl_place_id *ids;    /* sorted by id */
 	uint32_t nids;
-	uint32_t *row_start; /* njobs + 1: rows of job j are
-				rows[row_start[j] .. row_start[j+1]) */
+	uint32_t *row_start;   /* njobs + 1: rows of job j are
+				  rows[row_start[j] .. row_start[j+1]) */
 	struct dl_place *rows; /* plan->place sorted by job, then node */
 };
 
@@ -50,8 +50,8 @@ void dl_place_add_use(const struct dl_plan *plan, uint32_t job, int phase,
  * the job's tasks there (running_here, this phase) stay below P[j][n] and
  * the node's capacity holds on every resource with the deadline tasks
  * already running there (`used`, summed with dl_place_add_use). */
-bool dl_place_may_start(const struct dl_place_index *x, uint32_t job,
-			int phase, uint32_t node, uint32_t running_here,
+bool dl_place_may_start(const struct dl_place_index *x, uint32_t job, int phase,
+			uint32_t node, uint32_t running_here,
 			const double used[3]);
 
 #endif

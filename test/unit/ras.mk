@@ -8,3 +8,6 @@ test_unit_test_reverse_SOURCES = test/unit/test_reverse.c test/unit/fixtures.h
 test_unit_test_reverse_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_reverse_LDADD = $(UNIT_LDADD)
 endif
+# bats suites of select/deadline (run by contrib/run-tests.sh)
+EXTRA_DIST += test/bats/select_colocate.bats test/bats/select_forecast.bats \
+	test/bats/select_clients.bats

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/place_index.h"
 #include "common/placement.h"
 #include "common/policy.h"
 #include "common/policy_ras.h"
@@ -736,6 +737,89 @@ START_TEST(test_profile_switch)
 }
 END_TEST
 
+/* ---- enforcement: the plan index and the start rule ---- */
+
+START_TEST(test_place_index)
+{
+	struct dl_plan *p = dl_plan_new(3);
+	struct dl_place_index x;
+	uint32_t job;
+	int phase;
+	double used[3] = {0, 0, 0};
+
+	ck_assert_ptr_nonnull(p);
+	p->policy = DL_POLICY_RAS;
+	p->nnodes = 2;
+	p->nodes = calloc(2, sizeof(*p->nodes));
+	snprintf(p->nodes[0].name, sizeof(p->nodes[0].name), "n1");
+	snprintf(p->nodes[1].name, sizeof(p->nodes[1].name), "n2");
+	for (int n = 0; n < 2; n++) {
+		p->nodes[n].cap[0] = 4;
+		p->nodes[n].cap[1] = INFINITY;
+		p->nodes[n].cap[2] = 100;
+	}
+	/* job 0: map 10 / reduce 11, I/O heavy; job 1: map 20; job 2: not
+	 * managed */
+	p->jobs[0] = (struct dl_plan_job){
+		.job_id = 10, .reduce_id = 11, .managed = true};
+	p->jobs[0].demand[DL_MAP] = (struct dl_demand){1, 0, 60};
+	p->jobs[0].demand[DL_REDUCE] = (struct dl_demand){2, 0, 0};
+	p->jobs[1] = (struct dl_plan_job){.job_id = 20, .managed = true};
+	p->jobs[1].demand[DL_MAP] = (struct dl_demand){1, 0, 10};
+	p->jobs[2] = (struct dl_plan_job){.job_id = 30};
+	p->nplace = 4;
+	p->place = calloc(4, sizeof(*p->place));
+	p->place[0] = (struct dl_place){1, 1, 3, 0};
+	p->place[1] = (struct dl_place){0, 1, 1, 0};
+	p->place[2] = (struct dl_place){0, 0, 1, 1};
+	p->place[3] = (struct dl_place){1, 0, 3, 0};
+	ck_assert_int_eq(dl_place_index_build(&x, p), 0);
+	ck_assert(dl_place_index_find(&x, 11, &job, &phase));
+	ck_assert_uint_eq(job, 0);
+	ck_assert_int_eq(phase, DL_REDUCE);
+	ck_assert(dl_place_index_find(&x, 20, &job, &phase));
+	ck_assert_uint_eq(job, 1);
+	ck_assert_int_eq(phase, DL_MAP);
+	ck_assert(!dl_place_index_find(&x, 30, &job, &phase)); /* unmanaged */
+	ck_assert(!dl_place_index_find(&x, 99, &job, &phase));
+	ck_assert_uint_eq(dl_place_index_row(&x, 1, 0)->maps, 3);
+	ck_assert_ptr_null(dl_place_index_row(&x, 2, 0));
+
+	/* empty node: job 0's map may start on n1 (P = 1) */
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, 0, used));
+	/* ...but not a second one: P[0][n1] = 1 */
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	/* job 1 on n1 with job 0's map running: 60 + 10 I/O, 2 CPUs */
+	dl_place_add_use(p, 0, DL_MAP, used);
+	ck_assert_double_eq(used[2], 60);
+	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 0, 0, used));
+	/* with job 1's three maps there the CPUs are full (1 + 3 = 4) */
+	for (int k = 0; k < 3; k++)
+		dl_place_add_use(p, 1, DL_MAP, used);
+	ck_assert(!dl_place_may_start(&x, 0, DL_REDUCE, 0, 0, used));
+	/* I/O: two I/O-heavy maps never fit 100 MB/s, even with P room */
+	p->place[2].maps = 2;
+	dl_place_index_free(&x);
+	ck_assert_int_eq(dl_place_index_build(&x, p), 0);
+	used[0] = 1;
+	used[1] = 0;
+	used[2] = 60;
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	/* a forecast-reduced capacity binds the same way */
+	used[2] = 0;
+	p->nodes[0].cap[0] = 1;
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	/* bad rows are refused */
+	p->place[0].node = 7;
+	dl_place_index_free(&x);
+	ck_assert_int_eq(dl_place_index_build(&x, p), EINVAL);
+	ck_assert_int_eq(dl_place_index_build(&x, NULL), 0);
+	ck_assert(!dl_place_index_find(&x, 10, &job, &phase));
+	dl_place_index_free(&x);
+	dl_plan_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ras");
@@ -759,6 +843,7 @@ static Suite *suite(void)
 	tcase_add_test(pol, test_ras_plan);
 	tcase_add_test(pol, test_ras_plan_bad_input);
 	tcase_add_test(pol, test_profile_switch);
+	tcase_add_test(pol, test_place_index);
 	tcase_set_timeout(pl, 60);
 	suite_add_tcase(s, u);
 	suite_add_tcase(s, pl);

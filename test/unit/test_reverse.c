@@ -145,6 +145,82 @@ START_TEST(test_forecast_errors)
 }
 END_TEST
 
+/* The keyword/block syntax (the estimator's demo series) reads into the
+ * same forecast. */
+START_TEST(test_forecast_block_syntax)
+{
+	static const char text[] = "# demo\n"
+				   "step 60\n"
+				   "epoch 1000\n"
+				   "period 240\n"
+				   "class web nodes=n[1-2] resources=cpu,io\n"
+				   "0.5 0.25\n1 0\n"
+				   "class rest\n"
+				   "0 0.1 0 0.2\n";
+	static const char *bad[] = {
+		"step 60\nclass a\n",      /* no values */
+		"step 60\nclass a\n2\n",   /* > 1 */
+		"class a\n0.5\nstep 60\n", /* setting late */
+		"step 60\nperiod 120\nclass a\n0 0\nclass b\n0\n",
+		"step 60\nclass a\n0\nVersion=1\n", /* mixed */
+		"Version=1\nstep 60\n",             /* mixed */
+		"step 60\nclass a nodes=n[\n0\n",
+		"step 60\nclass a\nclass a\n0\n",
+		"step x\nclass a\n0\n",
+		"0.5\n",
+	};
+	struct dl_forecast *f = NULL, *g = NULL;
+	char err[256] = "";
+
+	ck_assert_int_eq(dl_forecast_parse(text, strlen(text), "blk", &f, err,
+					   sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_forecast_parse(good, strlen(good), "row", &g, err,
+					   sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_forecast_nclasses(f), 2);
+	ck_assert_int_eq(dl_forecast_class_index(f, "rest"), 1);
+	ck_assert_int_eq(dl_forecast_class_index(f, "none"), -1);
+	ck_assert_int_eq(dl_forecast_class_of(f, "n2"), 0);
+	ck_assert_int_eq(dl_forecast_class_of(f, "x9"), 1);
+	ck_assert(!dl_forecast_applies(f, 0, DL_RES_MEM));
+	/* the same series as the row-syntax file */
+	for (int k = 0; k < 12; k++) {
+		double t = 1000 + k * 37.0;
+
+		for (int c = 0; c < 2; c++)
+			ck_assert_double_eq(dl_forecast_at(f, c, t),
+					    dl_forecast_at(g, c, t));
+	}
+	ck_assert_double_eq_tol(dl_forecast_mean(f, 0, 1000, 1240), 105.0 / 240,
+				1e-12);
+	ck_assert_double_eq(dl_forecast_mean(f, 0, 1070, 1070), 0.25);
+	ck_assert(isnan(dl_forecast_mean(f, 0, 10, 5)));
+	ck_assert(isnan(dl_forecast_mean(f, 5, 0, 5)));
+	ck_assert(isnan(dl_forecast_at(f, 0, NAN)));
+	dl_forecast_free(f);
+	dl_forecast_free(g);
+	/* a shorter class holds its last value when not periodic */
+	ck_assert_int_eq(
+		dl_forecast_parse(
+			"step 10\nclass a\n0.1 0.2 0.3\nclass b\n0.5\n",
+			strlen("step 10\nclass a\n0.1 0.2 0.3\nclass b\n0.5\n"),
+			"short", &f, err, sizeof(err)),
+		0);
+	ck_assert_double_eq(dl_forecast_at(f, 1, 25), 0.5);
+	dl_forecast_free(f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = NULL;
+		err[0] = '\0';
+		ck_assert_msg(dl_forecast_parse(bad[i], strlen(bad[i]), "bad",
+						&f, err, sizeof(err)) == EINVAL,
+			      "case %zu accepted", i);
+		ck_assert_ptr_null(f);
+		ck_assert(err[0]);
+	}
+}
+END_TEST
+
 START_TEST(test_forecast_file)
 {
 	char path[] = "/tmp/dl_forecast_XXXXXX";
@@ -493,6 +569,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_forecast_parse);
 	tcase_add_test(t, test_forecast_errors);
 	tcase_add_test(t, test_forecast_file);
+	tcase_add_test(t, test_forecast_block_syntax);
 	tcase_add_test(r, test_reverse_fit_three_deadlines);
 	tcase_add_test(r, test_reverse_fit_edges);
 	tcase_add_test(p, test_reverse_equals_ras_when_flat);

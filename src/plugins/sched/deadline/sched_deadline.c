@@ -200,6 +200,7 @@ static void _cycle(bool due)
 	uint64_t t0, snap_us, apply_us, sig, finished;
 	char err[256], est[48];
 	int changes;
+	bool placed;
 	time_t now;
 
 	t0 = _usec();
@@ -262,8 +263,6 @@ static void _cycle(bool due)
 	seen_at = time(NULL);
 	unlock_slurmctld(write_lock);
 	apply_us = _usec() - t0;
-	if (changes)
-		schedule(false); /* start the allotted tasks now */
 
 	plan->stats.snapshot_us = snap_us;
 	plan->stats.apply_us = apply_us;
@@ -282,7 +281,12 @@ static void _cycle(bool due)
 		     plan->stats.compute_us, snap_us + apply_us, snap_us,
 		     apply_us, plan->stats.estimator);
 
+	placed = plan->nplace > 0;
 	dl_plan_publish(plan); /* the plan is shared and read-only now */
+	/* start the allotted tasks now, once select/deadline can see the
+	 * placement that allows them (ras/reverse: every new placement) */
+	if (changes || placed)
+		schedule(false);
 	sdl_plan_write(plan, &cfg);
 	dl_sstate_gc(&tracker, (double) now, SDL_RETENTION);
 	_save_state();

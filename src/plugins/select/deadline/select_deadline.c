@@ -37,13 +37,14 @@
 #include "common/place_index.h"
 #include "common/plan.h"
 
-const char plugin_name[] = "slurm-deadline placement enforcement (select/cons_tres underneath)";
+const char plugin_name[] =
+	"slurm-deadline placement enforcement (select/cons_tres underneath)";
 const char plugin_type[] = "select/deadline";
 /* unique among select plugins (Slurm's own: 101-110) and >= 100 */
 const uint32_t plugin_id = 4201;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-#define SD_PREFIX "select/deadline"
+#define SD_PREFIX  "select/deadline"
 #define SD_SLOW_US 2000 /* log index rebuilds slower than this */
 
 /* The order of slurm_select_ops_t in src/common/select.h. */
@@ -110,10 +111,10 @@ static bool in_ctld = false;
 
 /* ---- the current plan, indexed ---- */
 
-static struct dl_plan *cur_plan = NULL;	  /* held reference */
-static struct dl_place_index cur_index;	  /* of cur_plan */
-static int32_t *plan_to_slurm = NULL;	  /* plan node -> Slurm node */
-static int32_t *slurm_to_plan = NULL;	  /* Slurm node -> plan node */
+static struct dl_plan *cur_plan = NULL; /* held reference */
+static struct dl_place_index cur_index; /* of cur_plan */
+static int32_t *plan_to_slurm = NULL;   /* plan node -> Slurm node */
+static int32_t *slurm_to_plan = NULL;   /* Slurm node -> plan node */
 static uint32_t slurm_map_len = 0;
 
 static uint64_t n_tests, n_restricted, n_refused;
@@ -133,7 +134,8 @@ static int _other_init(void)
 	slurm_mutex_lock(&g_context_lock);
 	if (!g_context) {
 		if (sizeof(syms) != sizeof(ops))
-			fatal("%s: operation table out of sync with slurm_select_ops_t",
+			fatal("%s: operation table out of sync with "
+			      "slurm_select_ops_t",
 			      SD_PREFIX);
 		g_context = plugin_context_create("select", "select/cons_tres",
 						  (void **) &ops, syms,
@@ -148,11 +150,11 @@ static int _other_init(void)
 }
 
 /* Forward to select/cons_tres; err when it cannot be loaded. */
-#define FWD(err, fn, ...)                               \
-	do {                                            \
-		if (_other_init() != SLURM_SUCCESS)     \
-			return err;                     \
-		return (*(ops.fn))(__VA_ARGS__);        \
+#define FWD(err, fn, ...)                                                      \
+	do {                                                                   \
+		if (_other_init() != SLURM_SUCCESS)                            \
+			return err;                                            \
+		return (*(ops.fn))(__VA_ARGS__);                               \
 	} while (0)
 
 /* ---- tracking ---- */
@@ -178,8 +180,7 @@ static struct sd_node *_track_node_locked(uint32_t idx)
 	return &track[idx];
 }
 
-static void _track_add_locked(uint32_t node, uint32_t job_id,
-			      uint32_t array_id)
+static void _track_add_locked(uint32_t node, uint32_t job_id, uint32_t array_id)
 {
 	struct sd_node *n = _track_node_locked(node);
 
@@ -276,17 +277,20 @@ static bool _index_refresh_locked(void)
 	_index_drop_locked();
 	cur_plan = plan;
 	if (!plan || !plan->nnodes || !plan->nodes ||
-	    (plan->policy != DL_POLICY_RAS && plan->policy != DL_POLICY_REVERSE))
+	    (plan->policy != DL_POLICY_RAS &&
+	     plan->policy != DL_POLICY_REVERSE))
 		return false;
 	t0 = _usec();
 	rc = dl_place_index_build(&cur_index, plan);
 	if (rc) {
-		error("%s: cannot index plan cycle %" PRIu64 ": %s; not enforcing it",
+		error("%s: cannot index plan cycle %" PRIu64
+		      ": %s; not enforcing it",
 		      SD_PREFIX, plan->cycle, slurm_strerror(rc));
 		_index_drop_locked();
 		return false;
 	}
-	slurm_map_len = node_record_count > 0 ? (uint32_t) node_record_count : 0;
+	slurm_map_len =
+		node_record_count > 0 ? (uint32_t) node_record_count : 0;
 	plan_to_slurm = xcalloc(plan->nnodes, sizeof(*plan_to_slurm));
 	slurm_to_plan = xcalloc(slurm_map_len ? slurm_map_len : 1,
 				sizeof(*slurm_to_plan));
@@ -302,7 +306,8 @@ static bool _index_refresh_locked(void)
 		slurm_to_plan[node_ptr->index] = (int32_t) p;
 	}
 	if (_usec() - t0 > SD_SLOW_US)
-		info("%s: indexing plan cycle %" PRIu64 " (%u jobs, %u rows) took %" PRIu64 " us",
+		info("%s: indexing plan cycle %" PRIu64
+		     " (%u jobs, %u rows) took %" PRIu64 " us",
 		     SD_PREFIX, plan->cycle, plan->njobs, plan->nplace,
 		     _usec() - t0);
 	return true;
@@ -327,16 +332,17 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap)
 	}
 	for (int64_t i = bit_ffs(bitmap), last = bit_fls(bitmap);
 	     i >= 0 && i <= last; i++) {
-		int32_t p = (uint32_t) i < slurm_map_len ? slurm_to_plan[i] : -1;
-		double used[3] = { 0, 0, 0 };
+		int32_t p =
+			(uint32_t) i < slurm_map_len ? slurm_to_plan[i] : -1;
+		double used[3] = {0, 0, 0};
 		uint32_t mine = 0;
 		bool ok = false;
 
 		if (!bit_test(bitmap, i))
 			continue;
 		if (p >= 0) {
-			struct sd_node *n = (uint32_t) i < ntrack ? &track[i]
-								   : NULL;
+			struct sd_node *n =
+				(uint32_t) i < ntrack ? &track[i] : NULL;
 
 			for (uint32_t k = 0; n && k < n->n; k++) {
 				uint32_t oj;
@@ -372,10 +378,12 @@ extern int init(void)
 {
 	in_ctld = running_in_slurmctld();
 	if (in_ctld)
-		info("%s: loaded (plugin_id %u); delegating to select/cons_tres. "
+		info("%s: loaded (plugin_id %u); delegating to "
+		     "select/cons_tres. "
 		     "Not available with a select plugin not named cons_tres: "
 		     "dynamic nodes, MaxNodeCount, CoreCnt reservations, "
-		     "per-node heterogeneous GRES counts (doc/select-deadline.md)",
+		     "per-node heterogeneous GRES counts "
+		     "(doc/select-deadline.md)",
 		     SD_PREFIX, plugin_id);
 	return _other_init();
 }
@@ -453,7 +461,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		if (left == 0) {
 			n_refused++;
 			if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
-				info("%s: %pJ: no node of the plan has room for another task now",
+				info("%s: %pJ: no node of the plan has room "
+				     "for another task now",
 				     SD_PREFIX, job_ptr);
 			return SLURM_ERROR;
 		}
@@ -486,8 +495,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 	FWD(SLURM_ERROR, job_expand, from_job_ptr, to_job_ptr);
 }
 
-extern int select_p_job_resized(job_record_t *job_ptr,
-				node_record_t *node_ptr)
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
 	if (in_ctld && node_ptr && _array_of(job_ptr)) {
 		slurm_mutex_lock(&track_lock);

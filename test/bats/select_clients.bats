@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# With SelectType=select/deadline every Slurm client loads the plugin
+# (select_g_init dlopens each select_*.so of PluginDir): sbatch, squeue,
+# sinfo, scontrol, srun, salloc and scancel must all keep working, with no
+# unresolved symbol (FEASIBILITY §4.1).
+load helpers
+
+PORT=${DL_SELECT_PORT_BASE:-21000}
+
+setup_file() {
+	export DL_PORT_BASE=$((PORT + 20))
+	dl_cluster_start --nodes 2 --select select/deadline \
+		--deadline-conf none
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+# run a client; fail on an error line from the plugin loader
+client() {
+	run "$@"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	! grep -qiE 'undefined symbol|plugin_load|cannot (load|create)|fatal' <<<"$output"
+}
+
+@test "clients load select_deadline.so" {
+	run env LD_DEBUG=files sinfo -h
+	echo "$output" | grep 'select_deadline.so' | head -n 3
+	grep -q 'file=.*select_deadline.so' <<<"$output"
+	! grep -qi 'undefined symbol' <<<"$output"
+}
+
+@test "scontrol reports select/deadline" {
+	client scontrol show config
+	grep -qE '^SelectType +\= select/deadline' <<<"$output"
+	client scontrol ping
+	client scontrol show node n1
+	grep -q 'NodeName=n1' <<<"$output"
+}
+
+@test "sinfo and squeue" {
+	client sinfo
+	grep -q 'debug' <<<"$output"
+	client sinfo -N -o '%N %C %T'
+	client squeue
+}
+
+@test "sbatch, scontrol show job, squeue, scancel" {
+	local id
+	cd "$LC_DIR/jobs"
+	client sbatch --parsable -o /dev/null -t 1 --wrap 'sleep 30'
+	id=$output
+	client scontrol show job "$id"
+	grep -q "JobId=$id" <<<"$output"
+	client squeue -j "$id" -h -o '%i %T'
+	client scancel "$id"
+	dl_wait_jobs 30 "$id"
+}
+
+@test "srun and salloc run steps through select/deadline" {
+	client srun -N2 -t 1 hostname
+	[ "$(grep -c . <<<"$output")" -eq 2 ]
+	client salloc -N1 -t 1 srun hostname
+	client sbatch --parsable -o "$LC_DIR/jobs/array.out" -t 1 --array=0-3 --wrap 'true'
+	dl_wait_jobs 60 "$(cut -d';' -f1 <<<"$output")"
+}
