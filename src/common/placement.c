@@ -62,6 +62,10 @@ struct pl {
 	uint32_t ncls;
 	uint32_t *heap_mem;
 	enum dl_util_kind kind;
+	/* classes with open jobs, min (utility, index) of their top first */
+	uint32_t *ch, nch, *cpos;
+	uint32_t *popped;                /* scratch for argmin_room */
+	double min_demand[DL_RESOURCES]; /* over every class: a lower bound */
 };
 
 /* ---- demands and utility ---- */
@@ -143,6 +147,77 @@ static bool less(const struct pl *p, uint32_t a, uint32_t b)
 	return ua < ub || (ua == ub && a < b);
 }
 
+/* ---- the heap of classes, keyed by their top job ---- */
+
+static bool cls_less(const struct pl *p, uint32_t a, uint32_t b)
+{
+	return less(p, p->cls[a].heap[0], p->cls[b].heap[0]);
+}
+
+static void cswap(struct pl *p, uint32_t i, uint32_t k)
+{
+	uint32_t t = p->ch[i];
+
+	p->ch[i] = p->ch[k];
+	p->ch[k] = t;
+	p->cpos[p->ch[i]] = i;
+	p->cpos[p->ch[k]] = k;
+}
+
+static void csift(struct pl *p, uint32_t i)
+{
+	while (i > 0 && cls_less(p, p->ch[i], p->ch[(i - 1) / 2])) {
+		cswap(p, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < p->nch && cls_less(p, p->ch[l], p->ch[m]))
+			m = l;
+		if (r < p->nch && cls_less(p, p->ch[r], p->ch[m]))
+			m = r;
+		if (m == i)
+			break;
+		cswap(p, i, m);
+		i = m;
+	}
+}
+
+/* After class c's heap changed: (re)place c in the class heap. */
+static void cfix(struct pl *p, uint32_t c)
+{
+	uint32_t i = p->cpos[c];
+
+	if (!p->cls[c].n) {
+		if (i == NONE)
+			return;
+		cswap(p, i, p->nch - 1);
+		p->nch--;
+		p->cpos[c] = NONE;
+		if (i < p->nch)
+			csift(p, i);
+		return;
+	}
+	if (i == NONE) {
+		p->ch[p->nch] = c;
+		i = p->nch++;
+		p->cpos[c] = i;
+	}
+	csift(p, i);
+}
+
+static void cpop_top(struct pl *p)
+{
+	uint32_t c = p->ch[0];
+
+	cswap(p, 0, p->nch - 1);
+	p->nch--;
+	p->cpos[c] = NONE;
+	if (p->nch)
+		csift(p, 0);
+}
+
 static void hswap(struct pl *p, struct pclass *c, uint32_t i, uint32_t k)
 {
 	uint32_t t = c->heap[i];
@@ -203,16 +278,20 @@ static void hremove(struct pl *p, uint32_t job)
 		hfix(p, c->heap[i]);
 }
 
-/* Recompute a job's utility and its place in its class heap. */
+/* Recompute a job's utility, its place in its class heap and that class's
+ * place in the class heap. */
 static void refresh(struct pl *p, uint32_t job)
 {
 	struct dl_pl_job *j = &p->jobs[job];
 
 	j->utility = dl_pl_utility(j, p->kind, j->maps, j->reduces);
-	if (j->maps < j->maps_left)
-		hinsert(p, job), hfix(p, job);
-	else
+	if (j->maps < j->maps_left) {
+		hinsert(p, job);
+		hfix(p, job);
+	} else {
 		hremove(p, job);
+	}
+	cfix(p, p->pj[job].cls);
 }
 
 /* ---- adding and removing tasks ---- */
@@ -334,27 +413,30 @@ static int add_reducer(struct pl *p, uint32_t job, uint32_t node, bool fixed)
 
 /* ---- searches ---- */
 
-/* The open job of lowest utility with room for one more map on node. */
+/* The open job of lowest utility with room for one more map on node:
+ * classes come off the class heap lowest top first until one fits; those
+ * passed over go back.  Same answer as scanning every class. */
 static uint32_t argmin_room(struct pl *p, uint32_t node)
 {
 	struct pnode *n = &p->nodes[node];
-	uint32_t best = NONE;
+	uint32_t best = NONE, np = 0;
 
-	if (!n->usable)
-		return NONE;
-	for (uint32_t c = 0; c < p->ncls; c++) {
+	if (!n->usable || !fits(n->free, p->min_demand, 1))
+		return NONE; /* no class can fit: skip the search */
+	while (p->nch) {
+		uint32_t c = p->ch[0];
 		struct pclass *k = &p->cls[c];
-		uint32_t j;
 
-		if (!k->n || !allowed(n, k->part) ||
-		    !fits(n->free, k->demand, 1))
-			continue;
-		j = k->heap[0];
-		if (k->shuffle && !shuffle_room(p, j, node))
-			continue;
-		if (best == NONE || less(p, j, best))
-			best = j;
+		if (allowed(n, k->part) && fits(n->free, k->demand, 1) &&
+		    (!k->shuffle || shuffle_room(p, k->heap[0], node))) {
+			best = k->heap[0];
+			break;
+		}
+		cpop_top(p);
+		p->popped[np++] = c;
 	}
+	while (np)
+		cfix(p, p->popped[--np]);
 	return best;
 }
 
@@ -420,10 +502,16 @@ static int build_classes(struct pl *p)
 
 	p->cls = calloc(p->njobs ? p->njobs : 1, sizeof(*p->cls));
 	p->heap_mem = malloc((p->njobs ? p->njobs : 1) * sizeof(*p->heap_mem));
-	if (!order || !p->cls || !p->heap_mem) {
+	p->ch = malloc((p->njobs ? p->njobs : 1) * sizeof(*p->ch));
+	p->cpos = malloc((p->njobs ? p->njobs : 1) * sizeof(*p->cpos));
+	p->popped = malloc((p->njobs ? p->njobs : 1) * sizeof(*p->popped));
+	if (!order || !p->cls || !p->heap_mem || !p->ch || !p->cpos ||
+	    !p->popped) {
 		free(order);
 		return ENOMEM;
 	}
+	for (int r = 0; r < DL_RESOURCES; r++)
+		p->min_demand[r] = INFINITY;
 	for (uint32_t j = 0; j < p->njobs; j++)
 		order[j] = j;
 	qsort_r(order, p->njobs, sizeof(*order), cmp_shape, p);
@@ -441,6 +529,12 @@ static int build_classes(struct pl *p)
 		}
 		p->pj[j].cls = p->ncls - 1;
 		used++;
+	}
+	for (uint32_t c = 0; c < p->ncls; c++) {
+		p->cpos[c] = NONE;
+		for (int r = 0; r < DL_RESOURCES; r++)
+			p->min_demand[r] =
+				fmin(p->min_demand[r], p->cls[c].demand[r]);
 	}
 	free(order);
 	return 0;
@@ -683,6 +777,9 @@ static void pl_free(struct pl *p)
 	free(p->pj);
 	free(p->cls);
 	free(p->heap_mem);
+	free(p->ch);
+	free(p->cpos);
+	free(p->popped);
 }
 
 int dl_placement(const struct dl_pl_node *nodes, uint32_t nnodes,
