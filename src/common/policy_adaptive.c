@@ -450,7 +450,11 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 	o->verdict = finish <= a->goal.job ? DL_VERDICT_ON_TRACK
 					   : DL_VERDICT_AT_RISK;
 	snprintf(need, sizeof(need), "%.1f", a->accel_job ? a->need_acc : a->need);
-	if (o->verdict == DL_VERDICT_AT_RISK && a->starved)
+	if (o->verdict == DL_VERDICT_AT_RISK && !isfinite(finish))
+		snprintf(o->explain, sizeof(o->explain),
+			 "needs %s concurrent %s tasks to meet its goal in %s but none fits now: more urgent jobs hold its partition",
+			 need, phase, left);
+	else if (o->verdict == DL_VERDICT_AT_RISK && a->starved)
 		snprintf(o->explain, sizeof(o->explain),
 			 "needs %s concurrent %s tasks to meet its goal in %s but only %u fit: about %s late",
 			 need, phase, left, o->alloc, late);

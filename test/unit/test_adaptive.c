@@ -117,6 +117,7 @@ START_TEST(test_class_order)
 	ck_assert_uint_eq(w_get(&w, 1)->alloc, 0);
 	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
 	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_ptr_nonnull(strstr(w_get(&w, 1)->explain, "none fits now"));
 	(void) nodata;
 	(void) nodata_old;
 	w_free(&w);
