@@ -262,9 +262,16 @@ static void _index_drop_locked(void)
 	cur_plan = NULL;
 }
 
-/* Make the index follow the current plan.  Returns false when the plan
- * gives nothing to enforce. */
-static bool _index_refresh_locked(void)
+enum sd_mode {
+	SD_PASS,    /* no placement plan: cons_tres decides */
+	SD_ENFORCE, /* a placement plan: P[j][n] and capacity */
+	SD_WAIT,    /* a placement plan restored from disk after a restart:
+		       it has no rows, so its arrays wait for the first cycle */
+};
+static enum sd_mode cur_mode = SD_PASS;
+
+/* Make the index follow the current plan. */
+static enum sd_mode _index_refresh_locked(void)
 {
 	struct dl_plan *plan = dl_plan_acquire();
 	uint64_t t0;
@@ -272,14 +279,14 @@ static bool _index_refresh_locked(void)
 
 	if (plan == cur_plan) {
 		dl_plan_release(plan); /* we hold one already */
-		return cur_plan && cur_plan->nnodes;
+		return cur_plan ? cur_mode : SD_PASS;
 	}
 	_index_drop_locked();
 	cur_plan = plan;
-	if (!plan || !plan->nnodes || !plan->nodes ||
-	    (plan->policy != DL_POLICY_RAS &&
-	     plan->policy != DL_POLICY_REVERSE))
-		return false;
+	cur_mode = SD_PASS;
+	if (!plan || (plan->policy != DL_POLICY_RAS &&
+		      plan->policy != DL_POLICY_REVERSE))
+		return SD_PASS;
 	t0 = _usec();
 	rc = dl_place_index_build(&cur_index, plan);
 	if (rc) {
@@ -287,7 +294,15 @@ static bool _index_refresh_locked(void)
 		      ": %s; not enforcing it",
 		      SD_PREFIX, plan->cycle, slurm_strerror(rc));
 		_index_drop_locked();
-		return false;
+		return SD_PASS;
+	}
+	if (!plan->nnodes || !plan->nodes) {
+		info("%s: plan cycle %" PRIu64
+		     " carries no placement (restored "
+		     "after a restart): its arrays wait for the next plan",
+		     SD_PREFIX, plan->cycle);
+		cur_mode = SD_WAIT;
+		return cur_mode;
 	}
 	slurm_map_len =
 		node_record_count > 0 ? (uint32_t) node_record_count : 0;
@@ -310,7 +325,8 @@ static bool _index_refresh_locked(void)
 		     " (%u jobs, %u rows) took %" PRIu64 " us",
 		     SD_PREFIX, plan->cycle, plan->njobs, plan->nplace,
 		     _usec() - t0);
-	return true;
+	cur_mode = SD_ENFORCE;
+	return cur_mode;
 }
 
 /* Clear from bitmap the nodes where one more task of this array may not
@@ -321,14 +337,20 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap)
 	uint32_t array_id = _array_of(job_ptr), job;
 	int phase, left = 0;
 	bool cut = false;
+	enum sd_mode mode;
 
 	if (!array_id || !bitmap)
 		return -1;
 	slurm_mutex_lock(&track_lock);
-	if (!_index_refresh_locked() ||
+	mode = _index_refresh_locked();
+	if (mode == SD_PASS ||
 	    !dl_place_index_find(&cur_index, array_id, &job, &phase)) {
 		slurm_mutex_unlock(&track_lock);
 		return -1;
+	}
+	if (mode == SD_WAIT) {
+		slurm_mutex_unlock(&track_lock);
+		return 0;
 	}
 	for (int64_t i = bit_ffs(bitmap), last = bit_fls(bitmap);
 	     i >= 0 && i <= last; i++) {
