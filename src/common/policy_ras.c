@@ -46,6 +46,55 @@ struct dl_demand dl_effective_demand(const struct dl_demand *profile,
 	return d;
 }
 
+static int bad_demand(const struct dl_demand *d)
+{
+	return !isfinite(d->cpu) || d->cpu < 0 || !isfinite(d->mem) ||
+	       d->mem < 0 || !isfinite(d->io) || d->io < 0;
+}
+
+int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
+		       double io_bytes, struct dl_demand *out)
+{
+	if (!out || !isfinite(cpu_seconds) || cpu_seconds < 0 ||
+	    !isfinite(elapsed) || !(elapsed > 0) || !isfinite(max_rss_mb) ||
+	    max_rss_mb < 0 || !isfinite(io_bytes) || io_bytes < 0)
+		return EINVAL;
+	out->cpu = cpu_seconds / elapsed;
+	out->mem = max_rss_mb;
+	out->io = io_bytes / elapsed / 1e6;
+	return 0;
+}
+
+static bool demand_empty(const struct dl_demand *d)
+{
+	return !(d->cpu > 0) && !(d->mem > 0) && !(d->io > 0);
+}
+
+static bool demand_valid(const struct dl_demand *d)
+{
+	return d && !bad_demand(d) && !demand_empty(d);
+}
+
+int dl_profile_use_learned(struct dl_job *job, const struct dl_demand *map,
+			   const struct dl_demand *reduce)
+{
+	int used = 0;
+
+	if (!job)
+		return 0;
+	/* a phase's hint is a non-empty demand (the SPANK option requires
+	 * cpu > 0); an empty one means "no hint" */
+	if (demand_valid(map) && demand_empty(&job->profile.map)) {
+		job->profile.map = *map;
+		used++;
+	}
+	if (demand_valid(reduce) && demand_empty(&job->profile.reduce)) {
+		job->profile.reduce = *reduce;
+		used++;
+	}
+	return used;
+}
+
 static void to_vec(const struct dl_demand *d, double v[DL_RESOURCES])
 {
 	v[DL_RES_CPU] = d->cpu;
@@ -58,11 +107,6 @@ static struct dl_demand from_vec(const double v[DL_RESOURCES])
 	return (struct dl_demand){v[DL_RES_CPU], v[DL_RES_MEM], v[DL_RES_IO]};
 }
 
-static int bad_demand(const struct dl_demand *d)
-{
-	return !isfinite(d->cpu) || d->cpu < 0 || !isfinite(d->mem) ||
-	       d->mem < 0 || !isfinite(d->io) || d->io < 0;
-}
 
 static uint64_t usec_now(void)
 {

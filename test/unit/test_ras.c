@@ -820,6 +820,40 @@ START_TEST(test_place_index)
 }
 END_TEST
 
+START_TEST(test_learned_profiles)
+{
+	struct dl_job *j = fx_job(1, 4, 0, 100);
+	struct dl_demand d, learned = {1.5, 800, 20}, bad = {NAN, 1, 1};
+
+	/* 90 CPU-seconds over 60 s, 512 MB peak, 120 MB moved in 60 s */
+	ck_assert_int_eq(dl_usage_to_demand(90, 60, 512, 120e6, &d), 0);
+	ck_assert_double_eq_tol(d.cpu, 1.5, 1e-12);
+	ck_assert_double_eq(d.mem, 512);
+	ck_assert_double_eq_tol(d.io, 2, 1e-12);
+	ck_assert_int_eq(dl_usage_to_demand(90, 0, 512, 1, &d), EINVAL);
+	ck_assert_int_eq(dl_usage_to_demand(-1, 60, 512, 1, &d), EINVAL);
+	ck_assert_int_eq(dl_usage_to_demand(1, 60, NAN, 1, &d), EINVAL);
+	/* no hint: the learned profile is used, for the phases it covers */
+	ck_assert_int_eq(dl_profile_use_learned(j, &learned, NULL), 1);
+	ck_assert_double_eq(j->profile.map.io, 20);
+	ck_assert_double_eq(j->profile.reduce.cpu, 0);
+	/* a hint wins */
+	j->profile.map = (struct dl_demand){1, 0, 60};
+	j->profile.given = true;
+	ck_assert_int_eq(dl_profile_use_learned(j, &learned, &learned), 1);
+	ck_assert_double_eq(j->profile.map.io, 60);
+	ck_assert_double_eq(j->profile.reduce.mem, 800);
+	/* invalid or empty learned values are ignored */
+	j->profile.reduce = (struct dl_demand){0, 0, 0};
+	ck_assert_int_eq(dl_profile_use_learned(j, NULL, &bad), 0);
+	ck_assert_int_eq(
+		dl_profile_use_learned(j, NULL, &(struct dl_demand){0, 0, 0}),
+		0);
+	ck_assert_int_eq(dl_profile_use_learned(NULL, &learned, NULL), 0);
+	dl_job_free(j);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ras");
@@ -844,6 +878,7 @@ static Suite *suite(void)
 	tcase_add_test(pol, test_ras_plan_bad_input);
 	tcase_add_test(pol, test_profile_switch);
 	tcase_add_test(pol, test_place_index);
+	tcase_add_test(pol, test_learned_profiles);
 	tcase_set_timeout(pl, 60);
 	suite_add_tcase(s, u);
 	suite_add_tcase(s, pl);
