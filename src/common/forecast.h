@@ -1,7 +1,8 @@
 /*
  * forecast.h - the external load f(t) of the reverse policy (DESIGN §4.3):
- * per node class, the fraction of each node's capacity that work outside
- * Slurm's view (a co-located service) is expected to use, over time.
+ * per node class, the fraction of each node's capacity that all the work
+ * outside the plan (a co-located service, jobs without deadlines) is
+ * expected to use, over time.
  *
  * A series is piecewise constant: sample i holds on
  * [start + i*step, start + (i+1)*step).  A periodic series (period > 0)

@@ -107,7 +107,6 @@ static struct dl_demand from_vec(const double v[DL_RESOURCES])
 	return (struct dl_demand){v[DL_RES_CPU], v[DL_RES_MEM], v[DL_RES_IO]};
 }
 
-
 static uint64_t usec_now(void)
 {
 	struct timespec ts;
@@ -159,8 +158,10 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		an[i].cls = c;
 		an[i].usable = pn[i].usable;
 		for (int r = 0; r < DL_RESOURCES; r++) {
-			/* the load forecast over the coming cycle, at its
-			 * highest, is off limits to tasks started now */
+			/* the forecast load over the coming cycle, at its
+			 * highest, is off limits to tasks started now; it
+			 * describes all load outside the plan, so what such
+			 * jobs hold now is a floor, not an addition */
 			double ext =
 				isinf(raw[r])
 					? 0
@@ -173,7 +174,7 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 			pn[i].cap[r] =
 				isinf(raw[r])
 					? INFINITY
-					: fmax(0, raw[r] - other[r] - ext);
+					: fmax(0, raw[r] - fmax(other[r], ext));
 			out[i].cap[r] = pn[i].cap[r];
 		}
 		copy_str(out[i].name, sizeof(out[i].name), n->name);

@@ -70,16 +70,16 @@ int dl_avail_build(struct dl_avail *av, const struct dl_avail_node *nodes,
 			double t = start + (i + 0.5) * step, sum = 0;
 
 			for (uint32_t c = 0; c <= ncls; c++) {
-				double load =
-					c < ncls ? dl_forecast_load_at(
-							   f, (int) c, r, t)
-						 : 0;
-
-				sum += fmax(
-					0,
-					base[c * DL_RESOURCES + r] -
-						load * capc[c * DL_RESOURCES +
-							    r]);
+				/* a class's f(t) is all the load outside the
+				 * plan on its nodes; elsewhere (and for
+				 * resources it does not describe) what jobs
+				 * outside the plan hold now persists */
+				if (c < ncls && dl_forecast_applies(f, c, r))
+					sum += capc[c * DL_RESOURCES + r] *
+					       (1 - dl_forecast_load_at(
+							    f, (int) c, r, t));
+				else
+					sum += base[c * DL_RESOURCES + r];
 			}
 			v[i] = sum;
 		}

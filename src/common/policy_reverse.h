@@ -6,9 +6,10 @@
  *
  * The exact definitions (doc/ras-reverse.md, "Reverse fitting"):
  *
- *  A_r(t)    capacity of resource r available to deadline work at t:
- *            per forecast class, sum of (capacity - use by jobs the plan
- *            does not manage) minus f_c,r(t) x capacity, floored at 0.
+ *  A_r(t)    capacity of resource r available to deadline work at t: on
+ *            a forecast class's nodes capacity x (1 - f_c,r(t)) (f is all
+ *            the load outside the plan there); elsewhere capacity minus
+ *            what jobs the plan does not manage hold now.
  *  E_r(a,b)  integral of A_r over [a, b].
  *  frames    the distinct deadlines d_1 < ... < d_K after now cut
  *            [now, d_K] into frames F_k = [d_(k-1), d_k], d_0 = now.

@@ -558,6 +558,48 @@ START_TEST(test_reverse_plans_ahead)
 }
 END_TEST
 
+/* A class's f(t) is all the load outside the plan on its nodes: what jobs
+ * outside the plan hold now is a floor for this cycle, not an addition;
+ * reverse fitting sees only f(t) on those nodes. */
+START_TEST(test_forecast_and_measured_use)
+{
+	struct world w;
+	struct dl_forecast *f = dl_forecast_new(0, 60, 0, 100);
+	double load[100];
+	struct dl_plan *p;
+	struct dl_avail_node an[2] = {
+		{{4, INFINITY, INFINITY}, {2, 0, 0}, 0, true},
+		{{4, INFINITY, INFINITY}, {1, 0, 0}, -1, true},
+	};
+	struct dl_avail av;
+
+	for (int i = 0; i < 100; i++)
+		load[i] = i < 50 ? 0.25 : 0.75;
+	memset(&w, 0, sizeof(w));
+	fx_cluster(&w.cl, 2, 4, 0);
+	w.cfg = fx_config();
+	ck_assert_int_eq(dl_forecast_add_class(f, "svc", "n1", 0, load), 0);
+	w.cl.nodes[0].cpus_other = 2; /* the service, seen as used now */
+	w.jobs[w.n] = fx_job(1, 20, 0, 100000);
+	fx_done(w.jobs[w.n++], DL_MAP, 2, 100, 0);
+	p = plan_with(&w, "reverse", f, 100);
+	ck_assert_double_eq(p->nodes[0].cap[DL_RES_CPU], 2); /* 4-max(2,1) */
+	dl_plan_free(p);
+	p = plan_with(&w, "reverse", f, 3100);
+	ck_assert_double_eq(p->nodes[0].cap[DL_RES_CPU], 1); /* 4-max(2,3) */
+	dl_plan_free(p);
+	/* fitting: n1 gives 4 x (1 - f(t)), n2 (no class) 4 - 1 */
+	ck_assert_int_eq(dl_avail_build(&av, an, 2, f), 0);
+	ck_assert_double_eq_tol(dl_series_at(&av.a[DL_RES_CPU], 100), 3 + 3,
+				1e-12);
+	ck_assert_double_eq_tol(dl_series_at(&av.a[DL_RES_CPU], 4000), 1 + 3,
+				1e-12);
+	dl_avail_free(&av);
+	dl_forecast_free(f);
+	w_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reverse");
@@ -574,6 +616,7 @@ static Suite *suite(void)
 	tcase_add_test(r, test_reverse_fit_edges);
 	tcase_add_test(p, test_reverse_equals_ras_when_flat);
 	tcase_add_test(p, test_forecast_reduces_capacity);
+	tcase_add_test(p, test_forecast_and_measured_use);
 	tcase_add_test(p, test_reverse_plans_ahead);
 	tcase_set_timeout(p, 60);
 	suite_add_tcase(s, t);
