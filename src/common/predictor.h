@@ -1,0 +1,168 @@
+/*
+ * predictor.h - task-length predictors (DESIGN §5, POSUM digest §2.3-2.4):
+ * the formulas that turn samples of task durations into a prediction with
+ * quantiles.  Used by the estimator daemon (through history.h), the
+ * accuracy benchmark and the tests; no I/O here.
+ *
+ * A prediction for one phase (map or reduce) of a job comes from the first
+ * level that has enough samples:
+ *   job           the job's own completed tasks of that phase
+ *   history:name  past tasks with the same (user, job name, phase)
+ *   history:user  past tasks of the same (user, phase)
+ *   rate          duration = a + b * input_bytes, fitted by least squares
+ *                 over recent tasks of the phase that carried input sizes
+ *                 (only when the request gives input_bytes)
+ *   default       a configured length per phase
+ *
+ * Every level but the rate model and the default summarises its samples the
+ * same way: p50 is the sample median, the spread is the standard deviation
+ * of log durations pooled with a prior (s0 with nu0 pseudo-observations, so
+ * one or two samples still give a finite interval) and widened by
+ * sqrt(1 + 1/n) for a new observation.  The upper quantiles are
+ * p50 * exp(z_q * spread), where z_q is the empirical quantile of that
+ * level's recent standardised errors once enough are known (online
+ * calibration), else Student's t quantile with nu0 + n - 1 degrees of
+ * freedom (a log-normal prediction interval).
+ */
+#ifndef DL_PREDICTOR_H
+#define DL_PREDICTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dl_pred_source {
+	DL_PRED_JOB = 0,
+	DL_PRED_NAME,
+	DL_PRED_USER,
+	DL_PRED_RATE,
+	DL_PRED_DEFAULT,
+	DL_PRED_SOURCES
+};
+
+/* "job", "history:name", "history:user", "rate", "default" */
+const char *dl_pred_source_name(enum dl_pred_source s);
+
+/* Durations shorter than this are treated as this (log of 0). */
+#define DL_PRED_MIN_LEN 0.001
+
+/* Tunables of the predictors (the daemon's config file sets them). */
+struct dl_pred_cfg {
+	uint32_t min_samples;	   /* k: samples a level needs (>= 1) */
+	uint32_t job_window;	   /* newest own completions used (>= 1) */
+	double prior_sd;	   /* s0: prior sd of log durations (> 0) */
+	double prior_weight;	   /* nu0: pseudo-observations of s0 (> 0) */
+	double default_len[2];	   /* default p50 per phase, seconds (> 0) */
+	double default_spread;	   /* default: p90 = p50 * spread^1, p99 = ^2 */
+	uint32_t rate_min_samples; /* points the rate model needs (>= 3) */
+	double rate_min_r2;	   /* fit quality the rate model needs */
+	uint32_t calib_window;	   /* standardised errors kept per level */
+	uint32_t calib_min;	   /* errors needed before they are used */
+};
+
+/* The documented defaults (see doc/estimator.md). */
+void dl_pred_cfg_defaults(struct dl_pred_cfg *cfg);
+/* EINVAL with a message when a value is out of range. */
+int dl_pred_cfg_check(const struct dl_pred_cfg *cfg, char *err, size_t errlen);
+
+/* Learned per-task resource usage (RAS profile), means over the samples
+ * that carried it. */
+struct dl_usage {
+	double cpu; /* CPUs */
+	double mem; /* MB */
+	double io;  /* MB/s */
+	uint32_t n;
+};
+
+struct dl_prediction {
+	double p50, p90, p99;
+	double max;  /* largest duration among the samples used */
+	double mean; /* arithmetic mean of the samples used */
+	uint32_t n;  /* samples behind the prediction (0 = default) */
+	enum dl_pred_source source;
+	bool calibrated; /* quantiles from observed errors, not the t prior */
+	bool has_profile;
+	struct dl_usage profile;
+};
+
+/* Summary of one set of durations. */
+struct dl_summary {
+	uint32_t n;
+	double p50, mean, max;
+	double lsd;    /* pooled sd of log durations */
+	double spread; /* lsd * sqrt(1 + 1/n): sd of a new log observation */
+	double df;     /* degrees of freedom of that spread */
+};
+
+/* Summarise n > 0 finite non-negative durations.  scratch holds n doubles
+ * (x itself is not modified).  EINVAL for bad input. */
+int dl_summary_compute(const double *x, size_t n, const struct dl_pred_cfg *cfg,
+		       double *scratch, struct dl_summary *out);
+
+/* The rate model duration = a + b * bytes. */
+struct dl_rate_model {
+	bool valid;
+	uint32_t n;
+	double a, b, r2;
+	double spread; /* sd of log(duration / fitted), pooled like above */
+	double df;
+	double max;
+};
+
+/* Fit on n (bytes, duration) pairs; valid only with at least
+ * cfg->rate_min_samples points, a positive slope, r2 >= rate_min_r2 and
+ * positive fitted values over the data. */
+void dl_rate_fit(const double *bytes, const double *len, size_t n,
+		 const struct dl_pred_cfg *cfg, struct dl_rate_model *m);
+/* The model's p50 for an input size; NAN when the model is not valid or
+ * bytes is not a finite non-negative number. */
+double dl_rate_predict(const struct dl_rate_model *m, double bytes);
+
+/* Online calibration of one level: a ring of standardised errors
+ * z = (log(actual) - log(p50)) / spread, kept sorted on demand. */
+struct dl_calib {
+	double *z;
+	uint32_t cap, len, next;
+	double *sorted; /* cache; valid while !dirty */
+	bool dirty;
+	uint64_t total; /* errors ever pushed */
+};
+
+int dl_calib_init(struct dl_calib *c, uint32_t cap);
+void dl_calib_free(struct dl_calib *c);
+/* Record an error of a prediction (p50, spread) against the actual length. */
+void dl_calib_add(struct dl_calib *c, double p50, double spread,
+		  double actual);
+/* Empirical quantile q of the recorded errors; NAN when fewer than min. */
+double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min);
+
+/* Fill out's p50/p90/p99 from a center and a log spread: p_q = p50 *
+ * exp(max(0, z_q) * spread), z_q from cal when it has enough errors, else
+ * t(df).  Ensures p50 <= p90 <= p99.  cal may be NULL. */
+void dl_pred_quantiles(double p50, double spread, double df,
+		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
+		       struct dl_prediction *out);
+
+/* The default prediction of a phase (0 map, 1 reduce). */
+void dl_pred_default(const struct dl_pred_cfg *cfg, int phase,
+		     struct dl_prediction *out);
+
+/* Prediction from a summary (levels job, history:name, history:user). */
+void dl_pred_from_summary(const struct dl_summary *s, enum dl_pred_source src,
+			  struct dl_calib *cal, const struct dl_pred_cfg *cfg,
+			  struct dl_prediction *out);
+
+/* Prediction from the rate model for an input size; false if not usable. */
+bool dl_pred_from_rate(const struct dl_rate_model *m, double bytes,
+		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
+		       struct dl_prediction *out);
+
+/* The job level alone: a prediction from the job's own completed durations
+ * (the newest cfg->job_window of them, in completion order).  Returns
+ * false when there are fewer than cfg->min_samples or one is invalid
+ * (negative, NaN); scratch holds min(n, job_window) doubles. */
+bool dl_pred_job(const double *completed, size_t n,
+		 const struct dl_pred_cfg *cfg, struct dl_calib *cal,
+		 double *scratch, struct dl_prediction *out);
+
+#endif

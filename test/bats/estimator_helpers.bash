@@ -1,0 +1,93 @@
+# Helpers of the deadline-estimatord bats suites: a private directory per
+# test (socket, database, config, log), start/stop by pid, raw requests.
+# Nothing here needs Slurm.
+
+: "${DL_BUILD:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}"
+EST_SRCDIR=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
+EST_RAW=$DL_BUILD/test/bats/estimator_raw
+
+est_setup() {
+	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built in $DL_BUILD"
+	EST_DIR=$(mktemp -d /tmp/dl-est.XXXXXX)
+	chmod 755 "$EST_DIR" # other users reach the socket (permission tests)
+	EST_SOCK=$EST_DIR/est.sock
+	EST_DB=$EST_DIR/history.db
+	EST_CONF=$EST_DIR/estimatord.conf
+	EST_LOG=$EST_DIR/estimatord.log
+	EST_PID=
+	printf 'SlurmUser=root\n' >"$EST_CONF"
+}
+
+est_teardown() {
+	if [ -n "${EST_PID:-}" ] && kill -0 "$EST_PID" 2>/dev/null; then
+		kill -KILL "$EST_PID" 2>/dev/null || true
+		wait "$EST_PID" 2>/dev/null || true
+	fi
+	if [ -n "${BATS_TEST_COMPLETED:-}" ] || [ -z "${EST_DIR:-}" ]; then
+		rm -rf "${EST_DIR:-/nonexistent}"
+	else
+		echo "# kept $EST_DIR; daemon log:" >&3
+		sed 's/^/# /' "$EST_LOG" >&3 2>/dev/null || true
+	fi
+}
+
+# Append config lines.
+est_conf() {
+	printf '%s\n' "$@" >>"$EST_CONF"
+}
+
+# Send stdin to the daemon, print the replies.  Extra args go to
+# estimator_raw (e.g. --expect N).
+est_send() {
+	"$EST_RAW" --socket "$EST_SOCK" "$@"
+}
+
+est_ping_ok() {
+	echo '{"v":1,"id":0,"op":"ping"}' | est_send --expect 1 --timeout 1 2>/dev/null |
+		grep -q '"pong":true'
+}
+
+# Start in the foreground (as a background job of the test), wait until it
+# answers.
+est_start() {
+	"$EST_BIN" --foreground --config "$EST_CONF" --socket "$EST_SOCK" \
+		--db "$EST_DB" "$@" 2>>"$EST_LOG" &
+	EST_PID=$!
+	for _ in $(seq 1 100); do
+		est_ping_ok && return 0
+		kill -0 "$EST_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "deadline-estimatord did not start:" >&2
+	cat "$EST_LOG" >&2
+	return 1
+}
+
+# SIGTERM and wait; returns the daemon's exit status.
+est_stop() {
+	local rc=0
+
+	kill -TERM "$EST_PID"
+	wait "$EST_PID" || rc=$?
+	EST_PID=
+	return $rc
+}
+
+# One result field of a response line: est_field JSON jq-path
+est_field() {
+	printf '%s\n' "$1" | jq -c "$2"
+}
+
+# A JSON observe request: est_observe_req ID JOB USER NAME N [START]:
+# N map tasks of job JOB, lengths 10, 11, ... seconds, starting at START
+# (default 1700000000).
+est_observe_req() {
+	local id=$1 job=$2 user=$3 name=$4 n=$5 t0=${6:-1700000000} i sep="" tasks=""
+
+	for i in $(seq 0 $((n - 1))); do
+		tasks="$tasks$sep{\"job_id\":$job,\"task\":$i,\"user\":\"$user\",\"name\":\"$name\",\"phase\":\"map\",\"start\":$t0,\"end\":$((t0 + 10 + i))}"
+		sep=,
+	done
+	printf '{"v":1,"id":%s,"op":"observe","tasks":[%s]}\n' "$id" "$tasks"
+}

@@ -1,0 +1,617 @@
+/*
+ * test_predictor.c - task-length predictors: summaries, the rate model,
+ * calibration, quantiles, the default, and the history's predictor chain
+ * (job -> history:name -> history:user -> rate -> default), windows, age
+ * limit, profiles and bad input.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/history.h"
+#include "common/predictor.h"
+#include "common/stats.h"
+#include "fixtures.h"
+
+static struct dl_pred_cfg pcfg(void)
+{
+	struct dl_pred_cfg c;
+
+	dl_pred_cfg_defaults(&c);
+	return c;
+}
+
+START_TEST(test_cfg_defaults_and_check)
+{
+	struct dl_pred_cfg c = pcfg();
+	char err[128] = "";
+
+	ck_assert_int_eq(c.min_samples, 3);
+	ck_assert_int_eq(dl_pred_cfg_check(&c, err, sizeof(err)), 0);
+	c.prior_sd = 0;
+	ck_assert_int_eq(dl_pred_cfg_check(&c, err, sizeof(err)), EINVAL);
+	ck_assert(strstr(err, "PriorSpread"));
+	c = pcfg();
+	c.calib_min = c.calib_window + 1;
+	ck_assert_int_eq(dl_pred_cfg_check(&c, err, sizeof(err)), EINVAL);
+	c = pcfg();
+	c.default_len[1] = NAN;
+	ck_assert_int_eq(dl_pred_cfg_check(&c, err, sizeof(err)), EINVAL);
+	c = pcfg();
+	c.min_samples = 0;
+	ck_assert_int_eq(dl_pred_cfg_check(&c, err, sizeof(err)), EINVAL);
+	ck_assert_int_eq(dl_pred_cfg_check(NULL, err, sizeof(err)), EINVAL);
+}
+END_TEST
+
+START_TEST(test_summary_worked_example)
+{
+	/* the doc/protocol.md example: 16.4 22.8 23.5 35.6 36.2 61 */
+	double x[] = { 61, 16.4, 35.6, 22.8, 36.2, 23.5 }, s[6];
+	struct dl_pred_cfg c = pcfg();
+	struct dl_summary sm;
+	double lm = 0, ss = 0;
+
+	ck_assert_int_eq(dl_summary_compute(x, 6, &c, s, &sm), 0);
+	ck_assert_int_eq(sm.n, 6);
+	ck_assert_double_eq_tol(sm.p50, 29.55, 1e-9);
+	ck_assert_double_eq_tol(sm.mean, 195.5 / 6, 1e-9);
+	ck_assert_double_eq_tol(sm.max, 61, 1e-12);
+	for (int i = 0; i < 6; i++)
+		lm += log(x[i]) / 6;
+	for (int i = 0; i < 6; i++)
+		ss += (log(x[i]) - lm) * (log(x[i]) - lm);
+	/* pooled with the prior: (nu0 s0^2 + ss) / (nu0 + n - 1) */
+	ck_assert_double_eq_tol(sm.lsd, sqrt((2 * 0.25 + ss) / 7), 1e-12);
+	ck_assert_double_eq_tol(sm.spread, sm.lsd * sqrt(7.0 / 6), 1e-12);
+	ck_assert_double_eq_tol(sm.df, 7, 1e-12);
+	ck_assert_double_eq_tol(sm.lsd, 0.4732, 1e-4);
+	/* input untouched */
+	ck_assert(x[0] == 61);
+}
+END_TEST
+
+START_TEST(test_summary_degenerate)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_summary sm;
+	double one[] = { 30 }, zero[] = { 0, 0, 0 }, bad[] = { 1, -2 }, s[3];
+	double nan[] = { 1, NAN };
+
+	/* one sample: spread is the prior's (times sqrt 2) */
+	ck_assert_int_eq(dl_summary_compute(one, 1, &c, s, &sm), 0);
+	ck_assert_double_eq_tol(sm.p50, 30, 1e-12);
+	ck_assert_double_eq_tol(sm.lsd, 0.5, 1e-12);
+	ck_assert_double_eq_tol(sm.spread, 0.5 * sqrt(2), 1e-12);
+	/* zero-length tasks are fine (floored inside the log) */
+	ck_assert_int_eq(dl_summary_compute(zero, 3, &c, s, &sm), 0);
+	ck_assert(isfinite(sm.spread));
+	ck_assert_int_eq(dl_summary_compute(bad, 2, &c, s, &sm), EINVAL);
+	ck_assert_int_eq(dl_summary_compute(nan, 2, &c, s, &sm), EINVAL);
+	ck_assert_int_eq(dl_summary_compute(one, 0, &c, s, &sm), EINVAL);
+	ck_assert_int_eq(dl_summary_compute(one, 1, &c, NULL, &sm), EINVAL);
+}
+END_TEST
+
+START_TEST(test_quantiles_from_t_and_calibration)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_prediction p;
+	struct dl_calib cal;
+
+	/* t prior: p90 = p50 exp(t(0.9, 7) * spread) */
+	memset(&p, 0, sizeof(p));
+	dl_pred_quantiles(29.55, 0.5111, 7, NULL, &c, &p);
+	ck_assert_double_eq_tol(p.p90, 29.55 * exp(dl_t_quantile(0.9, 7) * 0.5111),
+				1e-9);
+	ck_assert_double_eq_tol(p.p90, 60.9, 0.05);
+	ck_assert(!p.calibrated);
+	ck_assert(p.p50 <= p.p90 && p.p90 <= p.p99);
+
+	/* calibration: errors z = 0.01 .. 1.00 (uniform): q0.9 = 0.901 */
+	ck_assert_int_eq(dl_calib_init(&cal, 200), 0);
+	for (int i = 1; i <= 49; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(i / 100.0));
+	ck_assert(isnan(dl_calib_quantile(&cal, 0.9, 50))); /* not yet */
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert(!p.calibrated);
+	for (int i = 50; i <= 100; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(i / 100.0));
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.9, 50), 0.901, 1e-9);
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert(p.calibrated);
+	ck_assert_double_eq_tol(p.p90, 10 * exp(0.901), 1e-9);
+	ck_assert_double_eq_tol(p.p99, 10 * exp(0.9901), 1e-9);
+	/* the ring keeps the newest cap errors */
+	for (int i = 0; i < 300; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(-2.0));
+	ck_assert_int_eq(cal.len, 200);
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.9, 50), -2, 1e-9);
+	/* all errors negative: never below p50 */
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert_double_eq_tol(p.p90, 10, 1e-12);
+	ck_assert_double_eq_tol(p.p99, 10, 1e-12);
+	/* bad errors are ignored */
+	dl_calib_add(&cal, 0, 1, 5);
+	dl_calib_add(&cal, 10, 0, 5);
+	dl_calib_add(&cal, 10, 1, NAN);
+	ck_assert_int_eq(cal.total, 400);
+	dl_calib_free(&cal);
+}
+END_TEST
+
+START_TEST(test_quantiles_degenerate)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_prediction p;
+
+	memset(&p, 0, sizeof(p));
+	dl_pred_quantiles(NAN, NAN, 7, NULL, &c, &p);
+	ck_assert(p.p50 > 0 && isfinite(p.p90) && isfinite(p.p99));
+	dl_pred_quantiles(100, 1e6, 7, NULL, &c, &p);
+	ck_assert(p.p90 <= 1e12 && p.p99 <= 1e12 && p.p90 <= p.p99);
+}
+END_TEST
+
+START_TEST(test_default)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_prediction p;
+
+	dl_pred_default(&c, 0, &p);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	ck_assert_double_eq_tol(p.p50, 60, 1e-12);
+	ck_assert_double_eq_tol(p.p90, 240, 1e-12);
+	ck_assert_double_eq_tol(p.p99, 960, 1e-12);
+	ck_assert_double_eq_tol(p.max, 960, 1e-12);
+	ck_assert_int_eq(p.n, 0);
+	dl_pred_default(&c, 1, &p);
+	ck_assert_double_eq_tol(p.p50, 120, 1e-12);
+	ck_assert_str_eq(dl_pred_source_name(DL_PRED_DEFAULT), "default");
+	ck_assert_str_eq(dl_pred_source_name(DL_PRED_NAME), "history:name");
+	ck_assert_str_eq(dl_pred_source_name(99), "unknown");
+}
+END_TEST
+
+START_TEST(test_rate_model)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_rate_model m;
+	/* duration = 5 + 2e-6 * bytes exactly */
+	double b[] = { 1e6, 2e6, 4e6, 8e6, 16e6 }, y[5];
+
+	for (int i = 0; i < 5; i++)
+		y[i] = 5 + 2e-6 * b[i];
+	dl_rate_fit(b, y, 5, &c, &m);
+	ck_assert(m.valid);
+	ck_assert_double_eq_tol(m.a, 5, 1e-9);
+	ck_assert_double_eq_tol(m.b, 2e-6, 1e-15);
+	ck_assert_double_eq_tol(m.r2, 1, 1e-12);
+	ck_assert_double_eq_tol(dl_rate_predict(&m, 10e6), 25, 1e-9);
+	ck_assert(isnan(dl_rate_predict(&m, -1)));
+	ck_assert(isnan(dl_rate_predict(&m, NAN)));
+	/* too few points */
+	dl_rate_fit(b, y, 4, &c, &m);
+	ck_assert(!m.valid);
+	/* a negative slope is no rate */
+	for (int i = 0; i < 5; i++)
+		y[i] = 50 - 2e-6 * b[i];
+	dl_rate_fit(b, y, 5, &c, &m);
+	ck_assert(!m.valid);
+	/* no relation (r2 < 0.3) */
+	{
+		double yy[] = { 10, 30, 10, 30, 12 };
+
+		dl_rate_fit(b, yy, 5, &c, &m);
+		ck_assert(!m.valid);
+	}
+	/* a fit crossing zero inside the data is refused */
+	{
+		double bb[] = { 0, 1, 2, 3, 100 }, yy[] = { 1, 1, 1, 1, 100 };
+
+		dl_rate_fit(bb, yy, 5, &c, &m);
+		ck_assert(!m.valid);
+	}
+}
+END_TEST
+
+START_TEST(test_job_level)
+{
+	struct dl_pred_cfg c = pcfg();
+	struct dl_prediction p;
+	double done[] = { 100, 10, 12, 11 }, s[4], bad[] = { 10, -1, 12 };
+
+	ck_assert(!dl_pred_job(done, 2, &c, NULL, s, &p)); /* < k */
+	ck_assert(dl_pred_job(done, 4, &c, NULL, s, &p));
+	ck_assert_int_eq(p.source, DL_PRED_JOB);
+	ck_assert_double_eq_tol(p.p50, 11.5, 1e-12);
+	ck_assert_int_eq(p.n, 4);
+	/* only the newest job_window completions count */
+	c.job_window = 3;
+	ck_assert(dl_pred_job(done, 4, &c, NULL, s, &p));
+	ck_assert_double_eq_tol(p.p50, 11, 1e-12);
+	ck_assert_double_eq_tol(p.max, 12, 1e-12);
+	ck_assert(!dl_pred_job(bad, 3, &c, NULL, s, &p));
+}
+END_TEST
+
+/* ---- the history ---- */
+
+static struct dl_hist *hist(uint32_t window)
+{
+	struct dl_hist_cfg c;
+	char err[128];
+	struct dl_hist *h;
+
+	dl_hist_cfg_defaults(&c);
+	c.window = window;
+	h = dl_hist_new(&c, err, sizeof(err));
+	ck_assert_ptr_nonnull(h);
+	return h;
+}
+
+static struct dl_task_rec rec(uint64_t job, const char *user, const char *name,
+			      int phase, double len)
+{
+	struct dl_task_rec r = { .job_id = job,
+				 .user = user,
+				 .name = name,
+				 .phase = phase,
+				 .start = 1000,
+				 .end = 1000 + len,
+				 .input_bytes = NAN,
+				 .cpu = NAN,
+				 .mem = NAN,
+				 .io = NAN,
+				 .task = -1 };
+	return r;
+}
+
+static struct dl_prediction predict(struct dl_hist *h, const char *user,
+				    const char *name, int phase,
+				    const double *done, size_t n, double bytes)
+{
+	struct dl_pred_query q = { .user = user,
+				   .name = name,
+				   .phase = phase,
+				   .completed = done,
+				   .ncompleted = n,
+				   .input_bytes = bytes };
+	struct dl_prediction p;
+
+	ck_assert_int_eq(dl_hist_predict(h, &q, 5000, &p), 0);
+	return p;
+}
+
+START_TEST(test_chain_order)
+{
+	struct dl_hist *h = hist(100);
+	struct dl_prediction p;
+	double own[] = { 7, 8, 9 };
+
+	/* nothing known: default */
+	p = predict(h, "alice", "wc", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	/* two samples of the name: not enough (k = 3) */
+	for (int i = 0; i < 2; i++) {
+		struct dl_task_rec r = rec(1, "alice", "wc", 0, 20 + i);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	p = predict(h, "alice", "wc", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	{
+		struct dl_task_rec r = rec(1, "alice", "wc", 0, 22);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	p = predict(h, "alice", "wc", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_NAME);
+	ck_assert_double_eq_tol(p.p50, 21, 1e-6);
+	ck_assert_int_eq(p.n, 3);
+	/* the job's own completions win */
+	p = predict(h, "alice", "wc", 0, own, 3, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_JOB);
+	ck_assert_double_eq_tol(p.p50, 8, 1e-12);
+	/* other name of the user: user level */
+	p = predict(h, "alice", "sort", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_USER);
+	ck_assert_double_eq_tol(p.p50, 21, 1e-6);
+	/* an empty name is not a name: user level */
+	p = predict(h, "alice", "", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_USER);
+	/* phases are separate */
+	p = predict(h, "alice", "wc", 1, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	ck_assert_double_eq_tol(p.p50, 120, 1e-12);
+	/* other user: default, also with bytes while no rate model exists */
+	p = predict(h, "bob", "wc", 0, NULL, 0, 1e6);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_rate_level)
+{
+	struct dl_hist *h = hist(100);
+	struct dl_prediction p;
+
+	/* sized tasks of one user: 5 + 1e-6 s/byte */
+	for (int i = 1; i <= 8; i++) {
+		struct dl_task_rec r = rec((uint64_t) i, "alice", "wc", 0,
+					   5 + i);
+
+		r.input_bytes = i * 1e6;
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	/* a user without history, with a size: the rate model */
+	p = predict(h, "carol", "etl", 0, NULL, 0, 20e6);
+	ck_assert_int_eq(p.source, DL_PRED_RATE);
+	ck_assert_double_eq_tol(p.p50, 25, 1e-4);
+	ck_assert_int_eq(p.n, 8);
+	/* without a size: the default */
+	p = predict(h, "carol", "etl", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	/* the rate model is per phase */
+	p = predict(h, "carol", "etl", 1, NULL, 0, 20e6);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_window_and_age)
+{
+	struct dl_hist_cfg c;
+	struct dl_hist *h;
+	struct dl_prediction p;
+	struct dl_hist_stats st;
+	char err[128];
+
+	/* window 5: 20 long tasks, then 5 short ones: only the short count */
+	h = hist(5);
+	for (int i = 0; i < 20; i++) {
+		struct dl_task_rec r = rec(1, "u", "n", 0, 1000);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	for (int i = 0; i < 5; i++) {
+		struct dl_task_rec r = rec(2, "u", "n", 0, 10 + i);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	p = predict(h, "u", "n", 0, NULL, 0, NAN);
+	ck_assert_double_eq_tol(p.p50, 12, 1e-6);
+	ck_assert_double_eq_tol(p.max, 14, 1e-6);
+	ck_assert_int_eq(p.n, 5);
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.observed, 25);
+	ck_assert_int_eq(st.records, 5);
+	ck_assert_int_eq(st.keys, 1);
+	dl_hist_free(h);
+
+	/* age limit: tasks that ended more than max_age ago are ignored */
+	dl_hist_cfg_defaults(&c);
+	c.max_age = 100;
+	h = dl_hist_new(&c, err, sizeof(err));
+	ck_assert_ptr_nonnull(h);
+	for (int i = 0; i < 3; i++) {
+		struct dl_task_rec r = rec(1, "u", "n", 0, 10); /* ends 1010 */
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 1010), 0);
+	}
+	{
+		struct dl_pred_query q = { .user = "u", .name = "n",
+					   .input_bytes = NAN };
+
+		ck_assert_int_eq(dl_hist_predict(h, &q, 1050, &p), 0);
+		ck_assert_int_eq(p.source, DL_PRED_NAME);
+		ck_assert_int_eq(dl_hist_predict(h, &q, 1200, &p), 0);
+		ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	}
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_profile)
+{
+	struct dl_hist *h = hist(100);
+	struct dl_prediction p;
+	double own[] = { 5, 5, 5 };
+
+	for (int i = 0; i < 4; i++) {
+		struct dl_task_rec r = rec(1, "u", "n", 0, 10);
+
+		r.cpu = 1 + i;	     /* 1..4: mean 2.5 */
+		r.mem = i < 2 ? 100 : NAN; /* only two carry mem */
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	p = predict(h, "u", "n", 0, NULL, 0, NAN);
+	ck_assert(p.has_profile);
+	ck_assert_double_eq_tol(p.profile.cpu, 2.5, 1e-6);
+	ck_assert_double_eq_tol(p.profile.mem, 100, 1e-6);
+	ck_assert(isnan(p.profile.io));
+	ck_assert_int_eq(p.profile.n, 4);
+	/* also when the job itself answers the length */
+	p = predict(h, "u", "n", 0, own, 3, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_JOB);
+	ck_assert(p.has_profile);
+	/* no usage recorded: no profile */
+	p = predict(h, "u", "other", 0, NULL, 0, NAN);
+	ck_assert(!p.has_profile);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_calibration_in_history)
+{
+	struct dl_hist *h = hist(500);
+	struct dl_prediction p;
+	struct dl_hist_stats st;
+
+	/* 100 one-task jobs of the same name, lengths alternating 10 / 40:
+	 * the name level's errors get recorded (from the 4th task on) and
+	 * after CalibrationMin (50) of them its quantiles are calibrated */
+	for (int i = 0; i < 100; i++) {
+		struct dl_task_rec r = rec((uint64_t) i, "u", "n", 0,
+					   i % 2 ? 40 : 10);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.calib[DL_PRED_NAME], 97);
+	ck_assert_int_eq(st.calib[DL_PRED_USER], 97);
+	ck_assert_int_eq(st.calib[DL_PRED_JOB], 0); /* no job had 3 tasks */
+	p = predict(h, "u", "n", 0, NULL, 0, NAN);
+	ck_assert(p.calibrated);
+	/* half the tasks are 40 s: p90 must cover them */
+	ck_assert(p.p90 >= 40);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_calibration_excludes_own_job)
+{
+	struct dl_hist *h = hist(500);
+	struct dl_hist_stats st;
+
+	/* one job of 10 tasks and no other history: its tasks are never
+	 * errors of the history level (it had no history when they
+	 * started), but they are errors of the job level from the 4th on */
+	for (int i = 0; i < 10; i++) {
+		struct dl_task_rec r = rec(7, "u", "n", 0, 10 + i);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.calib[DL_PRED_NAME], 0);
+	ck_assert_int_eq(st.calib[DL_PRED_JOB], 7);
+	ck_assert_int_eq(st.jobs, 1);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_job_lru_bound)
+{
+	struct dl_hist_cfg c;
+	struct dl_hist *h;
+	struct dl_hist_stats st;
+	char err[64];
+
+	dl_hist_cfg_defaults(&c);
+	c.max_jobs = 10;
+	h = dl_hist_new(&c, err, sizeof(err));
+	ck_assert_ptr_nonnull(h);
+	for (int i = 0; i < 1000; i++) {
+		struct dl_task_rec r = rec((uint64_t) i, "u", "n", i % 2, 5);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_le(st.jobs, 10);
+	ck_assert_int_eq(st.observed, 1000);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_bad_records_and_queries)
+{
+	struct dl_hist *h = hist(10);
+	struct dl_prediction p;
+	struct dl_task_rec r;
+	struct dl_pred_query q = { .user = "u", .name = "n", .input_bytes = NAN };
+	char err[128], longname[300];
+	double bad[] = { 1, NAN };
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	r = rec(1, "", "n", 0, 1);
+	ck_assert_int_eq(dl_task_rec_check(&r, err, sizeof(err)), EINVAL);
+	ck_assert(strstr(err, "user"));
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r = rec(1, "u", longname, 0, 1);
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r = rec(1, "u", "n", 2, 1);
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r = rec(1, "u", "n", 0, 1);
+	r.end = r.start - 1;
+	ck_assert_int_eq(dl_task_rec_check(&r, err, sizeof(err)), EINVAL);
+	ck_assert(strstr(err, "before start"));
+	r = rec(1, "u", "n", 0, 1);
+	r.start = NAN;
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r = rec(1, "u", "n", 0, 1);
+	r.cpu = -1;
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r = rec(1, "u", "n", 0, 1);
+	r.input_bytes = INFINITY;
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	r.user = NULL;
+	ck_assert_int_eq(dl_hist_observe(h, &r, 0), EINVAL);
+	ck_assert_int_eq(dl_hist_observe(h, NULL, 0), EINVAL);
+	ck_assert_int_eq(dl_hist_observe(NULL, &r, 0), EINVAL);
+
+	q.completed = bad;
+	q.ncompleted = 2;
+	ck_assert_int_eq(dl_hist_predict(h, &q, 0, &p), EINVAL);
+	q.completed = NULL;
+	ck_assert_int_eq(dl_hist_predict(h, &q, 0, &p), EINVAL);
+	q.ncompleted = 0;
+	q.phase = -1;
+	ck_assert_int_eq(dl_hist_predict(h, &q, 0, &p), EINVAL);
+	q.phase = 0;
+	q.user = NULL;
+	ck_assert_int_eq(dl_hist_predict(h, &q, 0, &p), EINVAL);
+	ck_assert_int_eq(dl_hist_predict(h, NULL, 0, &p), EINVAL);
+	q.user = "u";
+	ck_assert_int_eq(dl_hist_predict(h, &q, 0, NULL), EINVAL);
+	/* nothing bad was stored */
+	{
+		struct dl_hist_stats st;
+
+		dl_hist_get_stats(h, &st);
+		ck_assert_int_eq(st.observed, 0);
+	}
+	dl_hist_free(h);
+
+	/* a bad configuration is refused with a reason */
+	{
+		struct dl_hist_cfg c;
+
+		dl_hist_cfg_defaults(&c);
+		c.window = 0;
+		ck_assert_ptr_null(dl_hist_new(&c, err, sizeof(err)));
+		ck_assert(strstr(err, "HistoryPerKey"));
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("predictor");
+	TCase *tc = tcase_create("formulas");
+	TCase *th = tcase_create("history");
+
+	tcase_add_test(tc, test_cfg_defaults_and_check);
+	tcase_add_test(tc, test_summary_worked_example);
+	tcase_add_test(tc, test_summary_degenerate);
+	tcase_add_test(tc, test_quantiles_from_t_and_calibration);
+	tcase_add_test(tc, test_quantiles_degenerate);
+	tcase_add_test(tc, test_default);
+	tcase_add_test(tc, test_rate_model);
+	tcase_add_test(tc, test_job_level);
+	suite_add_tcase(s, tc);
+	tcase_add_test(th, test_chain_order);
+	tcase_add_test(th, test_rate_level);
+	tcase_add_test(th, test_window_and_age);
+	tcase_add_test(th, test_profile);
+	tcase_add_test(th, test_calibration_in_history);
+	tcase_add_test(th, test_calibration_excludes_own_job);
+	tcase_add_test(th, test_job_lru_bound);
+	tcase_add_test(th, test_bad_records_and_queries);
+	suite_add_tcase(s, th);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}
