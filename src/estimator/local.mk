@@ -23,7 +23,8 @@ src_estimator_deadline_estimatord_LDADD = src/estimator/libestimatord.la
 noinst_PROGRAMS += test/bats/estimator_raw
 test_bats_estimator_raw_SOURCES = test/bats/estimator_raw.c
 EXTRA_DIST += test/bats/estimator_helpers.bash \
-	test/bats/estimator_daemon.bats test/bats/estimator_protocol.bats
+	test/bats/estimator_daemon.bats test/bats/estimator_protocol.bats \
+	test/bats/estimator_fallback.bats
 
 # Documentation, example configuration, systemd unit, demo forecast.
 dist_doc_DATA += doc/protocol.md doc/estimator.md \

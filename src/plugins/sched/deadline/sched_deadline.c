@@ -151,24 +151,20 @@ static void _reload_config(void)
 		     access(path, F_OK) ? "defaults: no " : "", path);
 		_use_config();
 		_load_forecast(path);
+		sdl_est_configure(&cfg);
 		next_plan = 0; /* plan now with the new settings */
 	}
 	xfree(path);
 }
 
-/* The place for estimator calls: no lock is held here.  Until the estimator
- * client is wired in, the plan uses each job's own observed task lengths. */
-static void _consult_estimator(struct dl_job **jobs, uint32_t njobs,
-			       char *state, size_t len)
-{
-	(void) jobs;
-	(void) njobs;
-	snprintf(state, len, "disabled");
-}
-
 static void _save_state(void)
 {
-	char *text = dl_sstate_to_string(&tracker);
+	char *text;
+
+	/* the estimator's unsent queue first: a task counted in the saved
+	 * state is then either acknowledged or in the queue file */
+	sdl_est_save();
+	text = dl_sstate_to_string(&tracker);
 
 	if (!text) {
 		error("%s: out of memory saving state", SDL_PREFIX);
@@ -235,7 +231,8 @@ static void _cycle(bool due)
 		return;
 	}
 
-	_consult_estimator(jobs, njobs, est, sizeof(est));
+	/* no lock held: finished tasks to the estimator, priors back */
+	sdl_est_cycle(jobs, njobs, est, sizeof(est));
 
 	in.cluster = &snap.cl;
 	in.jobs = jobs;
@@ -379,6 +376,8 @@ extern int init(void)
 	xfree(path);
 	dl_sstate_init(&tracker);
 	sdl_state_load(&tracker);
+	sdl_est_configure(&cfg); /* no connection yet: the plan thread's */
+	sdl_est_load(&tracker);
 	_restore_plan();
 
 	bf_context = plugin_context_create("sched", "sched/backfill",
@@ -407,6 +406,7 @@ extern void fini(void)
 		plugin_context_destroy(bf_context); /* backfill's fini() */
 	bf_context = NULL;
 	bf_reconfig = NULL;
+	sdl_est_fini(); /* its queue file before the tracker's state */
 	sdl_state_save(&tracker);
 	dl_sstate_free(&tracker);
 	free(state_text);

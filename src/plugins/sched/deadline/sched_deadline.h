@@ -7,7 +7,8 @@
  *   snapshot.c  with no lock held, merge the copy into the plugin's memory
  *               (the core's dl_sstate: observed task lengths, pairing) and
  *               build the core's jobs and cluster;
- *               [estimator calls go here, still unlocked]
+ *   estimator.c still unlocked: send finished tasks to the estimator,
+ *               history priors for phases without completions;
  *   core        dl_policy_plan();
  *   apply.c     under the job write lock, throttle/priority/hold per array;
  *   state.c     with no lock held, publish the plan, write plan JSON and
@@ -125,6 +126,22 @@ extern void sdl_free_jobs(struct dl_job **jobs, uint32_t njobs);
 /* Plan entries the core cannot know: finished jobs' outcome, pairing
  * notes. */
 extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st);
+
+/* estimator.c (plan thread only, no slurmctld lock held) */
+/* (Re)open the estimator client for EstimatorSocket/EstimatorTimeout. */
+extern void sdl_est_configure(const struct dl_config *cfg);
+/* Queue a task the tracker has just counted as completed (once each). */
+extern void sdl_est_queue(const struct dl_sstate *st,
+			  const struct dl_array_rec *r, uint32_t task_id,
+			  double start, double end, const char *node);
+/* Send queued tasks, set history priors of phases without completions,
+ * and describe the estimator's state (for the plan and the log). */
+extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
+			  size_t len);
+/* The unsent queue in StateSaveLocation (save before the tracker). */
+extern void sdl_est_save(void);
+extern void sdl_est_load(const struct dl_sstate *st);
+extern void sdl_est_fini(void);
 
 /* apply.c */
 extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,

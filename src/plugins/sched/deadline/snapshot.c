@@ -506,8 +506,16 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		if (t->kind == SDL_TASK_DONE_OK &&
 		    (t->start <= 0 || t->end < t->start))
 			t->kind = SDL_TASK_DONE_FAIL; /* no usable length */
-		dl_sstate_observe(r, t->task_id, t->kind == SDL_TASK_DONE_OK,
-				  (double) t->start, (double) t->end, pool);
+		if (!dl_sstate_observe(r, t->task_id,
+				       t->kind == SDL_TASK_DONE_OK,
+				       (double) t->start, (double) t->end,
+				       pool) &&
+		    t->kind == SDL_TASK_DONE_OK)
+			sdl_est_queue(st, r, t->task_id, (double) t->start,
+				      (double) t->end,
+				      t->node < s->cl.nnodes
+					      ? s->cl.nodes[t->node].name
+					      : NULL);
 	}
 	/* tasks: those counted, those running, those not started */
 	for (uint32_t i = 0; i < s->narrays; i++) {
