@@ -161,6 +161,7 @@ struct fc_class {
 	char *name;
 	char *nodes;
 	unsigned resources;
+	bool whole_nodes; /* Share=nodes */
 	struct dl_series load;
 };
 
@@ -288,6 +289,19 @@ void dl_forecast_grid(const struct dl_forecast *f, double *start, double *step,
 		*n = f ? f->n : 0;
 }
 
+int dl_forecast_set_whole_nodes(struct dl_forecast *f, uint32_t c, bool whole)
+{
+	if (!f || c >= f->ncls)
+		return EINVAL;
+	f->cls[c].whole_nodes = whole;
+	return 0;
+}
+
+bool dl_forecast_whole_nodes(const struct dl_forecast *f, uint32_t c)
+{
+	return f && c < f->ncls && f->cls[c].whole_nodes;
+}
+
 int dl_forecast_class_index(const struct dl_forecast *f, const char *name)
 {
 	if (!f || !name)
@@ -342,6 +356,7 @@ struct fc_parse {
 	char *names[DL_FORECAST_MAX_CLASSES];
 	char *nodes[DL_FORECAST_MAX_CLASSES];
 	unsigned res[DL_FORECAST_MAX_CLASSES];
+	bool whole[DL_FORECAST_MAX_CLASSES];
 	uint32_t ncls;
 	double *samples; /* row-major: sample i, class c */
 	uint32_t nsamples, cap;
@@ -393,11 +408,23 @@ static int parse_resources(const char *s, unsigned *mask)
 	return *mask ? 0 : EINVAL;
 }
 
-/* "Class=name Nodes=expr [Resources=cpu,mem,io]" */
+static int parse_share(const char *s, bool *whole)
+{
+	if (!strcasecmp(s, "fraction"))
+		*whole = false;
+	else if (!strcasecmp(s, "nodes"))
+		*whole = true;
+	else
+		return EINVAL;
+	return 0;
+}
+
+/* "Class=name Nodes=expr [Resources=cpu,mem,io] [Share=fraction|nodes]" */
 static int parse_class(struct fc_parse *p, char *line)
 {
 	char *tok, *save, *name = NULL, *nodes = NULL;
 	unsigned mask = 0;
+	bool whole = false;
 	char msg[160];
 
 	if (p->nsamples) {
@@ -429,6 +456,12 @@ static int parse_class(struct fc_parse *p, char *line)
 				     eq);
 				return EINVAL;
 			}
+		} else if (!strcasecmp(tok, "Share")) {
+			if (parse_share(eq, &whole)) {
+				PERR(p, "Share=%s: expected fraction or nodes",
+				     eq);
+				return EINVAL;
+			}
 		} else {
 			PERR(p, "unknown key '%s' on a Class line", tok);
 			return EINVAL;
@@ -455,6 +488,7 @@ static int parse_class(struct fc_parse *p, char *line)
 		free(p->nodes[p->ncls]);
 		return ENOMEM;
 	}
+	p->whole[p->ncls] = whole;
 	p->res[p->ncls++] = mask;
 	return 0;
 }
@@ -626,6 +660,7 @@ static int block_class(struct fc_parse *p, char *line)
 {
 	char *tok, *save, *name, *nodes = "*";
 	unsigned mask = 0;
+	bool whole = false;
 	char msg[160];
 
 	strtok_r(line, " \t", &save); /* "class" */
@@ -645,6 +680,11 @@ static int block_class(struct fc_parse *p, char *line)
 			if (parse_resources(tok + 10, &mask)) {
 				PERR(p, "%s: expected a list of cpu, mem, io",
 				     tok);
+				return EINVAL;
+			}
+		} else if (!strncasecmp(tok, "share=", 6)) {
+			if (parse_share(tok + 6, &whole)) {
+				PERR(p, "%s: expected fraction or nodes", tok);
 				return EINVAL;
 			}
 		} else {
@@ -668,6 +708,7 @@ static int block_class(struct fc_parse *p, char *line)
 		free(p->nodes[p->ncls]);
 		return ENOMEM;
 	}
+	p->whole[p->ncls] = whole;
 	p->res[p->ncls++] = mask;
 	return 0;
 }
@@ -774,6 +815,8 @@ static int parse_finish(struct fc_parse *p, struct dl_forecast **out)
 			col[i] = p->samples[(size_t) i * p->ncls + c];
 		rc = dl_forecast_add_class(f, p->names[c], p->nodes[c],
 					   p->res[c], col);
+		if (!rc)
+			dl_forecast_set_whole_nodes(f, c, p->whole[c]);
 	}
 	free(col);
 	if (rc) {

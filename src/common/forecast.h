@@ -17,13 +17,15 @@
  *   Step=60            seconds per sample (> 0)
  *   Period=86400       0 = not periodic; else a multiple of Step
  *   Class=web Nodes=n[1-50] Resources=cpu,io
- *   Class=rest Nodes=*
+ *   Class=rest Nodes=* Share=nodes
  *   0.20 0.05          one line per sample, one fraction in [0,1] per class
  *   ...
  *
  * A node belongs to the first class whose Nodes= matches it; a node in no
  * class has no external load.  Resources= limits the load to some of cpu,
- * mem and io (default all three).
+ * mem and io (default all three).  A value is a fraction of every node of
+ * the class, or with Share=nodes the share of the class's nodes held whole
+ * (the last in node order first, one partly).
  *
  * The same content may also be written with keywords and one block of
  * values per class (the estimator's demo series uses it):
@@ -112,6 +114,13 @@ bool dl_forecast_applies(const struct dl_forecast *f, uint32_t c, int r);
 /* The grid of the forecast. */
 void dl_forecast_grid(const struct dl_forecast *f, double *start, double *step,
 		      double *period, uint32_t *n);
+
+/* Share=nodes: the class's value is the share of its nodes held whole
+ * (the last ones in the cluster's node order, one of them partly), as the
+ * thesis's "available number of nodes over time"; the default
+ * (Share=fraction) is a fraction of every node of the class. */
+int dl_forecast_set_whole_nodes(struct dl_forecast *f, uint32_t c, bool whole);
+bool dl_forecast_whole_nodes(const struct dl_forecast *f, uint32_t c);
 
 /* Index of the class called name, or -1. */
 int dl_forecast_class_index(const struct dl_forecast *f, const char *name);

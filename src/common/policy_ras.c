@@ -135,6 +135,20 @@ static void node_raw(const struct dl_node *n, const struct dl_config *cfg,
 	raw[DL_RES_IO] = io > 0 ? io : INFINITY;
 }
 
+/* The share of node i a forecast class's load `load` takes: a fraction of
+ * every node, or with Share=nodes whole nodes from the end of the class's
+ * node list (k = nodes after this one in the class), one of them partly. */
+static double node_share(const struct dl_forecast *f, int c, double load,
+			 uint32_t count, uint32_t k)
+{
+	double h;
+
+	if (c < 0 || !dl_forecast_whole_nodes(f, (uint32_t) c))
+		return load;
+	h = load * count - k;
+	return h < 0 ? 0 : (h > 1 ? 1 : h);
+}
+
 static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		       struct dl_pl_node *pn, struct dl_avail_node *an,
 		       struct dl_plan_node *out)
@@ -143,11 +157,21 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 	const struct dl_forecast *f =
 		kind == DL_UTIL_REVERSE ? in->forecast : NULL;
 	double until = in->now + in->cfg->plan_interval;
+	uint32_t count[DL_FORECAST_MAX_CLASSES] = {0};
+	uint32_t *pos = calloc(cl->nnodes ? cl->nnodes : 1, sizeof(*pos));
 
+	if (!pos)
+		return ENOMEM;
+	for (uint32_t i = 0; i < cl->nnodes; i++) {
+		an[i].cls = dl_forecast_class_of(f, cl->nodes[i].name);
+		if (an[i].cls >= 0 && an[i].cls < DL_FORECAST_MAX_CLASSES)
+			pos[i] = count[an[i].cls]++;
+	}
 	for (uint32_t i = 0; i < cl->nnodes; i++) {
 		const struct dl_node *n = &cl->nodes[i];
 		double raw[DL_RESOURCES], other[DL_RESOURCES];
-		int c = dl_forecast_class_of(f, n->name);
+		int c = an[i].cls;
+		uint32_t k = c >= 0 ? count[c] - 1 - pos[i] : 0;
 
 		node_raw(n, in->cfg, raw);
 		other[DL_RES_CPU] = n->cpus_other;
@@ -155,18 +179,19 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		other[DL_RES_IO] = 0;
 		pn[i].partitions = n->partitions;
 		pn[i].usable = n->up && n->pool < DL_POOLS;
-		an[i].cls = c;
 		an[i].usable = pn[i].usable;
 		for (int r = 0; r < DL_RESOURCES; r++) {
 			/* the forecast load over the coming cycle, at its
 			 * highest, is off limits to tasks started now; it
 			 * describes all load outside the plan, so what such
 			 * jobs hold now is a floor, not an addition */
+			double load =
+				dl_forecast_load_max(f, c, r, in->now, until);
 			double ext =
 				isinf(raw[r])
 					? 0
-					: dl_forecast_load_max(f, c, r, in->now,
-							       until) *
+					: node_share(f, c, load,
+						     count[c < 0 ? 0 : c], k) *
 						  raw[r];
 
 			an[i].cap[r] = raw[r];
@@ -179,6 +204,7 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		}
 		copy_str(out[i].name, sizeof(out[i].name), n->name);
 	}
+	free(pos);
 	return 0;
 }
 
@@ -560,7 +586,8 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 	plan->now = in->now;
 	plan->policy =
 		kind == DL_UTIL_REVERSE ? DL_POLICY_REVERSE : DL_POLICY_RAS;
-	build_nodes(in, kind, pn, an, plan->nodes);
+	if (build_nodes(in, kind, pn, an, plan->nodes))
+		goto nomem;
 	for (uint32_t i = 0; i < cl->nnodes; i++)
 		if (pn[i].usable)
 			plan->stats.capacity_cpus += pn[i].cap[DL_RES_CPU];

@@ -600,6 +600,52 @@ START_TEST(test_forecast_and_measured_use)
 }
 END_TEST
 
+/* Share=nodes: the thesis's "available number of nodes": a load of 0.6 on
+ * a class of 4 nodes holds 2.4 of them whole from the end of the list. */
+START_TEST(test_forecast_share_nodes)
+{
+	static const char rows[] = "Version=1\nStep=60\n"
+				   "Class=all Nodes=* Share=nodes\n0.6\n";
+	static const char blocks[] = "step 60\nclass all share=nodes\n0.6\n";
+	struct world w;
+	struct dl_forecast *f = NULL, *g = NULL;
+	struct dl_plan *p;
+	char err[256];
+
+	ck_assert_int_eq(dl_forecast_parse(rows, strlen(rows), "r", &f, err,
+					   sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_forecast_parse(blocks, strlen(blocks), "b", &g, err,
+					   sizeof(err)),
+			 0);
+	ck_assert(dl_forecast_whole_nodes(f, 0) &&
+		  dl_forecast_whole_nodes(g, 0));
+	dl_forecast_free(g);
+	g = NULL;
+	ck_assert_int_eq(
+		dl_forecast_parse(
+			"Version=1\nStep=60\nClass=a Nodes=* Share=half\n0\n",
+			strlen("Version=1\nStep=60\nClass=a Nodes=* "
+			       "Share=half\n0\n"),
+			"x", &g, err, sizeof(err)),
+		EINVAL);
+	memset(&w, 0, sizeof(w));
+	fx_cluster(&w.cl, 4, 2, 0);
+	w.cfg = fx_config();
+	w.jobs[w.n] = fx_job(1, 20, 0, 100000);
+	fx_done(w.jobs[w.n++], DL_MAP, 2, 100, 0);
+	p = plan_with(&w, "reverse", f, 100);
+	ck_assert_double_eq_tol(p->nodes[0].cap[DL_RES_CPU], 2, 1e-12);
+	ck_assert_double_eq_tol(p->nodes[1].cap[DL_RES_CPU], 1.2, 1e-12);
+	ck_assert_double_eq_tol(p->nodes[2].cap[DL_RES_CPU], 0, 1e-12);
+	ck_assert_double_eq_tol(p->nodes[3].cap[DL_RES_CPU], 0, 1e-12);
+	ck_assert_uint_eq(dl_plan_find(p, 1)->alloc, 3);
+	dl_plan_free(p);
+	dl_forecast_free(f);
+	w_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reverse");
@@ -617,6 +663,7 @@ static Suite *suite(void)
 	tcase_add_test(p, test_reverse_equals_ras_when_flat);
 	tcase_add_test(p, test_forecast_reduces_capacity);
 	tcase_add_test(p, test_forecast_and_measured_use);
+	tcase_add_test(p, test_forecast_share_nodes);
 	tcase_add_test(p, test_reverse_plans_ahead);
 	tcase_set_timeout(p, 60);
 	suite_add_tcase(s, t);
