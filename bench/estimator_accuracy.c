@@ -117,9 +117,11 @@ static void add_task(struct trace *t, uint32_t job, int phase, double start,
 		t->captasks = t->captasks ? t->captasks * 2 : 4096;
 		t->tasks = xrealloc(t->tasks, t->captasks * sizeof(*t->tasks));
 	}
-	t->tasks[t->ntasks++] =
-		(struct task){ .job = job, .phase = phase, .start = start,
-			       .end = end, .bytes = bytes };
+	t->tasks[t->ntasks++] = (struct task){.job = job,
+					      .phase = phase,
+					      .start = start,
+					      .end = end,
+					      .bytes = bytes};
 }
 
 /* ---- reading files (plain or through gzip -dc) ---- */
@@ -129,7 +131,7 @@ static char *read_all(const char *path, size_t *len)
 	size_t n = strlen(path), cap = 1 << 20, used = 0;
 	char *buf = xrealloc(NULL, cap);
 	bool gz = n > 3 && !strcmp(path + n - 3, ".gz");
-	int fd, p[2] = { -1, -1 };
+	int fd, p[2] = {-1, -1};
 	pid_t pid = -1;
 	ssize_t r;
 
@@ -143,7 +145,8 @@ static char *read_all(const char *path, size_t *len)
 			dup2(p[1], 1);
 			close(p[0]);
 			close(p[1]);
-			execlp("gzip", "gzip", "-dc", "--", path, (char *) NULL);
+			execlp("gzip", "gzip", "-dc", "--", path,
+			       (char *) NULL);
 			_exit(127);
 		}
 		close(p[1]);
@@ -166,7 +169,8 @@ static char *read_all(const char *path, size_t *len)
 
 		waitpid(pid, &st, 0);
 		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			fprintf(stderr, "estimator_accuracy: gzip -dc %s failed\n",
+			fprintf(stderr,
+				"estimator_accuracy: gzip -dc %s failed\n",
 				path);
 			free(buf);
 			return NULL;
@@ -225,8 +229,10 @@ static void rumen_tasks(struct trace *t, uint32_t job, struct json_object *arr,
 			continue;
 		na = json_object_array_length(atts);
 		for (size_t k = 0; k < na; k++) {
-			struct json_object *a = json_object_array_get_idx(atts, k);
-			double s = jnum(a, "startTime"), f = jnum(a, "finishTime");
+			struct json_object *a =
+				json_object_array_get_idx(atts, k);
+			double s = jnum(a, "startTime"),
+			       f = jnum(a, "finishTime");
 			double b;
 
 			if (strcmp(jstr(a, "result"), "SUCCESS") || !(s > 0))
@@ -265,8 +271,9 @@ static int load_rumen(struct trace *t, const char *path)
 		json_tokener_reset(tok);
 		job = json_tokener_parse_ex(tok, data + off, (int) (len - off));
 		if (!job) {
-			fprintf(stderr, "estimator_accuracy: %s: bad JSON at "
-					"byte %zu\n",
+			fprintf(stderr,
+				"estimator_accuracy: %s: bad JSON at "
+				"byte %zu\n",
 				path, off);
 			break;
 		}
@@ -410,7 +417,7 @@ struct gjob {
 static int load_google(struct trace *t, char **job_files, size_t njf,
 		       char **task_files, size_t ntf)
 {
-	struct idmap names = { 0 }, jobs = { 0 }, running = { 0 };
+	struct idmap names = {0}, jobs = {0}, running = {0};
 	struct gjob *gj = NULL;
 	size_t ngj = 0;
 	double *sched_at = NULL;
@@ -464,9 +471,9 @@ static int load_google(struct trace *t, char **job_files, size_t njf,
 			if (ev == 1) { /* SCHEDULE */
 				slot = idmap_slot(&running, key, &found);
 				if (!found) {
-					sched_at = xrealloc(sched_at,
-							    (nsched + 1) *
-								    sizeof(double));
+					sched_at = xrealloc(
+						sched_at,
+						(nsched + 1) * sizeof(double));
 					*slot = (uint32_t) nsched++;
 				}
 				sched_at[*slot] = ts;
@@ -476,8 +483,9 @@ static int load_google(struct trace *t, char **job_files, size_t njf,
 				continue;
 			slot = idmap_slot(&running, key, &found);
 			if (!found) { /* never seen scheduled: censored */
-				sched_at = xrealloc(sched_at, (nsched + 1) *
-								      sizeof(double));
+				sched_at =
+					xrealloc(sched_at,
+						 (nsched + 1) * sizeof(double));
 				*slot = (uint32_t) nsched++;
 				sched_at[*slot] = NAN;
 				continue;
@@ -486,8 +494,10 @@ static int load_google(struct trace *t, char **job_files, size_t njf,
 				uint32_t *jv = idmap_slot(&jobs, f[2], &found);
 
 				if (!found) {
-					uint32_t *nv = names.cap ? idmap_find(&names, f[2])
-								 : NULL;
+					uint32_t *nv =
+						names.cap ? idmap_find(&names,
+								       f[2])
+							  : NULL;
 
 					*jv = nv ? add_job(t, gj[*nv].user,
 							   gj[*nv].name)
@@ -512,7 +522,7 @@ static int load_google(struct trace *t, char **job_files, size_t njf,
 
 static int load_alibaba(struct trace *t, const char *path)
 {
-	struct idmap jobs = { 0 };
+	struct idmap jobs = {0};
 	size_t len, nrows = 0;
 	char *data = read_all(path, &len), *line, *save = NULL;
 	struct row {
@@ -564,7 +574,7 @@ static int load_alibaba(struct trace *t, const char *path)
 	{
 		/* one trace job per Alibaba job; its name is per stage shape,
 		 * so jobs are (job, shape) pairs to carry the name */
-		struct idmap pairs = { 0 };
+		struct idmap pairs = {0};
 
 		for (size_t i = 0; i < nrows; i++) {
 			char key[96];
@@ -634,13 +644,14 @@ static void acc_row(const char *label, struct acc *a)
 	dl_sort_doubles(a->err, a->n);
 	med = dl_quantile_sorted(a->err, a->n, 0.5);
 	printf("| %s | %zu | %.3f | %.3f | %.1f %% |\n", label, a->n, med,
-	       sum / (double) a->n, 100.0 * (double) a->covered / (double) a->n);
+	       sum / (double) a->n,
+	       100.0 * (double) a->covered / (double) a->n);
 }
 
 static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 {
 	struct event *ev = xrealloc(NULL, 2 * t->ntasks * sizeof(*ev));
-	struct acc all[2] = { { 0 } }, by_src[2][DL_PRED_SOURCES] = { { { 0 } } };
+	struct acc all[2] = {{0}}, by_src[2][DL_PRED_SOURCES] = {{{0}}};
 	struct dl_hist *h;
 	char err[256];
 	size_t nev = 0, zero = 0;
@@ -651,8 +662,8 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 		return -1;
 	}
 	for (size_t i = 0; i < t->ntasks; i++) {
-		ev[nev++] = (struct event){ t->tasks[i].end, 0, (uint32_t) i };
-		ev[nev++] = (struct event){ t->tasks[i].start, 1, (uint32_t) i };
+		ev[nev++] = (struct event){t->tasks[i].end, 0, (uint32_t) i};
+		ev[nev++] = (struct event){t->tasks[i].start, 1, (uint32_t) i};
 	}
 	qsort(ev, nev, sizeof(*ev), cmp_event);
 	for (size_t i = 0; i < nev; i++) {
@@ -704,10 +715,11 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 				fprintf(stderr, "estimator_accuracy: observe "
 						"failed\n");
 			if (j->ndone[p] == j->capdone[p]) {
-				j->capdone[p] = j->capdone[p] ? j->capdone[p] * 2
-							      : 16;
+				j->capdone[p] =
+					j->capdone[p] ? j->capdone[p] * 2 : 16;
 				j->done[p] = xrealloc(j->done[p],
-						      j->capdone[p] * sizeof(double));
+						      j->capdone[p] *
+							      sizeof(double));
 			}
 			j->done[p][j->ndone[p]++] = len;
 		}
@@ -804,8 +816,9 @@ static int load(struct trace *t, const char *path, const char *fmt)
 			jf = list_dir(jd, &nj);
 			tf = list_dir(td, &nt);
 			if (!nt) {
-				fprintf(stderr, "estimator_accuracy: %s: no "
-						"task_events/*.csv[.gz]\n",
+				fprintf(stderr,
+					"estimator_accuracy: %s: no "
+					"task_events/*.csv[.gz]\n",
 					path);
 				return -1;
 			}
@@ -831,10 +844,10 @@ static int load(struct trace *t, const char *path, const char *fmt)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"config", required_argument, NULL, 'c'},
+		{"format", required_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	const char *config = NULL, *format = NULL;
 	struct est_config cfg;
@@ -871,7 +884,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "estimator_accuracy: %s\n", err);
 		return 1;
 	}
-	printf("Predictor settings: MinSamples=%u JobWindow=%u HistoryPerKey=%u "
+	printf("Predictor settings: MinSamples=%u JobWindow=%u "
+	       "HistoryPerKey=%u "
 	       "PriorSpread=%g PriorWeight=%g DefaultMap=%g DefaultReduce=%g "
 	       "CalibrationWindow=%u CalibrationMin=%u\n",
 	       cfg.hist.pred.min_samples, cfg.hist.pred.job_window,
@@ -880,12 +894,13 @@ int main(int argc, char **argv)
 	       cfg.hist.pred.default_len[1], cfg.hist.pred.calib_window,
 	       cfg.hist.pred.calib_min);
 	for (int i = optind; i < argc; i++) {
-		struct trace t = { 0 };
+		struct trace t = {0};
 		const char *fmt = format ? format : detect(argv[i]);
 
 		if (!fmt) {
-			fprintf(stderr, "estimator_accuracy: %s: unknown "
-					"format (use --format)\n",
+			fprintf(stderr,
+				"estimator_accuracy: %s: unknown "
+				"format (use --format)\n",
 				argv[i]);
 			rc = 1;
 			continue;

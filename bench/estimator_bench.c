@@ -40,8 +40,8 @@ static int load(const char *sock, long records, int users, int names)
 {
 	struct dl_est_client *c = dl_est_client_new(sock, 30);
 	struct dl_task_rec *t = calloc(1000, sizeof(*t));
-	char (*u)[16] = calloc((size_t) users, 16);
-	char (*n)[16] = calloc((size_t) names, 16);
+	char(*u)[16] = calloc((size_t) users, 16);
+	char(*n)[16] = calloc((size_t) names, 16);
 	double t0 = now(), base = (double) time(NULL) - 86400;
 	long done = 0;
 
@@ -53,7 +53,8 @@ static int load(const char *sock, long records, int users, int names)
 		snprintf(n[i], 16, "job%02d", i);
 	srand(42);
 	while (done < records) {
-		size_t k = records - done < 1000 ? (size_t) (records - done) : 1000;
+		size_t k = records - done < 1000 ? (size_t) (records - done)
+						 : 1000;
 		size_t stored = 0, sent = 0;
 		int rc;
 
@@ -62,7 +63,8 @@ static int load(const char *sock, long records, int users, int names)
 			int key = (int) (id % (users * names));
 			/* log-normal-ish lengths around a per-key scale */
 			double scale = 20 + (key % 17) * 5;
-			double len = scale * exp(0.3 * ((rand() % 2000) / 1000.0 - 1));
+			double len = scale *
+				     exp(0.3 * ((rand() % 2000) / 1000.0 - 1));
 
 			t[i] = (struct dl_task_rec){
 				.job_id = (uint64_t) (id / 50),
@@ -81,13 +83,14 @@ static int load(const char *sock, long records, int users, int names)
 		rc = dl_est_observe(c, t, k, &stored, &sent);
 		if (rc) {
 			fprintf(stderr, "observe failed after %ld: %s (%s)\n",
-				done, strerror(rc), dl_est_client_last_error(c));
+				done, strerror(rc),
+				dl_est_client_last_error(c));
 			return 1;
 		}
 		done += (long) k;
 	}
-	printf("loaded=%ld seconds=%.2f records_per_s=%.0f\n", done,
-	       now() - t0, (double) done / (now() - t0));
+	printf("loaded=%ld seconds=%.2f records_per_s=%.0f\n", done, now() - t0,
+	       (double) done / (now() - t0));
 	dl_est_client_free(c);
 	free(t);
 	free(u);
@@ -97,7 +100,7 @@ static int load(const char *sock, long records, int users, int names)
 
 static int connect_unix(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	strncpy(sa.sun_path, path, sizeof(sa.sun_path) - 1);
@@ -137,26 +140,32 @@ static int predict_raw(const char *sock, long n, int users, int names)
 
 		switch (i % 3) {
 		case 0:
-			len = snprintf(req, sizeof(req),
-				       "{\"v\":1,\"id\":%ld,\"op\":\"predict\",\"job\":"
-				       "{\"user\":\"user%03d\",\"name\":\"job%02d\","
-				       "\"phase\":\"map\",\"tasks\":100,\"completed\":"
-				       "[21,22,20.5,23,25,19,22,21.5,24,20]}}\n",
-				       i, key / names, key % names);
+			len = snprintf(
+				req, sizeof(req),
+				"{\"v\":1,\"id\":%ld,\"op\":\"predict\","
+				"\"job\":"
+				"{\"user\":\"user%03d\",\"name\":\"job%02d\","
+				"\"phase\":\"map\",\"tasks\":100,\"completed\":"
+				"[21,22,20.5,23,25,19,22,21.5,24,20]}}\n",
+				i, key / names, key % names);
 			break;
 		case 1:
-			len = snprintf(req, sizeof(req),
-				       "{\"v\":1,\"id\":%ld,\"op\":\"predict\",\"job\":"
-				       "{\"user\":\"user%03d\",\"name\":\"job%02d\","
-				       "\"phase\":\"map\",\"tasks\":100}}\n",
-				       i, key / names, key % names);
+			len = snprintf(
+				req, sizeof(req),
+				"{\"v\":1,\"id\":%ld,\"op\":\"predict\","
+				"\"job\":"
+				"{\"user\":\"user%03d\",\"name\":\"job%02d\","
+				"\"phase\":\"map\",\"tasks\":100}}\n",
+				i, key / names, key % names);
 			break;
 		default:
-			len = snprintf(req, sizeof(req),
-				       "{\"v\":1,\"id\":%ld,\"op\":\"predict\",\"job\":"
-				       "{\"user\":\"user%03d\",\"name\":\"new%02d\","
-				       "\"phase\":\"map\",\"tasks\":100}}\n",
-				       i, key / names, key % names);
+			len = snprintf(
+				req, sizeof(req),
+				"{\"v\":1,\"id\":%ld,\"op\":\"predict\","
+				"\"job\":"
+				"{\"user\":\"user%03d\",\"name\":\"new%02d\","
+				"\"phase\":\"map\",\"tasks\":100}}\n",
+				i, key / names, key % names);
 			break;
 		}
 		if (send(fd, req, (size_t) len, 0) != len)
@@ -169,7 +178,8 @@ static int predict_raw(const char *sock, long n, int users, int names)
 				size_t used = (size_t) (nl - buf) + 1;
 
 				if (strstr(buf, "\"error\""))
-					return fprintf(stderr, "error reply: %.*s\n",
+					return fprintf(stderr,
+						       "error reply: %.*s\n",
 						       (int) used, buf),
 					       1;
 				memmove(buf, buf + used, have - used);
@@ -193,7 +203,7 @@ static int predict_client(const char *sock, long n, int users, int names)
 {
 	struct dl_est_client *c = dl_est_client_new(sock, 1.0);
 	double *lat = malloc((size_t) n * sizeof(*lat)), t0;
-	double done[] = { 21, 22, 20.5, 23, 25, 19, 22, 21.5, 24, 20 };
+	double done[] = {21, 22, 20.5, 23, 25, 19, 22, 21.5, 24, 20};
 	char user[16], name[16];
 
 	if (!c || !lat)
@@ -201,14 +211,16 @@ static int predict_client(const char *sock, long n, int users, int names)
 	t0 = now();
 	for (long i = 0; i < n; i++) {
 		int key = (int) (i % (users * names)), status;
-		struct dl_pred_query q = { .user = user, .name = name,
-					   .tasks = 100, .input_bytes = NAN };
+		struct dl_pred_query q = {.user = user,
+					  .name = name,
+					  .tasks = 100,
+					  .input_bytes = NAN};
 		struct dl_prediction p;
 		double s = now();
 
 		snprintf(user, sizeof(user), "user%03d", key / names);
-		snprintf(name, sizeof(name), "%s%02d", i % 3 == 2 ? "new" : "job",
-			 key % names);
+		snprintf(name, sizeof(name), "%s%02d",
+			 i % 3 == 2 ? "new" : "job", key % names);
 		if (i % 3 == 0) {
 			q.completed = done;
 			q.ncompleted = 10;
@@ -231,9 +243,10 @@ int main(int argc, char **argv)
 	const char *sock;
 
 	if (argc < 5 || strcmp(argv[1], "--socket")) {
-		fprintf(stderr, "usage: estimator_bench --socket PATH load RECORDS "
-				"USERS NAMES | predict REQUESTS USERS NAMES "
-				"[raw|client]\n");
+		fprintf(stderr,
+			"usage: estimator_bench --socket PATH load RECORDS "
+			"USERS NAMES | predict REQUESTS USERS NAMES "
+			"[raw|client]\n");
 		return 2;
 	}
 	sock = argv[2];

@@ -13,9 +13,8 @@
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static const char *const op_names[DL_EST_OPS] = { "ping", "predict",
-						  "observe", "forecast",
-						  "stats" };
+static const char *const op_names[DL_EST_OPS] = {"ping", "predict", "observe",
+						 "forecast", "stats"};
 
 const char *dl_est_op_name(enum dl_est_op op)
 {
@@ -80,7 +79,8 @@ static int get_num(struct json_object *o, const char *key, int required,
 	d = json_object_get_double(v);
 	if (!isfinite(d) || d < min || d > max)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be in [%g, %g]", where, key, min, max);
+			       "%s%s must be in [%g, %g]", where, key, min,
+			       max);
 	*out = d;
 	return 0;
 }
@@ -144,8 +144,8 @@ static int get_str(struct json_object *o, const char *key, int required,
 	len = json_object_get_string_len(v);
 	if (len < 0 || (size_t) len < minlen || (size_t) len > maxlen)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be %zu..%zu bytes", where, key, minlen,
-			       maxlen);
+			       "%s%s must be %zu..%zu bytes", where, key,
+			       minlen, maxlen);
 	if (strlen(s) != (size_t) len)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
 			       "%s%s contains a NUL byte", where, key);
@@ -216,10 +216,9 @@ static int parse_job(struct json_object *o, struct dl_pred_query *q,
 	size_t n;
 
 	if (!json_object_is_type(o, json_type_object))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%.*s must be an object",
-			       (int) (strlen(where) ? strlen(where) - 1 : 0),
-			       where);
+		return set_err(
+			err, DL_EST_E_BAD_REQUEST, "%.*s must be an object",
+			(int) (strlen(where) ? strlen(where) - 1 : 0), where);
 	memset(q, 0, sizeof(*q));
 	if (get_str(o, "user", F_REQUIRED, 1, DL_HIST_MAX_STR, &q->user, where,
 		    err) ||
@@ -280,7 +279,8 @@ static size_t count_completed(struct json_object *job)
 static int parse_predict(struct json_object *root, struct dl_est_request *req,
 			 struct dl_est_error *err)
 {
-	struct json_object *job = field(root, "job"), *jobs = field(root, "jobs");
+	struct json_object *job = field(root, "job"),
+			   *jobs = field(root, "jobs");
 	size_t n, total = 0, used = 0;
 	char where[48];
 
@@ -341,10 +341,9 @@ static int parse_task(struct json_object *o, struct dl_task_rec *t,
 	double job, task;
 
 	if (!json_object_is_type(o, json_type_object))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%.*s must be an object",
-			       (int) (strlen(where) ? strlen(where) - 1 : 0),
-			       where);
+		return set_err(
+			err, DL_EST_E_BAD_REQUEST, "%.*s must be an object",
+			(int) (strlen(where) ? strlen(where) - 1 : 0), where);
 	memset(t, 0, sizeof(*t));
 	if (get_uint(o, "job_id", F_REQUIRED, DL_EST_MAX_INT, &job, where,
 		     err) ||
@@ -402,18 +401,16 @@ static int parse_observe(struct json_object *root, struct dl_est_request *req,
 	return 0;
 }
 
-static int parse_forecast(struct json_object *root,
-			  struct dl_est_request *req, struct dl_est_error *err)
+static int parse_forecast(struct json_object *root, struct dl_est_request *req,
+			  struct dl_est_error *err)
 {
 	if (get_num(root, "from", F_REQUIRED, 0, 1e12, &req->from, "", err) ||
 	    get_num(root, "to", F_REQUIRED, 0, 1e12, &req->to, "", err) ||
-	    get_num(root, "step", F_REQUIRED, 1e-3, 1e9, &req->step, "",
-		    err) ||
+	    get_num(root, "step", F_REQUIRED, 1e-3, 1e9, &req->step, "", err) ||
 	    get_str(root, "class", F_OPTIONAL, 1, 63, &req->cls, "", err))
 		return -1;
 	if (req->to < req->from)
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "to is before from");
+		return set_err(err, DL_EST_E_BAD_REQUEST, "to is before from");
 	if ((req->to - req->from) / req->step > DL_EST_MAX_POINTS)
 		return set_err(err, DL_EST_E_TOO_LARGE,
 			       "at most %d points per class",
@@ -584,8 +581,8 @@ char *dl_est_format_result(const char *id, struct json_object *result,
 	return line;
 }
 
-char *dl_est_format_error(const char *id, const char *code,
-			  const char *message, size_t *len)
+char *dl_est_format_error(const char *id, const char *code, const char *message,
+			  size_t *len)
 {
 	struct json_object *e = json_object_new_object();
 	char *line = NULL;
@@ -615,16 +612,20 @@ struct json_object *dl_est_prediction_json(const struct dl_prediction *p)
 	json_object_object_add(o, "max", dl_est_json_num(p->max));
 	json_object_object_add(o, "mean", dl_est_json_num(p->mean));
 	json_object_object_add(o, "n", json_object_new_int64(p->n));
-	json_object_object_add(o, "source", json_object_new_string(
-						    dl_pred_source_name(p->source)));
+	json_object_object_add(
+		o, "source",
+		json_object_new_string(dl_pred_source_name(p->source)));
 	json_object_object_add(o, "calibrated",
 			       json_object_new_boolean(p->calibrated));
 	if (p->has_profile) {
 		struct json_object *pr = json_object_new_object();
 
-		json_object_object_add(pr, "cpu", dl_est_json_num(p->profile.cpu));
-		json_object_object_add(pr, "mem", dl_est_json_num(p->profile.mem));
-		json_object_object_add(pr, "io", dl_est_json_num(p->profile.io));
+		json_object_object_add(pr, "cpu",
+				       dl_est_json_num(p->profile.cpu));
+		json_object_object_add(pr, "mem",
+				       dl_est_json_num(p->profile.mem));
+		json_object_object_add(pr, "io",
+				       dl_est_json_num(p->profile.io));
 		json_object_object_add(pr, "n",
 				       json_object_new_int64(p->profile.n));
 		json_object_object_add(o, "profile", pr);
@@ -687,8 +688,7 @@ int dl_est_prediction_parse(struct json_object *o, struct dl_prediction *p,
 		    num_field(pr, "cpu", true, &p->profile.cpu) ||
 		    num_field(pr, "mem", true, &p->profile.mem) ||
 		    num_field(pr, "io", true, &p->profile.io) ||
-		    num_field(pr, "n", false, &pn) || pn < 0 ||
-		    pn > UINT32_MAX)
+		    num_field(pr, "n", false, &pn) || pn < 0 || pn > UINT32_MAX)
 			goto bad;
 		p->profile.n = (uint32_t) pn;
 		p->has_profile = true;
@@ -724,7 +724,8 @@ struct json_object *dl_est_forecast_json(const struct dl_forecast *fc,
 	}
 	last = cls ? first + 1 : dl_forecast_nclasses(fc);
 	npts = (size_t) ceil((to - from) / step);
-	if ((double) npts * (double) (last - first) > DL_EST_MAX_POINTS * 10.0) {
+	if ((double) npts * (double) (last - first) >
+	    DL_EST_MAX_POINTS * 10.0) {
 		set_err(err, DL_EST_E_TOO_LARGE,
 			"at most %d values per forecast; ask for one class or "
 			"fewer steps",
@@ -750,11 +751,11 @@ struct json_object *dl_est_forecast_json(const struct dl_forecast *fc,
 			double b0 = a0 + step < to ? a0 + step : to;
 
 			json_object_array_add(
-				a, dl_est_json_num(dl_forecast_mean(fc, c, a0,
-								    b0)));
+				a, dl_est_json_num(
+					   dl_forecast_mean(fc, c, a0, b0)));
 		}
-		json_object_object_add(classes,
-				       dl_forecast_class_name(fc, (uint32_t) c), a);
+		json_object_object_add(
+			classes, dl_forecast_class_name(fc, (uint32_t) c), a);
 	}
 	json_object_object_add(o, "classes", classes);
 	return o;
@@ -780,7 +781,8 @@ int dl_est_parse_response(const char *line, size_t len,
 		if (!tok)
 			return ENOMEM;
 		root = json_tokener_parse_ex(tok, line, (int) len);
-		if (root && json_tokener_get_error(tok) != json_tokener_success) {
+		if (root &&
+		    json_tokener_get_error(tok) != json_tokener_success) {
 			json_object_put(root);
 			root = NULL;
 		}
@@ -884,8 +886,8 @@ static void put_opt(struct json_object *o, const char *k, double v)
 		json_object_object_add(o, k, dl_est_json_num(v));
 }
 
-char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q,
-			   size_t n, size_t max_completed, size_t *len)
+char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q, size_t n,
+			   size_t max_completed, size_t *len)
 {
 	struct json_object *extra, *arr;
 
@@ -903,20 +905,23 @@ char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q,
 		struct json_object *c;
 		size_t from = 0;
 
-		json_object_object_add(j, "user",
-				       json_object_new_string(q[i].user ? q[i].user : ""));
-		json_object_object_add(j, "name",
-				       json_object_new_string(q[i].name ? q[i].name : ""));
-		json_object_object_add(j, "phase",
-				       json_object_new_string(q[i].phase ? "reduce"
-									 : "map"));
+		json_object_object_add(
+			j, "user",
+			json_object_new_string(q[i].user ? q[i].user : ""));
+		json_object_object_add(
+			j, "name",
+			json_object_new_string(q[i].name ? q[i].name : ""));
+		json_object_object_add(
+			j, "phase",
+			json_object_new_string(q[i].phase ? "reduce" : "map"));
 		json_object_object_add(j, "tasks",
 				       json_object_new_int64(q[i].tasks));
 		if (max_completed && q[i].ncompleted > max_completed)
 			from = q[i].ncompleted - max_completed;
 		c = json_object_new_array_ext((int) (q[i].ncompleted - from));
 		for (size_t k = from; c && k < q[i].ncompleted; k++)
-			json_object_array_add(c, dl_est_json_num(q[i].completed[k]));
+			json_object_array_add(
+				c, dl_est_json_num(q[i].completed[k]));
 		json_object_object_add(j, "completed", c);
 		put_opt(j, "input_bytes", q[i].input_bytes);
 		json_object_array_add(arr, j);
@@ -945,15 +950,17 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 		json_object_object_add(j, "job_id",
 				       json_object_new_uint64(t[i].job_id));
 		if (t[i].task >= 0)
-			json_object_object_add(j, "task",
-					       json_object_new_int64(t[i].task));
-		json_object_object_add(j, "user",
-				       json_object_new_string(t[i].user ? t[i].user : ""));
-		json_object_object_add(j, "name",
-				       json_object_new_string(t[i].name ? t[i].name : ""));
-		json_object_object_add(j, "phase",
-				       json_object_new_string(t[i].phase ? "reduce"
-									 : "map"));
+			json_object_object_add(
+				j, "task", json_object_new_int64(t[i].task));
+		json_object_object_add(
+			j, "user",
+			json_object_new_string(t[i].user ? t[i].user : ""));
+		json_object_object_add(
+			j, "name",
+			json_object_new_string(t[i].name ? t[i].name : ""));
+		json_object_object_add(
+			j, "phase",
+			json_object_new_string(t[i].phase ? "reduce" : "map"));
 		json_object_object_add(j, "start", dl_est_json_num(t[i].start));
 		json_object_object_add(j, "end", dl_est_json_num(t[i].end));
 		put_opt(j, "input_bytes", t[i].input_bytes);
@@ -961,8 +968,8 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 		put_opt(j, "mem", t[i].mem);
 		put_opt(j, "io", t[i].io);
 		if (t[i].node)
-			json_object_object_add(j, "node",
-					       json_object_new_string(t[i].node));
+			json_object_object_add(
+				j, "node", json_object_new_string(t[i].node));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(extra, "tasks", arr);

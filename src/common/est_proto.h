@@ -18,14 +18,14 @@
 
 struct json_object;
 
-#define DL_EST_VERSION 1
-#define DL_EST_MAX_ID 64	      /* bytes of a string id */
-#define DL_EST_ID_TEXT 400	      /* an id as JSON text, escaped */
-#define DL_EST_MAX_JOBS 1000	      /* jobs in one predict */
-#define DL_EST_MAX_TASKS 10000	      /* tasks in one observe */
+#define DL_EST_VERSION       1
+#define DL_EST_MAX_ID        64       /* bytes of a string id */
+#define DL_EST_ID_TEXT       400      /* an id as JSON text, escaped */
+#define DL_EST_MAX_JOBS      1000     /* jobs in one predict */
+#define DL_EST_MAX_TASKS     10000    /* tasks in one observe */
 #define DL_EST_MAX_COMPLETED 1000000u /* durations in one predict */
-#define DL_EST_MAX_POINTS 100000      /* points per class in a forecast */
-#define DL_EST_MAX_INT 9007199254740992.0 /* 2^53: exact in a double */
+#define DL_EST_MAX_POINTS    100000   /* points per class in a forecast */
+#define DL_EST_MAX_INT       9007199254740992.0 /* 2^53: exact in a double */
 
 enum dl_est_op {
 	DL_EST_PING = 0,
@@ -39,15 +39,15 @@ enum dl_est_op {
 const char *dl_est_op_name(enum dl_est_op op);
 
 /* Error codes of the protocol. */
-#define DL_EST_E_BAD_JSON "bad_json"
+#define DL_EST_E_BAD_JSON    "bad_json"
 #define DL_EST_E_BAD_REQUEST "bad_request"
 #define DL_EST_E_BAD_VERSION "bad_version"
-#define DL_EST_E_UNKNOWN_OP "unknown_op"
-#define DL_EST_E_TOO_LARGE "too_large"
-#define DL_EST_E_FORBIDDEN "forbidden"
+#define DL_EST_E_UNKNOWN_OP  "unknown_op"
+#define DL_EST_E_TOO_LARGE   "too_large"
+#define DL_EST_E_FORBIDDEN   "forbidden"
 #define DL_EST_E_UNAVAILABLE "unavailable"
-#define DL_EST_E_BUSY "busy"
-#define DL_EST_E_INTERNAL "internal"
+#define DL_EST_E_BUSY        "busy"
+#define DL_EST_E_INTERNAL    "internal"
 
 struct dl_est_error {
 	char code[24];
@@ -82,8 +82,8 @@ void dl_est_request_free(struct dl_est_request *req);
  * dl_est_format_result takes ownership of result. */
 char *dl_est_format_result(const char *id, struct json_object *result,
 			   size_t *len);
-char *dl_est_format_error(const char *id, const char *code,
-			  const char *message, size_t *len);
+char *dl_est_format_error(const char *id, const char *code, const char *message,
+			  size_t *len);
 
 /* JSON number: finite values with 7 significant digits (integers and epoch
  * times exactly, to the millisecond), else null. */
@@ -107,7 +107,7 @@ struct json_object *dl_est_forecast_json(const struct dl_forecast *fc,
 
 struct dl_est_response {
 	struct json_object *root;
-	int64_t id;		    /* -1 when the id was not an integer */
+	int64_t id; /* -1 when the id was not an integer */
 	bool is_error;
 	struct json_object *result; /* borrowed from root */
 	char code[24];
@@ -120,8 +120,8 @@ int dl_est_parse_response(const char *line, size_t len,
 void dl_est_response_free(struct dl_est_response *r);
 
 /* Request builders: a line with trailing newline, malloc'd. */
-char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q,
-			   size_t n, size_t max_completed, size_t *len);
+char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q, size_t n,
+			   size_t max_completed, size_t *len);
 char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 			   size_t *len);
 char *dl_est_build_simple(int64_t id, enum dl_est_op op, size_t *len);

@@ -22,7 +22,7 @@
 /* request lines are kept well below the daemon's default MaxLineBytes */
 #define MAX_REQUEST (512u << 10)
 #define BACKOFF_MAX 60.0
-#define MAX_REPLY (64u << 20)
+#define MAX_REPLY   (64u << 20)
 
 struct dl_est_client {
 	struct sockaddr_un addr;
@@ -34,9 +34,9 @@ struct dl_est_client {
 	size_t len, cap;
 	/* health */
 	enum dl_est_state state;
-	time_t since;	     /* wall clock time of the state change */
-	double retry_at;     /* monotonic: no attempt before this */
-	double backoff;	     /* next back-off period */
+	time_t since;    /* wall clock time of the state change */
+	double retry_at; /* monotonic: no attempt before this */
+	double backoff;  /* next back-off period */
 	char last_error[320];
 };
 
@@ -48,8 +48,7 @@ static double mono_now(void)
 	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct dl_est_client *dl_est_client_new(const char *socket_path,
-					double timeout)
+struct dl_est_client *dl_est_client_new(const char *socket_path, double timeout)
 {
 	struct dl_est_client *c;
 
@@ -161,7 +160,8 @@ static int failed(struct dl_est_client *c, enum dl_est_state st, int rc,
 	snprintf(c->last_error, sizeof(c->last_error), "%s: %s", what,
 		 strerror(rc));
 	c->retry_at = mono_now() + c->backoff;
-	c->backoff = c->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : c->backoff * 2;
+	c->backoff =
+		c->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : c->backoff * 2;
 	return rc;
 }
 
@@ -195,7 +195,7 @@ static int wait_fd(int fd, short events, double deadline)
 {
 	for (;;) {
 		double left = deadline - mono_now();
-		struct pollfd p = { .fd = fd, .events = events };
+		struct pollfd p = {.fd = fd, .events = events};
 		int r;
 
 		if (left <= 0)
@@ -320,9 +320,10 @@ static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 						 sizeof(c->last_error), "%s",
 						 err);
 					c->retry_at = mono_now() + c->backoff;
-					c->backoff = c->backoff * 2 > BACKOFF_MAX
-							     ? BACKOFF_MAX
-							     : c->backoff * 2;
+					c->backoff =
+						c->backoff * 2 > BACKOFF_MAX
+							? BACKOFF_MAX
+							: c->backoff * 2;
 					return EPROTO;
 				}
 				/* one request at a time and a fresh
@@ -402,9 +403,8 @@ int dl_est_ping(struct dl_est_client *c)
 	return rc;
 }
 
-static int predict_chunk(struct dl_est_client *c,
-			 const struct dl_pred_query *q, size_t n,
-			 struct dl_prediction *out, int *status)
+static int predict_chunk(struct dl_est_client *c, const struct dl_pred_query *q,
+			 size_t n, struct dl_prediction *out, int *status)
 {
 	struct dl_est_response r;
 	struct json_object *arr = NULL;
@@ -422,8 +422,8 @@ static int predict_chunk(struct dl_est_client *c,
 
 		free(req);
 		rc = predict_chunk(c, q, h, out, status);
-		return rc ? rc : predict_chunk(c, q + h, n - h, out + h,
-					       status + h);
+		return rc ? rc
+			  : predict_chunk(c, q + h, n - h, out + h, status + h);
 	}
 	rc = call(c, id, req, len, &r);
 	if (rc)
@@ -547,7 +547,8 @@ int dl_est_forecast(struct dl_est_client *c, double from, double to,
 		*values = malloc((n ? n : 1) * sizeof(double));
 		rc = *values ? 0 : ENOMEM;
 		for (size_t i = 0; !rc && i < n; i++) {
-			struct json_object *v = json_object_array_get_idx(arr, i);
+			struct json_object *v =
+				json_object_array_get_idx(arr, i);
 
 			if (!v || (!json_object_is_type(v, json_type_double) &&
 				   !json_object_is_type(v, json_type_int)))

@@ -41,8 +41,8 @@ struct hkey {
 	struct ring ring;
 	uint64_t adds;
 	struct cached_sum plain; /* every record: what predict uses */
-	struct cached_sum excl;	 /* without one job's records: calibration */
-	struct dl_usage usage;	 /* with plain */
+	struct cached_sum excl;  /* without one job's records: calibration */
+	struct dl_usage usage;   /* with plain */
 };
 
 struct hjob {
@@ -114,11 +114,12 @@ static int hmap_init(struct hmap *m)
 	return m->b ? 0 : ENOMEM;
 }
 
-static struct hent *hmap_find(const struct hmap *m, const char *key,
-			      size_t len, uint64_t h)
+static struct hent *hmap_find(const struct hmap *m, const char *key, size_t len,
+			      uint64_t h)
 {
 	for (struct hent *e = m->b[h & (m->nb - 1)]; e; e = e->next)
-		if (e->hash == h && e->keylen == len && !memcmp(e->key, key, len))
+		if (e->hash == h && e->keylen == len &&
+		    !memcmp(e->key, key, len))
 			return e;
 	return NULL;
 }
@@ -348,8 +349,7 @@ struct dl_hist *dl_hist_new(const struct dl_hist_cfg *cfg, char *err,
 	if (!h)
 		goto nomem;
 	h->cfg = *cfg;
-	if (hmap_init(&h->names) || hmap_init(&h->users) ||
-	    hmap_init(&h->jobs))
+	if (hmap_init(&h->names) || hmap_init(&h->users) || hmap_init(&h->jobs))
 		goto nomem;
 	for (int i = 0; i < DL_PRED_SOURCES; i++)
 		if (dl_calib_init(&h->calib[i], cfg->pred.calib_window))
@@ -408,8 +408,9 @@ int dl_task_rec_check(const struct dl_task_rec *t, char *err, size_t errlen)
 		return fail(err, errlen, "phase must be map or reduce");
 	if (!isfinite(t->start) || !isfinite(t->end) || t->start < 0 ||
 	    t->end > 1e12)
-		return fail(err, errlen, "start and end must be finite "
-					 "times >= 0");
+		return fail(err, errlen,
+			    "start and end must be finite "
+			    "times >= 0");
 	if (t->end < t->start)
 		return fail(err, errlen, "end is before start");
 	if (!opt_ok(t->input_bytes))
@@ -419,8 +420,7 @@ int dl_task_rec_check(const struct dl_task_rec *t, char *err, size_t errlen)
 	return 0;
 }
 
-int dl_pred_query_check(const struct dl_pred_query *q, char *err,
-			size_t errlen)
+int dl_pred_query_check(const struct dl_pred_query *q, char *err, size_t errlen)
 {
 	if (!q)
 		return fail(err, errlen, "no query");
@@ -435,8 +435,9 @@ int dl_pred_query_check(const struct dl_pred_query *q, char *err,
 	for (size_t i = 0; i < q->ncompleted; i++)
 		if (!isfinite(q->completed[i]) || q->completed[i] < 0 ||
 		    q->completed[i] > 1e12)
-			return fail(err, errlen, "completed durations must "
-						 "be finite seconds >= 0");
+			return fail(err, errlen,
+				    "completed durations must "
+				    "be finite seconds >= 0");
 	if (!opt_ok(q->input_bytes))
 		return fail(err, errlen, "input_bytes must be >= 0");
 	return 0;
@@ -500,11 +501,13 @@ static void usage_add(double *sum, uint32_t *cnt, float v)
 }
 
 static bool stale(const struct dl_hist *h, bool valid, uint64_t adds_then,
-		  uint64_t adds_now, double now_then, double now, uint64_t slack)
+		  uint64_t adds_now, double now_then, double now,
+		  uint64_t slack)
 {
 	if (!valid || adds_now - adds_then > slack)
 		return true;
-	return h->cfg.max_age > 0 && fabs(now - now_then) > h->cfg.max_age / 1000;
+	return h->cfg.max_age > 0 &&
+	       fabs(now - now_then) > h->cfg.max_age / 1000;
 }
 
 /* Summary of a key's window (leaving out job `skip` when exclude), and
@@ -514,8 +517,8 @@ static bool summarize(struct dl_hist *h, const struct hkey *k, double now,
 		      struct dl_usage *usage)
 {
 	double *x = h->scratch_a;
-	double su[3] = { 0, 0, 0 };
-	uint32_t cu[3] = { 0, 0, 0 }, nu = 0, n = 0;
+	double su[3] = {0, 0, 0};
+	uint32_t cu[3] = {0, 0, 0}, nu = 0, n = 0;
 	bool ok;
 
 	for (uint32_t i = 0; i < k->ring.len; i++) {
@@ -604,9 +607,8 @@ static void rate_compute(struct dl_hist *h, const struct rate_win *w,
 	dl_rate_fit(bx, ly, n, &h->cfg.pred, m);
 }
 
-static const struct dl_rate_model *rate_plain(struct dl_hist *h,
-					      struct rate_win *w, double now,
-					      uint64_t slack)
+static const struct dl_rate_model *
+rate_plain(struct dl_hist *h, struct rate_win *w, double now, uint64_t slack)
 {
 	struct cached_rate *c = &w->plain;
 
@@ -746,8 +748,7 @@ static float to_float(double v)
 	return v > 3e38 ? 3e38f : (float) v;
 }
 
-int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t,
-		    double now)
+int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t, double now)
 {
 	return dl_hist_observe_ex(h, t, now, true);
 }
@@ -806,9 +807,8 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 		dl_calib_add(&h->calib[DL_PRED_USER], cs->sum.p50,
 			     cs->sum.spread, len);
 	if (!isnan(t->input_bytes)) {
-		const struct dl_rate_model *m =
-			rate_for_job(h, &h->rate[t->phase], now, seen,
-				     t->job_id);
+		const struct dl_rate_model *m = rate_for_job(
+			h, &h->rate[t->phase], now, seen, t->job_id);
 
 		if (m->valid)
 			dl_calib_add(&h->calib[DL_PRED_RATE],

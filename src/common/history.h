@@ -27,7 +27,7 @@ struct dl_hist_cfg {
 	uint32_t window;      /* newest tasks kept per key (HistoryPerKey) */
 	uint32_t rate_window; /* newest sized tasks per phase, rate model */
 	uint32_t max_jobs;    /* jobs whose own completions are tracked */
-	double max_age;	      /* seconds; older tasks are ignored; 0 = keep */
+	double max_age;       /* seconds; older tasks are ignored; 0 = keep */
 };
 
 void dl_hist_cfg_defaults(struct dl_hist_cfg *cfg);
@@ -38,12 +38,12 @@ struct dl_task_rec {
 	uint64_t job_id;
 	const char *user; /* non-empty, <= DL_HIST_MAX_STR bytes */
 	const char *name; /* may be empty, <= DL_HIST_MAX_STR bytes */
-	int phase;	  /* 0 map, 1 reduce */
+	int phase;        /* 0 map, 1 reduce */
 	double start, end;
 	double input_bytes;
 	double cpu, mem, io; /* usage: CPUs, MB, MB/s */
 	/* kept by the store, not used by the predictors */
-	int64_t task;	  /* array index, -1 = none */
+	int64_t task;     /* array index, -1 = none */
 	const char *node; /* NULL = unknown */
 };
 
@@ -52,18 +52,18 @@ struct dl_pred_query {
 	const char *user;
 	const char *name;
 	int phase;
-	uint32_t tasks;		  /* tasks in the phase (informational) */
-	const double *completed;  /* own completed durations, oldest first */
+	uint32_t tasks;          /* tasks in the phase (informational) */
+	const double *completed; /* own completed durations, oldest first */
 	size_t ncompleted;
-	double input_bytes;	  /* per task; NAN when unknown */
+	double input_bytes; /* per task; NAN when unknown */
 };
 
 struct dl_hist_stats {
-	uint64_t observed;     /* records accepted since creation */
-	uint64_t records;      /* records held in the name-level windows */
-	uint32_t keys;	       /* (user, name, phase) keys */
-	uint32_t users;	       /* (user, phase) keys */
-	uint32_t jobs;	       /* jobs tracked for calibration */
+	uint64_t observed; /* records accepted since creation */
+	uint64_t records;  /* records held in the name-level windows */
+	uint32_t keys;     /* (user, name, phase) keys */
+	uint32_t users;    /* (user, phase) keys */
+	uint32_t jobs;     /* jobs tracked for calibration */
 	uint64_t calib[DL_PRED_SOURCES]; /* errors recorded per level */
 };
 
@@ -80,8 +80,7 @@ int dl_task_rec_check(const struct dl_task_rec *t, char *err, size_t errlen);
 /* Add a finished task (after recording the errors the levels would have
  * made on it).  now is the current time for the age limit.  EINVAL for a
  * bad record, ENOMEM. */
-int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t,
-		    double now);
+int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t, double now);
 /* The same; calibrate = false skips recording the levels' errors (a
  * restart replays old records, of which only the newest can still be in
  * the calibration windows). */

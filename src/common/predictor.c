@@ -13,8 +13,7 @@
 #include "common/stats.h"
 
 static const char *const source_names[DL_PRED_SOURCES] = {
-	"job", "history:name", "history:user", "rate", "default"
-};
+	"job", "history:name", "history:user", "rate", "default"};
 
 const char *dl_pred_source_name(enum dl_pred_source s)
 {
@@ -83,8 +82,8 @@ static void pooled_spread(double ss, uint32_t n, const struct dl_pred_cfg *cfg,
 			  double *lsd, double *spread, double *df)
 {
 	double nu = cfg->prior_weight + (double) n - 1;
-	double var = (cfg->prior_weight * cfg->prior_sd * cfg->prior_sd + ss) /
-		     nu;
+	double var =
+		(cfg->prior_weight * cfg->prior_sd * cfg->prior_sd + ss) / nu;
 
 	*lsd = sqrt(var);
 	*spread = *lsd * sqrt(1 + 1.0 / n);
@@ -149,7 +148,8 @@ void dl_rate_fit(const double *bytes, const double *len, size_t n,
 	}
 	lmean /= (double) n;
 	for (size_t i = 0; i < n; i++) {
-		double d = safe_log(len[i]) - safe_log(a + b * bytes[i]) - lmean;
+		double d =
+			safe_log(len[i]) - safe_log(a + b * bytes[i]) - lmean;
 
 		ss += d * d;
 	}
@@ -203,14 +203,12 @@ void dl_calib_free(struct dl_calib *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void dl_calib_add(struct dl_calib *c, double p50, double spread,
-		  double actual)
+void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual)
 {
 	double z;
 
-	if (!c || !c->cap || !(p50 > 0) || !(spread > 0) ||
-	    !isfinite(actual) || actual < 0 || !isfinite(p50) ||
-	    !isfinite(spread))
+	if (!c || !c->cap || !(p50 > 0) || !(spread > 0) || !isfinite(actual) ||
+	    actual < 0 || !isfinite(p50) || !isfinite(spread))
 		return;
 	z = (safe_log(actual) - safe_log(p50)) / spread;
 	if (!isfinite(z))

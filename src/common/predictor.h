@@ -48,16 +48,16 @@ const char *dl_pred_source_name(enum dl_pred_source s);
 
 /* Tunables of the predictors (the daemon's config file sets them). */
 struct dl_pred_cfg {
-	uint32_t min_samples;	   /* k: samples a level needs (>= 1) */
-	uint32_t job_window;	   /* newest own completions used (>= 1) */
-	double prior_sd;	   /* s0: prior sd of log durations (> 0) */
-	double prior_weight;	   /* nu0: pseudo-observations of s0 (> 0) */
-	double default_len[2];	   /* default p50 per phase, seconds (> 0) */
-	double default_spread;	   /* default: p90 = p50 * spread^1, p99 = ^2 */
+	uint32_t min_samples;      /* k: samples a level needs (>= 1) */
+	uint32_t job_window;       /* newest own completions used (>= 1) */
+	double prior_sd;           /* s0: prior sd of log durations (> 0) */
+	double prior_weight;       /* nu0: pseudo-observations of s0 (> 0) */
+	double default_len[2];     /* default p50 per phase, seconds (> 0) */
+	double default_spread;     /* default: p90 = p50 * spread^1, p99 = ^2 */
 	uint32_t rate_min_samples; /* points the rate model needs (>= 3) */
-	double rate_min_r2;	   /* fit quality the rate model needs */
-	uint32_t calib_window;	   /* standardised errors kept per level */
-	uint32_t calib_min;	   /* errors needed before they are used */
+	double rate_min_r2;        /* fit quality the rate model needs */
+	uint32_t calib_window;     /* standardised errors kept per level */
+	uint32_t calib_min;        /* errors needed before they are used */
 };
 
 /* The documented defaults (see doc/estimator.md). */
@@ -131,8 +131,7 @@ struct dl_calib {
 int dl_calib_init(struct dl_calib *c, uint32_t cap);
 void dl_calib_free(struct dl_calib *c);
 /* Record an error of a prediction (p50, spread) against the actual length. */
-void dl_calib_add(struct dl_calib *c, double p50, double spread,
-		  double actual);
+void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual);
 /* Empirical quantile q of the recorded errors; NAN when fewer than min. */
 double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min);
 

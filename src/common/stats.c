@@ -49,17 +49,21 @@ double dl_quantile(const double *x, size_t n, double q, double *scratch)
 double dl_normal_quantile(double p)
 {
 	/* Acklam's coefficients */
-	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
-				    -2.759285104469687e+02, 1.383577518672690e+02,
-				    -3.066479806614716e+01, 2.506628277459239e+00 };
-	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
-				    -1.556989798598866e+02, 6.680131188771972e+01,
-				    -1.328068155288572e+01 };
-	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
-				    -2.400758277161838e+00, -2.549732539343734e+00,
-				    4.374664141464968e+00,  2.938163982698783e+00 };
-	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
-				    2.445134137142996e+00, 3.754408661907416e+00 };
+	static const double a[] = {
+		-3.969683028665376e+01, 2.209460984245205e+02,
+		-2.759285104469687e+02, 1.383577518672690e+02,
+		-3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[] = {
+		-5.447609879822406e+01, 1.615858368580409e+02,
+		-1.556989798598866e+02, 6.680131188771972e+01,
+		-1.328068155288572e+01};
+	static const double c[] = {
+		-7.784894002430293e-03, -3.223964580411365e-01,
+		-2.400758277161838e+00, -2.549732539343734e+00,
+		4.374664141464968e+00,  2.938163982698783e+00};
+	static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+				   2.445134137142996e+00,
+				   3.754408661907416e+00};
 	const double plow = 0.02425;
 	double q, r, x, e, u;
 
@@ -67,20 +71,24 @@ double dl_normal_quantile(double p)
 		return NAN;
 	if (p < plow) {
 		q = sqrt(-2 * log(p));
-		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q +
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
+			     q +
 		     c[5]) /
 		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
 	} else if (p <= 1 - plow) {
 		q = p - 0.5;
 		r = q * q;
-		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r +
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) *
+			     r +
 		     a[5]) *
 		    q /
-		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r +
+		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) *
+			     r +
 		     1);
 	} else {
 		q = sqrt(-2 * log(1 - p));
-		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q +
+		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
+			      q +
 		      c[5]) /
 		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
 	}
@@ -105,12 +113,13 @@ static double t_quantile_df2(double p)
 static double t_quantile_cf(double p, double df)
 {
 	double z = dl_normal_quantile(p);
-	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
+	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2,
+	       z9 = z7 * z2;
 	double g1 = (z3 + z) / 4;
 	double g2 = (5 * z5 + 16 * z3 + 3 * z) / 96;
 	double g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384;
-	double g4 = (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) /
-		    92160;
+	double g4 =
+		(79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160;
 
 	return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) +
 	       g4 / (df * df * df * df);
@@ -126,13 +135,14 @@ double dl_t_quantile(double p, double df)
 		return t_quantile_df1(p);
 	if (df == 2)
 		return t_quantile_df2(p);
-	if (df < 1) /* heavier than Cauchy: use Cauchy (the spread is a prior) */
+	if (df <
+	    1) /* heavier than Cauchy: use Cauchy (the spread is a prior) */
 		return t_quantile_df1(p);
 	if (df < 2)
 		return t_quantile_df1(p) +
 		       (df - 1) * (t_quantile_df2(p) - t_quantile_df1(p));
-	return t_quantile_df2(p) + (df - 2) * (t_quantile_cf(p, 3) -
-					       t_quantile_df2(p));
+	return t_quantile_df2(p) +
+	       (df - 2) * (t_quantile_cf(p, 3) - t_quantile_df2(p));
 }
 
 bool dl_ols(const double *x, const double *y, size_t n, double *a, double *b,

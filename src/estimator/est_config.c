@@ -26,42 +26,43 @@ struct opt {
 };
 
 #define O(f) offsetof(struct est_config, f)
-#define H(f) (offsetof(struct est_config, hist) + offsetof(struct dl_hist_cfg, f))
+#define H(f)                                                                   \
+	(offsetof(struct est_config, hist) + offsetof(struct dl_hist_cfg, f))
 #define P(f)                                                                   \
-	(offsetof(struct est_config, hist) + offsetof(struct dl_hist_cfg, pred) + \
-	 offsetof(struct dl_pred_cfg, f))
+	(offsetof(struct est_config, hist) +                                   \
+	 offsetof(struct dl_hist_cfg, pred) + offsetof(struct dl_pred_cfg, f))
 
 static const struct opt opts[] = {
-	{ "Socket", T_STR, O(socket), 0, 0 },
-	{ "SocketMode", T_MODE, O(socket_mode), 0, 0777 },
-	{ "SocketGroup", T_STR, O(socket_group), 0, 0 },
-	{ "TcpPort", T_UINT, O(tcp_port), 0, 65535 },
-	{ "Database", T_STR, O(database), 0, 0 },
-	{ "SlurmUser", T_STR, O(slurm_user), 0, 0 },
-	{ "PredictUsers", T_STR, O(predict_users), 0, 0 },
-	{ "MaxLineBytes", T_UINT, O(max_line), 1024, 64 << 20 },
-	{ "MaxConnections", T_UINT, O(max_connections), 1, 10000 },
-	{ "IdleTimeout", T_DURATION, O(idle_timeout), 1, 86400 * 7 },
-	{ "Synchronous", T_BOOL, O(sync_full), 0, 0 },
-	{ "ForecastFile", T_STR, O(forecast_file), 0, 0 },
-	{ "PidFile", T_STR, O(pid_file), 0, 0 },
-	{ "LogLevel", T_LOG, O(log_level), 0, 0 },
-	{ "HistoryPerKey", T_UINT, H(window), 1, 1000000 },
-	{ "HistoryMaxAge", T_DURATION, H(max_age), 0, 1e10 },
-	{ "RateWindow", T_UINT, H(rate_window), 3, 1000000 },
-	{ "MaxJobs", T_UINT, H(max_jobs), 1, 10000000 },
-	{ "MinSamples", T_UINT, P(min_samples), 1, 100000 },
-	{ "JobWindow", T_UINT, P(job_window), 1, 1000000 },
-	{ "PriorSpread", T_DOUBLE, P(prior_sd), 1e-6, 10 },
-	{ "PriorWeight", T_DOUBLE, P(prior_weight), 1e-6, 1000 },
-	{ "DefaultMap", T_DURATION, P(default_len[0]), 1e-3, 1e9 },
-	{ "DefaultReduce", T_DURATION, P(default_len[1]), 1e-3, 1e9 },
-	{ "DefaultSpread", T_DOUBLE, P(default_spread), 1, 1000 },
-	{ "RateMinSamples", T_UINT, P(rate_min_samples), 3, 1000000 },
-	{ "RateMinR2", T_DOUBLE, P(rate_min_r2), 0, 1 },
-	{ "CalibrationWindow", T_UINT, P(calib_window), 1, 1000000 },
-	{ "CalibrationMin", T_UINT, P(calib_min), 1, 1000000 },
-	{ NULL, 0, 0, 0, 0 },
+	{"Socket", T_STR, O(socket), 0, 0},
+	{"SocketMode", T_MODE, O(socket_mode), 0, 0777},
+	{"SocketGroup", T_STR, O(socket_group), 0, 0},
+	{"TcpPort", T_UINT, O(tcp_port), 0, 65535},
+	{"Database", T_STR, O(database), 0, 0},
+	{"SlurmUser", T_STR, O(slurm_user), 0, 0},
+	{"PredictUsers", T_STR, O(predict_users), 0, 0},
+	{"MaxLineBytes", T_UINT, O(max_line), 1024, 64 << 20},
+	{"MaxConnections", T_UINT, O(max_connections), 1, 10000},
+	{"IdleTimeout", T_DURATION, O(idle_timeout), 1, 86400 * 7},
+	{"Synchronous", T_BOOL, O(sync_full), 0, 0},
+	{"ForecastFile", T_STR, O(forecast_file), 0, 0},
+	{"PidFile", T_STR, O(pid_file), 0, 0},
+	{"LogLevel", T_LOG, O(log_level), 0, 0},
+	{"HistoryPerKey", T_UINT, H(window), 1, 1000000},
+	{"HistoryMaxAge", T_DURATION, H(max_age), 0, 1e10},
+	{"RateWindow", T_UINT, H(rate_window), 3, 1000000},
+	{"MaxJobs", T_UINT, H(max_jobs), 1, 10000000},
+	{"MinSamples", T_UINT, P(min_samples), 1, 100000},
+	{"JobWindow", T_UINT, P(job_window), 1, 1000000},
+	{"PriorSpread", T_DOUBLE, P(prior_sd), 1e-6, 10},
+	{"PriorWeight", T_DOUBLE, P(prior_weight), 1e-6, 1000},
+	{"DefaultMap", T_DURATION, P(default_len[0]), 1e-3, 1e9},
+	{"DefaultReduce", T_DURATION, P(default_len[1]), 1e-3, 1e9},
+	{"DefaultSpread", T_DOUBLE, P(default_spread), 1, 1000},
+	{"RateMinSamples", T_UINT, P(rate_min_samples), 3, 1000000},
+	{"RateMinR2", T_DOUBLE, P(rate_min_r2), 0, 1},
+	{"CalibrationWindow", T_UINT, P(calib_window), 1, 1000000},
+	{"CalibrationMin", T_UINT, P(calib_min), 1, 1000000},
+	{NULL, 0, 0, 0, 0},
 };
 
 static char *dup_or_die(const char *s)
@@ -137,8 +138,8 @@ static double parse_duration(const char *s)
 	return *end ? NAN : v;
 }
 
-static int set_opt(struct est_config *cfg, const struct opt *o,
-		   const char *val, char *why, size_t whylen)
+static int set_opt(struct est_config *cfg, const struct opt *o, const char *val,
+		   char *why, size_t whylen)
 {
 	char *base = (char *) cfg, *end;
 	double v = NAN;
@@ -357,8 +358,7 @@ int est_config_finish(struct est_config *cfg, char *err, size_t errlen)
 			return -1;
 		}
 		if (cfg->npredict_uids == EST_MAX_PREDICT_USERS) {
-			snprintf(err, errlen,
-				 "PredictUsers: at most %d users",
+			snprintf(err, errlen, "PredictUsers: at most %d users",
 				 EST_MAX_PREDICT_USERS);
 			free(copy);
 			return -1;

@@ -13,17 +13,17 @@
 
 #include "common/history.h"
 
-#define EST_DEFAULT_CONFIG "/etc/slurm/deadline-estimatord.conf"
+#define EST_DEFAULT_CONFIG    "/etc/slurm/deadline-estimatord.conf"
 #define EST_MAX_PREDICT_USERS 256
 
 struct est_config {
-	char *socket;	   /* Unix socket path */
+	char *socket; /* Unix socket path */
 	unsigned socket_mode;
 	char *socket_group; /* "" = the daemon's group */
 	uint32_t tcp_port;  /* 0 = no TCP listener (127.0.0.1 only) */
 	char *database;
-	char *slurm_user;   /* name or uid: may observe (root always may) */
-	uid_t slurm_uid;    /* resolved */
+	char *slurm_user;    /* name or uid: may observe (root always may) */
+	uid_t slurm_uid;     /* resolved */
 	char *predict_users; /* "*" = everyone, else list of names/uids */
 	bool predict_all;
 	uid_t predict_uids[EST_MAX_PREDICT_USERS];
@@ -33,8 +33,8 @@ struct est_config {
 	double idle_timeout;
 	bool sync_full;
 	char *forecast_file; /* "" = forecast unavailable */
-	char *pid_file;	     /* "" = none */
-	int log_level;	     /* dl_log_level */
+	char *pid_file;      /* "" = none */
+	int log_level;       /* dl_log_level */
 	struct dl_hist_cfg hist;
 };
 

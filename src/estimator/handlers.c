@@ -50,23 +50,27 @@ static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
 				 strerror(rc));
 			if (!req->batch) {
 				json_object_put(arr);
-				return error_line(ctx, req->id,
-						  rc == ENOMEM ? DL_EST_E_INTERNAL
-							       : DL_EST_E_BAD_REQUEST,
-						  msg, outlen);
+				return error_line(
+					ctx, req->id,
+					rc == ENOMEM ? DL_EST_E_INTERNAL
+						     : DL_EST_E_BAD_REQUEST,
+					msg, outlen);
 			}
 			/* per job, as in a failed response */
 			o = json_object_new_object();
 			{
-				struct json_object *e = json_object_new_object();
+				struct json_object *e =
+					json_object_new_object();
 
 				json_object_object_add(
 					e, "code",
 					json_object_new_string(
-						rc == ENOMEM ? DL_EST_E_INTERNAL
-							     : DL_EST_E_BAD_REQUEST));
+						rc == ENOMEM
+							? DL_EST_E_INTERNAL
+							: DL_EST_E_BAD_REQUEST));
 				json_object_object_add(
-					e, "message", json_object_new_string(msg));
+					e, "message",
+					json_object_new_string(msg));
 				json_object_object_add(o, "error", e);
 			}
 		} else {
@@ -123,17 +127,20 @@ static char *op_observe(struct est_ctx *ctx, const struct est_peer *peer,
 			continue;
 		stored++;
 		if (dl_hist_observe(ctx->hist, &req->tasks[i], now))
-			dl_log(DL_LOG_ERROR, "task of job %llu not added to "
-					     "the in-memory history",
+			dl_log(DL_LOG_ERROR,
+			       "task of job %llu not added to "
+			       "the in-memory history",
 			       (unsigned long long) req->tasks[i].job_id);
 	}
 	free(inserted);
 	ctx->stored += stored;
 	ctx->duplicates += req->ntasks - stored;
 	r = json_object_new_object();
-	json_object_object_add(r, "stored", json_object_new_int64((int64_t) stored));
-	json_object_object_add(r, "duplicates",
-			       json_object_new_int64((int64_t) (req->ntasks - stored)));
+	json_object_object_add(r, "stored",
+			       json_object_new_int64((int64_t) stored));
+	json_object_object_add(
+		r, "duplicates",
+		json_object_new_int64((int64_t) (req->ntasks - stored)));
 	return dl_est_format_result(req->id, r, outlen);
 }
 
@@ -176,25 +183,30 @@ static char *op_stats(struct est_ctx *ctx, const struct dl_est_request *req,
 
 	dl_hist_get_stats(ctx->hist, &hs);
 	json_object_object_add(r, "version", json_object_new_string(VERSION));
-	json_object_object_add(r, "uptime",
-			       dl_est_json_num(ctx->now() - (double) ctx->started));
+	json_object_object_add(
+		r, "uptime",
+		dl_est_json_num(ctx->now() - (double) ctx->started));
 	json_object_object_add(r, "records",
 			       json_object_new_uint64(store_count(ctx->store)));
 	json_object_object_add(r, "window_records",
 			       json_object_new_uint64(hs.records));
 	json_object_object_add(r, "keys", json_object_new_int64(hs.keys));
 	json_object_object_add(r, "users", json_object_new_int64(hs.users));
-	json_object_object_add(r, "jobs_tracked", json_object_new_int64(hs.jobs));
-	json_object_object_add(r, "stored", json_object_new_uint64(ctx->stored));
+	json_object_object_add(r, "jobs_tracked",
+			       json_object_new_int64(hs.jobs));
+	json_object_object_add(r, "stored",
+			       json_object_new_uint64(ctx->stored));
 	json_object_object_add(r, "duplicates",
 			       json_object_new_uint64(ctx->duplicates));
 	json_object_object_add(r, "connections",
 			       json_object_new_int64(ctx->connections));
-	json_object_object_add(r, "errors", json_object_new_uint64(ctx->errors));
+	json_object_object_add(r, "errors",
+			       json_object_new_uint64(ctx->errors));
 	o = json_object_new_object();
 	for (int i = 0; i < DL_EST_OPS; i++)
-		json_object_object_add(o, dl_est_op_name(i),
-				       json_object_new_uint64(ctx->requests[i]));
+		json_object_object_add(
+			o, dl_est_op_name(i),
+			json_object_new_uint64(ctx->requests[i]));
 	json_object_object_add(r, "requests", o);
 	o = json_object_new_object();
 	for (int i = 0; i < DL_PRED_SOURCES; i++)
@@ -204,13 +216,14 @@ static char *op_stats(struct est_ctx *ctx, const struct dl_est_request *req,
 	o = json_object_new_object();
 	for (int i = 0; i < DL_PRED_SOURCES; i++)
 		if (i != DL_PRED_DEFAULT)
-			json_object_object_add(o, dl_pred_source_name(i),
-					       json_object_new_uint64(hs.calib[i]));
+			json_object_object_add(
+				o, dl_pred_source_name(i),
+				json_object_new_uint64(hs.calib[i]));
 	json_object_object_add(r, "calibration_errors", o);
-	json_object_object_add(r, "forecast",
-			       ctx->forecast ? json_object_new_string(
-						       ctx->cfg->forecast_file)
-					     : NULL);
+	json_object_object_add(
+		r, "forecast",
+		ctx->forecast ? json_object_new_string(ctx->cfg->forecast_file)
+			      : NULL);
 	json_object_object_add(r, "rss_kb", json_object_new_int64(rss_kb()));
 	return dl_est_format_result(req->id, r, outlen);
 }

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 
 static void log_stderr(enum dl_log_level level, const char *msg)
 {
-	static const char *names[] = { "error", "info", "verbose", "debug" };
+	static const char *names[] = {"error", "info", "verbose", "debug"};
 	struct timeval tv;
 	struct tm tm;
 	char ts[32];
@@ -59,7 +59,7 @@ static void log_stderr(enum dl_log_level level, const char *msg)
 
 static void log_syslog(enum dl_log_level level, const char *msg)
 {
-	static const int prio[] = { LOG_ERR, LOG_INFO, LOG_INFO, LOG_DEBUG };
+	static const int prio[] = {LOG_ERR, LOG_INFO, LOG_INFO, LOG_DEBUG};
 
 	syslog((unsigned) level <= DL_LOG_DEBUG ? prio[level] : LOG_INFO, "%s",
 	       msg);
@@ -142,13 +142,13 @@ static void detach_stdio(void)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "foreground", no_argument, NULL, 'D' },
-		{ "config", required_argument, NULL, 'f' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		{"foreground", no_argument, NULL, 'D'},
+		{"config", required_argument, NULL, 'f'},
+		{"socket", required_argument, NULL, 's'},
+		{"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
 	};
 	const char *config = EST_DEFAULT_CONFIG, *sock = NULL, *db = NULL;
 	bool foreground = false, config_given = false;
@@ -163,7 +163,8 @@ int main(int argc, char **argv)
 	double t0;
 
 	memset(&ctx, 0, sizeof(ctx));
-	while ((opt = getopt_long(argc, argv, "Df:s:d:hV", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "Df:s:d:hV", lopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'D':
 			foreground = true;
@@ -190,7 +191,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "deadline-estimatord: unexpected argument '%s'\n",
+		fprintf(stderr,
+			"deadline-estimatord: unexpected argument '%s'\n",
 			argv[optind]);
 		usage(stderr);
 		return 2;
@@ -220,7 +222,8 @@ int main(int argc, char **argv)
 		dl_log_set_sink(log_stderr, cfg.log_level);
 	} else {
 		if (daemonize(&report_fd)) {
-			fprintf(stderr, "deadline-estimatord: cannot detach: %s\n",
+			fprintf(stderr,
+				"deadline-estimatord: cannot detach: %s\n",
 				strerror(errno));
 			est_config_free(&cfg);
 			return 1;
@@ -241,18 +244,18 @@ int main(int argc, char **argv)
 	ctx.hist = hist;
 	ctx.now = wall_now;
 	ctx.started = time(NULL);
-	if (store_open(cfg.database, cfg.sync_full, cfg.hist.window, &store, err,
-		       sizeof(err)))
+	if (store_open(cfg.database, cfg.sync_full, cfg.hist.window, &store,
+		       err, sizeof(err)))
 		goto out;
 	ctx.store = store;
 	/* the calibration windows can only hold errors of the newest
 	 * records: replaying 10 windows' worth of them is plenty */
 	ctx.load_calibrate_from =
 		store_count(store) > 10ull * cfg.hist.pred.calib_window
-			? store_count(store) - 10ull * cfg.hist.pred.calib_window
+			? store_count(store) -
+				  10ull * cfg.hist.pred.calib_window
 			: 0;
-	if (store_load(store, est_load_record, &ctx, &loaded, err,
-		       sizeof(err)))
+	if (store_load(store, est_load_record, &ctx, &loaded, err, sizeof(err)))
 		goto out;
 	if (cfg.forecast_file[0] &&
 	    dl_forecast_load(cfg.forecast_file, &fc, err, sizeof(err)))

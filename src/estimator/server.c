@@ -26,8 +26,8 @@
 #include "common/est_proto.h"
 #include "estimator/store.h"
 
-#define READ_CHUNK 65536
-#define OUT_HIGH (4u << 20) /* stop reading a client that does not read */
+#define READ_CHUNK  65536
+#define OUT_HIGH    (4u << 20) /* stop reading a client that does not read */
 #define PRUNE_BATCH 5000
 
 enum ev_kind { EV_UNIX, EV_TCP, EV_SIGNAL, EV_CONN };
@@ -45,9 +45,9 @@ struct conn {
 	bool discarding; /* dropping the rest of an oversized line */
 	char *out;
 	size_t outlen, outoff, outcap;
-	bool eof;	/* the client closed its side */
-	bool reading;	/* EPOLLIN enabled */
-	bool writing;	/* EPOLLOUT enabled */
+	bool eof;     /* the client closed its side */
+	bool reading; /* EPOLLIN enabled */
+	bool writing; /* EPOLLOUT enabled */
 	double last_active;
 	struct conn *prev, *next;
 };
@@ -117,7 +117,7 @@ static int check_dir(const char *path, char *err, size_t errlen)
 int server_listen_unix(const char *path, unsigned mode, const char *group,
 		       char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct stat st;
 	mode_t old;
 	int fd;
@@ -190,9 +190,9 @@ int server_listen_unix(const char *path, unsigned mode, const char *group,
 
 int server_listen_tcp(uint32_t port, char *err, size_t errlen)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET,
-				  .sin_port = htons((uint16_t) port),
-				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t) port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	int fd, one = 1;
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -227,7 +227,7 @@ int server_block_signals(void)
 
 static int conn_events(struct server *s, struct conn *c)
 {
-	struct epoll_event ev = { .data.ptr = &c->tag };
+	struct epoll_event ev = {.data.ptr = &c->tag};
 	bool want_read = !c->eof && (c->outlen - c->outoff) < OUT_HIGH;
 	bool want_write = c->outlen > c->outoff;
 
@@ -290,9 +290,9 @@ static int out_append(struct conn *c, const char *data, size_t len)
 static int conn_flush(struct conn *c)
 {
 	while (c->outoff < c->outlen) {
-		ssize_t w = send(c->fd, c->out + c->outoff,
-				 c->outlen - c->outoff,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t w =
+			send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
+			     MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w > 0) {
 			c->outoff += (size_t) w;
@@ -321,8 +321,7 @@ static int queue_error(struct conn *c, const char *code, const char *msg)
 	return rc;
 }
 
-static int handle_one(struct server *s, struct conn *c, char *line,
-		      size_t len)
+static int handle_one(struct server *s, struct conn *c, char *line, size_t len)
 {
 	size_t outlen = 0;
 	char *resp;
@@ -451,7 +450,7 @@ static void conn_read(struct server *s, struct conn *c)
 
 static void accept_one(struct server *s, int lfd, bool tcp)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
+	struct epoll_event ev = {.events = EPOLLIN};
 	struct conn *c;
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -582,15 +581,18 @@ static void prune(struct server *s)
 
 static int add_fd(struct server *s, int fd, struct ev_tag *tag)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = tag};
 
 	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
 int server_run(struct est_ctx *ctx, int unix_fd, int tcp_fd)
 {
-	struct server s = { .ctx = ctx, .cfg = ctx->cfg, .unix_fd = unix_fd,
-			    .tcp_fd = tcp_fd, .sig_fd = -1 };
+	struct server s = {.ctx = ctx,
+			   .cfg = ctx->cfg,
+			   .unix_fd = unix_fd,
+			   .tcp_fd = tcp_fd,
+			   .sig_fd = -1};
 	struct epoll_event evs[64];
 	sigset_t set;
 

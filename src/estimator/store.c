@@ -68,8 +68,8 @@ void store_close(struct store *s)
 	free(s);
 }
 
-static int prep(struct store *s, sqlite3_stmt **st, const char *sql,
-		char *err, size_t errlen)
+static int prep(struct store *s, sqlite3_stmt **st, const char *sql, char *err,
+		size_t errlen)
 {
 	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
 			       NULL) != SQLITE_OK)
@@ -77,8 +77,7 @@ static int prep(struct store *s, sqlite3_stmt **st, const char *sql,
 	return 0;
 }
 
-static int lock_db(struct store *s, const char *path, char *err,
-		   size_t errlen)
+static int lock_db(struct store *s, const char *path, char *err, size_t errlen)
 {
 	size_t n = strlen(path) + 6;
 	char *lp = malloc(n);
@@ -181,8 +180,8 @@ int store_open(const char *path, bool sync_full, uint32_t per_key,
 		 " input_bytes, cpu, mem, io, node)"
 		 " VALUES (?,?,?,?,?,?,?,?,?,?)",
 		 err, errlen) ||
-	    prep(s, &s->key_bump, "UPDATE keys SET n = n + ? WHERE id = ?",
-		 err, errlen) ||
+	    prep(s, &s->key_bump, "UPDATE keys SET n = n + ? WHERE id = ?", err,
+		 errlen) ||
 	    prep(s, &s->key_count, "SELECT count(*) FROM tasks WHERE key_id=?",
 		 err, errlen) ||
 	    prep(s, &s->key_trim,
@@ -232,12 +231,13 @@ int store_load(struct store *s,
 	uint64_t n = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT k.user, k.name, k.phase, t.job_id, t.task,"
-			       " t.start, t.end, t.input_bytes, t.cpu, t.mem,"
-			       " t.io, t.node FROM tasks t JOIN keys k"
-			       " ON k.id = t.key_id ORDER BY t.id",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    s->db,
+		    "SELECT k.user, k.name, k.phase, t.job_id, t.task,"
+		    " t.start, t.end, t.input_bytes, t.cpu, t.mem,"
+		    " t.io, t.node FROM tasks t JOIN keys k"
+		    " ON k.id = t.key_id ORDER BY t.id",
+		    -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, errlen, "load");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct dl_task_rec t = {
@@ -398,7 +398,8 @@ int store_insert(struct store *s, const struct dl_task_rec *t, size_t n,
 		return -1;
 	}
 	s->count += (uint64_t) added;
-	s->count -= (uint64_t) removed < s->count ? (uint64_t) removed : s->count;
+	s->count -=
+		(uint64_t) removed < s->count ? (uint64_t) removed : s->count;
 	return 0;
 fail:
 	db_err(s, err, errlen, "insert");

@@ -61,6 +61,8 @@ est_start() {
 	done
 	echo "deadline-estimatord did not start:" >&2
 	cat "$EST_LOG" >&2
+	kill -KILL "$EST_PID" 2>/dev/null || true
+	wait "$EST_PID" 2>/dev/null || true
 	return 1
 }
 

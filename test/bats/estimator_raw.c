@@ -54,36 +54,41 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-shutdown"))
 			shut = 0;
 		else {
-			fprintf(stderr, "estimator_raw: bad argument %s\n", argv[i]);
+			fprintf(stderr, "estimator_raw: bad argument %s\n",
+				argv[i]);
 			return 2;
 		}
 	}
 	if (path) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
 		if (strlen(path) >= sizeof(sa.sun_path))
 			return 2;
 		strcpy(sa.sun_path, path);
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa))) {
+		if (fd < 0 ||
+		    connect(fd, (struct sockaddr *) &sa, sizeof(sa))) {
 			fprintf(stderr, "estimator_raw: connect %s: %s\n", path,
 				strerror(errno));
 			return 4;
 		}
 	} else if (port > 0) {
-		struct sockaddr_in sa = { .sin_family = AF_INET,
-					  .sin_port = htons((uint16_t) port),
-					  .sin_addr.s_addr =
-						  htonl(INADDR_LOOPBACK) };
+		struct sockaddr_in sa = {.sin_family = AF_INET,
+					 .sin_port = htons((uint16_t) port),
+					 .sin_addr.s_addr =
+						 htonl(INADDR_LOOPBACK)};
 
 		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa))) {
-			fprintf(stderr, "estimator_raw: connect 127.0.0.1:%d: %s\n",
+		if (fd < 0 ||
+		    connect(fd, (struct sockaddr *) &sa, sizeof(sa))) {
+			fprintf(stderr,
+				"estimator_raw: connect 127.0.0.1:%d: %s\n",
 				port, strerror(errno));
 			return 4;
 		}
 	} else {
-		fprintf(stderr, "estimator_raw: --socket or --tcp is required\n");
+		fprintf(stderr,
+			"estimator_raw: --socket or --tcp is required\n");
 		return 2;
 	}
 	while ((n = read(0, buf, sizeof(buf))) > 0) {
@@ -102,8 +107,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (hold > 0) {
-		struct timespec ts = { (time_t) hold,
-				       (long) ((hold - (time_t) hold) * 1e9) };
+		struct timespec ts = {(time_t) hold,
+				      (long) ((hold - (time_t) hold) * 1e9)};
 
 		nanosleep(&ts, NULL);
 	}
@@ -112,7 +117,7 @@ receive:
 		shutdown(fd, SHUT_WR);
 	deadline = now() + timeout;
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		double left = deadline - now();
 		int r;
 

@@ -34,18 +34,18 @@ static void init(void)
 	char err[256];
 
 	est_config_defaults(&cfg);
-	if (est_config_parse(&cfg, "SlurmUser=0\nHistoryPerKey=50\nMaxJobs=100\n"
-				   "RateWindow=50\nCalibrationWindow=100\n"
-				   "CalibrationMin=10\n",
+	if (est_config_parse(&cfg,
+			     "SlurmUser=0\nHistoryPerKey=50\nMaxJobs=100\n"
+			     "RateWindow=50\nCalibrationWindow=100\n"
+			     "CalibrationMin=10\n",
 			     "fuzz", err, sizeof(err)) ||
 	    est_config_finish(&cfg, err, sizeof(err)))
 		abort();
 	ctx.cfg = &cfg;
 	ctx.now = fixed_now;
 	ctx.hist = dl_hist_new(&cfg.hist, err, sizeof(err));
-	if (!ctx.hist ||
-	    dl_forecast_parse(fc, sizeof(fc) - 1, "fuzz", &ctx.forecast, err,
-			      sizeof(err)))
+	if (!ctx.hist || dl_forecast_parse(fc, sizeof(fc) - 1, "fuzz",
+					   &ctx.forecast, err, sizeof(err)))
 		abort();
 }
 
@@ -57,7 +57,8 @@ static void check_response(const char *out, size_t len)
 		__builtin_trap(); /* exactly one line */
 	o = json_tokener_parse(out);
 	if (!o || !json_object_object_get_ex(o, "v", &v) ||
-	    json_object_get_int(v) != 1 || !json_object_object_get_ex(o, "id", &v))
+	    json_object_get_int(v) != 1 ||
+	    !json_object_object_get_ex(o, "id", &v))
 		__builtin_trap();
 	if (json_object_object_get_ex(o, "error", &e)) {
 		if (!json_object_object_get_ex(e, "code", &c) ||
@@ -73,9 +74,9 @@ static void check_response(const char *out, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* root, SlurmUser and a stranger, by the first byte */
-	struct est_peer peers[3] = { { .uid = 0, .known = true },
-				     { .uid = 4242, .known = true },
-				     { .uid = (uid_t) -1, .known = false } };
+	struct est_peer peers[3] = {{.uid = 0, .known = true},
+				    {.uid = 4242, .known = true},
+				    {.uid = (uid_t) -1, .known = false}};
 	const char *p = (const char *) data, *end = p + size;
 	struct est_peer *peer;
 

@@ -43,8 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_prediction(r.result);
 		if (json_object_object_get_ex(r.result, "predictions", &arr) &&
 		    json_object_is_type(arr, json_type_array))
-			for (size_t i = 0; i < json_object_array_length(arr); i++)
-				check_prediction(json_object_array_get_idx(arr, i));
+			for (size_t i = 0; i < json_object_array_length(arr);
+			     i++)
+				check_prediction(
+					json_object_array_get_idx(arr, i));
 	} else if (!r.code[0]) {
 		__builtin_trap();
 	}

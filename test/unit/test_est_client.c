@@ -52,18 +52,20 @@ static void answer(int fd, const char *line, size_t len)
 	char buf[1024];
 
 	if (dl_est_parse_request(line, len, &req, &err)) {
-		char *e = dl_est_format_error(req.id, err.code, err.message, NULL);
+		char *e = dl_est_format_error(req.id, err.code, err.message,
+					      NULL);
 
 		reply(fd, e);
 		free(e);
 	} else if (req.op == DL_EST_PING) {
 		snprintf(buf, sizeof(buf),
-			 "{\"v\":1,\"id\":%s,\"result\":{\"pong\":true}}\n", req.id);
+			 "{\"v\":1,\"id\":%s,\"result\":{\"pong\":true}}\n",
+			 req.id);
 		reply(fd, buf);
 	} else if (req.op == DL_EST_OBSERVE) {
 		snprintf(buf, sizeof(buf),
-			 "{\"v\":1,\"id\":%s,\"result\":{\"stored\":%zu}}\n", req.id,
-			 req.ntasks);
+			 "{\"v\":1,\"id\":%s,\"result\":{\"stored\":%zu}}\n",
+			 req.id, req.ntasks);
 		reply(fd, buf);
 	} else if (req.op == DL_EST_PREDICT) {
 		struct json_object *arr = json_object_new_array();
@@ -75,16 +77,20 @@ static void answer(int fd, const char *line, size_t len)
 				.p50 = 10 + (double) req.jobs[i].ncompleted,
 				.p90 = 20 + (double) req.jobs[i].ncompleted,
 				.p99 = 30 + (double) req.jobs[i].ncompleted,
-				.max = 25, .mean = 11, .n = 3,
-				.source = DL_PRED_NAME
-			};
+				.max = 25,
+				.mean = 11,
+				.n = 3,
+				.source = DL_PRED_NAME};
 
 			if (!strcmp(req.jobs[i].user, "bad")) {
-				struct json_object *o = json_object_new_object();
-				struct json_object *e = json_object_new_object();
+				struct json_object *o =
+					json_object_new_object();
+				struct json_object *e =
+					json_object_new_object();
 
-				json_object_object_add(e, "code",
-						       json_object_new_string("bad_request"));
+				json_object_object_add(
+					e, "code",
+					json_object_new_string("bad_request"));
 				json_object_object_add(o, "error", e);
 				json_object_array_add(arr, o);
 				continue;
@@ -97,7 +103,8 @@ static void answer(int fd, const char *line, size_t len)
 		free(out);
 	} else if (req.op == DL_EST_FORECAST) {
 		snprintf(buf, sizeof(buf),
-			 "{\"v\":1,\"id\":%s,\"result\":{\"classes\":{\"default\":"
+			 "{\"v\":1,\"id\":%s,\"result\":{\"classes\":{"
+			 "\"default\":"
 			 "[0.25,0.5]}}}\n",
 			 req.id);
 		reply(fd, buf);
@@ -111,7 +118,7 @@ static void serve(struct fake *f, int fd)
 	size_t len = 0;
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		ssize_t r;
 		char *nl;
 
@@ -138,8 +145,9 @@ static void serve(struct fake *f, int fd)
 				reply(fd, "this is not json\n");
 				break;
 			case FORBIDDEN:
-				reply(fd, "{\"v\":1,\"id\":1,\"error\":{\"code\":"
-					  "\"forbidden\",\"message\":\"no\"}}\n");
+				reply(fd,
+				      "{\"v\":1,\"id\":1,\"error\":{\"code\":"
+				      "\"forbidden\",\"message\":\"no\"}}\n");
 				break;
 			case SILENT:
 				break;
@@ -159,7 +167,7 @@ static void *server(void *arg)
 	struct fake *f = arg;
 
 	while (!f->stop) {
-		struct pollfd p = { .fd = f->lfd, .events = POLLIN };
+		struct pollfd p = {.fd = f->lfd, .events = POLLIN};
 		int fd;
 
 		if (poll(&p, 1, 50) <= 0)
@@ -178,7 +186,7 @@ static char tmpdir[64];
 
 static void fake_start(struct fake *f, enum mode mode)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
 	memset(f, 0, sizeof(*f));
 	f->mode = mode;
@@ -217,12 +225,16 @@ START_TEST(test_ok_path)
 	struct dl_est_client *c;
 	struct dl_prediction out[3];
 	int status[3];
-	double done[] = { 1, 2 };
+	double done[] = {1, 2};
 	struct dl_pred_query q[3] = {
-		{ .user = "a", .name = "n", .input_bytes = NAN },
-		{ .user = "bad", .name = "n", .input_bytes = NAN },
-		{ .user = "c", .name = "n", .phase = 1, .completed = done,
-		  .ncompleted = 2, .input_bytes = NAN },
+		{.user = "a", .name = "n", .input_bytes = NAN},
+		{.user = "bad", .name = "n", .input_bytes = NAN},
+		{.user = "c",
+		 .name = "n",
+		 .phase = 1,
+		 .completed = done,
+		 .ncompleted = 2,
+		 .input_bytes = NAN},
 	};
 	struct dl_task_rec *t;
 	size_t stored = 0, sent = 0, nv = 0;
@@ -249,10 +261,16 @@ START_TEST(test_ok_path)
 	/* 2500 tasks go in 3 requests */
 	t = calloc(2500, sizeof(*t));
 	for (int i = 0; i < 2500; i++)
-		t[i] = (struct dl_task_rec){ .job_id = (uint64_t) i, .user = "u",
-					     .name = "n", .start = 1, .end = 2,
-					     .input_bytes = NAN, .cpu = NAN,
-					     .mem = NAN, .io = NAN, .task = -1 };
+		t[i] = (struct dl_task_rec){.job_id = (uint64_t) i,
+					    .user = "u",
+					    .name = "n",
+					    .start = 1,
+					    .end = 2,
+					    .input_bytes = NAN,
+					    .cpu = NAN,
+					    .mem = NAN,
+					    .io = NAN,
+					    .task = -1};
 	f.requests = 0;
 	ck_assert_int_eq(dl_est_observe(c, t, 2500, &stored, &sent), 0);
 	ck_assert_int_eq(stored, 2500);
@@ -264,7 +282,8 @@ START_TEST(test_ok_path)
 	ck_assert_int_eq(nv, 2);
 	ck_assert_double_eq_tol(v[1], 0.5, 1e-12);
 	free(v);
-	ck_assert_int_eq(dl_est_forecast(c, 0, 120, 60, "gpu", &v, &nv), EPROTO);
+	ck_assert_int_eq(dl_est_forecast(c, 0, 120, 60, "gpu", &v, &nv),
+			 EPROTO);
 	ck_assert_ptr_null(v);
 	/* one connection for all of it */
 	ck_assert_int_eq(f.connections, 1);

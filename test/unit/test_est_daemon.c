@@ -35,10 +35,17 @@ static void teardown(void)
 static struct dl_task_rec task(uint64_t job, int64_t idx, const char *user,
 			       const char *name, double start, double len)
 {
-	return (struct dl_task_rec){ .job_id = job, .task = idx, .user = user,
-				     .name = name, .phase = 0, .start = start,
-				     .end = start + len, .input_bytes = NAN,
-				     .cpu = NAN, .mem = NAN, .io = NAN };
+	return (struct dl_task_rec){.job_id = job,
+				    .task = idx,
+				    .user = user,
+				    .name = name,
+				    .phase = 0,
+				    .start = start,
+				    .end = start + len,
+				    .input_bytes = NAN,
+				    .cpu = NAN,
+				    .mem = NAN,
+				    .io = NAN};
 }
 
 struct collected {
@@ -63,16 +70,17 @@ START_TEST(test_store_insert_dedup_reload)
 {
 	struct store *s;
 	char err[256];
-	struct dl_task_rec t[3] = { task(1, 0, "u", "n", 100, 10),
-				    task(1, 1, "u", "n", 100, 20),
-				    task(2, -1, "u", "", 100, 30) };
+	struct dl_task_rec t[3] = {task(1, 0, "u", "n", 100, 10),
+				   task(1, 1, "u", "n", 100, 20),
+				   task(2, -1, "u", "", 100, 30)};
 	bool ins[3];
-	struct collected c = { 0 };
+	struct collected c = {0};
 	uint64_t loaded = 0;
 
 	t[1].node = "n7";
 	t[1].cpu = 2;
-	ck_assert_msg(!store_open(db, false, 100, &s, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!store_open(db, false, 100, &s, err, sizeof(err)), "%s",
+		      err);
 	ck_assert_int_eq(store_insert(s, t, 3, ins, err, sizeof(err)), 0);
 	ck_assert(ins[0] && ins[1] && ins[2]);
 	ck_assert_int_eq(store_count(s), 3);
@@ -88,7 +96,8 @@ START_TEST(test_store_insert_dedup_reload)
 	/* reopened: same records, oldest first */
 	ck_assert_int_eq(store_open(db, false, 100, &s, err, sizeof(err)), 0);
 	ck_assert_int_eq(store_count(s), 4);
-	ck_assert_int_eq(store_load(s, collect, &c, &loaded, err, sizeof(err)), 0);
+	ck_assert_int_eq(store_load(s, collect, &c, &loaded, err, sizeof(err)),
+			 0);
 	ck_assert_int_eq(loaded, 4);
 	ck_assert_double_eq_tol(c.len[0], 10, 1e-9);
 	ck_assert_double_eq_tol(c.len[1], 20, 1e-9);
@@ -122,14 +131,16 @@ START_TEST(test_store_retention)
 	struct store *s;
 	char err[256];
 	bool ins[1];
-	struct collected c = { 0 };
+	struct collected c = {0};
 	int deleted = -1;
 
 	ck_assert_int_eq(store_open(db, false, 16, &s, err, sizeof(err)), 0);
 	for (int i = 0; i < 100; i++) {
-		struct dl_task_rec t = task((uint64_t) i, -1, "u", "n", 1000 + i, i);
+		struct dl_task_rec t =
+			task((uint64_t) i, -1, "u", "n", 1000 + i, i);
 
-		ck_assert_int_eq(store_insert(s, &t, 1, ins, err, sizeof(err)), 0);
+		ck_assert_int_eq(store_insert(s, &t, 1, ins, err, sizeof(err)),
+				 0);
 	}
 	/* at most per_key + per_key/16 per key, the newest kept */
 	ck_assert_int_le(store_count(s), 17);
@@ -142,12 +153,13 @@ START_TEST(test_store_retention)
 	{
 		struct dl_task_rec t = task(500, -1, "v", "n", 10, 1);
 
-		ck_assert_int_eq(store_insert(s, &t, 1, ins, err, sizeof(err)), 0);
+		ck_assert_int_eq(store_insert(s, &t, 1, ins, err, sizeof(err)),
+				 0);
 	}
 	/* age: everything that ended before 1090 */
-	ck_assert_int_eq(store_prune_age(s, 1090 + 90, 1000, &deleted, err,
-					 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		store_prune_age(s, 1090 + 90, 1000, &deleted, err, sizeof(err)),
+		0);
 	ck_assert_int_gt(deleted, 0);
 	c.n = 0;
 	ck_assert_int_eq(store_load(s, collect, &c, NULL, err, sizeof(err)), 0);
@@ -155,7 +167,8 @@ START_TEST(test_store_retention)
 		ck_assert(c.len[i] >= 90);
 	ck_assert_int_eq(c.n, (int) store_count(s));
 	/* batches of a limit */
-	ck_assert_int_eq(store_prune_age(s, 1e12, 3, &deleted, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		store_prune_age(s, 1e12, 3, &deleted, err, sizeof(err)), 0);
 	ck_assert_int_eq(deleted, 3);
 	store_close(s);
 }
@@ -191,8 +204,8 @@ START_TEST(test_config)
 	ck_assert_int_eq(est_config_finish(&cfg, err, sizeof(err)), 0);
 	ck_assert(!cfg.predict_all);
 	ck_assert_int_eq(cfg.npredict_uids, 2);
-	ck_assert(est_may_predict(&cfg, 65534, true));	/* nobody */
-	ck_assert(!est_may_predict(&cfg, 1, true));	/* daemon */
+	ck_assert(est_may_predict(&cfg, 65534, true));   /* nobody */
+	ck_assert(!est_may_predict(&cfg, 1, true));      /* daemon */
 	ck_assert(!est_may_predict(&cfg, 65534, false)); /* TCP */
 	ck_assert(est_may_observe(&cfg, 0, true));
 	ck_assert(!est_may_observe(&cfg, 65534, true));
@@ -204,12 +217,12 @@ START_TEST(test_config)
 					  sizeof(err)),
 			 -1);
 	ck_assert(strstr(err, "f:1: MaxLineBytes must be an integer in [1024"));
-	ck_assert_int_eq(est_config_parse(&cfg, "\n\nNope=1\n", "f", err,
-					  sizeof(err)),
-			 -1);
+	ck_assert_int_eq(
+		est_config_parse(&cfg, "\n\nNope=1\n", "f", err, sizeof(err)),
+		-1);
 	ck_assert(strstr(err, "f:3: unknown option 'Nope'"));
-	ck_assert_int_eq(est_config_parse(&cfg, "Socket\n", "f", err, sizeof(err)),
-			 -1);
+	ck_assert_int_eq(
+		est_config_parse(&cfg, "Socket\n", "f", err, sizeof(err)), -1);
 	ck_assert(strstr(err, "Name=Value"));
 	ck_assert_int_eq(est_config_parse(&cfg, "IdleTimeout=5x\n", "f", err,
 					  sizeof(err)),
@@ -220,16 +233,17 @@ START_TEST(test_config)
 	ck_assert_int_eq(est_config_parse(&cfg, "PriorSpread=nan\n", "f", err,
 					  sizeof(err)),
 			 -1);
-	ck_assert_int_eq(est_config_parse(&cfg, "SlurmUser=no-such-user-x\n", "f",
-					  err, sizeof(err)),
+	ck_assert_int_eq(est_config_parse(&cfg, "SlurmUser=no-such-user-x\n",
+					  "f", err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(est_config_finish(&cfg, err, sizeof(err)), -1);
 	ck_assert(strstr(err, "no-such-user-x"));
 	est_config_free(&cfg);
 
 	est_config_defaults(&cfg);
-	ck_assert_int_eq(est_config_parse(&cfg, "CalibrationWindow=10\n"
-						"CalibrationMin=20\n",
+	ck_assert_int_eq(est_config_parse(&cfg,
+					  "CalibrationWindow=10\n"
+					  "CalibrationMin=20\n",
 					  "f", err, sizeof(err)),
 			 0);
 	cfg.slurm_user[0] = '0';
@@ -248,7 +262,7 @@ static double fixed_now(void)
 static struct json_object *call(struct est_ctx *ctx, uid_t uid,
 				const char *line)
 {
-	struct est_peer peer = { .uid = uid, .known = true };
+	struct est_peer peer = {.uid = uid, .known = true};
 	size_t len;
 	char *out = est_handle_line(ctx, &peer, line, strlen(line), &len);
 	struct json_object *o;
@@ -286,8 +300,9 @@ START_TEST(test_handlers)
 		"\"start\":4000,\"end\":4020},"
 		"{\"job_id\":3,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
 		"\"start\":4000,\"end\":4030}]}";
-	const char *pred = "{\"v\":1,\"id\":2,\"op\":\"predict\",\"job\":{\"user\":"
-			   "\"u\",\"name\":\"n\",\"phase\":\"map\"}}";
+	const char *pred =
+		"{\"v\":1,\"id\":2,\"op\":\"predict\",\"job\":{\"user\":"
+		"\"u\",\"name\":\"n\",\"phase\":\"map\"}}";
 
 	est_config_defaults(&cfg);
 	ck_assert_int_eq(est_config_parse(&cfg, "SlurmUser=1\nPredictUsers=2\n",
@@ -339,17 +354,18 @@ START_TEST(test_handlers)
 	ck_assert_int_eq(ctx.requests[DL_EST_PREDICT], 3);
 	ck_assert_int_eq(ctx.sources[DL_PRED_NAME], 1);
 	/* forecast without a file */
-	o = call(&ctx, 0, "{\"v\":1,\"id\":9,\"op\":\"forecast\",\"from\":0,"
-			  "\"to\":60,\"step\":60}");
+	o = call(&ctx, 0,
+		 "{\"v\":1,\"id\":9,\"op\":\"forecast\",\"from\":0,"
+		 "\"to\":60,\"step\":60}");
 	ck_assert_str_eq(str_at(o, "error", "code"), "unavailable");
 	json_object_put(o);
 
 	/* a restart: the store replays into a fresh history */
 	dl_hist_free(ctx.hist);
 	ctx.hist = dl_hist_new(&cfg.hist, err, sizeof(err));
-	ck_assert_int_eq(store_load(s, est_load_record, &ctx, NULL, err,
-				    sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		store_load(s, est_load_record, &ctx, NULL, err, sizeof(err)),
+		0);
 	o = call(&ctx, 2, pred);
 	ck_assert_str_eq(str_at(o, "result", "source"), "history:name");
 	ck_assert_str_eq(str_at(o, "result", "p50"), "20");

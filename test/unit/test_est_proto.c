@@ -28,8 +28,9 @@ static void expect_error(const char *line, const char *code, const char *id,
 		      err.code, code);
 	ck_assert_msg(!strcmp(req.id, id), "%s: id %s, want %s", line, req.id,
 		      id);
-	ck_assert_msg(strstr(err.message, msg_part), "%s: message '%s' lacks '%s'",
-		      line, err.message, msg_part);
+	ck_assert_msg(strstr(err.message, msg_part),
+		      "%s: message '%s' lacks '%s'", line, err.message,
+		      msg_part);
 	dl_est_request_free(&req);
 }
 
@@ -38,20 +39,23 @@ START_TEST(test_ping_and_ids)
 	struct dl_est_request req;
 	struct dl_est_error err;
 
-	ck_assert_int_eq(parse("{\"v\":1,\"id\":42,\"op\":\"ping\"}", &req, &err), 0);
+	ck_assert_int_eq(
+		parse("{\"v\":1,\"id\":42,\"op\":\"ping\"}", &req, &err), 0);
 	ck_assert_int_eq(req.op, DL_EST_PING);
 	ck_assert_str_eq(req.id, "42");
 	dl_est_request_free(&req);
 	/* string ids are echoed as JSON text, escaped */
-	ck_assert_int_eq(parse("{\"v\":1,\"id\":\"a\\\"b/c\",\"op\":\"stats\"}  \r",
-			       &req, &err),
-			 0);
+	ck_assert_int_eq(
+		parse("{\"v\":1,\"id\":\"a\\\"b/c\",\"op\":\"stats\"}  \r",
+		      &req, &err),
+		0);
 	ck_assert_int_eq(req.op, DL_EST_STATS);
 	ck_assert_str_eq(req.id, "\"a\\\"b/c\"");
 	dl_est_request_free(&req);
-	ck_assert_int_eq(parse("{\"v\":1,\"id\":-7,\"op\":\"ping\",\"extra\":[1]}",
-			       &req, &err),
-			 0);
+	ck_assert_int_eq(
+		parse("{\"v\":1,\"id\":-7,\"op\":\"ping\",\"extra\":[1]}", &req,
+		      &err),
+		0);
 	ck_assert_str_eq(req.id, "-7");
 	dl_est_request_free(&req);
 }
@@ -71,11 +75,12 @@ START_TEST(test_errors)
 	expect_error("[1]", DL_EST_E_BAD_REQUEST, "null", "object");
 	expect_error("{\"v\":1,\"op\":\"ping\"}", DL_EST_E_BAD_REQUEST, "null",
 		     "id is missing");
-	expect_error("{\"v\":1,\"id\":1.5,\"op\":\"ping\"}", DL_EST_E_BAD_REQUEST,
-		     "null", "id must be");
-	expect_error("{\"v\":1,\"id\":\"0123456789012345678901234567890123456789"
-		     "01234567890123456789xxxxx\",\"op\":\"ping\"}",
-		     DL_EST_E_BAD_REQUEST, "null", "at most 64");
+	expect_error("{\"v\":1,\"id\":1.5,\"op\":\"ping\"}",
+		     DL_EST_E_BAD_REQUEST, "null", "id must be");
+	expect_error(
+		"{\"v\":1,\"id\":\"0123456789012345678901234567890123456789"
+		"01234567890123456789xxxxx\",\"op\":\"ping\"}",
+		DL_EST_E_BAD_REQUEST, "null", "at most 64");
 	expect_error("{\"id\":3,\"op\":\"ping\"}", DL_EST_E_BAD_VERSION, "3",
 		     "required");
 	expect_error("{\"v\":2,\"id\":3,\"op\":\"ping\"}", DL_EST_E_BAD_VERSION,
@@ -84,53 +89,66 @@ START_TEST(test_errors)
 		     "op is missing");
 	expect_error("{\"v\":1,\"id\":3,\"op\":\"Ping\"}", DL_EST_E_UNKNOWN_OP,
 		     "3", "unknown op");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\"}", DL_EST_E_BAD_REQUEST,
-		     "3", "job");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{},\"jobs\":[]}",
-		     DL_EST_E_BAD_REQUEST, "3", "not both");
+	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\"}",
+		     DL_EST_E_BAD_REQUEST, "3", "job");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{},\"jobs\":[]}",
+		DL_EST_E_BAD_REQUEST, "3", "not both");
 	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[]}",
 		     DL_EST_E_BAD_REQUEST, "3", "empty");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
-		     "\"name\":\"n\",\"phase\":\"map\",\"tasks\":-1}}",
-		     DL_EST_E_BAD_REQUEST, "3", "job.tasks");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
-		     "\"name\":\"n\",\"phase\":\"map\",\"completed\":\"1\"}}",
-		     DL_EST_E_BAD_REQUEST, "3", "completed must be an array");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
-		     "\"name\":\"n\",\"phase\":\"map\",\"input_bytes\":true}}",
-		     DL_EST_E_BAD_REQUEST, "3", "input_bytes must be a number");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
-		     "\"name\":\"n\\u0000x\",\"phase\":\"map\"}}",
-		     DL_EST_E_BAD_REQUEST, "3", "NUL");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{\"user\":\"u\","
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
+		"\"name\":\"n\",\"phase\":\"map\",\"tasks\":-1}}",
+		DL_EST_E_BAD_REQUEST, "3", "job.tasks");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
+		"\"name\":\"n\",\"phase\":\"map\",\"completed\":\"1\"}}",
+		DL_EST_E_BAD_REQUEST, "3", "completed must be an array");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
+		"\"name\":\"n\",\"phase\":\"map\",\"input_bytes\":true}}",
+		DL_EST_E_BAD_REQUEST, "3", "input_bytes must be a number");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
+		"\"name\":\"n\\u0000x\",\"phase\":\"map\"}}",
+		DL_EST_E_BAD_REQUEST, "3", "NUL");
+	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{\"user\":"
+		     "\"u\","
 		     "\"name\":\"n\",\"phase\":\"map\"},7]}",
 		     DL_EST_E_BAD_REQUEST, "3", "jobs[1] must be an object");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\"}", DL_EST_E_BAD_REQUEST,
-		     "3", "tasks is missing");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		     "1e30,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1,"
-		     "\"end\":2}]}",
-		     DL_EST_E_BAD_REQUEST, "3", "tasks[0].job_id");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		     "1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1}]}",
-		     DL_EST_E_BAD_REQUEST, "3", "tasks[0].end is missing");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		     "1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1,"
-		     "\"end\":2,\"cpu\":-1}]}",
-		     DL_EST_E_BAD_REQUEST, "3", "tasks[0].cpu");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"forecast\",\"from\":0,\"to\":1e9,"
-		     "\"step\":1}",
-		     DL_EST_E_TOO_LARGE, "3", "points");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"forecast\",\"from\":0,\"to\":10}",
-		     DL_EST_E_BAD_REQUEST, "3", "step is missing");
+	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\"}",
+		     DL_EST_E_BAD_REQUEST, "3", "tasks is missing");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
+		"1e30,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
+		"\"start\":1,"
+		"\"end\":2}]}",
+		DL_EST_E_BAD_REQUEST, "3", "tasks[0].job_id");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
+		"1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1}"
+		"]}",
+		DL_EST_E_BAD_REQUEST, "3", "tasks[0].end is missing");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
+		"1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1,"
+		"\"end\":2,\"cpu\":-1}]}",
+		DL_EST_E_BAD_REQUEST, "3", "tasks[0].cpu");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"forecast\",\"from\":0,\"to\":1e9,"
+		"\"step\":1}",
+		DL_EST_E_TOO_LARGE, "3", "points");
+	expect_error(
+		"{\"v\":1,\"id\":3,\"op\":\"forecast\",\"from\":0,\"to\":10}",
+		DL_EST_E_BAD_REQUEST, "3", "step is missing");
 	{
 		const char nul[] = "{\"v\":1,\"id\":1,\"op\":\"ping\"}\0x";
 		struct dl_est_request req;
 		struct dl_est_error err;
 
-		ck_assert_int_eq(dl_est_parse_request(nul, sizeof(nul) - 1, &req,
-						      &err),
-				 -1);
+		ck_assert_int_eq(
+			dl_est_parse_request(nul, sizeof(nul) - 1, &req, &err),
+			-1);
 		ck_assert_str_eq(err.code, DL_EST_E_BAD_JSON);
 		dl_est_request_free(&req);
 	}
@@ -144,7 +162,8 @@ START_TEST(test_predict_fields)
 
 	ck_assert_int_eq(
 		parse("{\"v\":1,\"id\":5,\"op\":\"predict\",\"jobs\":["
-		      "{\"user\":\"a\",\"name\":\"\",\"phase\":\"reduce\",\"tasks\":4,"
+		      "{\"user\":\"a\",\"name\":\"\",\"phase\":\"reduce\","
+		      "\"tasks\":4,"
 		      "\"completed\":[1,2.5],\"input_bytes\":1000},"
 		      "{\"user\":\"b\",\"name\":\"n\",\"phase\":\"map\","
 		      "\"completed\":[3]}]}",
@@ -174,7 +193,8 @@ START_TEST(test_observe_fields)
 	ck_assert_int_eq(
 		parse("{\"v\":1,\"id\":5,\"op\":\"observe\",\"tasks\":["
 		      "{\"job_id\":9007199254740992,\"task\":3,\"user\":\"a\","
-		      "\"name\":\"n\",\"phase\":\"map\",\"start\":10,\"end\":20.5,"
+		      "\"name\":\"n\",\"phase\":\"map\",\"start\":10,\"end\":"
+		      "20.5,"
 		      "\"cpu\":2,\"node\":\"n1\",\"mem\":null}]}",
 		      &req, &err),
 		0);
@@ -188,9 +208,10 @@ START_TEST(test_observe_fields)
 	ck_assert_str_eq(req.tasks[0].node, "n1");
 	dl_est_request_free(&req);
 	/* an empty batch is valid */
-	ck_assert_int_eq(parse("{\"v\":1,\"id\":5,\"op\":\"observe\",\"tasks\":[]}",
-			       &req, &err),
-			 0);
+	ck_assert_int_eq(
+		parse("{\"v\":1,\"id\":5,\"op\":\"observe\",\"tasks\":[]}",
+		      &req, &err),
+		0);
 	ck_assert_int_eq(req.ntasks, 0);
 	dl_est_request_free(&req);
 }
@@ -207,29 +228,45 @@ START_TEST(test_format)
 	json_object_object_add(r, "n", dl_est_json_num(NAN));
 	json_object_object_add(r, "f", dl_est_json_num(29.549999237060547));
 	line = dl_est_format_result("\"q\"", r, &len);
-	ck_assert_str_eq(line, "{\"v\":1,\"id\":\"q\",\"result\":{\"x\":1.5,"
-			       "\"t\":1700000000.25,\"n\":null,\"f\":29.55}}\n");
+	ck_assert_str_eq(line,
+			 "{\"v\":1,\"id\":\"q\",\"result\":{\"x\":1.5,"
+			 "\"t\":1700000000.25,\"n\":null,\"f\":29.55}}\n");
 	ck_assert_int_eq(len, strlen(line));
 	free(line);
-	line = dl_est_format_error("null", DL_EST_E_BAD_JSON, "bad \"x\"", &len);
-	ck_assert_str_eq(line, "{\"v\":1,\"id\":null,\"error\":{\"code\":\"bad_json\","
-			       "\"message\":\"bad \\\"x\\\"\"}}\n");
+	line = dl_est_format_error("null", DL_EST_E_BAD_JSON, "bad \"x\"",
+				   &len);
+	ck_assert_str_eq(
+		line, "{\"v\":1,\"id\":null,\"error\":{\"code\":\"bad_json\","
+		      "\"message\":\"bad \\\"x\\\"\"}}\n");
 	free(line);
 }
 END_TEST
 
 START_TEST(test_client_round_trip)
 {
-	double done[] = { 1, 2, 3, 4, 5 };
+	double done[] = {1, 2, 3, 4, 5};
 	struct dl_pred_query q[2] = {
-		{ .user = "alice", .name = "wc", .phase = 1, .tasks = 10,
-		  .completed = done, .ncompleted = 5, .input_bytes = 123 },
-		{ .user = "bob", .name = "", .phase = 0, .input_bytes = NAN },
+		{.user = "alice",
+		 .name = "wc",
+		 .phase = 1,
+		 .tasks = 10,
+		 .completed = done,
+		 .ncompleted = 5,
+		 .input_bytes = 123},
+		{.user = "bob", .name = "", .phase = 0, .input_bytes = NAN},
 	};
-	struct dl_task_rec t = { .job_id = 77, .task = 2, .user = "u", .name = "n",
-				 .phase = 1, .start = 1700000000.5,
-				 .end = 1700000100.25, .input_bytes = NAN,
-				 .cpu = 1.5, .mem = NAN, .io = 3, .node = "n4" };
+	struct dl_task_rec t = {.job_id = 77,
+				.task = 2,
+				.user = "u",
+				.name = "n",
+				.phase = 1,
+				.start = 1700000000.5,
+				.end = 1700000100.25,
+				.input_bytes = NAN,
+				.cpu = 1.5,
+				.mem = NAN,
+				.io = 3,
+				.node = "n4"};
 	struct dl_est_request req;
 	struct dl_est_error err;
 	size_t len;
@@ -278,18 +315,26 @@ END_TEST
 START_TEST(test_response_parsing)
 {
 	struct dl_est_response r;
-	struct dl_prediction p = { .p50 = 10, .p90 = 20, .p99 = 40, .max = 35,
-				   .mean = 12, .n = 7, .source = DL_PRED_USER,
-				   .has_profile = true,
-				   .profile = { 1.5, NAN, 3, 4 } }, back;
+	struct dl_prediction p = {.p50 = 10,
+				  .p90 = 20,
+				  .p99 = 40,
+				  .max = 35,
+				  .mean = 12,
+				  .n = 7,
+				  .source = DL_PRED_USER,
+				  .has_profile = true,
+				  .profile = {1.5, NAN, 3, 4}},
+			     back;
 	char err[128], *line;
 	size_t len;
 
 	line = dl_est_format_result("5", dl_est_prediction_json(&p), &len);
-	ck_assert_int_eq(dl_est_parse_response(line, len - 1, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		dl_est_parse_response(line, len - 1, &r, err, sizeof(err)), 0);
 	ck_assert_int_eq(r.id, 5);
 	ck_assert(!r.is_error);
-	ck_assert_int_eq(dl_est_prediction_parse(r.result, &back, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		dl_est_prediction_parse(r.result, &back, err, sizeof(err)), 0);
 	ck_assert_double_eq_tol(back.p90, 20, 1e-12);
 	ck_assert_int_eq(back.n, 7);
 	ck_assert_int_eq(back.source, DL_PRED_USER);
@@ -300,7 +345,8 @@ START_TEST(test_response_parsing)
 	free(line);
 
 	line = dl_est_format_error("9", DL_EST_E_FORBIDDEN, "no", &len);
-	ck_assert_int_eq(dl_est_parse_response(line, len, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(dl_est_parse_response(line, len, &r, err, sizeof(err)),
+			 0);
 	ck_assert(r.is_error);
 	ck_assert_str_eq(r.code, "forbidden");
 	ck_assert_int_eq(r.id, 9);
@@ -309,18 +355,22 @@ START_TEST(test_response_parsing)
 
 	/* garbage replies are EPROTO with a reason, never a crash */
 	{
-		const char *bad[] = { "hello", "{\"v\":2,\"id\":1,\"result\":{}}",
-				      "{\"v\":1,\"id\":1}",
-				      "{\"v\":1,\"id\":1,\"error\":3}",
-				      "{\"v\":1,\"id\":1,\"result\":[]}",
-				      "{\"v\":1,\"id\":1,\"error\":{\"message\":\"x\"}}",
-				      "[]", "" };
+		const char *bad[] = {
+			"hello",
+			"{\"v\":2,\"id\":1,\"result\":{}}",
+			"{\"v\":1,\"id\":1}",
+			"{\"v\":1,\"id\":1,\"error\":3}",
+			"{\"v\":1,\"id\":1,\"result\":[]}",
+			"{\"v\":1,\"id\":1,\"error\":{\"message\":\"x\"}}",
+			"[]",
+			""};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			err[0] = '\0';
-			ck_assert_int_eq(dl_est_parse_response(bad[i], strlen(bad[i]),
-							       &r, err, sizeof(err)),
-					 EPROTO);
+			ck_assert_int_eq(
+				dl_est_parse_response(bad[i], strlen(bad[i]),
+						      &r, err, sizeof(err)),
+				EPROTO);
 			ck_assert(strstr(err, "bad reply"));
 			ck_assert_ptr_null(r.root);
 		}
@@ -331,13 +381,16 @@ START_TEST(test_response_parsing)
 			"{\"p50\":10,\"p90\":5,\"p99\":40,\"max\":1,\"n\":1,"
 			"\"source\":\"job\"}");
 
-		ck_assert_int_eq(dl_est_prediction_parse(o, &back, err, sizeof(err)),
-				 EPROTO);
+		ck_assert_int_eq(
+			dl_est_prediction_parse(o, &back, err, sizeof(err)),
+			EPROTO);
 		json_object_put(o);
-		o = json_tokener_parse("{\"p50\":10,\"p90\":15,\"p99\":40,\"max\":1,"
-				       "\"n\":1,\"source\":\"oracle\"}");
-		ck_assert_int_eq(dl_est_prediction_parse(o, &back, err, sizeof(err)),
-				 EPROTO);
+		o = json_tokener_parse(
+			"{\"p50\":10,\"p90\":15,\"p99\":40,\"max\":1,"
+			"\"n\":1,\"source\":\"oracle\"}");
+		ck_assert_int_eq(
+			dl_est_prediction_parse(o, &back, err, sizeof(err)),
+			EPROTO);
 		json_object_put(o);
 	}
 }
@@ -351,17 +404,18 @@ START_TEST(test_forecast_json)
 	const char txt[] = "step 60\nclass a\n0 1\nclass b\n0.5\n";
 	char e[64];
 
-	ck_assert_int_eq(dl_forecast_parse(txt, sizeof(txt) - 1, "t", &fc, e,
-					   sizeof(e)),
-			 0);
+	ck_assert_int_eq(
+		dl_forecast_parse(txt, sizeof(txt) - 1, "t", &fc, e, sizeof(e)),
+		0);
 	o = dl_est_forecast_json(fc, 0, 150, 60, NULL, &err);
 	ck_assert_ptr_nonnull(o);
 	ck_assert(json_object_object_get_ex(o, "classes", &cls));
 	ck_assert(json_object_object_get_ex(cls, "a", &a));
 	/* [0,60) 0, [60,120) 1, [120,150) 1 (held) */
 	ck_assert_int_eq(json_object_array_length(a), 3);
-	ck_assert_double_eq_tol(json_object_get_double(json_object_array_get_idx(a, 1)),
-				1, 1e-12);
+	ck_assert_double_eq_tol(
+		json_object_get_double(json_object_array_get_idx(a, 1)), 1,
+		1e-12);
 	ck_assert(json_object_object_get_ex(cls, "b", &a));
 	json_object_put(o);
 	ck_assert_ptr_null(dl_est_forecast_json(fc, 0, 60, 60, "zz", &err));
@@ -379,9 +433,10 @@ START_TEST(test_demo_forecast_file)
 	double lo = 1, hi = 0, start, step, period;
 	uint32_t n;
 
-	snprintf(path, sizeof(path), "%s/contrib/forecast/twitter-2021-08.forecast",
-		 SRCDIR);
-	ck_assert_msg(!dl_forecast_load(path, &fc, err, sizeof(err)), "%s", err);
+	snprintf(path, sizeof(path),
+		 "%s/contrib/forecast/twitter-2021-08.forecast", SRCDIR);
+	ck_assert_msg(!dl_forecast_load(path, &fc, err, sizeof(err)), "%s",
+		      err);
 	ck_assert_int_eq(dl_forecast_nclasses(fc), 1);
 	ck_assert_str_eq(dl_forecast_class_name(fc, 0), "default");
 	dl_forecast_grid(fc, &start, &step, &period, &n);
@@ -396,10 +451,11 @@ START_TEST(test_demo_forecast_file)
 		hi = fmax(hi, sr->v[i]);
 	}
 	ck_assert_double_eq_tol(hi, 0.8, 1e-9); /* scaled to PEAK */
-	ck_assert(lo > 0.05);			 /* the archive's hole is filled */
+	ck_assert(lo > 0.05); /* the archive's hole is filled */
 	/* a day averages the same wherever it starts (periodic) */
 	ck_assert_double_eq_tol(dl_forecast_mean(fc, 0, 0, 86400),
-				dl_forecast_mean(fc, 0, 1.7e9, 1.7e9 + 86400), 1e-9);
+				dl_forecast_mean(fc, 0, 1.7e9, 1.7e9 + 86400),
+				1e-9);
 	dl_forecast_free(fc);
 }
 END_TEST

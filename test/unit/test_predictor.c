@@ -46,7 +46,7 @@ END_TEST
 START_TEST(test_summary_worked_example)
 {
 	/* the doc/protocol.md example: 16.4 22.8 23.5 35.6 36.2 61 */
-	double x[] = { 61, 16.4, 35.6, 22.8, 36.2, 23.5 }, s[6];
+	double x[] = {61, 16.4, 35.6, 22.8, 36.2, 23.5}, s[6];
 	struct dl_pred_cfg c = pcfg();
 	struct dl_summary sm;
 	double lm = 0, ss = 0;
@@ -74,8 +74,8 @@ START_TEST(test_summary_degenerate)
 {
 	struct dl_pred_cfg c = pcfg();
 	struct dl_summary sm;
-	double one[] = { 30 }, zero[] = { 0, 0, 0 }, bad[] = { 1, -2 }, s[3];
-	double nan[] = { 1, NAN };
+	double one[] = {30}, zero[] = {0, 0, 0}, bad[] = {1, -2}, s[3];
+	double nan[] = {1, NAN};
 
 	/* one sample: spread is the prior's (times sqrt 2) */
 	ck_assert_int_eq(dl_summary_compute(one, 1, &c, s, &sm), 0);
@@ -101,8 +101,8 @@ START_TEST(test_quantiles_from_t_and_calibration)
 	/* t prior: p90 = p50 exp(t(0.9, 7) * spread) */
 	memset(&p, 0, sizeof(p));
 	dl_pred_quantiles(29.55, 0.5111, 7, NULL, &c, &p);
-	ck_assert_double_eq_tol(p.p90, 29.55 * exp(dl_t_quantile(0.9, 7) * 0.5111),
-				1e-9);
+	ck_assert_double_eq_tol(
+		p.p90, 29.55 * exp(dl_t_quantile(0.9, 7) * 0.5111), 1e-9);
 	ck_assert_double_eq_tol(p.p90, 60.9, 0.05);
 	ck_assert(!p.calibrated);
 	ck_assert(p.p50 <= p.p90 && p.p90 <= p.p99);
@@ -177,7 +177,7 @@ START_TEST(test_rate_model)
 	struct dl_pred_cfg c = pcfg();
 	struct dl_rate_model m;
 	/* duration = 5 + 2e-6 * bytes exactly */
-	double b[] = { 1e6, 2e6, 4e6, 8e6, 16e6 }, y[5];
+	double b[] = {1e6, 2e6, 4e6, 8e6, 16e6}, y[5];
 
 	for (int i = 0; i < 5; i++)
 		y[i] = 5 + 2e-6 * b[i];
@@ -199,14 +199,14 @@ START_TEST(test_rate_model)
 	ck_assert(!m.valid);
 	/* no relation (r2 < 0.3) */
 	{
-		double yy[] = { 10, 30, 10, 30, 12 };
+		double yy[] = {10, 30, 10, 30, 12};
 
 		dl_rate_fit(b, yy, 5, &c, &m);
 		ck_assert(!m.valid);
 	}
 	/* a fit crossing zero inside the data is refused */
 	{
-		double bb[] = { 0, 1, 2, 3, 100 }, yy[] = { 1, 1, 1, 1, 100 };
+		double bb[] = {0, 1, 2, 3, 100}, yy[] = {1, 1, 1, 1, 100};
 
 		dl_rate_fit(bb, yy, 5, &c, &m);
 		ck_assert(!m.valid);
@@ -218,7 +218,7 @@ START_TEST(test_job_level)
 {
 	struct dl_pred_cfg c = pcfg();
 	struct dl_prediction p;
-	double done[] = { 100, 10, 12, 11 }, s[4], bad[] = { 10, -1, 12 };
+	double done[] = {100, 10, 12, 11}, s[4], bad[] = {10, -1, 12};
 
 	ck_assert(!dl_pred_job(done, 2, &c, NULL, s, &p)); /* < k */
 	ck_assert(dl_pred_job(done, 4, &c, NULL, s, &p));
@@ -252,17 +252,17 @@ static struct dl_hist *hist(uint32_t window)
 static struct dl_task_rec rec(uint64_t job, const char *user, const char *name,
 			      int phase, double len)
 {
-	struct dl_task_rec r = { .job_id = job,
-				 .user = user,
-				 .name = name,
-				 .phase = phase,
-				 .start = 1000,
-				 .end = 1000 + len,
-				 .input_bytes = NAN,
-				 .cpu = NAN,
-				 .mem = NAN,
-				 .io = NAN,
-				 .task = -1 };
+	struct dl_task_rec r = {.job_id = job,
+				.user = user,
+				.name = name,
+				.phase = phase,
+				.start = 1000,
+				.end = 1000 + len,
+				.input_bytes = NAN,
+				.cpu = NAN,
+				.mem = NAN,
+				.io = NAN,
+				.task = -1};
 	return r;
 }
 
@@ -270,12 +270,12 @@ static struct dl_prediction predict(struct dl_hist *h, const char *user,
 				    const char *name, int phase,
 				    const double *done, size_t n, double bytes)
 {
-	struct dl_pred_query q = { .user = user,
-				   .name = name,
-				   .phase = phase,
-				   .completed = done,
-				   .ncompleted = n,
-				   .input_bytes = bytes };
+	struct dl_pred_query q = {.user = user,
+				  .name = name,
+				  .phase = phase,
+				  .completed = done,
+				  .ncompleted = n,
+				  .input_bytes = bytes};
 	struct dl_prediction p;
 
 	ck_assert_int_eq(dl_hist_predict(h, &q, 5000, &p), 0);
@@ -286,7 +286,7 @@ START_TEST(test_chain_order)
 {
 	struct dl_hist *h = hist(100);
 	struct dl_prediction p;
-	double own[] = { 7, 8, 9 };
+	double own[] = {7, 8, 9};
 
 	/* nothing known: default */
 	p = predict(h, "alice", "wc", 0, NULL, 0, NAN);
@@ -337,8 +337,8 @@ START_TEST(test_rate_level)
 
 	/* sized tasks of one user: 5 + 1e-6 s/byte */
 	for (int i = 1; i <= 8; i++) {
-		struct dl_task_rec r = rec((uint64_t) i, "alice", "wc", 0,
-					   5 + i);
+		struct dl_task_rec r =
+			rec((uint64_t) i, "alice", "wc", 0, 5 + i);
 
 		r.input_bytes = i * 1e6;
 		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
@@ -399,8 +399,8 @@ START_TEST(test_window_and_age)
 		ck_assert_int_eq(dl_hist_observe(h, &r, 1010), 0);
 	}
 	{
-		struct dl_pred_query q = { .user = "u", .name = "n",
-					   .input_bytes = NAN };
+		struct dl_pred_query q = {
+			.user = "u", .name = "n", .input_bytes = NAN};
 
 		ck_assert_int_eq(dl_hist_predict(h, &q, 1050, &p), 0);
 		ck_assert_int_eq(p.source, DL_PRED_NAME);
@@ -415,12 +415,12 @@ START_TEST(test_profile)
 {
 	struct dl_hist *h = hist(100);
 	struct dl_prediction p;
-	double own[] = { 5, 5, 5 };
+	double own[] = {5, 5, 5};
 
 	for (int i = 0; i < 4; i++) {
 		struct dl_task_rec r = rec(1, "u", "n", 0, 10);
 
-		r.cpu = 1 + i;	     /* 1..4: mean 2.5 */
+		r.cpu = 1 + i;             /* 1..4: mean 2.5 */
 		r.mem = i < 2 ? 100 : NAN; /* only two carry mem */
 		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
 	}
@@ -451,8 +451,8 @@ START_TEST(test_calibration_in_history)
 	 * the name level's errors get recorded (from the 4th task on) and
 	 * after CalibrationMin (50) of them its quantiles are calibrated */
 	for (int i = 0; i < 100; i++) {
-		struct dl_task_rec r = rec((uint64_t) i, "u", "n", 0,
-					   i % 2 ? 40 : 10);
+		struct dl_task_rec r =
+			rec((uint64_t) i, "u", "n", 0, i % 2 ? 40 : 10);
 
 		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
 	}
@@ -517,9 +517,9 @@ START_TEST(test_bad_records_and_queries)
 	struct dl_hist *h = hist(10);
 	struct dl_prediction p;
 	struct dl_task_rec r;
-	struct dl_pred_query q = { .user = "u", .name = "n", .input_bytes = NAN };
+	struct dl_pred_query q = {.user = "u", .name = "n", .input_bytes = NAN};
 	char err[128], longname[300];
-	double bad[] = { 1, NAN };
+	double bad[] = {1, NAN};
 
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';

@@ -10,7 +10,7 @@
 START_TEST(test_quantile_type7)
 {
 	/* R: quantile(c(1,2,3,4), c(0, .25, .5, .9, 1)) = 1 1.75 2.5 3.7 4 */
-	double x[] = { 4, 1, 3, 2 }, s[4];
+	double x[] = {4, 1, 3, 2}, s[4];
 
 	ck_assert_double_eq_tol(dl_quantile(x, 4, 0, s), 1, 1e-12);
 	ck_assert_double_eq_tol(dl_quantile(x, 4, 0.25, s), 1.75, 1e-12);
@@ -21,7 +21,7 @@ START_TEST(test_quantile_type7)
 	ck_assert(x[0] == 4 && x[1] == 1);
 	/* odd count: the middle value */
 	{
-		double y[] = { 5, 1, 9 };
+		double y[] = {5, 1, 9};
 
 		ck_assert_double_eq_tol(dl_quantile(y, 3, 0.5, s), 5, 1e-12);
 	}
@@ -32,7 +32,7 @@ END_TEST
 
 START_TEST(test_quantile_bad_input)
 {
-	double x[] = { 1, 2 }, s[2];
+	double x[] = {1, 2}, s[2];
 
 	ck_assert(isnan(dl_quantile(x, 0, 0.5, s)));
 	ck_assert(isnan(dl_quantile(NULL, 2, 0.5, s)));
@@ -66,8 +66,10 @@ START_TEST(test_t_quantile)
 	ck_assert_double_eq_tol(dl_t_quantile(0.9, 2), 1.885618, 1e-6);
 	ck_assert_double_eq_tol(dl_t_quantile(0.99, 2), 6.964557, 1e-6);
 	/* Cornish-Fisher: within 0.5 % at df >= 3 up to p = 0.99 */
-	ck_assert_double_eq_tol(dl_t_quantile(0.9, 3), 1.637744, 1.637744 * 0.005);
-	ck_assert_double_eq_tol(dl_t_quantile(0.99, 3), 4.540703, 4.540703 * 0.005);
+	ck_assert_double_eq_tol(dl_t_quantile(0.9, 3), 1.637744,
+				1.637744 * 0.005);
+	ck_assert_double_eq_tol(dl_t_quantile(0.99, 3), 4.540703,
+				4.540703 * 0.005);
 	ck_assert_double_eq_tol(dl_t_quantile(0.9, 7), 1.414924, 1e-4);
 	ck_assert_double_eq_tol(dl_t_quantile(0.99, 10), 2.763769, 1e-4);
 	ck_assert_double_eq_tol(dl_t_quantile(0.9, 30), 1.310415, 1e-5);
@@ -89,8 +91,8 @@ END_TEST
 
 START_TEST(test_ols)
 {
-	double x[] = { 1, 2, 3, 4 }, y[] = { 5, 7, 9, 11 }, a = 0, b = 0, r2 = 0;
-	double yn[] = { 5, 8, 8, 11 }, same[] = { 2, 2, 2, 2 };
+	double x[] = {1, 2, 3, 4}, y[] = {5, 7, 9, 11}, a = 0, b = 0, r2 = 0;
+	double yn[] = {5, 8, 8, 11}, same[] = {2, 2, 2, 2};
 
 	ck_assert(dl_ols(x, y, 4, &a, &b, &r2));
 	ck_assert_double_eq_tol(a, 3, 1e-12);

@@ -44,9 +44,9 @@
 #include "sched_deadline.h"
 
 #define SDL_EST_QUEUE_FILE "deadline_estimator_queue"
-#define SDL_EST_QUEUE_MAX 100000 /* tasks kept while the estimator is away */
-#define SDL_EST_CHUNK 1000	 /* tasks per line of the queue file */
-#define SDL_EST_SAVE_EVERY 60	 /* s between rewrites of a changing queue */
+#define SDL_EST_QUEUE_MAX  100000 /* tasks kept while the estimator is away */
+#define SDL_EST_CHUNK      1000   /* tasks per line of the queue file */
+#define SDL_EST_SAVE_EVERY 60     /* s between rewrites of a changing queue */
 
 struct est_task {
 	uint64_t array;
@@ -80,7 +80,8 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 
 	if (!path || !path[0]) {
 		if (client)
-			info("%s: EstimatorSocket unset: planning with the jobs' "
+			info("%s: EstimatorSocket unset: planning with the "
+			     "jobs' "
 			     "own task lengths only",
 			     SDL_PREFIX);
 		dl_est_client_free(client);
@@ -296,7 +297,7 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 			error("%s: estimator at %s %s (%s): planning with the "
 			      "jobs' own task lengths",
 			      SDL_PREFIX, client_path,
-			      st == DL_EST_STATE_SLOW ? "is slow"
+			      st == DL_EST_STATE_SLOW  ? "is slow"
 			      : st == DL_EST_STATE_BAD ? "gives bad replies"
 						       : "is down",
 			      dl_est_client_last_error(client));
@@ -331,8 +332,8 @@ static void _save(bool now)
 	/* the queue as observe request lines: read back with the protocol's
 	 * own parser */
 	for (uint32_t i = 0; i < nqueue; i += SDL_EST_CHUNK) {
-		uint32_t k = nqueue - i < SDL_EST_CHUNK ? nqueue - i
-							: SDL_EST_CHUNK;
+		uint32_t k =
+			nqueue - i < SDL_EST_CHUNK ? nqueue - i : SDL_EST_CHUNK;
 		struct dl_task_rec *recs = xcalloc(k, sizeof(*recs));
 		size_t l = 0;
 		char *line;
@@ -419,7 +420,8 @@ extern void sdl_est_load(const struct dl_sstate *st)
 			snprintf(t->user, sizeof(t->user), "%s", r->user);
 			snprintf(t->name, sizeof(t->name), "%s", r->name);
 			if (r->node)
-				snprintf(t->node, sizeof(t->node), "%s", r->node);
+				snprintf(t->node, sizeof(t->node), "%s",
+					 r->node);
 			n++;
 		}
 		dl_est_request_free(&req);
@@ -430,7 +432,8 @@ extern void sdl_est_load(const struct dl_sstate *st)
 	if (n || bad)
 		info("%s: %u finished tasks not yet sent to the estimator "
 		     "restored from %s%s",
-		     SDL_PREFIX, n, path, bad ? " (some lines unreadable)" : "");
+		     SDL_PREFIX, n, path,
+		     bad ? " (some lines unreadable)" : "");
 	xfree(path);
 }
 
