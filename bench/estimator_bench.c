@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -111,12 +112,22 @@ static int connect_unix(const char *path)
 	return fd;
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
 static void report(const char *mode, long n, double secs, double *lat)
 {
 	dl_sort_doubles(lat, (size_t) n);
 	printf("mode=%s requests=%ld seconds=%.3f requests_per_s=%.0f "
+	       "client_cpu_us_per_req=%.1f "
 	       "p50_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f\n",
-	       mode, n, secs, (double) n / secs,
+	       mode, n, secs, (double) n / secs, 1e6 * cpu_seconds() / (double) n,
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.5),
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.99),
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.999),

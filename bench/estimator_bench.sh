@@ -47,10 +47,15 @@ stop() {
 rss_kb() {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"
 }
+# CPU seconds (user + system) the daemon has used so far
+cpu_s() {
+	awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$pid/stat"
+}
 hwm_kb() {
 	awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status"
 }
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 start
 load_line=$("$bench" --socket "$sock" load "$records" "$users" "$names")
 rss_after_load=$(rss_kb)
@@ -60,12 +65,16 @@ start
 t1=$(date +%s.%N)
 rss_reloaded=$(rss_kb)
 stored=$(echo '{"v":1,"id":1,"op":"stats"}' | "$build/test/bats/estimator_raw" --socket "$sock" --expect 1 | sed 's/.*"records":\([0-9]*\).*/\1/')
+c0=$(cpu_s)
 raw_line=$("$bench" --socket "$sock" predict "$predicts" "$users" "$names" raw)
+c1=$(cpu_s)
 client_line=$("$bench" --socket "$sock" predict "$predicts" "$users" "$names" client)
+daemon_us=$(echo "scale=1; ($c1 - $c0) * 1000000 / $predicts" | bc)
 rss_end=$(rss_kb)
 hwm=$(hwm_kb)
 stop
 db_mb=$(du -sm "$dir" | cut -f1)
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 cat <<EOF
 | measure | value |
@@ -79,4 +88,6 @@ cat <<EOF
 | database size on disk (with WAL) | $db_mb MB |
 | predict, raw request lines, 1 client | $raw_line |
 | predict, core client API, 1 client | $client_line |
+| daemon CPU time per predict (raw run) | $daemon_us us |
+| machine load average (1, 5, 15 min) at start / end | $load_start / $load_end |
 EOF
