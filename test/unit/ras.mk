@@ -10,4 +10,4 @@ test_unit_test_reverse_LDADD = $(UNIT_LDADD)
 endif
 # bats suites of select/deadline (run by contrib/run-tests.sh)
 EXTRA_DIST += test/bats/select_colocate.bats test/bats/select_forecast.bats \
-	test/bats/select_clients.bats
+	test/bats/select_clients.bats test/bats/select_learned.bats

@@ -38,6 +38,7 @@
 #include "src/common/xstring.h"
 
 #include "common/atomic_file.h"
+#include "common/policy_ras.h"
 #include "common/est_proto.h"
 #include "common/estimate.h"
 #include "common/estimator_client.h"
@@ -66,6 +67,9 @@ static enum dl_est_state last_state = DL_EST_STATE_NEW;
 /* tasks are queued only for an estimator that is in use: one that answered
  * since slurmctld started, or left a queue from before */
 static bool in_use = false;
+/* Policy=ras/reverse: ask for the learned task profile of every active
+ * phase too, not only for the priors of phases without completions */
+static bool want_profiles = false;
 static time_t saved_at = 0;
 
 static char *_queue_path(void)
@@ -78,6 +82,8 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 {
 	const char *path = cfg->estimator_socket;
 
+	want_profiles = cfg->policy == DL_POLICY_RAS ||
+			cfg->policy == DL_POLICY_REVERSE;
 	if (!path || !path[0]) {
 		if (client)
 			info("%s: EstimatorSocket unset: planning with the "
@@ -203,25 +209,30 @@ static void _observe(uint32_t *sent_out)
 	}
 }
 
-/* Ask for priors of every phase that has no completed task yet. */
+/* Ask for priors of every phase that has no completed task yet and, for
+ * ras/reverse, for the learned task profile of every active phase. */
 static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 {
 	struct dl_pred_query *q;
 	struct dl_prediction *out;
 	struct dl_phase **ph;
+	struct dl_job **pj;
 	int *status;
-	uint32_t n = 0, used = 0;
+	uint32_t n = 0, used = 0, profiles = 0;
 	int rc;
 
 	q = xcalloc(2 * (size_t) njobs + 1, sizeof(*q));
 	ph = xcalloc(2 * (size_t) njobs + 1, sizeof(*ph));
+	pj = xcalloc(2 * (size_t) njobs + 1, sizeof(*pj));
 	for (uint32_t j = 0; j < njobs; j++) {
 		for (int p = 0; p < DL_PHASES; p++) {
 			struct dl_phase *f = &jobs[j]->phase[p];
 
-			if (!f->tasks || dl_phase_done(f) || !jobs[j]->user ||
-			    !jobs[j]->user[0] || dl_phase_finished(f))
+			if (!f->tasks || !jobs[j]->user || !jobs[j]->user[0] ||
+			    dl_phase_finished(f) ||
+			    (dl_phase_done(f) && !want_profiles))
 				continue;
+			pj[n] = jobs[j];
 			q[n] = (struct dl_pred_query){
 				.user = jobs[j]->user,
 				.name = jobs[j]->name ? jobs[j]->name : "",
@@ -235,14 +246,28 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 	if (!n) {
 		xfree(q);
 		xfree(ph);
+		xfree(pj);
 		return 0;
 	}
 	out = xcalloc(n, sizeof(*out));
 	status = xcalloc(n, sizeof(*status));
 	rc = dl_est_predict(client, q, n, out, status);
 	for (uint32_t i = 0; !rc && i < n; i++) {
+		if (!status[i] && out[i].has_profile) {
+			/* learned from past runs; a --task-profile hint wins
+			 * (doc/ras-reverse.md) */
+			struct dl_demand d = { out[i].profile.cpu,
+					       out[i].profile.mem,
+					       out[i].profile.io };
+			bool map = q[i].phase == DL_MAP;
+
+			profiles += dl_profile_use_learned(pj[i],
+							   map ? &d : NULL,
+							   map ? NULL : &d);
+		}
 		if (status[i] || out[i].source == DL_PRED_DEFAULT ||
-		    !(out[i].mean > 0) || !isfinite(out[i].p90))
+		    !(out[i].mean > 0) || !isfinite(out[i].p90) ||
+		    dl_phase_done(ph[i]))
 			continue;
 		ph[i]->prior_mean = out[i].mean;
 		ph[i]->prior_p90 = out[i].p90;
@@ -253,8 +278,12 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 	if (rc && rc != EAGAIN)
 		debug("%s: predict: %s", SDL_PREFIX,
 		      dl_est_client_last_error(client));
+	if (profiles)
+		debug("%s: %u learned task profiles in use", SDL_PREFIX,
+		      profiles);
 	xfree(q);
 	xfree(ph);
+	xfree(pj);
 	xfree(out);
 	xfree(status);
 	return used;
