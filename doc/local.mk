@@ -1,1 +1,13 @@
 # documentation and man pages
+# Man pages of every component (installed under $(mandir), rendered by
+# man).  doc/check-man.sh (make check) renders each with groff and compares
+# deadline.conf(5) with the core's option table.
+dist_man_MANS += doc/deadline.conf.5 doc/sdeadline.1 doc/smapreduce.1 \
+	doc/spank_deadline.8
+
+check_PROGRAMS += doc/check_conf_man
+doc_check_conf_man_SOURCES = doc/check_conf_man.c
+doc_check_conf_man_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) \
+	-lm -lpthread
+TESTS += doc/check-man.sh
+EXTRA_DIST += doc/check-man.sh
