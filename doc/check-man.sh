@@ -1,11 +1,13 @@
 #!/bin/sh
 # make check: every man page in doc/ renders with groff without a warning,
-# and deadline.conf(5) documents exactly the options of the core's table.
+# deadline.conf(5) documents exactly the options of the core's table, and
+# the example deadline.conf loads.
 # Exit 77 (skipped) only when groff is not installed.
 set -u
 srcdir=${srcdir:-.}
 status=0
-./doc/check_conf_man "$srcdir/doc/deadline.conf.5" || status=1
+./doc/check_conf_man "$srcdir/doc/deadline.conf.5" \
+	"$srcdir/contrib/examples/deadline.conf" || status=1
 if ! command -v groff >/dev/null 2>&1; then
 	echo "groff not installed: man pages not rendered"
 	[ "$status" = 0 ] && exit 77

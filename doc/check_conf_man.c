@@ -6,9 +6,10 @@
  * whose paragraph contains the table's one-line doc, "Default: <default>."
  * ("Default: empty." for an empty string) and, for numbers and durations,
  * "Range: <min> to <max>."; and the page has no entry for an unknown option.
- * Run by make check so the page cannot drift from the code.
+ * Run by make check so the page cannot drift from the code.  Further
+ * arguments are deadline.conf files (the shipped example) that must load.
  *
- *   check_conf_man doc/deadline.conf.5
+ *   check_conf_man doc/deadline.conf.5 [deadline.conf...]
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -143,9 +144,25 @@ int main(int argc, char **argv)
 	char want[512], lo[64], hi[64];
 	int n, bad = 0, options = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s deadline.conf.5\n", argv[0]);
+	if (argc < 2) {
+		fprintf(stderr,
+			"usage: %s deadline.conf.5 [deadline.conf...]\n",
+			argv[0]);
 		return 2;
+	}
+	for (int i = 2; i < argc; i++) {
+		struct dl_config cfg;
+		char err[512];
+
+		if (dl_config_defaults(&cfg))
+			return 2;
+		if (dl_config_load(&cfg, argv[i], err, sizeof(err))) {
+			printf("%s: %s\n", argv[i], err);
+			bad++;
+		} else {
+			printf("%s: loads\n", argv[i]);
+		}
+		dl_config_free(&cfg);
 	}
 	if (read_entries(argv[1], e, &n))
 		return 2;
