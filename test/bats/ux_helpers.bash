@@ -63,8 +63,18 @@ ux_epoch() {
 	date -d "$1" +%s
 }
 
-# cancel every job of the cluster
-ux_cancel_all() {
-	scancel --quiet --user=root 2>/dev/null || true
-	scancel --quiet --state=PENDING 2>/dev/null || true
+# Cancel every job of the cluster and wait (up to 20 s) until none is left,
+# so that no job step outlives the cluster; then stop it.
+ux_cluster_stop() {
+	local ids end=$((SECONDS + 20))
+	if [ -n "${LC_DIR:-}" ] && [ -f "$LC_DIR/etc/slurm.conf" ]; then
+		ids=$(squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' ')
+		# shellcheck disable=SC2086
+		[ -z "$ids" ] || scancel $ids 2>/dev/null || true
+		while [ -n "$(squeue -h -o %A 2>/dev/null)" ] &&
+			[ $SECONDS -lt $end ]; do
+			sleep 0.5
+		done
+	fi
+	dl_cluster_stop
 }

@@ -15,7 +15,7 @@ setup_file() {
 }
 
 teardown_file() {
-	dl_cluster_stop
+	ux_cluster_stop
 }
 
 setup() {

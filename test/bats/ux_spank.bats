@@ -11,7 +11,7 @@ setup_file() {
 }
 
 teardown_file() {
-	dl_cluster_stop
+	ux_cluster_stop
 }
 
 # number of jobs in the queue
