@@ -7,7 +7,22 @@ set -u
 srcdir=${srcdir:-.}
 status=0
 ./doc/check_conf_man "$srcdir/doc/deadline.conf.5" \
-	"$srcdir/contrib/examples/deadline.conf" || status=1
+	"$srcdir/contrib/examples/deadline.conf" "$srcdir/doc/admin-guide.md" ||
+	status=1
+# the guides link every man page and each other
+for page in "$srcdir"/doc/*.[1-8]; do
+	[ -f "$page" ] || continue
+	name=$(basename "$page")
+	ref="${name%.*}(${name##*.})"
+	grep -qF "$ref" "$srcdir/doc/admin-guide.md" ||
+		{ echo "doc/admin-guide.md does not mention $ref"; status=1; }
+done
+for ref in "smapreduce(1)" "sdeadline(1)" "spank_deadline(8)" "admin-guide.md"; do
+	grep -qF "$ref" "$srcdir/doc/user-guide.md" ||
+		{ echo "doc/user-guide.md does not mention $ref"; status=1; }
+done
+grep -qF "user-guide.md" "$srcdir/doc/admin-guide.md" ||
+	{ echo "doc/admin-guide.md does not link user-guide.md"; status=1; }
 if ! command -v groff >/dev/null 2>&1; then
 	echo "groff not installed: man pages not rendered"
 	[ "$status" = 0 ] && exit 77

@@ -7,9 +7,10 @@
  * ("Default: empty." for an empty string) and, for numbers and durations,
  * "Range: <min> to <max>."; and the page has no entry for an unknown option.
  * Run by make check so the page cannot drift from the code.  Further
- * arguments are deadline.conf files (the shipped example) that must load.
+ * arguments are deadline.conf files (the shipped example) that must load,
+ * and guides (*.md) that must name every option as `Name`.
  *
- *   check_conf_man doc/deadline.conf.5 [deadline.conf...]
+ *   check_conf_man doc/deadline.conf.5 [deadline.conf...] [guide.md...]
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -138,6 +139,38 @@ static bool contains_ci(const char *hay, const char *needle)
 	return false;
 }
 
+/* A guide names every option as `Name`; returns the number missing. */
+static int check_guide(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, want[128];
+	size_t len = 0;
+	int missing = 0;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	if (getdelim(&text, &len, '\0', f) < 0) {
+		fclose(f);
+		free(text);
+		printf("%s: empty\n", path);
+		return 1;
+	}
+	fclose(f);
+	for (const struct dl_option *o = dl_options; o->name; o++) {
+		snprintf(want, sizeof(want), "`%s`", o->name);
+		if (!strstr(text, want)) {
+			printf("%s: does not mention %s\n", path, want);
+			missing++;
+		}
+	}
+	if (!missing)
+		printf("%s: mentions every option\n", path);
+	free(text);
+	return missing;
+}
+
 int main(int argc, char **argv)
 {
 	static struct entry e[MAX_ENTRIES];
@@ -153,7 +186,12 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		struct dl_config cfg;
 		char err[512];
+		size_t len = strlen(argv[i]);
 
+		if (len > 3 && !strcmp(argv[i] + len - 3, ".md")) {
+			bad += check_guide(argv[i]);
+			continue;
+		}
 		if (dl_config_defaults(&cfg))
 			return 2;
 		if (dl_config_load(&cfg, argv[i], err, sizeof(err))) {

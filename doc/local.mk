@@ -4,6 +4,8 @@
 # deadline.conf(5) with the core's option table.
 dist_man_MANS += doc/deadline.conf.5 doc/sdeadline.1 doc/smapreduce.1 \
 	doc/spank_deadline.8
+dist_doc_DATA += doc/admin-guide.md doc/user-guide.md doc/ux.md \
+	doc/sched-deadline.md doc/localcluster.md doc/architecture.md
 
 check_PROGRAMS += doc/check_conf_man
 doc_check_conf_man_SOURCES = doc/check_conf_man.c
