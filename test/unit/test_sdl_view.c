@@ -257,8 +257,13 @@ START_TEST(test_json)
 	row = json_object_array_get_idx(jobs, 1);
 	ck_assert(json_object_object_get_ex(row, "need", &v));
 	ck_assert_ptr_null(v);
-	ck_assert_ptr_nonnull(
-		json_tokener_parse(json_object_to_json_string(o)));
+	{
+		struct json_object *back =
+			json_tokener_parse(json_object_to_json_string(o));
+
+		ck_assert_ptr_nonnull(back);
+		json_object_put(back);
+	}
 	json_object_put(o);
 	ck_assert_ptr_null(sdl_json(NULL, NULL));
 	dl_plan_free(p);

@@ -75,12 +75,13 @@ int dl_spank_opt_set(struct dl_spank_opts *o, enum dl_spank_opt which,
 		     size_t errlen)
 {
 	struct dl_job_hints h;
-	char msg[256] = "";
+	char msg[256] = "", own[512];
 	int rc = EINVAL;
 
+	/* msg: the core's message; err: what the user reads (never msg) */
 	if (!err || !errlen) {
-		err = msg;
-		errlen = sizeof(msg);
+		err = own;
+		errlen = sizeof(own);
 	}
 	err[0] = '\0';
 	if (!o || (unsigned) which >= DL_SPANK_OPT_COUNT) {
@@ -130,11 +131,11 @@ int dl_spank_opts_check(const struct dl_spank_opts *o, double now,
 			double hard_deadline, double begin, char *err,
 			size_t errlen)
 {
-	char msg[256] = "", soft[32], other[32];
+	char msg[256] = "", own[512], soft[32], other[32];
 
 	if (!err || !errlen) {
-		err = msg;
-		errlen = sizeof(msg);
+		err = own;
+		errlen = sizeof(own);
 	}
 	err[0] = '\0';
 	if (!o) {
