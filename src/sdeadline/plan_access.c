@@ -51,11 +51,24 @@ static int trusted_file(const char *path, bool must_exist, char *why,
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		snprintf(dir, sizeof(dir), "%s", real);
 		snprintf(why, len,
-			 "directory %.300s is not root's or is writable by others",
+			 "directory %.300s is not root's or is writable by "
+			 "others",
 			 dirname(dir));
 		return -1;
 	}
 	return 0;
+}
+
+/* libslurm only when slurmctld must be asked: --plan and PlanFile= work
+ * without any Slurm configuration. */
+static void need_slurm(void)
+{
+	static bool done;
+
+	if (!done) {
+		slurm_init(NULL);
+		done = true;
+	}
 }
 
 void sdl_access_init(struct sdl_access *a)
@@ -119,6 +132,7 @@ char *sdl_plan_path(struct sdl_access *a, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 		return out;
 	}
+	need_slurm();
 	if (slurm_load_ctl_conf((time_t) 0, &sc) != SLURM_SUCCESS || !sc) {
 		snprintf(err, errlen,
 			 "cannot ask slurmctld for StateSaveLocation: %s (set "
@@ -176,6 +190,7 @@ int sdl_visible_jobs(uint64_t **ids, size_t *n, char *err, size_t errlen)
 
 	*ids = NULL;
 	*n = 0;
+	need_slurm();
 	if (slurm_load_jobs((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		snprintf(err, errlen, "cannot list your jobs: %s",
 			 slurm_strerror(slurm_get_errno()));

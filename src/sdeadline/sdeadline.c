@@ -266,7 +266,6 @@ int main(int argc, char **argv)
 		goto out;
 	utf8 = utf8_terminal();
 	tty = isatty(STDOUT_FILENO);
-	slurm_init(NULL);
 	if (o.plan) {
 		path = o.plan;
 		o.plan = NULL;
