@@ -891,8 +891,17 @@ static int wait_for_job(const struct options *o, uint64_t map_id,
 		out = mr_verdict(&map, &red, o->soft, o->deadline, now, line,
 				 sizeof(line));
 		if (out != MR_OUTCOME_RUNNING) {
-			if (tty && !o->quiet && last[0])
-				fputc('\n', stderr);
+			char final[512];
+
+			/* the final counts, then the verdict */
+			mr_render_progress(
+				final, sizeof(final), &map, &red, NULL,
+				o->soft ? o->soft : o->deadline, now, 10);
+			if (!o->quiet && tty)
+				fprintf(stderr, "\r%s\033[K\n", final);
+			else if (!o->quiet && strcmp(final, last))
+				fprintf(stderr, "%s\n", final);
+			fflush(stderr);
 			printf("%s\n", line);
 			rc = (int) out;
 			goto out;

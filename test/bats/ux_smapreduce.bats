@@ -93,7 +93,7 @@ field() {
 	[ "$status" -eq 0 ]
 	# progress lines (not a terminal: one line per change)
 	echo "$output" | grep -q '^map [0-9]*/16 \[[#-]*\].*reduce [0-9]*/2 .*deadline '
-	echo "$output" | grep -q '^map 16/16 \[##########\]'
+	echo "$output" | grep -q '^map 16/16 \[##########\]  reduce 2/2 \[##########\]'
 	# the scheduler's prediction from sdeadline
 	echo "$output" | grep -q 'finish ~[0-9:]*.*(on_track)'
 	# the verdict
