@@ -10,7 +10,7 @@ src_sdeadline_sdeadline_SOURCES = src/sdeadline/sdeadline.c \
 	$(SDL_VIEW_SOURCES)
 src_sdeadline_sdeadline_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_sdeadline_sdeadline_LDADD = src/common/libdeadline_static.la \
-	$(JSONC_LIBS) $(SLURM_LIBS) -lm -lpthread
+	$(JSONC_LIBS) $(SLURM_CMD_LIBS) -lm -lpthread
 
 SDEADLINE_GROUP =
 install-exec-hook: install-sdeadline-setgid

@@ -10,7 +10,7 @@ src_smapreduce_smapreduce_SOURCES = src/smapreduce/smapreduce.c \
 	$(MR_PROGRESS_SOURCES)
 src_smapreduce_smapreduce_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 src_smapreduce_smapreduce_LDADD = src/common/libdeadline_static.la \
-	$(SLURM_LIBS) $(JSONC_LIBS) -lm
+	$(SLURM_CMD_LIBS) $(JSONC_LIBS) -lm
 
 if HAVE_CHECK
 UNIT_TESTS += test/unit/test_mr_progress

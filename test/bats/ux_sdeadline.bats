@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
 # sdeadline: the table, --json, --job, --user, --watch, every bad input,
 # and PrivateData=jobs with a setgid sdeadline (users see their own rows,
 # root sees all, nobody gets the group's rights through their own
@@ -70,9 +71,11 @@ rows() {
 }
 
 @test "the table has every column and one row per deadline job" {
-	run "$SDEADLINE"
+	run --separate-stderr "$SDEADLINE"
 	echo "$output"
+	echo "stderr: $stderr"
 	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	[[ "${lines[0]}" =~ ^plan\ cycle\ [0-9]+\ at\ [0-9:]+\ \([0-9a-z]+\ ago\),\ policy\ adaptive,\ estimator\ [a-z]+,\ 3\ deadline\ jobs$ ]]
 	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +SOURCE\ +VERDICT\ +EXPLANATION$ ]]
 	# the MapReduce job is one row, map+reduce
@@ -133,9 +136,13 @@ rows() {
 	# users cannot read the plan file themselves
 	run as "$ALICE" cat "$LC_DIR/plan/plan.json"
 	[ "$status" -ne 0 ]
-	run as "$ALICE" "$LC_DIR/bin/sdeadline"
+	# (slurm_load_jobs loads every select_*.so in PluginDir, select/deadline
+	# among them: nothing may go wrong on stderr)
+	run --separate-stderr as "$ALICE" "$LC_DIR/bin/sdeadline"
 	echo "$output"
+	echo "stderr: $stderr"
 	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 	[ "$(rows "$output")" = "$A ${M%%:*}+${M##*:} " ]
 	[[ "$output" != *"$BOB"* ]]
 	run as "$BOB" "$LC_DIR/bin/sdeadline" --json
