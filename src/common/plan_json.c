@@ -16,7 +16,7 @@
 #include "common/atomic_file.h"
 
 #define PLAN_JSON_VERSION 1
-#define MAX_PLAN_FILE (64u << 20)
+#define MAX_PLAN_FILE     (64u << 20)
 
 static void put_num(struct json_object *o, const char *k, double v)
 {
@@ -56,9 +56,10 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	put_str(o, "user", j->user);
 	put_str(o, "account", j->account);
 	put_str(o, "name", j->name);
-	put_str(o, "phase", j->phase == DL_MAP	    ? "map"
-			    : j->phase == DL_REDUCE ? "reduce"
-						    : "done");
+	put_str(o, "phase",
+		j->phase == DL_MAP      ? "map"
+		: j->phase == DL_REDUCE ? "reduce"
+					: "done");
 	put_str(o, "class", dl_class_name(j->cls));
 	put_str(o, "verdict", dl_verdict_name(j->verdict));
 	put_u64(o, "rank", j->rank);
@@ -66,7 +67,7 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	pools = json_object_new_array_ext(DL_POOLS);
 	for (int k = 0; k < DL_POOLS; k++)
 		json_object_array_add(pools,
-				       json_object_new_uint64(j->alloc_pool[k]));
+				      json_object_new_uint64(j->alloc_pool[k]));
 	json_object_object_add(o, "alloc_pool", pools);
 	put_u64(o, "alloc_for_need", j->alloc_for_need);
 	json_object_object_add(o, "urgent", json_object_new_boolean(j->urgent));
@@ -75,6 +76,9 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	json_object_object_add(o, "hold", json_object_new_boolean(j->hold));
 	put_num(o, "need", j->need);
 	put_num(o, "sreq", j->sreq);
+	/* placement policies (ras, reverse); null otherwise */
+	put_num(o, "utility", j->utility);
+	put_num(o, "sfit", j->sfit);
 	put_num(o, "mu", j->mu);
 	put_num(o, "mu_sd", j->mu_sd);
 	put_str(o, "mu_source", j->mu_source);
@@ -134,14 +138,14 @@ struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 	for (uint32_t i = 0; i < plan->nplace; i++) {
 		struct json_object *r = json_object_new_array_ext(4);
 
-		json_object_array_add(r, json_object_new_uint64(
-						 plan->place[i].job));
-		json_object_array_add(r, json_object_new_uint64(
-						 plan->place[i].node));
-		json_object_array_add(r, json_object_new_uint64(
-						 plan->place[i].maps));
-		json_object_array_add(r, json_object_new_uint64(
-						 plan->place[i].reduces));
+		json_object_array_add(
+			r, json_object_new_uint64(plan->place[i].job));
+		json_object_array_add(
+			r, json_object_new_uint64(plan->place[i].node));
+		json_object_array_add(
+			r, json_object_new_uint64(plan->place[i].maps));
+		json_object_array_add(
+			r, json_object_new_uint64(plan->place[i].reduces));
 		json_object_array_add(place, r);
 	}
 	json_object_object_add(o, "placement", place);
@@ -202,6 +206,17 @@ static double get_num(struct reader *r, const struct json_object *o,
 	const struct json_object *v = field(r, o, k, json_type_double, true);
 
 	return v ? json_object_get_double(v) : NAN;
+}
+
+/* A number that older plan files lack: NaN when absent or null. */
+static double get_opt_num(struct reader *r, const struct json_object *o,
+			  const char *k)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, k, &v) || !v)
+		return NAN;
+	return get_num(r, o, k);
 }
 
 static uint64_t get_u64(struct reader *r, const struct json_object *o,
@@ -296,7 +311,7 @@ static void job_from_json(struct reader *r, const struct json_object *o,
 	get_str(r, o, "account", j->account, sizeof(j->account));
 	get_str(r, o, "name", j->name, sizeof(j->name));
 	get_str(r, o, "phase", buf, sizeof(buf));
-	j->phase = !strcmp(buf, "map") ? DL_MAP
+	j->phase = !strcmp(buf, "map")      ? DL_MAP
 		   : !strcmp(buf, "reduce") ? DL_REDUCE
 					    : -1;
 	get_str(r, o, "class", buf, sizeof(buf));
@@ -313,13 +328,15 @@ static void job_from_json(struct reader *r, const struct json_object *o,
 	j->rank = (uint32_t) get_u64(r, o, "rank", UINT32_MAX);
 	j->alloc = (uint32_t) get_u64(r, o, "alloc", UINT32_MAX);
 	get_counts(r, o, "alloc_pool", j->alloc_pool, DL_POOLS);
-	j->alloc_for_need = (uint32_t) get_u64(r, o, "alloc_for_need",
-					       UINT32_MAX);
+	j->alloc_for_need =
+		(uint32_t) get_u64(r, o, "alloc_for_need", UINT32_MAX);
 	j->urgent = get_bool(r, o, "urgent");
 	j->managed = get_bool(r, o, "managed");
 	j->hold = get_bool(r, o, "hold");
 	j->need = get_num(r, o, "need");
 	j->sreq = get_num(r, o, "sreq");
+	j->utility = get_opt_num(r, o, "utility");
+	j->sfit = get_opt_num(r, o, "sfit");
 	j->mu = get_num(r, o, "mu");
 	j->mu_sd = get_num(r, o, "mu_sd");
 	get_str(r, o, "mu_source", j->mu_source, sizeof(j->mu_source));
@@ -338,7 +355,7 @@ static void job_from_json(struct reader *r, const struct json_object *o,
 struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 				  size_t errlen)
 {
-	struct reader r = { err, errlen, 0 };
+	struct reader r = {err, errlen, 0};
 	const struct json_object *jobs, *st, *place;
 	struct dl_plan *plan;
 	char policy[32];
@@ -446,7 +463,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 			r.failed = 1;
 			break;
 		}
-		plan->place[i] = (struct dl_place){ v[0], v[1], v[2], v[3] };
+		plan->place[i] = (struct dl_place){v[0], v[1], v[2], v[3]};
 		plan->nplace = (uint32_t) i + 1;
 	}
 	if (r.failed) {
@@ -457,8 +474,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 	return plan;
 }
 
-struct dl_plan *dl_plan_from_string(const char *text, char *err,
-				    size_t errlen)
+struct dl_plan *dl_plan_from_string(const char *text, char *err, size_t errlen)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
@@ -514,8 +530,8 @@ struct dl_plan *dl_plan_read_file(const char *path, char *err, size_t errlen)
 	int rc = dl_read_file(path, MAX_PLAN_FILE, &text, NULL);
 
 	if (rc) {
-		snprintf(err, err ? errlen : 0, "%s: %s", path ? path : "(null)",
-			 strerror(rc));
+		snprintf(err, err ? errlen : 0, "%s: %s",
+			 path ? path : "(null)", strerror(rc));
 		return NULL;
 	}
 	plan = dl_plan_from_string(text, err, errlen);

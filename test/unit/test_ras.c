@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/place_index.h"
+#include "common/plan_json.h"
 #include "common/placement.h"
 #include "common/policy.h"
 #include "common/policy_ras.h"
@@ -854,6 +855,49 @@ START_TEST(test_learned_profiles)
 }
 END_TEST
 
+/* sdeadline reads the plan file: utility and s_fit travel in it, and a plan
+ * file written before they existed still reads (NaN). */
+START_TEST(test_plan_json_utility)
+{
+	struct dl_plan *p = dl_plan_new(2), *q;
+	char err[256] = "", *text, *old;
+	char *cut;
+
+	p->policy = DL_POLICY_REVERSE;
+	p->jobs[0].job_id = 5;
+	p->jobs[0].utility = -0.25;
+	p->jobs[0].sfit = 3.5;
+	p->jobs[1].job_id = 6;
+	p->jobs[1].utility = NAN;
+	p->jobs[1].sfit = NAN;
+	text = dl_plan_to_string(p);
+	ck_assert_ptr_nonnull(text);
+	q = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_double_eq(dl_plan_find(q, 5)->utility, -0.25);
+	ck_assert_double_eq(dl_plan_find(q, 5)->sfit, 3.5);
+	ck_assert(isnan(dl_plan_find(q, 6)->utility));
+	dl_plan_free(q);
+	/* an older file: no "utility" and no "sfit" keys */
+	old = strdup(text);
+	while ((cut = strstr(old, "\"utility\"")) ||
+	       (cut = strstr(old, "\"sfit\""))) {
+		char *end = strchr(cut, ',');
+
+		ck_assert_ptr_nonnull(end);
+		memmove(cut, end + 1, strlen(end + 1) + 1);
+	}
+	ck_assert_ptr_null(strstr(old, "utility"));
+	q = dl_plan_from_string(old, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert(isnan(dl_plan_find(q, 5)->utility));
+	dl_plan_free(q);
+	free(old);
+	free(text);
+	dl_plan_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ras");
@@ -879,6 +923,7 @@ static Suite *suite(void)
 	tcase_add_test(pol, test_profile_switch);
 	tcase_add_test(pol, test_place_index);
 	tcase_add_test(pol, test_learned_profiles);
+	tcase_add_test(pol, test_plan_json_utility);
 	tcase_set_timeout(pl, 60);
 	suite_add_tcase(s, u);
 	suite_add_tcase(s, pl);
