@@ -216,6 +216,11 @@ static void setup(void)
 
 static void teardown(void)
 {
+	char path[128];
+
+	/* a test that failed half-way may leave its socket behind */
+	snprintf(path, sizeof(path), "%s/est.sock", tmpdir);
+	unlink(path);
 	rmdir(tmpdir);
 }
 
