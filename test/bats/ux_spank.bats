@@ -14,9 +14,10 @@ teardown_file() {
 	ux_cluster_stop
 }
 
-# number of jobs in the queue
+# the latest submission (array job id, or job id): unchanged when nothing
+# was submitted, whatever ends or starts meanwhile
 queued() {
-	squeue -h -o %i | wc -l
+	squeue -h -t all -o %F | sort -n | tail -n 1 | grep . || echo 0
 }
 
 # sbatch -v --hold ... ; prints the SPANK_DEADLINE_SOFT epoch sbatch sent
