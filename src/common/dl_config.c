@@ -262,6 +262,27 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Values as Slurm's own config parser reads them: Name="..." is the text
+ * between the quotes (possibly empty); an unquoted value must not be
+ * empty. */
+static int unquote(char *v, char **out)
+{
+	size_t n = strlen(v);
+
+	if (!n)
+		return EINVAL;
+	if (v[0] == '"') {
+		if (n < 2 || v[n - 1] != '"')
+			return EINVAL;
+		v[n - 1] = '\0';
+		v++;
+		if (strchr(v, '"'))
+			return EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 		    const char *origin, char *err, size_t errlen)
 {
@@ -278,7 +299,7 @@ int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 	if (rc)
 		return rc;
 	while (pos < len) {
-		char line[4096], *s, *eq, msg[256];
+		char line[4096], *s, *eq, *value, msg[256];
 		size_t end = pos, n;
 
 		while (end < len && text[end] != '\n')
@@ -315,8 +336,14 @@ int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 			break;
 		}
 		*eq = '\0';
-		rc = dl_config_set(&next, trim(s), trim(eq + 1), msg,
-				   sizeof(msg));
+		rc = unquote(trim(eq + 1), &value);
+		if (rc) {
+			snprintf(err, err ? errlen : 0,
+				 "%s:%u: %s: empty or badly quoted value (write %s=\"\" for an empty one)",
+				 origin, lineno, trim(s), trim(s));
+			break;
+		}
+		rc = dl_config_set(&next, trim(s), value, msg, sizeof(msg));
 		if (rc) {
 			snprintf(err, err ? errlen : 0, "%s:%u: %s", origin,
 				 lineno, msg);

@@ -130,12 +130,16 @@ START_TEST(test_load_file)
 			    "Policy=reverse\n"
 			    "  planinterval = 5   # comment\n"
 			    "\n"
-			    "NodeIO=n[1-4]=200\n");
+			    "NodeIO=n[1-4]=200\n"
+			    "EstimatorSocket=\"\"\n"
+			    "PlanFile=\"/var/lib/plan.json\"\n");
 
 	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), 0);
 	ck_assert_int_eq(c.policy, DL_POLICY_REVERSE);
 	ck_assert(c.plan_interval == 5);
 	ck_assert_str_eq(c.node_io, "n[1-4]=200");
+	ck_assert_str_eq(c.estimator_socket, "");
+	ck_assert_str_eq(c.plan_file, "/var/lib/plan.json");
 	unlink(p);
 	dl_config_free(&c);
 }
@@ -153,6 +157,13 @@ START_TEST(test_load_broken_keeps_previous)
 	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, ":2: PlanInterval=fast"));
 	ck_assert_int_eq(c.policy, DL_POLICY_RAS);
+	unlink(p);
+	p = write_tmp("EstimatorSocket=\n");
+	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "empty or badly quoted"));
+	unlink(p);
+	p = write_tmp("PlanFile=\"/x\n");
+	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
 	unlink(p);
 	p = write_tmp("Policy adaptive\n");
 	ck_assert_int_eq(dl_config_load(&c, p, err, sizeof(err)), EINVAL);
