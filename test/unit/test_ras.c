@@ -640,9 +640,11 @@ START_TEST(test_ras_plan)
 	b = dl_plan_find(p, 2);
 	c = dl_plan_find(p, 3);
 	ck_assert(a->managed && b->managed && !c->managed);
-	/* a needs 38*100/500 = 7.6 slots: n1 and n2 take one of its tasks
-	 * each (I/O), n3 and n4 are unlimited on I/O */
-	ck_assert_double_eq_tol(a->need, 7.6, 1e-9);
+	/* a: 38 tasks of 100 s in 500 s: Eq. 1 says 7.6, whole waves say 8
+	 * (5 waves of 8); n1 and n2 take one of its tasks each (I/O), n3
+	 * and n4 are unlimited on I/O */
+	ck_assert_double_eq_tol(a->sreq, 7.6, 1e-9);
+	ck_assert_double_eq(a->need, 8);
 	ck_assert_double_eq(a->demand[DL_MAP].io, 60);
 	for (uint32_t k = 0; k < p->nplace; k++) {
 		const struct dl_place *r = &p->place[k];
@@ -898,6 +900,31 @@ START_TEST(test_plan_json_utility)
 }
 END_TEST
 
+/* The need counts whole waves: 34 tasks of 390 s due in 951 s need 17
+ * slots (2 waves), not Eq. 1's 13.9 (3 waves with 14: 1170 s). */
+START_TEST(test_wave_need)
+{
+	struct world w;
+	char err[256] = "";
+	const struct dl_plan_job *a;
+
+	w_init(&w, 40, 1);
+	w.jobs[w.n] = fx_job(1, 36, 0, 1951);
+	fx_done(w.jobs[w.n++], DL_MAP, 2, 390, 0);
+	ck_assert_ptr_nonnull(w_plan(&w, 1000, err, sizeof(err)));
+	a = dl_plan_find(w.plan, 1);
+	ck_assert_double_eq_tol(a->sreq, 34 * 390.0 / 951, 1e-9);
+	ck_assert_double_eq(a->need, 17);
+	ck_assert_uint_ge(a->alloc, 17);
+	ck_assert_int_eq(a->verdict, DL_VERDICT_ON_TRACK);
+	/* a goal no concurrency can meet: everything left */
+	w.jobs[0]->soft_deadline = 1300;
+	ck_assert_ptr_nonnull(w_plan(&w, 1000, err, sizeof(err)));
+	ck_assert_double_eq(dl_plan_find(w.plan, 1)->need, 34);
+	w_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ras");
@@ -920,6 +947,7 @@ static Suite *suite(void)
 	tcase_add_test(pl, test_placement_bad_input);
 	tcase_add_test(pol, test_ras_plan);
 	tcase_add_test(pol, test_ras_plan_bad_input);
+	tcase_add_test(pol, test_wave_need);
 	tcase_add_test(pol, test_profile_switch);
 	tcase_add_test(pol, test_place_index);
 	tcase_add_test(pol, test_learned_profiles);
