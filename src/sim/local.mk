@@ -1,1 +1,25 @@
-# deadline-sim
+# deadline-sim: the trace-driven simulator (doc/simulator.md).  Its code is
+# also a convenience library so the unit tests and the fuzz target can call
+# the parsers and the engine directly.
+noinst_LTLIBRARIES += src/sim/libsim.la
+src_sim_libsim_la_SOURCES = \
+	src/sim/dist.c src/sim/dist.h \
+	src/sim/engine.c src/sim/engine.h \
+	src/sim/gen.h src/sim/gen_kinds.h \
+	src/sim/gen_papers.c src/sim/gen_traces.c src/sim/gen_util.c \
+	src/sim/jsonutil.c src/sim/jsonutil.h \
+	src/sim/oracle_input.c src/sim/oracle_input.h \
+	src/sim/output.c src/sim/output.h \
+	src/sim/policies.c src/sim/policy.h \
+	src/sim/rng.c src/sim/rng.h \
+	src/sim/spec.c src/sim/spec.h
+src_sim_libsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sim_libsim_la_LIBADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm
+
+bin_PROGRAMS += src/sim/deadline-sim
+src_sim_deadline_sim_SOURCES = src/sim/main.c
+src_sim_deadline_sim_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+src_sim_deadline_sim_LDADD = src/sim/libsim.la $(JSONC_LIBS) -lm -lpthread
+
+dist_man_MANS += doc/deadline-sim.1
+dist_doc_DATA += doc/simulator.md

@@ -1,0 +1,72 @@
+/*
+ * oracle.h - an upper bound on the deadlines any scheduler could meet with
+ * perfect knowledge of task lengths (DESIGN §4.5).
+ *
+ * The relaxation: work is fluid and preemptive, a phase may use at most
+ * `width` resource units at once (its tasks times their size), maps must run
+ * in [release, deadline - longest reduce] and reduces in
+ * [release + longest map, deadline] (the precedence is kept only through
+ * these windows), and the cluster offers a time-varying number of units per
+ * resource.  Which jobs can all finish is then a max-flow question (Horn,
+ * 1974): jobs -> phases -> (time window, resource) -> sink.
+ *
+ * Maximising the number of complete jobs in that relaxation is still hard,
+ * so the bound solves its LP relaxation exactly: maximise sum_j f_j / W_j
+ * (the fraction of each counted job's work that can be routed).  The
+ * routable vectors form a polymatroid, so the greedy order -- smallest job
+ * first, each pushed as far as augmenting paths allow without undoing
+ * earlier jobs -- is optimal, and the floor of the sum bounds every real
+ * schedule from above.  Capacities are rounded up and demands down (to
+ * milli-unit-seconds), so rounding never makes the bound too small.
+ */
+#ifndef DL_ORACLE_H
+#define DL_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DL_ORACLE_MAX_RES 4
+
+struct dl_oracle_phase {
+	uint32_t res;   /* resource the phase's tasks use */
+	double work;    /* resource-unit-seconds (task length x size summed) */
+	double width;   /* most units usable at once (tasks x size) */
+	double longest; /* longest task of the phase (s) */
+};
+
+struct dl_oracle_job {
+	double release;
+	double deadline;
+	struct dl_oracle_phase map;
+	struct dl_oracle_phase reduce; /* work 0: map-only job */
+	bool counted;                  /* counts towards the bound */
+};
+
+/* Units of each resource over time: piecewise constant, value k holds on
+ * [t[k], t[k+1]); the first value also before t[0], the last one after
+ * t[nsteps-1].  units is row-major: units[r * nsteps + k]. */
+struct dl_oracle_capacity {
+	uint32_t nres;
+	uint32_t nsteps;
+	const double *t;
+	const double *units;
+};
+
+struct dl_oracle_result {
+	uint32_t counted;    /* counted jobs */
+	uint32_t impossible; /* counted jobs whose critical path misses */
+	uint32_t routed;     /* counted jobs whose work routes entirely */
+	double fraction;     /* the LP optimum: sum_j f_j / W_j */
+	uint32_t bound;      /* floor(fraction): most deadlines met */
+	uint64_t edges;      /* size of the flow network */
+	uint64_t augmentations;
+};
+
+/* Compute the bound.  Returns 0, EINVAL (NULL, NaN, negative or
+ * inconsistent inputs, with a message in err) or ENOMEM. */
+int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
+		    const struct dl_oracle_capacity *cap,
+		    struct dl_oracle_result *res, char *err, size_t errlen);
+
+#endif

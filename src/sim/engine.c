@@ -1,0 +1,1557 @@
+/*
+ * engine.c - the event loop, the model of Slurm's dispatcher and the
+ * bookkeeping that keeps the core's job view current.
+ *
+ * What the engine models (doc/simulator.md has the reasons):
+ *  - plan cycles every PlanInterval while jobs are active, and ReplanDelay
+ *    after every arrival and task end (coalesced);
+ *  - a dispatch pass after every plan and after every task end (plus the
+ *    cluster's dispatch_latency): jobs in plan order -- managed jobs with
+ *    unmet need by rank, then jobs the plan leaves to Slurm, then the other
+ *    managed jobs by rank -- each starting pending tasks of its active phase
+ *    while it runs fewer than its throttle; a job the plan has not seen yet
+ *    waits for the next plan;
+ *  - placement (ras/reverse): a task of job j starts on node n only while
+ *    j's tasks of that phase there are below P[j][n];
+ *  - node capacity: CPUs, memory and I/O (or typed map/reduce slots) minus
+ *    the external load's share of the node;
+ *  - EASY backfill: the first job that cannot start for lack of resources
+ *    gets a reservation at the earliest time its task fits (from running
+ *    tasks' time limits); later jobs may use the reserved node only with
+ *    tasks that end before it or fit beside it;
+ *  - hard deadlines (Slurm --deadline): the unstarted rest of a phase is
+ *    cancelled once now + time limit (at least a minute) passes the
+ *    deadline; a map phase that did not complete keeps the reduces from
+ *    ever starting (afterok); a task longer than its time limit is killed
+ *    at the limit and fails;
+ *  - reduces start only after every map has ended; running tasks are never
+ *    killed by a policy.
+ */
+#include "sim/engine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/rng.h"
+
+enum ev_kind {
+	EV_TASK_END = 0,
+	EV_EXT,
+	EV_ARRIVAL,
+	EV_DEADLINE,
+	EV_PLAN,
+	EV_REPLAN,
+	EV_DISPATCH,
+};
+
+struct sim_event {
+	double t;
+	uint64_t seq;
+	uint8_t kind;
+	uint8_t phase;
+	uint32_t job;
+	uint32_t task;
+};
+
+#define EPS            1e-9
+#define REDUCE_ID_BASE (UINT64_C(1) << 32)
+
+/* ----------------------------------------------------------------- events */
+
+static bool ev_before(const struct sim_event *a, const struct sim_event *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return a->seq < b->seq;
+}
+
+static int ev_push(struct sim_engine *e, double t, uint8_t kind, uint32_t job,
+		   uint8_t phase, uint32_t task)
+{
+	struct sim_event x = {t, e->seq++, kind, phase, job, task};
+	uint32_t i;
+
+	if (e->nev == e->capev) {
+		uint32_t n = e->capev ? e->capev * 2 : 1024;
+		void *p = realloc(e->ev, n * sizeof(*e->ev));
+
+		if (!p)
+			return ENOMEM;
+		e->ev = p;
+		e->capev = n;
+	}
+	i = e->nev++;
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+
+		if (!ev_before(&x, &e->ev[parent]))
+			break;
+		e->ev[i] = e->ev[parent];
+		i = parent;
+	}
+	e->ev[i] = x;
+	if (kind == EV_TASK_END || kind == EV_ARRIVAL)
+		e->progress_events++;
+	return 0;
+}
+
+static struct sim_event ev_pop(struct sim_engine *e)
+{
+	struct sim_event top = e->ev[0], last = e->ev[--e->nev];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct sim_event *best = &last;
+
+		if (l < e->nev && ev_before(&e->ev[l], best)) {
+			m = l;
+			best = &e->ev[l];
+		}
+		if (r < e->nev && ev_before(&e->ev[r], best))
+			m = r;
+		if (m == i)
+			break;
+		e->ev[i] = e->ev[m];
+		i = m;
+	}
+	if (e->nev)
+		e->ev[i] = last;
+	if (top.kind == EV_TASK_END || top.kind == EV_ARRIVAL)
+		e->progress_events--;
+	return top;
+}
+
+/* ------------------------------------------------------------ task model */
+
+static uint32_t phase_cpus(const struct sim_engine *e, const struct sim_job *j,
+			   int p)
+{
+	return e->cs->mode == SIM_SLOTS_TYPED ? 1 : j->spec->phase[p].cpus;
+}
+
+double sim_task_units(const struct sim_engine *e, uint32_t j, int p)
+{
+	return (double) phase_cpus(e, &e->jobs[j], p);
+}
+
+double sim_task_length(const struct sim_engine *e, uint32_t j, int p,
+		       uint32_t i, uint32_t n)
+{
+	const struct sim_job *job = &e->jobs[j];
+	const struct sim_node_spec *nd = &e->cs->nodes[n];
+	double len = job->base[p][i] / nd->speed;
+
+	if (p == DL_MAP && job->spec->remote_prob > 0 &&
+	    sim_hash_unit(e->opt.seed, j, (uint64_t) p, i, n) <
+		    job->spec->remote_prob)
+		len *= job->spec->remote_factor;
+	if (p == DL_MAP && job->spec->accel_speedup > 0 &&
+	    nd->pool == DL_POOL_ACCEL)
+		len /= job->spec->accel_speedup;
+	return len;
+}
+
+bool sim_job_met(const struct sim_job *job)
+{
+	return job->state == SIM_JOB_DONE && job->deadline > 0 &&
+	       !job->cancelled && !job->unfinished &&
+	       job->dj->phase[0].failed + job->dj->phase[1].failed == 0 &&
+	       job->finish <= job->deadline + 1e-6;
+}
+
+/* --------------------------------------------------------- node capacity */
+
+static double cap_of(double avail, double total)
+{
+	return floor(avail * total + 1e-6);
+}
+
+/* free whole units of the kind counted in free_units */
+static int64_t node_free(const struct sim_engine *e, uint32_t n, int kind)
+{
+	const struct sim_node *nd = &e->nodes[n];
+	double c;
+
+	if (e->cs->mode == SIM_SLOTS_TYPED) {
+		c = kind ? cap_of(nd->avail, nd->spec->reduce_slots) -
+				    nd->used_red
+			 : cap_of(nd->avail, nd->spec->map_slots) -
+				    nd->used_map;
+	} else {
+		c = cap_of(nd->avail, nd->spec->cpus) - nd->used_cpus;
+	}
+	return c > 0 ? (int64_t) c : 0;
+}
+
+static void recount_free(struct sim_engine *e)
+{
+	e->free_units[0] = e->free_units[1] = 0;
+	e->first_free = e->nnodes;
+	for (uint32_t n = 0; n < e->nnodes; n++) {
+		int64_t f = node_free(e, n, 0);
+
+		e->free_units[0] += f;
+		if (f > 0 && e->first_free == e->nnodes)
+			e->first_free = n;
+		if (e->cs->mode == SIM_SLOTS_TYPED)
+			e->free_units[1] += node_free(e, n, 1);
+	}
+}
+
+/* Does a task of job j, phase p fit on node n now? */
+static bool fits(const struct sim_engine *e, uint32_t n,
+		 const struct sim_job *j, int p)
+{
+	const struct sim_node *nd = &e->nodes[n];
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+
+	if (e->cs->mode == SIM_SLOTS_TYPED)
+		return p ? nd->used_red + 1 <=
+				       cap_of(nd->avail, nd->spec->reduce_slots)
+			 : nd->used_map + 1 <=
+				       cap_of(nd->avail, nd->spec->map_slots);
+	if (!(nd->spec->partitions & (UINT64_C(1) << j->spec->partition)))
+		return false;
+	if (nd->used_cpus + ph->cpus > cap_of(nd->avail, nd->spec->cpus))
+		return false;
+	if (nd->spec->mem && ph->mem &&
+	    (double) (nd->used_mem + ph->mem) >
+		    nd->avail * (double) nd->spec->mem + 1e-6)
+		return false;
+	if (nd->spec->io > 0 && ph->io > 0 &&
+	    nd->used_io + ph->io > nd->avail * nd->spec->io + 1e-6)
+		return false;
+	return true;
+}
+
+/* Could a task of job j, phase p ever run on node n (empty, present
+ * availability)? */
+static bool could_fit(const struct sim_engine *e, uint32_t n,
+		      const struct sim_job *j, int p)
+{
+	const struct sim_node *nd = &e->nodes[n];
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+
+	if (e->cs->mode == SIM_SLOTS_TYPED)
+		return (p ? cap_of(nd->avail, nd->spec->reduce_slots)
+			  : cap_of(nd->avail, nd->spec->map_slots)) >= 1;
+	if (!(nd->spec->partitions & (UINT64_C(1) << j->spec->partition)))
+		return false;
+	return ph->cpus <= cap_of(nd->avail, nd->spec->cpus) &&
+	       (!nd->spec->mem || !ph->mem ||
+		(double) ph->mem <=
+			nd->avail * (double) nd->spec->mem + 1e-6) &&
+	       (!(nd->spec->io > 0) || !(ph->io > 0) ||
+		ph->io <= nd->avail * nd->spec->io + 1e-6);
+}
+
+static uint32_t view_node(const struct sim_engine *e, uint32_t n, int p)
+{
+	return e->cs->mode == SIM_SLOTS_TYPED ? 2 * n + (uint32_t) p : n;
+}
+
+/* External load: the share f(t) of the nodes, taken whole from the end
+ * of the node list (one node partly). */
+static void apply_ext(struct sim_engine *e)
+{
+	double share = sim_series_at(&e->cs->ext, e->now);
+	double held = share * e->nnodes;
+
+	for (uint32_t n = 0; n < e->nnodes; n++) {
+		double from_end = (double) (e->nnodes - 1 - n);
+		double h = held - from_end;
+
+		h = h < 0 ? 0 : (h > 1 ? 1 : h);
+		e->nodes[n].avail = 1 - h;
+	}
+	recount_free(e);
+}
+
+/* Keep the policies' view of external load current (cpus_other). */
+static void update_view(struct sim_engine *e)
+{
+	for (uint32_t n = 0; n < e->nnodes; n++) {
+		const struct sim_node *nd = &e->nodes[n];
+		double h = 1 - nd->avail;
+
+		if (e->cs->mode == SIM_SLOTS_TYPED) {
+			e->view.nodes[2 * n].cpus_other =
+				(uint32_t) ceil(h * nd->spec->map_slots - 1e-6);
+			e->view.nodes[2 * n + 1].cpus_other = (uint32_t) ceil(
+				h * nd->spec->reduce_slots - 1e-6);
+		} else {
+			e->view.nodes[n].cpus_other =
+				(uint32_t) ceil(h * nd->spec->cpus - 1e-6);
+			e->view.nodes[n].mem_other = (uint64_t) ceil(
+				h * (double) e->view.nodes[n].mem - 1e-6);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ job setup */
+
+/* ceil to whole minutes, at least one (Slurm's time limit granularity) */
+static double minutes_up(double s)
+{
+	double m = ceil(s / 60 - 1e-9);
+
+	return (m < 1 ? 1 : m) * 60;
+}
+
+static int draw_lengths(struct sim_engine *e, struct sim_job *j)
+{
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &j->spec->phase[p];
+		struct sim_rng r;
+
+		j->base[p] = malloc((ph->tasks ? ph->tasks : 1) *
+				    sizeof(*j->base[p]));
+		j->task[p] =
+			calloc(ph->tasks ? ph->tasks : 1, sizeof(*j->task[p]));
+		if (!j->base[p] || !j->task[p])
+			return ENOMEM;
+		sim_rng_init(&r, e->opt.seed, j->idx, (uint64_t) p, 1);
+		for (uint32_t i = 0; i < ph->tasks; i++) {
+			j->base[p][i] = ph->lengths
+						? ph->lengths[i]
+						: sim_dist_sample(&ph->len, &r);
+			j->task[p][i].start = -1;
+		}
+	}
+	return 0;
+}
+
+/* The time limit a user who knows the job would set: its longest task on
+ * the slowest node reading remotely, rounded up to minutes. */
+static void time_limits(struct sim_engine *e, struct sim_job *j)
+{
+	double slowest = INFINITY;
+
+	for (uint32_t n = 0; n < e->nnodes; n++)
+		if (e->cs->nodes[n].speed < slowest)
+			slowest = e->cs->nodes[n].speed;
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &j->spec->phase[p];
+		double longest = 0;
+
+		if (ph->time_limit > 0) {
+			j->time_limit[p] = ph->time_limit;
+			continue;
+		}
+		for (uint32_t i = 0; i < ph->tasks; i++)
+			if (j->base[p][i] > longest)
+				longest = j->base[p][i];
+		longest /= slowest;
+		if (p == DL_MAP && j->spec->remote_prob > 0)
+			longest *= j->spec->remote_factor;
+		j->time_limit[p] = minutes_up(longest);
+	}
+}
+
+struct iso_slot {
+	double free_at;
+	uint32_t node;
+};
+
+static bool iso_before(const struct iso_slot *a, const struct iso_slot *b)
+{
+	if (a->free_at != b->free_at)
+		return a->free_at < b->free_at;
+	return a->node < b->node;
+}
+
+static void iso_sift(struct iso_slot *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && iso_before(&h[l], &h[m]))
+			m = l;
+		if (r < n && iso_before(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			return;
+		struct iso_slot t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Completion time of the job alone on the empty cluster: each task (in
+ * order) on the slot that frees first, lowest node first; reduces after
+ * the last map.  Returns a negative value when out of memory. */
+static double isolated_time(struct sim_engine *e, struct sim_job *j)
+{
+	double t0 = 0, end = 0;
+
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &j->spec->phase[p];
+		struct iso_slot *h;
+		uint64_t nslots = 0;
+		uint32_t k = 0;
+
+		if (!ph->tasks)
+			continue;
+		for (uint32_t n = 0; n < e->nnodes; n++) {
+			const struct sim_node_spec *nd = &e->cs->nodes[n];
+			uint64_t s;
+
+			if (e->cs->mode == SIM_SLOTS_TYPED) {
+				s = p ? nd->reduce_slots : nd->map_slots;
+			} else {
+				if (!(nd->partitions &
+				      (UINT64_C(1) << j->spec->partition)))
+					continue;
+				s = nd->cpus / ph->cpus;
+				if (nd->mem && ph->mem && nd->mem / ph->mem < s)
+					s = nd->mem / ph->mem;
+				if (nd->io > 0 && ph->io > 0 &&
+				    (uint64_t) (nd->io / ph->io) < s)
+					s = (uint64_t) (nd->io / ph->io);
+			}
+			nslots += s < ph->tasks ? s : ph->tasks;
+		}
+		if (nslots > ph->tasks)
+			nslots = ph->tasks;
+		h = malloc((nslots ? nslots : 1) * sizeof(*h));
+		if (!h)
+			return -1;
+		for (uint32_t n = 0; n < e->nnodes && k < nslots; n++) {
+			const struct sim_node_spec *nd = &e->cs->nodes[n];
+			uint64_t s;
+
+			if (e->cs->mode == SIM_SLOTS_TYPED) {
+				s = p ? nd->reduce_slots : nd->map_slots;
+			} else {
+				if (!(nd->partitions &
+				      (UINT64_C(1) << j->spec->partition)))
+					continue;
+				s = nd->cpus / ph->cpus;
+				if (nd->mem && ph->mem && nd->mem / ph->mem < s)
+					s = nd->mem / ph->mem;
+				if (nd->io > 0 && ph->io > 0 &&
+				    (uint64_t) (nd->io / ph->io) < s)
+					s = (uint64_t) (nd->io / ph->io);
+			}
+			for (uint64_t x = 0; x < s && k < nslots; x++) {
+				h[k].free_at = t0;
+				h[k].node = n;
+				k++;
+			}
+		}
+		/* already a heap: equal times, increasing nodes */
+		for (uint32_t i = 0; i < ph->tasks; i++) {
+			double f = h[0].free_at +
+				   sim_task_length(e, j->idx, p, i, h[0].node);
+
+			if (f > end)
+				end = f;
+			h[0].free_at = f;
+			iso_sift(h, k, 0);
+		}
+		free(h);
+		t0 = end;
+	}
+	return end;
+}
+
+static int make_dl_job(struct sim_engine *e, struct sim_job *j)
+{
+	const struct sim_job_spec *s = j->spec;
+	struct dl_job *dj =
+		dl_job_new(j->idx + 1, s->user, s->name, s->account);
+
+	if (!dj)
+		return ENOMEM;
+	j->dj = dj;
+	dj->reduce_id = s->phase[1].tasks ? REDUCE_ID_BASE + j->idx + 1 : 0;
+	dj->submit = s->arrival;
+	dj->reduce_cost = s->reduce_cost;
+	dj->partition =
+		e->cs->mode == SIM_SLOTS_TYPED ? e->part_map : s->partition;
+	if (j->deadline > 0 && !j->hard)
+		dj->soft_deadline = j->deadline;
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &s->phase[p];
+		struct dl_phase *dp = &dj->phase[p];
+		bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+
+		dl_phase_init(dj, (enum dl_phase_kind) p, ph->tasks,
+			      typed ? 1 : ph->cpus, typed ? 0 : ph->mem);
+		dp->time_limit = j->time_limit[p];
+		if (j->hard && j->deadline > 0)
+			dp->hard_deadline = j->deadline;
+		if (ph->prior_mean > 0) {
+			dp->prior_mean = ph->prior_mean;
+			dp->prior_p90 = ph->prior_p90;
+			snprintf(dp->prior_source, sizeof(dp->prior_source),
+				 "history");
+		} else if (e->opt.priors_from_dist && ph->tasks) {
+			dp->prior_mean = sim_dist_mean(&ph->len);
+			dp->prior_p90 = sim_dist_quantile(&ph->len, 0.9);
+			snprintf(dp->prior_source, sizeof(dp->prior_source),
+				 "profile");
+		}
+	}
+	dj->profile.map.cpu = phase_cpus(e, j, 0);
+	dj->profile.map.mem = (double) s->phase[0].mem;
+	dj->profile.map.io = s->phase[0].io;
+	dj->profile.reduce.cpu = phase_cpus(e, j, 1);
+	dj->profile.reduce.mem = (double) s->phase[1].mem;
+	dj->profile.reduce.io = s->phase[1].io;
+	dj->profile.shuffle = dj->profile.reduce;
+	dj->profile.given = true;
+	return 0;
+}
+
+/* --------------------------------------------------------- run records */
+
+static void mark_dirty(struct sim_engine *e, struct sim_job *j)
+{
+	if (!e->opt.timeline || j->dirty)
+		return;
+	j->dirty = true;
+	e->dirty[e->ndirty++] = j->idx;
+}
+
+static void flush_timeline(struct sim_engine *e)
+{
+	for (uint32_t k = 0; k < e->ndirty; k++) {
+		struct sim_job *j = &e->jobs[e->dirty[k]];
+
+		fprintf(e->opt.timeline, "%.3f\t%u\t%s\t%u\t%u\n", e->now,
+			j->idx + 1, j->spec->name, j->started[0] - j->ended[0],
+			j->started[1] - j->ended[1]);
+		j->dirty = false;
+	}
+	e->ndirty = 0;
+}
+
+static void note(struct sim_engine *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(struct sim_engine *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e->opt.log)
+		return;
+	fprintf(e->opt.log, "%12.3f ", e->now);
+	va_start(ap, fmt);
+	vfprintf(e->opt.log, fmt, ap);
+	va_end(ap);
+	fputc('\n', e->opt.log);
+}
+
+static uint32_t pending(const struct sim_job *j, int p)
+{
+	return dl_phase_pending(&j->dj->phase[p]);
+}
+
+static bool phase_over(const struct sim_job *j, int p)
+{
+	return dl_phase_finished(&j->dj->phase[p]);
+}
+
+/* The phase whose tasks may start now: maps, then reduces once every map
+ * has ended successfully; -1 when nothing may start. */
+static int startable_phase(const struct sim_job *j)
+{
+	if (!phase_over(j, DL_MAP))
+		return pending(j, DL_MAP) ? DL_MAP : -1;
+	if (j->dj->phase[DL_MAP].failed)
+		return -1;
+	return pending(j, DL_REDUCE) ? DL_REDUCE : -1;
+}
+
+static void fail_rest(struct sim_job *j, int p)
+{
+	struct dl_phase *dp = &j->dj->phase[p];
+
+	while (dl_phase_pending(dp))
+		if (dl_phase_add_failed(dp))
+			break;
+}
+
+static void remove_active(struct sim_engine *e, struct sim_job *j)
+{
+	uint32_t pos = j->active_pos, last = e->active[--e->nactive];
+
+	e->active[pos] = last;
+	e->jobs[last].active_pos = pos;
+}
+
+/* The job is over when neither phase has tasks running or startable. */
+static void maybe_complete(struct sim_engine *e, struct sim_job *j)
+{
+	const struct dl_phase *m = &j->dj->phase[DL_MAP];
+	const struct dl_phase *r = &j->dj->phase[DL_REDUCE];
+
+	if (j->state != SIM_JOB_ACTIVE)
+		return;
+	if (dl_phase_finished(m) && m->failed && r->tasks &&
+	    !dl_phase_finished(r))
+		fail_rest(j, DL_REDUCE); /* afterok never satisfied */
+	if (!dl_phase_finished(m) || !dl_phase_finished(r))
+		return;
+	j->state = SIM_JOB_DONE;
+	j->finish = e->now;
+	remove_active(e, j);
+	if (j->deadline > 0)
+		note(e, "job %u %s finished %s its deadline (%+.1fs)",
+		     j->idx + 1, j->spec->name,
+		     sim_job_met(j) ? "within" : "after",
+		     j->finish - j->deadline);
+	if (e->policy->job_end)
+		e->policy->job_end(e->pstate, e, j->idx);
+}
+
+static void cancel_phase(struct sim_engine *e, struct sim_job *j, int p)
+{
+	note(e,
+	     "job %u %s: %u unstarted %s tasks cancelled (deadline %.1f, time "
+	     "limit %.0fs)",
+	     j->idx + 1, j->spec->name, pending(j, p), p ? "reduce" : "map",
+	     j->deadline, j->time_limit[p]);
+	j->cancelled = true;
+	j->cancel_time = e->now;
+	fail_rest(j, p);
+	if (p == DL_MAP)
+		fail_rest(j, DL_REDUCE);
+	maybe_complete(e, j);
+}
+
+/* Slurm's deadline_ok(): cancel what can no longer start in time. */
+static void check_hard(struct sim_engine *e, struct sim_job *j)
+{
+	int p;
+	double tl;
+
+	if (!j->hard || !(j->deadline > 0) || j->state != SIM_JOB_ACTIVE)
+		return;
+	p = startable_phase(j);
+	if (p < 0)
+		return;
+	tl = j->time_limit[p] < 60 ? 60 : j->time_limit[p];
+	if (e->now + tl > j->deadline + EPS)
+		cancel_phase(e, j, p);
+}
+
+static struct sim_place_row *row_of(struct sim_engine *e, struct sim_job *j,
+				    uint32_t n)
+{
+	uint32_t lo = j->place_off, hi = j->place_off + j->place_n;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (e->place[mid].node < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->place_off + j->place_n && e->place[lo].node == n
+		       ? &e->place[lo]
+		       : NULL;
+}
+
+static void node_usage(struct sim_engine *e, uint32_t n,
+		       const struct sim_job *j, int p, int sign)
+{
+	struct sim_node *nd = &e->nodes[n];
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+	int64_t before0 = node_free(e, n, 0), before1 = node_free(e, n, 1);
+
+	if (e->cs->mode == SIM_SLOTS_TYPED) {
+		if (p)
+			nd->used_red += sign;
+		else
+			nd->used_map += sign;
+	} else {
+		nd->used_cpus += sign * (int32_t) ph->cpus;
+		nd->used_mem += (uint64_t) ((int64_t) sign * (int64_t) ph->mem);
+		nd->used_io += sign * ph->io;
+		if (nd->used_io < 1e-9)
+			nd->used_io = 0;
+	}
+	e->free_units[0] += node_free(e, n, 0) - before0;
+	if (e->cs->mode == SIM_SLOTS_TYPED)
+		e->free_units[1] += node_free(e, n, 1) - before1;
+	if (sign < 0 && n < e->first_free && node_free(e, n, 0) > 0)
+		e->first_free = n;
+	if (sign > 0 && n == e->first_free)
+		while (e->first_free < e->nnodes &&
+		       !node_free(e, e->first_free, 0))
+			e->first_free++;
+}
+
+/* backfill reservation of the first job blocked by resources */
+struct resv {
+	bool active;
+	uint32_t node;
+	int phase;
+	double shadow;
+	double spare_cpu, spare_mem, spare_io; /* beside it at shadow time */
+};
+
+static int start_task(struct sim_engine *e, struct sim_job *j, int p,
+		      uint32_t n, struct resv *rv)
+{
+	uint32_t i = j->started[p], running;
+	struct sim_task *t = &j->task[p][i];
+	struct sim_node *nd = &e->nodes[n];
+	double len = sim_task_length(e, j->idx, p, i, n);
+	int rc;
+
+	rc = dl_phase_add_running(&j->dj->phase[p], e->now, view_node(e, n, p),
+				  (enum dl_pool) nd->spec->pool);
+	if (rc)
+		return rc;
+	if (nd->nrun == nd->caprun) {
+		uint32_t c = nd->caprun ? nd->caprun * 2 : 16;
+		void *q = realloc(nd->run, c * sizeof(*nd->run));
+
+		if (!q)
+			return ENOMEM;
+		nd->run = q;
+		nd->caprun = c;
+	}
+	j->started[p]++;
+	if (len > j->time_limit[p] + EPS)
+		len = j->time_limit[p]; /* killed at the limit: TIMEOUT */
+	t->start = e->now;
+	t->end = e->now + len;
+	t->node = n;
+	t->slot = nd->nrun;
+	nd->run[nd->nrun].job = j->idx;
+	nd->run[nd->nrun].phase = (uint8_t) p;
+	nd->run[nd->nrun].task = i;
+	nd->nrun++;
+	node_usage(e, n, j, p, +1);
+	if (j->first_start < 0)
+		j->first_start = e->now;
+	if (j->place_n) {
+		struct sim_place_row *r = row_of(e, j, n);
+
+		if (r)
+			r->running[p]++;
+	}
+	running = j->started[0] - j->ended[0] + j->started[1] - j->ended[1];
+	if (running > j->max_running)
+		j->max_running = running;
+	if (rv && rv->active && n == rv->node &&
+	    e->now + j->time_limit[p] > rv->shadow + EPS &&
+	    (e->cs->mode != SIM_SLOTS_TYPED || p == rv->phase)) {
+		rv->spare_cpu -= phase_cpus(e, j, p);
+		rv->spare_mem -= (double) j->spec->phase[p].mem;
+		rv->spare_io -= j->spec->phase[p].io;
+	}
+	mark_dirty(e, j);
+	e->stats.task_starts++;
+	return ev_push(e, t->end, EV_TASK_END, j->idx, (uint8_t) p, i);
+}
+
+static int schedule_dispatch(struct sim_engine *e)
+{
+	double at = e->now + e->cs->dispatch_latency;
+
+	if (e->dispatch_at <= at)
+		return 0;
+	e->dispatch_at = at;
+	return ev_push(e, at, EV_DISPATCH, 0, 0, 0);
+}
+
+static int schedule_replan(struct sim_engine *e)
+{
+	if (e->replan_pending)
+		return 0;
+	e->replan_pending = true;
+	return ev_push(e, e->now + e->cfg.replan_delay, EV_REPLAN, 0, 0, 0);
+}
+
+static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
+{
+	struct sim_job *j = &e->jobs[jx];
+	struct sim_task *t = &j->task[p][i];
+	struct sim_node *nd = &e->nodes[t->node];
+	struct dl_phase *dp = &j->dj->phase[p];
+	uint32_t vn = view_node(e, t->node, p), last;
+	double len = t->end - t->start;
+	bool timed_out =
+		sim_task_length(e, jx, p, i, t->node) > j->time_limit[p] + EPS;
+	int rc;
+
+	/* the node's running list */
+	last = --nd->nrun;
+	if (t->slot != last) {
+		nd->run[t->slot] = nd->run[last];
+		e->jobs[nd->run[t->slot].job]
+			.task[nd->run[t->slot].phase][nd->run[t->slot].task]
+			.slot = t->slot;
+	}
+	node_usage(e, t->node, j, p, -1);
+	/* the core's running set: any entry with this start and node */
+	for (uint32_t k = 0; k < dp->nrunning; k++)
+		if (dp->running[k].start == t->start &&
+		    dp->running[k].node == vn) {
+			dp->running[k] = dp->running[--dp->nrunning];
+			break;
+		}
+	rc = timed_out ? dl_phase_add_failed(dp)
+		       : dl_phase_add_completed(dp, len,
+						(enum dl_pool) nd->spec->pool);
+	if (rc)
+		return rc;
+	if (timed_out)
+		note(e, "job %u %s: %s task %u killed at its time limit %.0fs",
+		     jx + 1, j->spec->name, p ? "reduce" : "map", i,
+		     j->time_limit[p]);
+	j->ended[p]++;
+	j->unit_seconds += sim_task_units(e, jx, p) * len;
+	if (j->place_n) {
+		struct sim_place_row *r = row_of(e, j, t->node);
+
+		if (r && r->running[p])
+			r->running[p]--;
+	}
+	if (p == DL_MAP && phase_over(j, DL_MAP) && j->map_end < 0)
+		j->map_end = e->now;
+	mark_dirty(e, j);
+	maybe_complete(e, j);
+	if ((rc = schedule_dispatch(e)))
+		return rc;
+	return e->nactive ? schedule_replan(e) : 0;
+}
+
+/* ------------------------------------------------------------- the plan */
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct sim_place_row *x = a, *y = b;
+
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		struct sim_job *j = &e->jobs[e->active[k]];
+
+		j->in_plan = j->managed = j->urgent = false;
+		j->alloc = 0;
+		j->alloc_phase = -1;
+		j->rank = 0;
+		j->place_off = j->place_n = 0;
+	}
+	for (uint32_t k = 0; k < plan->njobs; k++) {
+		const struct dl_plan_job *pj = &plan->jobs[k];
+		struct sim_job *j;
+
+		if (!pj->job_id || pj->job_id > e->njobs)
+			continue;
+		j = &e->jobs[pj->job_id - 1];
+		if (j->state != SIM_JOB_ACTIVE)
+			continue;
+		j->in_plan = true;
+		j->managed = pj->managed;
+		j->urgent = pj->urgent;
+		j->alloc = pj->alloc;
+		j->alloc_phase = pj->phase;
+		j->rank = pj->rank;
+	}
+	/* placement: rows per job, merged per cluster node, sorted */
+	e->nplace = 0;
+	e->plan_has_place = plan->nplace > 0;
+	if (plan->nplace) {
+		if (plan->nplace > e->capplace) {
+			void *q = realloc(e->place,
+					  plan->nplace * sizeof(*e->place));
+
+			if (!q)
+				return ENOMEM;
+			e->place = q;
+			e->capplace = plan->nplace;
+		}
+		for (uint32_t k = 0; k < plan->njobs; k++) {
+			const struct dl_plan_job *pj = &plan->jobs[k];
+			struct sim_job *j;
+			uint32_t first = e->nplace, out;
+
+			if (!pj->job_id || pj->job_id > e->njobs)
+				continue;
+			j = &e->jobs[pj->job_id - 1];
+			if (j->state != SIM_JOB_ACTIVE)
+				continue;
+			for (uint32_t r = 0; r < plan->nplace; r++) {
+				const struct dl_place *pl = &plan->place[r];
+				uint32_t node;
+
+				if (pl->job != k || pl->node >= e->view.nnodes)
+					continue;
+				node = e->cs->mode == SIM_SLOTS_TYPED
+					       ? pl->node / 2
+					       : pl->node;
+				e->place[e->nplace].node = node;
+				e->place[e->nplace].limit[0] = pl->maps;
+				e->place[e->nplace].limit[1] = pl->reduces;
+				e->place[e->nplace].running[0] = 0;
+				e->place[e->nplace].running[1] = 0;
+				e->nplace++;
+			}
+			qsort(e->place + first, e->nplace - first,
+			      sizeof(*e->place), cmp_row);
+			out = first;
+			for (uint32_t r = first; r < e->nplace; r++) {
+				if (out > first && e->place[out - 1].node ==
+							   e->place[r].node) {
+					e->place[out - 1].limit[0] +=
+						e->place[r].limit[0];
+					e->place[out - 1].limit[1] +=
+						e->place[r].limit[1];
+					continue;
+				}
+				e->place[out++] = e->place[r];
+			}
+			e->nplace = out;
+			j->place_off = first;
+			j->place_n = out - first;
+			for (int p = 0; p < 2; p++)
+				for (uint32_t i = 0; i < j->started[p]; i++) {
+					struct sim_place_row *row;
+
+					if (j->task[p][i].start < 0 ||
+					    j->task[p][i].end <= e->now)
+						continue;
+					row = row_of(e, j, j->task[p][i].node);
+					if (row)
+						row->running[p]++;
+				}
+		}
+	}
+	/* dispatch order: managed jobs with unmet need by rank, then the
+	 * jobs the plan leaves to Slurm, then the rest by rank */
+	for (int pass = 0; pass < 3; pass++)
+		for (uint32_t k = 0; k < plan->njobs; k++) {
+			const struct dl_plan_job *pj = &plan->jobs[k];
+			struct sim_job *j;
+			int want;
+
+			if (!pj->job_id || pj->job_id > e->njobs)
+				continue;
+			j = &e->jobs[pj->job_id - 1];
+			if (j->state != SIM_JOB_ACTIVE || !j->in_plan)
+				continue;
+			want = j->managed ? (j->urgent ? 0 : 2) : 1;
+			if (want == pass)
+				e->order[n++] = j->idx;
+		}
+	e->norder = n;
+	return 0;
+}
+
+static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
+{
+	struct dl_policy_input in;
+	struct dl_plan *plan;
+	struct timespec a, b;
+	int rc;
+
+	if (!e->nactive)
+		return 0;
+	update_view(e);
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		struct sim_job *j = &e->jobs[e->active[k]];
+
+		if (e->cs->mode == SIM_SLOTS_TYPED)
+			j->dj->partition = phase_over(j, DL_MAP)
+						   ? e->part_reduce
+						   : e->part_map;
+		e->in_jobs[k] = j->dj;
+	}
+	memset(&in, 0, sizeof(in));
+	in.cluster = &e->view;
+	in.jobs = e->in_jobs;
+	in.njobs = e->nactive;
+	in.cfg = &e->cfg;
+	in.now = e->now;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	plan = e->policy->plan(e->pstate, e->policy, e, &in, err, errlen);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	e->stats.plans++;
+	e->stats.plan_us += (uint64_t) ((b.tv_sec - a.tv_sec) * 1000000 +
+					(b.tv_nsec - a.tv_nsec) / 1000);
+	if (!plan)
+		return EINVAL;
+	rc = apply_plan(e, plan);
+	dl_plan_free(plan);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+static int cmp_end(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Earliest time a task of j/p fits on node n, from the running tasks'
+ * time limits (what Slurm knows); +inf if never at this availability.
+ * spare_* receive what is left beside it then. */
+static double shadow_on(struct sim_engine *e, uint32_t n,
+			const struct sim_job *j, int p, double *spare)
+{
+	const struct sim_node *nd = &e->nodes[n];
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+	double cpu, mem, io, need_cpu = typed ? 1 : ph->cpus;
+	double(*ends)[4];
+	uint32_t m = 0;
+	double t = INFINITY;
+
+	if (!could_fit(e, n, j, p))
+		return INFINITY;
+	if (typed) {
+		cpu = cap_of(nd->avail,
+			     p ? nd->spec->reduce_slots : nd->spec->map_slots) -
+		      (p ? nd->used_red : nd->used_map);
+		mem = io = INFINITY;
+	} else {
+		cpu = cap_of(nd->avail, nd->spec->cpus) - nd->used_cpus;
+		mem = nd->spec->mem && ph->mem
+			      ? nd->avail * (double) nd->spec->mem -
+					(double) nd->used_mem
+			      : INFINITY;
+		io = nd->spec->io > 0 && ph->io > 0
+			     ? nd->avail * nd->spec->io - nd->used_io
+			     : INFINITY;
+	}
+	ends = malloc((nd->nrun ? nd->nrun : 1) * sizeof(*ends));
+	if (!ends)
+		return INFINITY;
+	for (uint32_t k = 0; k < nd->nrun; k++) {
+		const struct sim_ref *r = &nd->run[k];
+		const struct sim_job *o = &e->jobs[r->job];
+		const struct sim_phase_spec *oph = &o->spec->phase[r->phase];
+		double end = o->task[r->phase][r->task].start +
+			     o->time_limit[r->phase];
+
+		if (typed && r->phase != p)
+			continue;
+		ends[m][0] = end > e->now ? end : e->now;
+		ends[m][1] = typed ? 1 : oph->cpus;
+		ends[m][2] = (double) oph->mem;
+		ends[m][3] = oph->io;
+		m++;
+	}
+	qsort(ends, m, sizeof(*ends), cmp_end);
+	if (cpu >= need_cpu && mem >= (double) ph->mem && io >= ph->io)
+		t = e->now;
+	for (uint32_t k = 0; k < m && !isfinite(t); k++) {
+		cpu += ends[k][1];
+		mem += ends[k][2];
+		io += ends[k][3];
+		if (cpu >= need_cpu - EPS && mem >= (double) ph->mem - EPS &&
+		    io >= ph->io - EPS)
+			t = ends[k][0];
+	}
+	free(ends);
+	if (isfinite(t)) {
+		spare[0] = cpu - need_cpu;
+		spare[1] = mem - (double) ph->mem;
+		spare[2] = io - ph->io;
+	}
+	return t;
+}
+
+static void reserve(struct sim_engine *e, struct sim_job *j, int p,
+		    struct resv *rv)
+{
+	double best = INFINITY, spare[3] = {0, 0, 0}, s[3] = {0, 0, 0};
+
+	for (uint32_t n = 0; n < e->nnodes; n++) {
+		double t;
+
+		if (e->plan_has_place && j->managed && !row_of(e, j, n))
+			continue;
+		t = shadow_on(e, n, j, p, s);
+		if (t < best) {
+			best = t;
+			rv->node = n;
+			memcpy(spare, s, sizeof(spare));
+		}
+	}
+	if (!isfinite(best))
+		return;
+	rv->active = true;
+	rv->phase = p;
+	rv->shadow = best;
+	rv->spare_cpu = spare[0];
+	rv->spare_mem = spare[1];
+	rv->spare_io = spare[2];
+}
+
+static bool respects(const struct sim_engine *e, const struct resv *rv,
+		     const struct sim_job *j, int p, uint32_t n)
+{
+	if (!rv->active || n != rv->node)
+		return true;
+	if (e->cs->mode == SIM_SLOTS_TYPED && p != rv->phase)
+		return true;
+	if (e->now + j->time_limit[p] <= rv->shadow + EPS)
+		return true; /* ends before the reserved start */
+	return phase_cpus(e, j, p) <= rv->spare_cpu + EPS &&
+	       (double) j->spec->phase[p].mem <= rv->spare_mem + EPS &&
+	       j->spec->phase[p].io <= rv->spare_io + EPS;
+}
+
+enum pick { PICKED, NO_ROOM, PLAN_LIMIT };
+
+static enum pick pick_node(struct sim_engine *e, struct sim_job *j, int p,
+			   const struct resv *rv, uint32_t *out)
+{
+	bool plan_limited = false;
+
+	if (e->plan_has_place && j->managed) {
+		for (uint32_t k = 0; k < j->place_n; k++) {
+			const struct sim_place_row *r =
+				&e->place[j->place_off + k];
+
+			if (r->running[p] >= r->limit[p]) {
+				plan_limited = true;
+				continue;
+			}
+			if (fits(e, r->node, j, p) &&
+			    respects(e, rv, j, p, r->node)) {
+				*out = r->node;
+				return PICKED;
+			}
+		}
+		return plan_limited ? PLAN_LIMIT : NO_ROOM;
+	}
+	if (e->cs->order == SIM_ORDER_ROUND_ROBIN) {
+		for (uint32_t k = 1; k <= e->nnodes; k++) {
+			uint32_t n = (e->rr_cursor + k) % e->nnodes;
+
+			if (fits(e, n, j, p) && respects(e, rv, j, p, n)) {
+				e->rr_cursor = n;
+				*out = n;
+				return PICKED;
+			}
+		}
+		return NO_ROOM;
+	}
+	for (uint32_t n = e->cs->mode == SIM_SLOTS_TYPED ? 0 : e->first_free;
+	     n < e->nnodes; n++)
+		if (fits(e, n, j, p) && respects(e, rv, j, p, n)) {
+			*out = n;
+			return PICKED;
+		}
+	return NO_ROOM;
+}
+
+static int dispatch(struct sim_engine *e)
+{
+	struct resv rv = {0};
+	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+	int rc;
+
+	e->stats.dispatches++;
+	for (uint32_t k = 0; k < e->nactive;) {
+		struct sim_job *j = &e->jobs[e->active[k]];
+		uint32_t before = e->nactive;
+
+		check_hard(e, j);
+		if (e->nactive == before)
+			k++; /* else the slot now holds another job */
+	}
+	for (uint32_t k = 0; k < e->norder; k++) {
+		struct sim_job *j = &e->jobs[e->order[k]];
+		uint32_t limit, running;
+		int p;
+
+		if (!(typed ? e->free_units[0] || e->free_units[1]
+			    : e->free_units[0] > 0))
+			break; /* no task of any job can start */
+		if (j->state != SIM_JOB_ACTIVE || !j->in_plan)
+			continue;
+		p = startable_phase(j);
+		if (p < 0)
+			continue;
+		limit = !j->managed ? UINT32_MAX
+				    : (j->alloc_phase == p ? j->alloc : 0);
+		running = j->started[p] - j->ended[p];
+		while (running < limit && pending(j, p)) {
+			uint32_t n;
+			enum pick got;
+
+			if (typed && !e->free_units[p])
+				break;
+			got = pick_node(e, j, p, &rv, &n);
+			if (got != PICKED) {
+				if (got == NO_ROOM && !rv.active)
+					reserve(e, j, p, &rv);
+				break;
+			}
+			if ((rc = start_task(e, j, p, n, &rv)))
+				return rc;
+			running++;
+		}
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------------- events */
+
+static int ensure_ticking(struct sim_engine *e)
+{
+	double pi = e->cfg.plan_interval, next;
+
+	if (e->ticking)
+		return 0;
+	e->ticking = true;
+	next = (floor(e->now / pi) + 1) * pi;
+	return ev_push(e, next, EV_PLAN, 0, 0, 0);
+}
+
+static int on_arrival(struct sim_engine *e, uint32_t jx)
+{
+	struct sim_job *j = &e->jobs[jx];
+	int rc;
+
+	if (e->policy->admit &&
+	    !e->policy->admit(e->pstate, e, jx, j->why, sizeof(j->why))) {
+		j->state = SIM_JOB_REJECTED;
+		note(e, "job %u %s rejected: %s", jx + 1, j->spec->name,
+		     j->why);
+		return 0;
+	}
+	j->state = SIM_JOB_ACTIVE;
+	j->active_pos = e->nactive;
+	e->active[e->nactive++] = jx;
+	if (j->hard && j->deadline > 0)
+		for (int p = 0; p < 2; p++) {
+			double tl =
+				j->time_limit[p] < 60 ? 60 : j->time_limit[p];
+			double at = j->deadline - tl;
+
+			if (j->spec->phase[p].tasks &&
+			    (rc = ev_push(e, at > e->now ? at + 1e-6 : e->now,
+					  EV_DEADLINE, jx, (uint8_t) p, 0)))
+				return rc;
+		}
+	if ((rc = schedule_replan(e)))
+		return rc;
+	return ensure_ticking(e);
+}
+
+static int on_ext(struct sim_engine *e)
+{
+	double next = sim_series_next_change(&e->cs->ext, e->now);
+
+	apply_ext(e);
+	if (isfinite(next) && next > e->now) {
+		int rc = ev_push(e, next, EV_EXT, 0, 0, 0);
+
+		if (rc)
+			return rc;
+	}
+	return schedule_dispatch(e);
+}
+
+static double auto_horizon(const struct sim_engine *e)
+{
+	double last = 0, work = 0;
+
+	for (uint32_t k = 0; k < e->njobs; k++) {
+		const struct sim_job *j = &e->jobs[k];
+
+		if (j->spec->arrival > last)
+			last = j->spec->arrival;
+		if (j->deadline > last)
+			last = j->deadline;
+		for (int p = 0; p < 2; p++)
+			for (uint32_t i = 0; i < j->spec->phase[p].tasks; i++)
+				work += j->base[p][i] *
+					sim_task_units(e, k, p) *
+					(p ? 1 : j->spec->remote_factor);
+	}
+	/* ten times the time the whole cluster needs for all the work,
+	 * plus a month */
+	return last +
+	       10 * work / (double) (e->total_units ? e->total_units : 1) +
+	       30 * 86400.0;
+}
+
+int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
+{
+	struct timespec a, b;
+	double horizon = e->opt.horizon > 0 ? e->opt.horizon : auto_horizon(e);
+	uint64_t idle_plans = 0, starts_at_plan = 0;
+	int rc = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	while (e->nev) {
+		struct sim_event ev;
+
+		if (e->ev[0].t > horizon)
+			break;
+		ev = ev_pop(e);
+		e->now = ev.t;
+		e->stats.events++;
+		switch (ev.kind) {
+		case EV_TASK_END:
+			rc = end_task(e, ev.job, ev.phase, ev.task);
+			break;
+		case EV_EXT:
+			rc = on_ext(e);
+			break;
+		case EV_ARRIVAL:
+			rc = on_arrival(e, ev.job);
+			break;
+		case EV_DEADLINE:
+			rc = schedule_dispatch(e);
+			break;
+		case EV_PLAN:
+		case EV_REPLAN:
+			if (ev.kind == EV_REPLAN)
+				e->replan_pending = false;
+			else
+				e->ticking = false;
+			rc = plan_cycle(e, err, errlen);
+			if (!rc)
+				rc = dispatch(e);
+			if (!rc && ev.kind == EV_PLAN && e->nactive)
+				rc = ensure_ticking(e);
+			/* stall: nothing runs, nothing will arrive or end,
+			 * and planning starts nothing */
+			if (!rc && e->nactive && !e->progress_events &&
+			    !e->cs->ext.n) {
+				if (e->stats.task_starts == starts_at_plan)
+					idle_plans++;
+				else
+					idle_plans = 0;
+				starts_at_plan = e->stats.task_starts;
+				if (idle_plans >= 3) {
+					e->stats.stalled = true;
+					note(e,
+					     "stalled: %u jobs can never start",
+					     e->nactive);
+					e->nev = 0;
+				}
+			}
+			break;
+		case EV_DISPATCH:
+			e->dispatch_at = INFINITY;
+			rc = dispatch(e);
+			break;
+		}
+		if (rc) {
+			if (!err[0])
+				snprintf(err, errlen, "%s",
+					 rc == ENOMEM ? "out of memory"
+						      : strerror(rc));
+			return rc;
+		}
+		if (e->opt.timeline && e->ndirty &&
+		    (!e->nev || e->ev[0].t > e->now))
+			flush_timeline(e);
+	}
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		struct sim_job *j = &e->jobs[e->active[k]];
+
+		j->unfinished = true;
+		j->state = SIM_JOB_DONE;
+		j->finish = INFINITY;
+	}
+	e->nactive = 0;
+	e->stats.end_time = e->now;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	e->stats.wall_s = (double) (b.tv_sec - a.tv_sec) +
+			  (double) (b.tv_nsec - a.tv_nsec) / 1e9;
+	return 0;
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+static int build_view(struct sim_engine *e, char *err, size_t errlen)
+{
+	const struct sim_cluster_spec *cs = e->cs;
+	bool typed = cs->mode == SIM_SLOTS_TYPED;
+	uint32_t nv = typed ? 2 * cs->nnodes : cs->nnodes;
+
+	if (dl_cluster_init(&e->view, nv)) {
+		snprintf(err, errlen, "out of memory");
+		return ENOMEM;
+	}
+	if (typed) {
+		e->part_map =
+			(uint32_t) dl_cluster_add_partition(&e->view, "map");
+		e->part_reduce =
+			(uint32_t) dl_cluster_add_partition(&e->view, "reduce");
+	} else {
+		for (uint32_t k = 0; k < cs->npartitions; k++)
+			if (dl_cluster_add_partition(&e->view,
+						     cs->partitions[k]) < 0) {
+				snprintf(err, errlen, "out of memory");
+				return ENOMEM;
+			}
+	}
+	for (uint32_t n = 0; n < cs->nnodes; n++) {
+		const struct sim_node_spec *s = &cs->nodes[n];
+		char name[300];
+
+		if (typed) {
+			snprintf(name, sizeof(name), "%s:map", s->name);
+			if (dl_node_set(&e->view.nodes[2 * n], name,
+					s->map_slots, 0, s->pool,
+					UINT64_C(1) << e->part_map))
+				return ENOMEM;
+			snprintf(name, sizeof(name), "%s:reduce", s->name);
+			if (dl_node_set(&e->view.nodes[2 * n + 1], name,
+					s->reduce_slots, 0, s->pool,
+					UINT64_C(1) << e->part_reduce))
+				return ENOMEM;
+			e->total_units += s->map_slots + s->reduce_slots;
+		} else {
+			/* unconstrained memory: more than any task asks */
+			if (dl_node_set(&e->view.nodes[n], s->name, s->cpus,
+					s->mem ? s->mem : UINT64_C(1) << 40,
+					s->pool, s->partitions))
+				return ENOMEM;
+			e->view.nodes[n].io = s->io;
+			e->total_units += s->cpus;
+		}
+	}
+	for (uint32_t v = 0; v < nv; v++)
+		e->view.nodes[v].up = true;
+	return 0;
+}
+
+struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
+				  const struct sim_workload_spec *ws,
+				  const struct sim_policy *policy,
+				  const struct dl_config *cfg,
+				  const struct sim_options *opt, char *err,
+				  size_t errlen)
+{
+	struct sim_engine *e;
+
+	if (!cs || !ws || !policy || !policy->plan || !cfg || !opt ||
+	    !cs->nnodes) {
+		snprintf(err, errlen,
+			 "simulator needs a cluster, a workload and a policy");
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	e->cs = cs;
+	e->ws = ws;
+	e->policy = policy;
+	e->opt = *opt;
+	e->dispatch_at = INFINITY;
+	if (dl_config_copy(&e->cfg, cfg))
+		goto oom;
+	e->nnodes = cs->nnodes;
+	e->nodes = calloc(cs->nnodes, sizeof(*e->nodes));
+	e->njobs = ws->njobs;
+	e->jobs = calloc(ws->njobs ? ws->njobs : 1, sizeof(*e->jobs));
+	e->active = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->active));
+	e->order = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->order));
+	e->in_jobs = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->in_jobs));
+	e->dirty = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->dirty));
+	if (!e->nodes || !e->jobs || !e->active || !e->order || !e->in_jobs ||
+	    !e->dirty)
+		goto oom;
+	for (uint32_t n = 0; n < cs->nnodes; n++) {
+		e->nodes[n].spec = &cs->nodes[n];
+		e->nodes[n].avail = 1;
+	}
+	if (build_view(e, err, errlen)) {
+		sim_engine_free(e);
+		return NULL;
+	}
+	apply_ext(e);
+	for (uint32_t k = 0; k < ws->njobs; k++) {
+		struct sim_job *j = &e->jobs[k];
+
+		j->spec = &ws->jobs[k];
+		j->idx = k;
+		j->first_start = j->map_end = -1;
+		j->finish = -1;
+		j->hard = j->spec->hard || policy->hard_deadlines;
+		if (draw_lengths(e, j))
+			goto oom;
+		time_limits(e, j);
+		j->isolated = isolated_time(e, j);
+		if (j->isolated < 0)
+			goto oom;
+		j->deadline =
+			j->spec->deadline_factor > 0
+				? j->spec->arrival +
+					  j->spec->deadline_factor * j->isolated
+				: j->spec->deadline;
+		if (make_dl_job(e, j))
+			goto oom;
+		if (ev_push(e, j->spec->arrival, EV_ARRIVAL, k, 0, 0))
+			goto oom;
+	}
+	if (cs->ext.n) {
+		double next = sim_series_next_change(&cs->ext, 0);
+
+		if (isfinite(next) && ev_push(e, next, EV_EXT, 0, 0, 0))
+			goto oom;
+	}
+	if (policy->init && policy->init(policy, e, &e->pstate, err, errlen)) {
+		sim_engine_free(e);
+		return NULL;
+	}
+	return e;
+oom:
+	snprintf(err, errlen, "out of memory");
+	sim_engine_free(e);
+	return NULL;
+}
+
+void sim_engine_free(struct sim_engine *e)
+{
+	if (!e)
+		return;
+	if (e->policy && e->policy->fini && e->pstate)
+		e->policy->fini(e->pstate);
+	for (uint32_t k = 0; e->jobs && k < e->njobs; k++) {
+		dl_job_free(e->jobs[k].dj);
+		for (int p = 0; p < 2; p++) {
+			free(e->jobs[k].base[p]);
+			free(e->jobs[k].task[p]);
+		}
+	}
+	for (uint32_t n = 0; e->nodes && n < e->nnodes; n++)
+		free(e->nodes[n].run);
+	free(e->nodes);
+	free(e->jobs);
+	free(e->active);
+	free(e->order);
+	free(e->in_jobs);
+	free(e->dirty);
+	free(e->place);
+	free(e->ev);
+	dl_cluster_free(&e->view);
+	dl_config_free(&e->cfg);
+	free(e);
+}

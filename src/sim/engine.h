@@ -1,0 +1,177 @@
+/*
+ * engine.h - the discrete-event simulator: jobs arrive, a policy plans every
+ * PlanInterval and ReplanDelay after each arrival and task end, and a model
+ * of Slurm's dispatcher starts pending tasks in priority order within the
+ * plan's throttles and placement, with EASY backfill and Slurm's hard
+ * deadline cancellation.  Running tasks are never killed.  A run is
+ * deterministic for a given seed: task lengths come from per-job random
+ * streams, and simultaneous events are ordered by kind and insertion.
+ */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/dl_config.h"
+#include "common/model.h"
+#include "common/plan.h"
+#include "sim/policy.h"
+#include "sim/spec.h"
+
+enum sim_job_state {
+	SIM_JOB_FUTURE = 0, /* not arrived yet */
+	SIM_JOB_ACTIVE,     /* admitted, tasks left */
+	SIM_JOB_REJECTED,   /* refused by admission control */
+	SIM_JOB_DONE,       /* every task finished (or the rest cancelled) */
+};
+
+struct sim_task {
+	double start; /* -1 while not started */
+	double end;
+	uint32_t node; /* index into the cluster's nodes */
+	uint32_t slot; /* position in the node's running list */
+};
+
+struct sim_job {
+	const struct sim_job_spec *spec;
+	uint32_t idx;
+	struct dl_job *dj; /* the core's view, kept current */
+	enum sim_job_state state;
+	double deadline;      /* absolute; 0 = none */
+	bool hard;            /* Slurm --deadline semantics */
+	double isolated;      /* completion time alone on the empty cluster */
+	double time_limit[2]; /* Slurm time limit per task of each phase */
+	double *base[2];      /* drawn task lengths before node effects */
+	struct sim_task *task[2];
+	uint32_t started[2];
+	uint32_t ended[2];
+	bool cancelled;  /* unstarted tasks cancelled at the hard deadline */
+	bool unfinished; /* still running at the horizon */
+	double first_start, map_end, finish, cancel_time;
+	double unit_seconds; /* slot-seconds (typed) or CPU-seconds used */
+	uint32_t max_running;
+	char why[160]; /* admission verdict */
+	/* the current plan's view of the job */
+	bool in_plan, managed, urgent;
+	int alloc_phase;
+	uint32_t alloc;
+	uint32_t rank;
+	uint32_t place_off, place_n; /* rows in the engine's placement table */
+	uint32_t active_pos;
+	bool dirty; /* running count changed (timeline) */
+};
+
+struct sim_node {
+	const struct sim_node_spec *spec;
+	double avail; /* 1 - share held by the external load */
+	uint32_t used_cpus;
+	uint64_t used_mem;
+	double used_io;
+	uint32_t used_map, used_red;
+	/* running tasks, for backfill's shadow time */
+	struct sim_ref {
+		uint32_t job;
+		uint8_t phase;
+		uint32_t task;
+	} * run;
+	uint32_t nrun, caprun;
+};
+
+struct sim_place_row {
+	uint32_t node; /* cluster node */
+	uint32_t limit[2];
+	uint32_t running[2];
+};
+
+struct sim_options {
+	uint64_t seed;
+	double horizon;        /* stop here; 0 = automatic */
+	bool priors_from_dist; /* give every phase a history prior */
+	FILE *timeline;        /* running tasks per job over time; or NULL */
+	FILE *log; /* decisions (admission, cancellations); or NULL */
+};
+
+struct sim_stats {
+	uint64_t events;
+	uint64_t plans;
+	uint64_t plan_us;
+	uint64_t dispatches;
+	uint64_t task_starts;
+	double wall_s;
+	double end_time;
+	bool stalled;
+};
+
+struct sim_event;
+
+struct sim_engine {
+	const struct sim_cluster_spec *cs;
+	const struct sim_workload_spec *ws;
+	const struct sim_policy *policy;
+	void *pstate;
+	struct dl_config cfg;
+	struct sim_options opt;
+	double now;
+	/* cluster */
+	struct sim_node *nodes;
+	uint32_t nnodes;
+	struct dl_cluster view;         /* what the policies see */
+	uint32_t part_map, part_reduce; /* typed mode: view partitions */
+	uint64_t total_units;           /* slots (typed) or CPUs */
+	uint32_t rr_cursor;
+	uint32_t first_free;   /* first-fit scan start */
+	int64_t free_units[2]; /* typed: free map/reduce slots; cpu: [0] */
+	/* jobs */
+	struct sim_job *jobs;
+	uint32_t njobs;
+	uint32_t *active; /* indexes of active jobs */
+	uint32_t nactive;
+	struct dl_job **in_jobs; /* policy input buffer */
+	uint32_t *order;         /* dispatch order of the current plan */
+	uint32_t norder;
+	struct sim_place_row *place;
+	uint32_t nplace, capplace;
+	bool plan_has_place;
+	/* events */
+	struct sim_event *ev;
+	uint32_t nev, capev;
+	uint64_t seq;
+	bool replan_pending;
+	double dispatch_at;       /* pending dispatch time, or +inf */
+	uint32_t progress_events; /* arrivals, task ends, ext changes queued */
+	bool ticking;
+	struct sim_stats stats;
+	uint32_t *dirty;
+	uint32_t ndirty;
+};
+
+/* Build a run: draws task lengths, resolves deadlines (deadline_factor x
+ * the isolated completion time) and the policy's state.  The specs must
+ * outlive the engine.  cfg is copied.  Returns NULL with a message. */
+struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
+				  const struct sim_workload_spec *ws,
+				  const struct sim_policy *policy,
+				  const struct dl_config *cfg,
+				  const struct sim_options *opt, char *err,
+				  size_t errlen);
+/* Run to the end (every job finished, rejected or the horizon).  0, or an
+ * errno with err set when the policy failed. */
+int sim_engine_run(struct sim_engine *eng, char *err, size_t errlen);
+void sim_engine_free(struct sim_engine *eng);
+
+/* The length a task of job j, phase p, index i takes on node n: its drawn
+ * length divided by the node's speed, times the remote-read factor when
+ * the task reads remotely there, divided by the accelerator speedup for a
+ * map task on an accelerated node. */
+double sim_task_length(const struct sim_engine *eng, uint32_t j, int p,
+		       uint32_t i, uint32_t n);
+
+/* Resource units one task of phase p of job j holds (slots or CPUs). */
+double sim_task_units(const struct sim_engine *eng, uint32_t j, int p);
+
+/* Whether job j met its deadline (finished all tasks by it). */
+bool sim_job_met(const struct sim_job *job);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * output.c - summary metrics, the per-job CSV and comparison tables.
+ */
+#include "sim/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j)
+{
+	const struct sim_workload_spec *w = e->ws;
+	double a = w->window[0], b = w->window[1];
+
+	if (!w->has_window)
+		return true;
+	if (j->first_start >= 0)
+		return (j->first_start >= a && j->first_start <= b) ||
+		       (isfinite(j->finish) && j->finish >= a &&
+			j->finish <= b);
+	/* never started (rejected, cancelled unstarted): by arrival */
+	return j->spec->arrival >= a && j->spec->arrival <= b;
+}
+
+static double ratio(double x, double y)
+{
+	return y > 0 ? x / y : 0;
+}
+
+void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
+{
+	double t0 = INFINITY, t1 = -INFINITY, used_all = 0, used_met = 0;
+	double late_sum = 0, tard_sum = 0, slack_sum = 0;
+	uint32_t late_n = 0, tard_n = 0, adm_dl = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->policy, sizeof(s->policy), "%s", e->policy->name);
+	s->seed = e->opt.seed;
+	s->has_window = e->ws->has_window;
+	s->window[0] = e->ws->window[0];
+	s->window[1] = e->ws->window[1];
+	for (uint32_t k = 0; k < e->njobs; k++) {
+		const struct sim_job *j = &e->jobs[k];
+		bool met;
+
+		if (!sim_job_counted(e, j))
+			continue;
+		s->jobs++;
+		s->tasks += j->spec->phase[0].tasks + j->spec->phase[1].tasks;
+		s->deadline_jobs += j->deadline > 0;
+		if (j->spec->arrival < t0)
+			t0 = j->spec->arrival;
+		if (j->state == SIM_JOB_REJECTED) {
+			s->rejected++;
+			continue;
+		}
+		s->admitted++;
+		s->cancelled += j->cancelled;
+		s->unfinished += j->unfinished;
+		if (isfinite(j->finish) && j->finish > t1)
+			t1 = j->finish;
+		used_all += j->unit_seconds;
+		if (!(j->deadline > 0))
+			continue;
+		adm_dl++;
+		met = sim_job_met(j);
+		if (met) {
+			s->met++;
+			used_met += j->unit_seconds;
+			slack_sum += j->deadline - j->finish;
+		} else {
+			s->missed++;
+		}
+		if (!j->cancelled && !j->unfinished && isfinite(j->finish)) {
+			late_sum += j->finish - j->deadline;
+			late_n++;
+			if (!met) {
+				tard_sum += j->finish - j->deadline;
+				tard_n++;
+			}
+		}
+	}
+	s->accept_ratio = ratio(s->admitted, s->jobs);
+	s->success_ratio = ratio(s->met, adm_dl);
+	s->met_pct = 100 * ratio(s->met, s->deadline_jobs);
+	s->missed_pct = 100 * ratio(s->missed, adm_dl);
+	if (isfinite(t0) && t1 > t0) {
+		double avail = (double) e->total_units * (t1 - t0);
+
+		s->makespan_s = t1 - t0;
+		s->utilization_all = ratio(used_all, avail);
+		s->utilization_successful = ratio(used_met, avail);
+	}
+	s->utilization = e->policy->admission ? s->utilization_successful
+					      : s->utilization_all;
+	s->mean_lateness_s = ratio(late_sum, late_n);
+	s->mean_tardiness_s = ratio(tard_sum, tard_n);
+	s->mean_slack_s = ratio(slack_sum, s->met);
+	s->events = e->stats.events;
+	s->plans = e->stats.plans;
+	s->wall_s = e->stats.wall_s;
+	s->events_per_s = ratio((double) e->stats.events, e->stats.wall_s);
+	s->mean_plan_us =
+		ratio((double) e->stats.plan_us, (double) e->stats.plans);
+	s->stalled = e->stats.stalled;
+}
+
+static void put_d(json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k,
+			       json_object_new_double(isfinite(v) ? v : 0));
+}
+
+static void put_i(json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+json_object *sim_summary_to_json(const struct sim_summary *s)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "policy", json_object_new_string(s->policy));
+	put_i(o, "seed", (int64_t) s->seed);
+	put_i(o, "jobs", s->jobs);
+	put_i(o, "deadline_jobs", s->deadline_jobs);
+	put_i(o, "admitted", s->admitted);
+	put_i(o, "rejected", s->rejected);
+	put_i(o, "met", s->met);
+	put_i(o, "missed", s->missed);
+	put_i(o, "cancelled", s->cancelled);
+	put_i(o, "unfinished", s->unfinished);
+	put_i(o, "tasks", (int64_t) s->tasks);
+	put_d(o, "accept_ratio", s->accept_ratio);
+	put_d(o, "success_ratio", s->success_ratio);
+	put_d(o, "met_pct", s->met_pct);
+	put_d(o, "missed_pct", s->missed_pct);
+	put_d(o, "utilization", s->utilization);
+	put_d(o, "utilization_all", s->utilization_all);
+	put_d(o, "utilization_successful", s->utilization_successful);
+	put_d(o, "makespan_s", s->makespan_s);
+	put_d(o, "mean_lateness_s", s->mean_lateness_s);
+	put_d(o, "mean_tardiness_s", s->mean_tardiness_s);
+	put_d(o, "mean_slack_s", s->mean_slack_s);
+	if (s->has_window) {
+		json_object *a = json_object_new_array();
+
+		json_object_array_add(a, json_object_new_double(s->window[0]));
+		json_object_array_add(a, json_object_new_double(s->window[1]));
+		json_object_object_add(o, "window", a);
+	}
+	if (s->has_oracle) {
+		put_i(o, "oracle_met_bound", s->oracle_met);
+		put_d(o, "oracle_missed_pct", s->oracle_missed_pct);
+	}
+	put_i(o, "events", (int64_t) s->events);
+	put_i(o, "plans", (int64_t) s->plans);
+	put_d(o, "mean_plan_us", s->mean_plan_us);
+	put_d(o, "wall_s", s->wall_s);
+	put_d(o, "events_per_s", s->events_per_s);
+	json_object_object_add(o, "stalled",
+			       json_object_new_boolean(s->stalled));
+	return o;
+}
+
+/* CSV field: quoted when it holds a comma, quote or line break */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v, bool present)
+{
+	if (present && isfinite(v))
+		fprintf(f, "%.3f", v);
+}
+
+int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
+{
+	fputs("id,name,user,arrival,deadline,hard,admitted,first_start,map_end,"
+	      "finish,met,lateness_s,cancelled,unfinished,maps,reduces,"
+	      "isolated_s,unit_seconds,max_running,counted,verdict\n",
+	      f);
+	for (uint32_t k = 0; k < e->njobs; k++) {
+		const struct sim_job *j = &e->jobs[k];
+		bool adm = j->state != SIM_JOB_REJECTED;
+		bool fin = adm && isfinite(j->finish) && j->finish >= 0;
+
+		fprintf(f, "%u,", k + 1);
+		csv_str(f, j->spec->name);
+		fputc(',', f);
+		csv_str(f, j->spec->user);
+		fprintf(f, ",%.3f,", j->spec->arrival);
+		csv_num(f, j->deadline, j->deadline > 0);
+		fprintf(f, ",%d,%d,", j->hard, adm);
+		csv_num(f, j->first_start, j->first_start >= 0);
+		fputc(',', f);
+		csv_num(f, j->map_end, j->map_end >= 0);
+		fputc(',', f);
+		csv_num(f, j->finish, fin);
+		fprintf(f, ",%d,", sim_job_met(j));
+		csv_num(f, j->finish - j->deadline,
+			fin && j->deadline > 0 && !j->cancelled);
+		fprintf(f, ",%d,%d,%u,%u,%.3f,%.3f,%u,%d,", j->cancelled,
+			j->unfinished, j->spec->phase[0].tasks,
+			j->spec->phase[1].tasks, j->isolated, j->unit_seconds,
+			j->max_running, sim_job_counted(e, j));
+		csv_str(f, adm ? (j->why[0] ? j->why : "admitted") : j->why);
+		fputc('\n', f);
+	}
+	return ferror(f) ? EIO : 0;
+}
+
+void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,
+		     bool tsv)
+{
+	static const char *head[] = {"policy",     "jobs",      "admitted",
+				     "met",        "missed",    "accept",
+				     "success",    "util",      "missed%",
+				     "makespan_s", "lateness_s"};
+	size_t nh = sizeof(head) / sizeof(*head);
+
+	for (size_t i = 0; i < nh; i++)
+		fprintf(f, tsv ? "%s%s" : "%-10s%s", head[i],
+			i + 1 < nh ? (tsv ? "\t" : " ") : "\n");
+	for (size_t r = 0; r < n; r++) {
+		const struct sim_summary *s = &rows[r];
+
+		if (tsv)
+			fprintf(f,
+				"%s\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.2f\t%."
+				"1f\t%.1f\n",
+				s->policy, s->jobs, s->admitted, s->met,
+				s->missed, s->accept_ratio, s->success_ratio,
+				s->utilization, s->missed_pct, s->makespan_s,
+				s->mean_lateness_s);
+		else
+			fprintf(f,
+				"%-10s %-10u %-10u %-10u %-10u %-10.3f %-10.3f "
+				"%-10.3f %-10.2f %-10.0f %.1f\n",
+				s->policy, s->jobs, s->admitted, s->met,
+				s->missed, s->accept_ratio, s->success_ratio,
+				s->utilization, s->missed_pct, s->makespan_s,
+				s->mean_lateness_s);
+	}
+}

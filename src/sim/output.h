@@ -1,0 +1,57 @@
+/*
+ * output.h - the results of a run: the summary (the papers' metrics), the
+ * per-job CSV and the table printed by `compare`.
+ *
+ * Definitions (doc/simulator.md):
+ *  accept_ratio   admitted / jobs                          (RTMR AcceptR)
+ *  success_ratio  met / admitted jobs with a deadline      (RTMR SuccessR)
+ *  utilization    slot-time (CPU-time) of the jobs that met their deadline
+ *                 for admission policies, of all jobs otherwise, over
+ *                 total slots x (last finish - first arrival)  (RTMR Util)
+ *  missed_pct     100 x missed / admitted jobs with a deadline
+ *  lateness       finish - deadline (negative: early), over finished jobs
+ * With a statistics window only jobs that start or finish inside count.
+ */
+#ifndef SIM_OUTPUT_H
+#define SIM_OUTPUT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine.h"
+
+struct sim_summary {
+	char policy[32];
+	uint64_t seed;
+	uint32_t jobs;          /* counted */
+	uint32_t deadline_jobs; /* counted with a deadline */
+	uint32_t admitted, rejected, met, missed, cancelled, unfinished;
+	uint64_t tasks;
+	double accept_ratio, success_ratio, met_pct, missed_pct;
+	double utilization, utilization_all, utilization_successful;
+	double makespan_s, mean_lateness_s, mean_tardiness_s, mean_slack_s;
+	bool has_window;
+	double window[2];
+	uint64_t events, plans;
+	double wall_s, events_per_s, mean_plan_us;
+	bool stalled;
+	/* oracle, when computed */
+	bool has_oracle;
+	uint32_t oracle_met;
+	double oracle_missed_pct;
+};
+
+/* Whether job j counts in the statistics (window). */
+bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j);
+void sim_summarize(const struct sim_engine *e, struct sim_summary *s);
+json_object *sim_summary_to_json(const struct sim_summary *s);
+/* 0 or errno */
+int sim_write_jobs_csv(const struct sim_engine *e, FILE *f);
+
+/* A comparison table (text, or tab-separated with tsv). */
+void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,
+		     bool tsv);
+
+#endif

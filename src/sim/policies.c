@@ -1,0 +1,116 @@
+/*
+ * policies.c - the registry of policies the simulator can run.
+ *
+ * The project's policies come from the core through dl_policy_plan() (the
+ * same entry point the sched plugin calls); the baselines through
+ * dl_baseline_plan().  Admission-based policies (realtime, rtmr, dc) add
+ * their admit/job_end hooks here once the core provides them.
+ */
+#include "sim/policy.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/policy_baseline.h"
+
+static struct dl_plan *core_plan(void *state, const struct sim_policy *self,
+				 struct sim_engine *eng,
+				 const struct dl_policy_input *in, char *err,
+				 size_t errlen)
+{
+	struct dl_config cfg = *in->cfg;
+	struct dl_policy_input copy = *in;
+
+	(void) state;
+	(void) eng;
+	/* only the policy differs from the run's configuration; the
+	 * strings stay owned by the engine's copy */
+	cfg.policy = (enum dl_policy) self->arg;
+	copy.cfg = &cfg;
+	return dl_policy_plan(&copy, err, errlen);
+}
+
+static struct dl_plan *baseline_plan(void *state, const struct sim_policy *self,
+				     struct sim_engine *eng,
+				     const struct dl_policy_input *in,
+				     char *err, size_t errlen)
+{
+	(void) state;
+	(void) eng;
+	return dl_baseline_plan((enum dl_baseline) self->arg, in, err, errlen);
+}
+
+static const struct sim_policy registry[] = {
+	{"adaptive", "Polo's Adaptive Scheduler (core)", false, false, NULL,
+	 NULL, NULL, core_plan, NULL, DL_POLICY_ADAPTIVE},
+	{"ras", "Resource-aware Adaptive Scheduler (core)", false, false, NULL,
+	 NULL, NULL, core_plan, NULL, DL_POLICY_RAS},
+	{"reverse", "Reverse-Adaptive Scheduler for shared clusters (core)",
+	 false, false, NULL, NULL, NULL, core_plan, NULL, DL_POLICY_REVERSE},
+	{"fifo", "submission order, no throttle (Hadoop FIFO)", false, false,
+	 NULL, NULL, NULL, baseline_plan, NULL, DL_BASE_FIFO},
+	{"fair", "max-min equal share per partition (Hadoop Fair)", false,
+	 false, NULL, NULL, NULL, baseline_plan, NULL, DL_BASE_FAIR},
+	{"edf", "earliest deadline first, no throttle", false, false, NULL,
+	 NULL, NULL, baseline_plan, NULL, DL_BASE_EDF},
+	{"slurm", "Slurm priority/basic + backfill, deadlines as --deadline",
+	 true, false, NULL, NULL, NULL, baseline_plan, NULL, DL_BASE_SLURM},
+	{"aria", "ARIA-style minimum slots, EDF order", false, false, NULL,
+	 NULL, NULL, baseline_plan, NULL, DL_BASE_ARIA},
+};
+
+size_t sim_policy_count(void)
+{
+	return sizeof(registry) / sizeof(*registry);
+}
+
+const struct sim_policy *sim_policy_at(size_t i)
+{
+	return i < sim_policy_count() ? &registry[i] : NULL;
+}
+
+const struct sim_policy *sim_policy_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < sim_policy_count(); i++)
+		if (!strcasecmp(registry[i].name, name))
+			return &registry[i];
+	return NULL;
+}
+
+bool sim_policy_available(const struct sim_policy *p, char *why, size_t whylen)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_policy_input in;
+	struct dl_plan *plan;
+	char err[256] = "";
+
+	if (!p)
+		return false;
+	if (p->plan != core_plan)
+		return true;
+	/* ask the core with an empty cluster: a policy it does not
+	 * implement yet answers "not available" */
+	if (dl_cluster_init(&cl, 1) || dl_config_defaults(&cfg)) {
+		snprintf(why, whylen, "out of memory");
+		dl_cluster_free(&cl);
+		return false;
+	}
+	dl_cluster_add_partition(&cl, "batch");
+	dl_node_set(&cl.nodes[0], "n1", 1, 1000, DL_POOL_REGULAR, 1);
+	cl.nodes[0].up = true;
+	cfg.policy = (enum dl_policy) p->arg;
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.cfg = &cfg;
+	plan = dl_policy_plan(&in, err, sizeof(err));
+	dl_plan_free(plan);
+	dl_config_free(&cfg);
+	dl_cluster_free(&cl);
+	if (!plan)
+		snprintf(why, whylen, "%s", err);
+	return plan != NULL;
+}

@@ -1,0 +1,64 @@
+/*
+ * policy.h - the simulator's policy interface.
+ *
+ * Every policy produces, each plan cycle, the core's plan (dl_plan): a rank
+ * per job (the priority order Slurm dispatches in), a target concurrency
+ * (ArrayTaskThrottle) and, for ras/reverse, a per-node placement.  The
+ * engine applies plans exactly as the sched and select plugins would.
+ *
+ * Admission-based policies (realtime, RTMR as published, Kc & Anyanwu's
+ * Deadline Constraint test) add three hooks around the plan:
+ *   admit()    at a job's arrival: accept or reject (a rejected job never
+ *              runs and counts in accept_ratio);
+ *   plan()     the dispatch order -- EDF ranks, and reduce throttles that
+ *              keep the reduce slots reserved for earlier-deadline jobs;
+ *   job_end()  when an admitted job finishes, with its tasks' actual start
+ *              and end times in the engine's records (feedback).
+ * All policy arithmetic lives in the core (src/common); an entry here only
+ * translates between the engine's records and the core's calls.
+ */
+#ifndef SIM_POLICY_H
+#define SIM_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/plan.h"
+#include "common/policy.h"
+
+struct sim_engine;
+
+struct sim_policy {
+	const char *name;
+	const char *summary;
+	/* deadlines are Slurm's hard --deadline (Slurm-like baseline) */
+	bool hard_deadlines;
+	/* the policy decides admission: its utilisation counts only jobs
+	 * that met their deadline (RTMR's definition) */
+	bool admission;
+	/* per-run state; NULL hooks mean "none" */
+	int (*init)(const struct sim_policy *self, struct sim_engine *eng,
+		    void **state, char *err, size_t errlen);
+	void (*fini)(void *state);
+	bool (*admit)(void *state, struct sim_engine *eng, uint32_t job,
+		      char *why, size_t whylen);
+	/* required: the plan of one cycle */
+	struct dl_plan *(*plan)(void *state, const struct sim_policy *self,
+				struct sim_engine *eng,
+				const struct dl_policy_input *in, char *err,
+				size_t errlen);
+	void (*job_end)(void *state, struct sim_engine *eng, uint32_t job);
+	int arg; /* enum dl_policy or enum dl_baseline, for plan() */
+};
+
+/* The registry, in a fixed order. */
+size_t sim_policy_count(void);
+const struct sim_policy *sim_policy_at(size_t i);
+/* NULL when unknown (case-insensitive). */
+const struct sim_policy *sim_policy_find(const char *name);
+/* Whether the core provides the policy in this build (a policy of the
+ * core that is not implemented yet answers "not available"); why says
+ * what is missing. */
+bool sim_policy_available(const struct sim_policy *p, char *why, size_t whylen);
+
+#endif
