@@ -1,1 +1,30 @@
 # benchmarks and reproductions: simulator
+#   make bench-sim          simulator speed on the reverse family (events/s)
+#   make reproduce-sim      the four full-size reproductions (about an hour
+#                           on 2 cores; the SWIM day needs SWIM_TRACE=FILE)
+# Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
+# tree); the committed ones are bench/results/sim-*.md.
+# (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
+EXTRA_DIST += bench/reproduce-polo-ch3.sh bench/reproduce-rtmr-w1.sh \
+	bench/reproduce-reverse.sh bench/reproduce-swim.sh bench/bench-sim-speed.sh \
+	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-missed.gp \
+	bench/workloads/README.md bench/workloads/rtmr-w1.bins.json \
+	bench/workloads/twitter-2021-load.txt \
+	bench/workloads/swim-fb2009-h08-10.json \
+	bench/workloads/swim-fb2009.cluster.json
+
+SIM_RESULTS = bench/results/sim-run
+SWIM_TRACE =
+
+bench-sim: src/sim/deadline-sim
+	$(srcdir)/bench/bench-sim-speed.sh --sim src/sim/deadline-sim \
+		--out $(SIM_RESULTS)/speed
+
+reproduce-sim: src/sim/deadline-sim
+	$(srcdir)/bench/reproduce-polo-ch3.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/polo-ch3
+	$(srcdir)/bench/reproduce-rtmr-w1.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/rtmr-w1
+	$(srcdir)/bench/reproduce-reverse.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/reverse
+	$(srcdir)/bench/reproduce-swim.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/swim \
+		$(if $(SWIM_TRACE),--trace $(SWIM_TRACE),--quick)
+
+.PHONY: bench-sim reproduce-sim

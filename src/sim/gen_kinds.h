@@ -24,7 +24,7 @@
 	" [--nodes 100] [--cpus 4] [--max-tasks 5000]"
 #define GEN_ALIBABA_USAGE                                                      \
 	"--trace FILE [--k K | --k-min A --k-max B] [--from S] [--to S]"       \
-	" [--nodes 100] [--cpus 8] [--max-tasks 2000]"
+	" [--nodes 1300] [--cpus 16] [--max-tasks 2000]"
 #define GEN_RUMEN_USAGE                                                        \
 	"--trace FILE [--k K | --k-min A --k-max B] [--nodes 20]"              \
 	" [--map-slots 2] [--reduce-slots 1]"
@@ -35,6 +35,11 @@ int gen_polo_b(const struct gen_args *a, struct sim_cluster_spec *c,
 	       struct sim_workload_spec *w, char *err, size_t errlen);
 int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 	       struct sim_workload_spec *w, char *err, size_t errlen);
+/* The binned generator from a bins document in memory (dir resolves an
+ * external load file of its cluster; NULL forbids files). */
+int gen_binned_parse(const char *text, size_t len, const char *origin,
+		     const char *dir, uint64_t seed, struct sim_cluster_spec *c,
+		     struct sim_workload_spec *w, char *err, size_t errlen);
 int gen_reverse(const struct gen_args *a, struct sim_cluster_spec *c,
 		struct sim_workload_spec *w, char *err, size_t errlen);
 int gen_swim(const struct gen_args *a, struct sim_cluster_spec *c,

@@ -260,10 +260,10 @@ static int parse_model(json_object *m, struct task_model *t, char *err,
 	return 0;
 }
 
-int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
-	       struct sim_workload_spec *w, char *err, size_t errlen)
+int gen_binned_parse(const char *text, size_t len, const char *origin,
+		     const char *dir, uint64_t seed, struct sim_cluster_spec *c,
+		     struct sim_workload_spec *w, char *err, size_t errlen)
 {
-	struct gen_opt opts[] = {{"--bins", NULL}};
 	json_object *root = NULL, *v, *bins;
 	struct task_model tm = {0};
 	struct bin *b = NULL;
@@ -271,24 +271,11 @@ int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 	uint32_t nb, total = 0, cap = 0, *order = NULL;
 	double mean_gap, t = 0;
 	const char *ord;
-	char *text = NULL, dir[4096], *slash;
-	size_t len;
-	int rc;
+	int rc = EINVAL;
 
-	if ((rc = gen_parse(a, opts, 1, err, errlen)))
-		return rc;
-	if (!opts[0].value) {
-		snprintf(err, errlen, "--bins FILE is required");
-		return GEN_USAGE_ERROR;
-	}
-	if ((rc = dl_read_file(opts[0].value, 64u << 20, &text, &len))) {
-		snprintf(err, errlen, "cannot read %s: %s", opts[0].value,
-			 strerror(rc));
-		return rc;
-	}
-	root = sj_parse(text, len, opts[0].value, err, errlen);
-	free(text);
-	rc = EINVAL;
+	memset(c, 0, sizeof(*c));
+	memset(w, 0, sizeof(*w));
+	root = sj_parse(text, len, origin, err, errlen);
 	if (!root)
 		goto out;
 	{
@@ -310,28 +297,23 @@ int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 		snprintf(err, errlen, "bins.order: expected shuffle or bins");
 		goto out;
 	}
-	if (!json_object_object_get_ex(root, "task_model", &v) ||
-	    parse_model(v, &tm, err, errlen)) {
-		if (!err[0])
-			snprintf(err, errlen, "bins.task_model: missing");
+	if (!json_object_object_get_ex(root, "task_model", &v)) {
+		snprintf(err, errlen, "bins.task_model: missing");
 		goto out;
 	}
+	if (parse_model(v, &tm, err, errlen))
+		goto out;
 	if (!json_object_object_get_ex(root, "cluster", &v)) {
 		snprintf(err, errlen,
 			 "bins.cluster: missing (the cluster the workload was "
 			 "made for)");
 		goto out;
 	}
-	snprintf(dir, sizeof(dir), "%s", opts[0].value);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
 	{
 		const char *ctext = json_object_to_json_string(v);
 
-		if (sim_cluster_parse(ctext, strlen(ctext), "bins.cluster", dir,
+		if (!ctext ||
+		    sim_cluster_parse(ctext, strlen(ctext), "bins.cluster", dir,
 				      c, err, errlen))
 			goto out;
 	}
@@ -372,6 +354,20 @@ int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 		snprintf(err, errlen, "bins: 1 to 1,000,000 jobs in all");
 		goto out;
 	}
+	{
+		double most = 0;
+
+		for (uint32_t i = 0; i < nb; i++)
+			most += (double) b[i].jobs *
+				(b[i].maps[1] + b[i].reduces[1]);
+		if (most > SIM_MAX_TOTAL_TASKS) {
+			snprintf(err, errlen,
+				 "bins: up to %g tasks in all, more than the "
+				 "simulator's %u",
+				 most, SIM_MAX_TOTAL_TASKS);
+			goto out;
+		}
+	}
 	order = malloc(total * sizeof(*order));
 	if (!order) {
 		rc = ENOMEM;
@@ -380,7 +376,7 @@ int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 	for (uint32_t i = 0, k = 0; i < nb; i++)
 		for (uint32_t x = 0; x < b[i].jobs; x++)
 			order[k++] = i;
-	sim_rng_init(&rng, a->seed, 0xb1, 0, 0);
+	sim_rng_init(&rng, seed, 0xb1, 0, 0);
 	if (!strcmp(ord, "shuffle"))
 		for (uint32_t i = total - 1; i > 0; i--) {
 			uint32_t k = (uint32_t) sim_rng_int(&rng, 0, i), x;
@@ -429,6 +425,14 @@ int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
 			mean = tm.red_overhead + tm.red_per_mb * red_mb;
 			if (!(mean >= SIM_MIN_LENGTH))
 				mean = 1;
+			if (mean > 1e9) {
+				snprintf(err, errlen,
+					 "bins.task_model: reduce tasks of job "
+					 "%u would take %g s",
+					 k + 1, mean);
+				rc = EINVAL;
+				goto out;
+			}
 			j->phase[1].len.kind = SIM_DIST_LOGNORMAL;
 			j->phase[1].len.a = mean;
 			j->phase[1].len.b = tm.red_cv * mean;
@@ -443,6 +447,37 @@ out:
 	free(order);
 	free(b);
 	json_object_put(root);
+	return rc;
+}
+
+int gen_binned(const struct gen_args *a, struct sim_cluster_spec *c,
+	       struct sim_workload_spec *w, char *err, size_t errlen)
+{
+	struct gen_opt opts[] = {{"--bins", NULL}};
+	char *text = NULL, dir[4096], *slash;
+	size_t len;
+	int rc;
+
+	if ((rc = gen_parse(a, opts, 1, err, errlen)))
+		return rc;
+	if (!opts[0].value) {
+		snprintf(err, errlen, "--bins FILE is required");
+		return GEN_USAGE_ERROR;
+	}
+	if ((rc = dl_read_file(opts[0].value, 64u << 20, &text, &len))) {
+		snprintf(err, errlen, "cannot read %s: %s", opts[0].value,
+			 strerror(rc));
+		return rc;
+	}
+	snprintf(dir, sizeof(dir), "%s", opts[0].value);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	rc = gen_binned_parse(text, len, opts[0].value, dir, a->seed, c, w, err,
+			      errlen);
+	free(text);
 	return rc;
 }
 

@@ -583,7 +583,7 @@ int gen_alibaba2017(const struct gen_args *a, struct sim_cluster_spec *cl,
 	    gen_num(&o[5], 0, 1e9, 1e9, &to, err, errlen) ||
 	    gen_num(&o[8], 1, 1e6, 2000, &maxt, err, errlen))
 		return GEN_USAGE_ERROR;
-	if ((rc = cluster_opts(&o[6], &o[7], 100, 8, cl, err, errlen)))
+	if ((rc = cluster_opts(&o[6], &o[7], 1300, 16, cl, err, errlen)))
 		return rc;
 	if ((rc = gen_read_input(o[0].value, &text, &len, err, errlen)))
 		return rc;

@@ -166,6 +166,12 @@ json_object *sj_parse(const char *text, size_t len, const char *origin,
 	o = json_tokener_parse_ex(tok, text, (int) len);
 	jerr = json_tokener_get_error(tok);
 	used = json_tokener_get_parse_end(tok);
+	if (!o && jerr == json_tokener_continue) {
+		/* a bare number needs a delimiter to end */
+		o = json_tokener_parse_ex(tok, " ", 1);
+		jerr = json_tokener_get_error(tok);
+		used = len;
+	}
 	if (!o || jerr != json_tokener_success) {
 		size_t line = 1;
 

@@ -1,1 +1,24 @@
 # unit tests and reduced reproductions: simulator
+if HAVE_CHECK
+UNIT_TESTS += test/unit/test_baselines test/unit/test_oracle \
+	test/unit/test_sim_engine test/unit/test_sim_input
+test_unit_test_baselines_SOURCES = test/unit/test_baselines.c test/unit/fixtures.h
+test_unit_test_baselines_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_baselines_LDADD = $(UNIT_LDADD)
+test_unit_test_oracle_SOURCES = test/unit/test_oracle.c test/unit/fixtures.h
+test_unit_test_oracle_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_oracle_LDADD = $(UNIT_LDADD)
+test_unit_test_sim_engine_SOURCES = test/unit/test_sim_engine.c test/unit/fixtures.h
+test_unit_test_sim_engine_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_sim_engine_LDADD = src/sim/libsim.la $(UNIT_LDADD)
+test_unit_test_sim_input_SOURCES = test/unit/test_sim_input.c test/unit/fixtures.h
+test_unit_test_sim_input_CFLAGS = $(UNIT_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+test_unit_test_sim_input_LDADD = src/sim/libsim.la $(UNIT_LDADD)
+endif
+
+# The reduced reproductions (bench/reproduce-*.sh --quick) with their
+# assertions on the papers' qualitative results; about 15 s together.
+SIM_REPRO_TESTS = test/unit/sim_repro_polo test/unit/sim_repro_rtmr \
+	test/unit/sim_repro_reverse test/unit/sim_repro_swim
+EXTRA_DIST += $(SIM_REPRO_TESTS)
+TESTS += $(SIM_REPRO_TESTS)

@@ -1,0 +1,302 @@
+/*
+ * test_baselines.c - the comparison policies: ARIA's minimum slots (its
+ * closed form, minimality, degenerate inputs), and the plans of FIFO, EDF,
+ * Fair, Slurm-like and ARIA (ranks, throttles, work conservation).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/policy_baseline.h"
+#include "fixtures.h"
+
+struct world {
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_job *jobs[16];
+	uint32_t n;
+	struct dl_plan *plan;
+};
+
+static void w_init(struct world *w, uint32_t nodes, uint32_t cpus)
+{
+	memset(w, 0, sizeof(*w));
+	fx_cluster(&w->cl, nodes, cpus, 0);
+	w->cfg = fx_config();
+}
+
+static struct dl_job *w_add(struct world *w, struct dl_job *j)
+{
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+static void w_plan(struct world *w, enum dl_baseline b, double now)
+{
+	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
+				     now,    NULL,    NULL};
+	char err[256] = "";
+
+	dl_plan_free(w->plan);
+	w->plan = dl_baseline_plan(b, &in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+}
+
+static const struct dl_plan_job *w_get(struct world *w, uint64_t id)
+{
+	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
+
+	ck_assert_ptr_nonnull(pj);
+	return pj;
+}
+
+static void w_free(struct world *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		dl_job_free(w->jobs[i]);
+	dl_plan_free(w->plan);
+	dl_config_free(&w->cfg);
+	dl_cluster_free(&w->cl);
+}
+
+START_TEST(aria_closed_form)
+{
+	double sm, sr;
+
+	/* A = 400 (40 maps of 10 s), B = 100 (5 reduces of 20 s), lam = mu:
+	 * a = 395, b = 90, D = 100 - 15 = 85 */
+	ck_assert_int_eq(
+		dl_aria_min_slots(400, 10, 10, 100, 20, 20, 100, &sm, &sr), 0);
+	ck_assert_double_eq_tol(sm, (395 + sqrt(395.0 * 90)) / 85, 1e-9);
+	ck_assert_double_eq_tol(sr, (90 + sqrt(395.0 * 90)) / 85, 1e-9);
+	/* the slots meet the deadline exactly in the bounds-average model */
+	ck_assert_double_eq_tol(395 / sm + 90 / sr + 15, 100, 1e-9);
+}
+END_TEST
+
+START_TEST(aria_is_minimal)
+{
+	double sm, sr;
+
+	ck_assert_int_eq(
+		dl_aria_min_slots(400, 10, 10, 100, 20, 20, 100, &sm, &sr), 0);
+	/* any other split meeting the same time needs more slots in all */
+	for (double d = -2; d <= 2; d += 0.25) {
+		double m = sm + d, r;
+
+		if (d == 0 || m <= 395 / 85.0)
+			continue;
+		r = 90 / (85 - 395 / m);
+		ck_assert(m + r > sm + sr - 1e-9);
+	}
+}
+END_TEST
+
+START_TEST(aria_map_only_and_degenerate)
+{
+	double sm, sr;
+
+	/* 10 maps of 10 s, longest 10: D = 52.5 - 5, a = 95 -> 2 slots */
+	ck_assert_int_eq(
+		dl_aria_min_slots(100, 10, 10, 0, 0, 0, 52.5, &sm, &sr), 0);
+	ck_assert_double_eq_tol(sm, 2, 1e-9);
+	ck_assert_double_eq(sr, 0);
+	/* nothing left: no slots */
+	ck_assert_int_eq(dl_aria_min_slots(0, 10, 10, 0, 0, 0, 10, &sm, &sr),
+			 0);
+	ck_assert_double_eq(sm, 0);
+	/* the longest task alone does not fit: no allocation helps */
+	ck_assert_int_eq(dl_aria_min_slots(100, 10, 30, 0, 0, 0, 10, &sm, &sr),
+			 ERANGE);
+	ck_assert_int_eq(dl_aria_min_slots(-1, 10, 10, 0, 0, 0, 10, &sm, &sr),
+			 EINVAL);
+	ck_assert_int_eq(dl_aria_min_slots(NAN, 10, 10, 0, 0, 0, 10, &sm, &sr),
+			 EINVAL);
+	ck_assert_int_eq(dl_aria_min_slots(1, 10, 10, 0, 0, 0, 10, NULL, &sr),
+			 EINVAL);
+}
+END_TEST
+
+START_TEST(names_and_flags)
+{
+	for (int b = 0; b < DL_BASE_COUNT; b++)
+		ck_assert_int_eq(dl_baseline_from_name(dl_baseline_name(
+					 (enum dl_baseline) b)),
+				 b);
+	ck_assert_int_eq(dl_baseline_from_name("EDF"), DL_BASE_EDF);
+	ck_assert_int_eq(dl_baseline_from_name("lifo"), -1);
+	ck_assert_int_eq(dl_baseline_from_name(NULL), -1);
+	ck_assert(dl_baseline_hard_deadlines(DL_BASE_SLURM));
+	ck_assert(!dl_baseline_hard_deadlines(DL_BASE_FIFO));
+	ck_assert(!dl_baseline_hard_deadlines(DL_BASE_EDF));
+}
+END_TEST
+
+START_TEST(fifo_ranks_by_submission_without_throttle)
+{
+	struct world w;
+
+	w_init(&w, 4, 2);
+	w_add(&w, fx_job(1, 30, 20, 500));
+	w_add(&w, fx_job(2, 5, 10, 100));
+	w_add(&w, fx_job(3, 7, 30, 50));
+	w_plan(&w, DL_BASE_FIFO, 40);
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 2);
+	ck_assert_uint_eq(w_get(&w, 3)->rank, 3);
+	/* no throttle: every remaining task may run */
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 30);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 5);
+	ck_assert(w_get(&w, 1)->managed && w_get(&w, 1)->urgent);
+	/* the plan is sorted by rank */
+	ck_assert_uint_eq(w.plan->jobs[0].job_id, 2);
+	w_plan(&w, DL_BASE_SLURM, 40);
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(w_get(&w, 3)->rank, 3);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(edf_ranks_by_deadline)
+{
+	struct world w;
+
+	w_init(&w, 4, 2);
+	w_add(&w, fx_job(1, 10, 0, 500));
+	w_add(&w, fx_job(2, 10, 5, 0)); /* no deadline: last */
+	w_add(&w, fx_job(3, 10, 10, 200));
+	w_plan(&w, DL_BASE_EDF, 20);
+	ck_assert_uint_eq(w_get(&w, 3)->rank, 1);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 2);
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 3);
+	ck_assert_uint_eq(w_get(&w, 3)->alloc, 10);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(fair_water_fills)
+{
+	struct world w;
+	const struct dl_plan_job *a, *b, *c;
+
+	w_init(&w, 5, 2); /* 10 CPUs */
+	w_add(&w, fx_job(1, 100, 0, 1000));
+	w_add(&w, fx_job(2, 100, 1, 1000));
+	w_plan(&w, DL_BASE_FAIR, 10);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 5);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 5);
+	/* a small job takes its whole demand, the others split the rest */
+	w_add(&w, fx_job(3, 2, 2, 1000));
+	w_plan(&w, DL_BASE_FAIR, 10);
+	a = w_get(&w, 1);
+	b = w_get(&w, 2);
+	c = w_get(&w, 3);
+	ck_assert_uint_eq(c->alloc, 2);
+	ck_assert_uint_eq(a->alloc + b->alloc, 8);
+	ck_assert_uint_eq(a->alloc, 4);
+	/* the job furthest below its share gets the next free slot */
+	ck_assert_int_eq(dl_phase_add_running(&w.jobs[0]->phase[DL_MAP], 5,
+					      DL_NO_NODE, DL_POOL_REGULAR),
+			 0);
+	w_plan(&w, DL_BASE_FAIR, 10);
+	ck_assert_uint_gt(w_get(&w, 1)->rank, w_get(&w, 2)->rank);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(fair_hands_out_leftover_in_whole_tasks)
+{
+	struct world w;
+
+	w_init(&w, 1, 7); /* 7 CPUs, three jobs: 2 + 2 + 2 and one left */
+	w_add(&w, fx_job(1, 50, 0, 1000));
+	w_add(&w, fx_job(2, 50, 1, 1000));
+	w_add(&w, fx_job(3, 50, 2, 1000));
+	w_plan(&w, DL_BASE_FAIR, 10);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc + w_get(&w, 2)->alloc +
+				  w_get(&w, 3)->alloc,
+			  7);
+	for (uint64_t id = 1; id <= 3; id++) {
+		ck_assert_uint_ge(w_get(&w, id)->alloc, 2);
+		ck_assert_uint_le(w_get(&w, id)->alloc, 3);
+	}
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(aria_gives_minimum_then_leftover)
+{
+	struct world w;
+	const struct dl_plan_job *tight, *loose;
+
+	w_init(&w, 10, 1); /* 10 slots */
+	/* 40 tasks of 10 s known from history */
+	tight = NULL;
+	w_add(&w, fx_job(1, 40, 0, 100))->phase[DL_MAP].prior_mean = 10;
+	w_add(&w, fx_job(2, 40, 0, 1000))->phase[DL_MAP].prior_mean = 10;
+	w_plan(&w, DL_BASE_ARIA, 0);
+	tight = w_get(&w, 1);
+	loose = w_get(&w, 2);
+	ck_assert_uint_eq(tight->rank, 1);
+	/* tight: a = 395, D = 95 -> ceil(4.16) = 5 at least */
+	ck_assert_uint_ge(tight->alloc_for_need, 5);
+	/* loose: a = 395, D = 995 -> 1 */
+	ck_assert_uint_eq(loose->alloc_for_need, 1);
+	/* work-conserving: the 10 slots are all handed out */
+	ck_assert_uint_eq(tight->alloc + loose->alloc, 10);
+	/* without a task length the job gets what it could use (EDF) */
+	w.jobs[0]->phase[DL_MAP].prior_mean = 0;
+	w_plan(&w, DL_BASE_ARIA, 0);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 10);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	struct world w;
+	struct dl_policy_input in;
+	char err[256] = "";
+
+	w_init(&w, 2, 2);
+	memset(&in, 0, sizeof(in));
+	ck_assert_ptr_null(
+		dl_baseline_plan(DL_BASE_FIFO, &in, err, sizeof(err)));
+	ck_assert(err[0]);
+	ck_assert_ptr_null(
+		dl_baseline_plan(DL_BASE_FIFO, NULL, err, sizeof(err)));
+	in.cluster = &w.cl;
+	in.cfg = &w.cfg;
+	err[0] = '\0';
+	ck_assert_ptr_null(
+		dl_baseline_plan(DL_BASE_COUNT, &in, err, sizeof(err)));
+	ck_assert(strstr(err, "unknown"));
+	in.now = NAN;
+	ck_assert_ptr_null(
+		dl_baseline_plan(DL_BASE_EDF, &in, err, sizeof(err)));
+	/* no jobs: an empty plan */
+	in.now = 0;
+	w.plan = dl_baseline_plan(DL_BASE_EDF, &in, err, sizeof(err));
+	ck_assert_ptr_nonnull(w.plan);
+	ck_assert_uint_eq(w.plan->njobs, 0);
+	w_free(&w);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("baselines");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, aria_closed_form);
+	tcase_add_test(tc, aria_is_minimal);
+	tcase_add_test(tc, aria_map_only_and_degenerate);
+	tcase_add_test(tc, names_and_flags);
+	tcase_add_test(tc, fifo_ranks_by_submission_without_throttle);
+	tcase_add_test(tc, edf_ranks_by_deadline);
+	tcase_add_test(tc, fair_water_fills);
+	tcase_add_test(tc, fair_hands_out_leftover_in_whole_tasks);
+	tcase_add_test(tc, aria_gives_minimum_then_leftover);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}

@@ -1,0 +1,217 @@
+/*
+ * test_oracle.c - the deadline upper bound: exact cases, contention,
+ * rerouting through earlier jobs, time-varying capacity, typed resources,
+ * critical paths and input validation.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/oracle.h"
+#include "fixtures.h"
+
+/* a constant capacity of `units` of one resource */
+static struct dl_oracle_capacity flat(const double *t, const double *units)
+{
+	struct dl_oracle_capacity c = {1, 1, t, units};
+
+	return c;
+}
+
+static struct dl_oracle_job map_job(double release, double deadline,
+				    double work, double width, double longest)
+{
+	struct dl_oracle_job j;
+
+	memset(&j, 0, sizeof(j));
+	j.release = release;
+	j.deadline = deadline;
+	j.map.work = work;
+	j.map.width = width;
+	j.map.longest = longest;
+	j.counted = true;
+	return j;
+}
+
+static struct dl_oracle_result bound(const struct dl_oracle_job *jobs,
+				     uint32_t n,
+				     const struct dl_oracle_capacity *cap)
+{
+	struct dl_oracle_result r;
+	char err[256] = "";
+
+	ck_assert_msg(dl_oracle_bound(jobs, n, cap, &r, err, sizeof(err)) == 0,
+		      "oracle failed: %s", err);
+	return r;
+}
+
+START_TEST(exact_fit_and_just_too_little)
+{
+	double t0 = 0, two = 2;
+	struct dl_oracle_capacity c = flat(&t0, &two);
+	struct dl_oracle_job j = map_job(0, 50, 100, 2, 10);
+	struct dl_oracle_result r = bound(&j, 1, &c);
+
+	ck_assert_uint_eq(r.bound, 1);
+	ck_assert_uint_eq(r.routed, 1);
+	ck_assert_double_eq_tol(r.fraction, 1, 1e-9);
+	j.deadline = 49; /* 98 unit-seconds of room for 100 */
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 0);
+	ck_assert_double_eq_tol(r.fraction, 0.98, 1e-6);
+	/* the width caps a job: one task cannot use both units */
+	j = map_job(0, 50, 60, 1, 60);
+	j.deadline = 59;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.impossible, 1);
+	ck_assert_uint_eq(r.bound, 0);
+}
+END_TEST
+
+START_TEST(contention_keeps_the_smaller_jobs)
+{
+	double t0 = 0, one = 1;
+	struct dl_oracle_capacity c = flat(&t0, &one);
+	struct dl_oracle_job j[3] = {map_job(0, 10, 10, 1, 1),
+				     map_job(0, 10, 10, 1, 1),
+				     map_job(0, 10, 4, 1, 1)};
+	struct dl_oracle_result r = bound(j, 3, &c);
+
+	/* 10 unit-seconds for 24 of demand: the 4 and 6 of a 10 */
+	ck_assert_uint_eq(r.bound, 1);
+	ck_assert_double_eq_tol(r.fraction, 1 + 0.6, 1e-6);
+	ck_assert_uint_eq(r.counted, 3);
+	/* jobs that do not count take nothing from the bound */
+	j[2].counted = false;
+	r = bound(j, 3, &c);
+	ck_assert_uint_eq(r.counted, 2);
+	ck_assert_uint_eq(r.bound, 1);
+}
+END_TEST
+
+START_TEST(earlier_jobs_are_rerouted)
+{
+	double t0 = 0, one = 1;
+	struct dl_oracle_capacity c = flat(&t0, &one);
+	/* A may run in [0, 20], B only in [10, 20]: both fit only if A
+	 * moves to [0, 10], whatever the first routing put it */
+	struct dl_oracle_job j[2] = {map_job(0, 20, 10, 1, 1),
+				     map_job(10, 20, 10, 1, 1)};
+	struct dl_oracle_result r = bound(j, 2, &c);
+
+	ck_assert_uint_eq(r.bound, 2);
+	ck_assert_uint_eq(r.routed, 2);
+	/* the reverse order of equal demands gives the same answer */
+	struct dl_oracle_job k[2] = {j[1], j[0]};
+
+	r = bound(k, 2, &c);
+	ck_assert_uint_eq(r.bound, 2);
+}
+END_TEST
+
+START_TEST(capacity_over_time)
+{
+	/* nothing in [0, 10), 2 units after */
+	double t[2] = {0, 10}, u[2] = {0, 2};
+	struct dl_oracle_capacity c = {1, 2, t, u};
+	struct dl_oracle_job j = map_job(0, 15, 20, 2, 1);
+	struct dl_oracle_result r = bound(&j, 1, &c);
+
+	ck_assert_uint_eq(r.bound, 0);
+	ck_assert_double_eq_tol(r.fraction, 0.5, 1e-6);
+	j.deadline = 20;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+	/* before the first breakpoint the first value holds */
+	j = map_job(-10, -5, 1, 1, 1);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 0);
+}
+END_TEST
+
+START_TEST(typed_resources_and_windows)
+{
+	/* resource 0: 1 map slot, resource 1: 1 reduce slot */
+	double t0 = 0, u[2] = {1, 1};
+	struct dl_oracle_capacity c = {2, 1, &t0, u};
+	struct dl_oracle_job j;
+	struct dl_oracle_result r;
+
+	memset(&j, 0, sizeof(j));
+	j.release = 0;
+	j.deadline = 20;
+	j.counted = true;
+	j.map.res = 0;
+	j.map.work = 10;
+	j.map.width = 1;
+	j.map.longest = 10;
+	j.reduce.res = 1;
+	j.reduce.work = 10;
+	j.reduce.width = 1;
+	j.reduce.longest = 10;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+	/* the reduce needs the map's longest task first: 10 + 10 > 19 */
+	j.deadline = 19;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.impossible, 1);
+	ck_assert_uint_eq(r.bound, 0);
+	/* maps cannot use the reduce slot: 20 of map work in [0, 20] with
+	 * one map slot while the reduce needs [10+, 20]: not all of it */
+	j.deadline = 30;
+	j.map.work = 25;
+	j.map.width = 2;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 0);
+}
+END_TEST
+
+START_TEST(validation)
+{
+	double t[2] = {0, 10}, u[2] = {1, 1}, bad_t[2] = {5, 5};
+	struct dl_oracle_capacity c = {1, 2, t, u};
+	struct dl_oracle_job j = map_job(0, 10, 5, 1, 1);
+	struct dl_oracle_result r;
+	char err[256];
+
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, &c, NULL, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_oracle_bound(NULL, 1, &c, &r, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, NULL, &r, err, sizeof(err)),
+			 EINVAL);
+	c.t = bad_t;
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, &c, &r, err, sizeof(err)),
+			 EINVAL);
+	ck_assert(strstr(err, "increasing"));
+	c.t = t;
+	j.map.work = NAN;
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, &c, &r, err, sizeof(err)),
+			 EINVAL);
+	j.map.work = 5;
+	j.map.res = 3;
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, &c, &r, err, sizeof(err)),
+			 EINVAL);
+	j.map.res = 0;
+	j.map.work = 0;
+	ck_assert_int_eq(dl_oracle_bound(&j, 1, &c, &r, err, sizeof(err)),
+			 EINVAL);
+	/* no jobs: a bound of 0 */
+	ck_assert_int_eq(dl_oracle_bound(NULL, 0, &c, &r, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.bound, 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("oracle");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, exact_fit_and_just_too_little);
+	tcase_add_test(tc, contention_keeps_the_smaller_jobs);
+	tcase_add_test(tc, earlier_jobs_are_rerouted);
+	tcase_add_test(tc, capacity_over_time);
+	tcase_add_test(tc, typed_resources_and_windows);
+	tcase_add_test(tc, validation);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}

@@ -1,0 +1,561 @@
+/*
+ * test_sim_engine.c - the simulator's engine: timing of a lone job,
+ * determinism, throttles and placement from the plan, typed slots and the
+ * map -> reduce order, external load, Slurm's hard-deadline cancellation,
+ * time limits, EASY backfill, stalls, admission hooks, the metrics, and
+ * that no policy ever beats the oracle bound.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/policy_baseline.h"
+#include "fixtures.h"
+#include "sim/engine.h"
+#include "sim/oracle_input.h"
+#include "sim/output.h"
+
+struct run {
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct dl_config cfg;
+	struct sim_engine *e;
+};
+
+static void load(struct run *r, const char *cluster, const char *workload)
+{
+	char err[512] = "";
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_msg(sim_cluster_parse(cluster, strlen(cluster), "cluster",
+					NULL, &r->cs, err, sizeof(err)) == 0,
+		      "cluster: %s", err);
+	ck_assert_msg(sim_workload_parse(workload, strlen(workload), "workload",
+					 &r->cs, &r->ws, err, sizeof(err)) == 0,
+		      "workload: %s", err);
+	r->cfg = fx_config();
+}
+
+static void start(struct run *r, const struct sim_policy *p, uint64_t seed)
+{
+	struct sim_options o = {0};
+	char err[512] = "";
+
+	o.seed = seed;
+	r->e = sim_engine_new(&r->cs, &r->ws, p, &r->cfg, &o, err, sizeof(err));
+	ck_assert_msg(r->e != NULL, "engine: %s", err);
+}
+
+static void go(struct run *r, const char *policy, uint64_t seed)
+{
+	char err[512] = "";
+
+	start(r, sim_policy_find(policy), seed);
+	ck_assert_msg(sim_engine_run(r->e, err, sizeof(err)) == 0, "run: %s",
+		      err);
+}
+
+static void done(struct run *r)
+{
+	sim_engine_free(r->e);
+	sim_workload_spec_free(&r->ws);
+	sim_cluster_spec_free(&r->cs);
+	dl_config_free(&r->cfg);
+}
+
+static const char *four_nodes =
+	"{\"nodes\":[{\"name\":\"n\",\"count\":4,\"cpus\":1}]}";
+
+START_TEST(lone_job_runs_in_isolated_time)
+{
+	struct run r;
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":5,\"relative_deadline\":100,\"maps\":8,"
+	     "\"map_length\":10}]}");
+	go(&r, "fifo", 1);
+	/* the first plan comes ReplanDelay (1 s) after the arrival */
+	ck_assert_double_eq_tol(r.e->jobs[0].isolated, 20, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 6, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 26, 1e-9);
+	ck_assert(sim_job_met(&r.e->jobs[0]));
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 4);
+	ck_assert_double_eq_tol(r.e->jobs[0].unit_seconds, 80, 1e-9);
+	done(&r);
+}
+END_TEST
+
+static char *csv_of(struct sim_engine *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sim_write_jobs_csv(e, f), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(deterministic_for_a_seed)
+{
+	const char *w =
+		"{\"jobs\":["
+		"{\"arrival\":0,\"relative_deadline\":300,\"maps\":30,\"map_"
+		"length\":{\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}},"
+		"{\"arrival\":7,\"relative_deadline\":200,\"maps\":20,"
+		"\"reduces\":3,\"map_length\":{\"dist\":\"exponential\","
+		"\"mean\":15},\"reduce_length\":25}]}";
+	struct run a, b, c;
+	char *ca, *cb, *cc;
+
+	load(&a, four_nodes, w);
+	load(&b, four_nodes, w);
+	load(&c, four_nodes, w);
+	go(&a, "adaptive", 42);
+	go(&b, "adaptive", 42);
+	go(&c, "adaptive", 43);
+	ca = csv_of(a.e);
+	cb = csv_of(b.e);
+	cc = csv_of(c.e);
+	ck_assert_str_eq(ca, cb);
+	ck_assert_str_ne(ca, cc);
+	ck_assert_uint_eq(a.e->stats.events, b.e->stats.events);
+	free(ca);
+	free(cb);
+	free(cc);
+	done(&a);
+	done(&b);
+	done(&c);
+}
+END_TEST
+
+/* a test policy: every job may run `test_alloc` tasks, and with
+ * test_place only on node test_node, at most test_per_node there */
+static uint32_t test_alloc, test_node, test_per_node;
+static bool test_place;
+
+static struct dl_plan *test_plan(void *st, const struct sim_policy *self,
+				 struct sim_engine *eng,
+				 const struct dl_policy_input *in, char *err,
+				 size_t errlen)
+{
+	struct dl_plan *p = dl_plan_new(in->njobs);
+
+	(void) st;
+	(void) self;
+	(void) eng;
+	(void) err;
+	(void) errlen;
+	ck_assert_ptr_nonnull(p);
+	for (uint32_t i = 0; i < in->njobs; i++) {
+		p->jobs[i].job_id = in->jobs[i]->id;
+		p->jobs[i].phase = dl_job_active_phase(in->jobs[i]);
+		p->jobs[i].managed = true;
+		p->jobs[i].urgent = true;
+		p->jobs[i].rank = i + 1;
+		p->jobs[i].alloc = test_alloc;
+	}
+	if (test_place && in->njobs) {
+		p->place = calloc(in->njobs, sizeof(*p->place));
+		ck_assert_ptr_nonnull(p->place);
+		for (uint32_t i = 0; i < in->njobs; i++) {
+			p->place[i].job = i;
+			p->place[i].node = test_node;
+			p->place[i].maps = test_per_node;
+		}
+		p->nplace = in->njobs;
+	}
+	dl_plan_finalize(p);
+	return p;
+}
+
+static const struct sim_policy test_policy = {
+	"test", "fixed throttle", false, false, NULL, NULL,
+	NULL,   test_plan,        NULL,  0};
+
+START_TEST(throttle_is_honoured)
+{
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":6,\"map_length\":10}]}");
+	test_alloc = 2;
+	test_place = false;
+	start(&r, &test_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 2);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 31, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(placement_is_honoured)
+{
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":3,\"map_length\":10}]}");
+	test_alloc = 4;
+	test_place = true;
+	test_node = 2;
+	test_per_node = 1;
+	start(&r, &test_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	/* one at a time, all on node 2, although four nodes are free */
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 1);
+	for (uint32_t i = 0; i < 3; i++)
+		ck_assert_uint_eq(r.e->jobs[0].task[DL_MAP][i].node, 2);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 31, 1e-9);
+	test_place = false;
+	done(&r);
+}
+END_TEST
+
+START_TEST(stall_is_detected)
+{
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":50,\"maps\":3,"
+	     "\"map_length\":10}]}");
+	test_alloc = 0; /* a policy that never lets anything run */
+	start(&r, &test_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert(r.e->stats.stalled);
+	ck_assert(r.e->jobs[0].unfinished);
+	ck_assert(!sim_job_met(&r.e->jobs[0]));
+	done(&r);
+}
+END_TEST
+
+START_TEST(typed_slots_and_reduce_order)
+{
+	struct run r;
+	const struct sim_job *j;
+	double last_map = 0, first_red = INFINITY;
+
+	load(&r,
+	     "{\"slots\":\"typed\",\"nodes\":[{\"count\":2,\"map_slots\":2,"
+	     "\"reduce_slots\":1}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":4,\"map_length\":10,"
+	     "\"reduces\":4,\"reduce_length\":5}]}");
+	go(&r, "fifo", 1);
+	j = &r.e->jobs[0];
+	for (uint32_t i = 0; i < 4; i++) {
+		if (j->task[DL_MAP][i].end > last_map)
+			last_map = j->task[DL_MAP][i].end;
+		if (j->task[DL_REDUCE][i].start < first_red)
+			first_red = j->task[DL_REDUCE][i].start;
+	}
+	ck_assert(first_red >= last_map);
+	/* 4 maps on 4 map slots: one wave; 4 reduces on 2 slots: two.  The
+	 * reduce phase starts at the plan after the last map (its throttle
+	 * comes from the plan): 1 + 10 + ReplanDelay + 2 x 5 */
+	ck_assert_double_eq_tol(j->isolated, 20, 1e-9);
+	ck_assert_double_eq_tol(j->finish, 1 + 10 + 1 + 10, 1e-9);
+	ck_assert_uint_eq(r.e->total_units, 6);
+	done(&r);
+}
+END_TEST
+
+START_TEST(external_load_takes_nodes)
+{
+	struct run r;
+
+	/* half the nodes held for the first 100 s */
+	load(&r,
+	     "{\"nodes\":[{\"count\":4,\"cpus\":1}],\"external_load\":{"
+	     "\"step\":100,\"values\":[0.5,0]}}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":4,\"map_length\":10}]}");
+	go(&r, "fifo", 1);
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 2);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 21, 1e-9);
+	/* the nodes taken are the last ones */
+	for (uint32_t i = 0; i < 4; i++)
+		ck_assert_uint_lt(r.e->jobs[0].task[DL_MAP][i].node, 2);
+	done(&r);
+}
+END_TEST
+
+START_TEST(slurm_cancels_at_the_hard_deadline)
+{
+	struct run r;
+	const struct sim_job *j;
+
+	/* the 4 tasks take 100 s (time limit 2 min), one node: the second
+	 * cannot start before deadline - 120 s */
+	load(&r, "{\"nodes\":[{\"count\":1,\"cpus\":1}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":300,\"maps\":4,"
+	     "\"map_length\":100}]}");
+	go(&r, "slurm", 1);
+	j = &r.e->jobs[0];
+	ck_assert(j->hard);
+	ck_assert(j->cancelled);
+	ck_assert(!sim_job_met(j));
+	ck_assert_double_eq_tol(j->time_limit[DL_MAP], 120, 1e-9);
+	/* started at 1 and 101; 201 + 120 > 300: the rest is cancelled */
+	ck_assert_uint_eq(j->started[DL_MAP], 2);
+	ck_assert_double_eq_tol(j->finish, 201, 1e-9);
+	done(&r);
+	/* the same job with a soft goal under FIFO runs to the end late */
+	load(&r, "{\"nodes\":[{\"count\":1,\"cpus\":1}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":300,\"maps\":4,"
+	     "\"map_length\":100}]}");
+	go(&r, "fifo", 1);
+	ck_assert(!r.e->jobs[0].cancelled);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 401, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(time_limit_kills_and_fails)
+{
+	struct run r;
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":2,\"map_lengths\":[10,200],"
+	     "\"map_time_limit\":60,"
+	     "\"reduces\":1,\"reduce_length\":5,\"relative_deadline\":1000}]}");
+	go(&r, "fifo", 1);
+	/* the long map is killed at 60 s: the map phase fails and the
+	 * reduces never start (afterok) */
+	ck_assert_double_eq_tol(r.e->jobs[0].task[DL_MAP][1].end, 61, 1e-9);
+	ck_assert_uint_eq(r.e->jobs[0].started[DL_REDUCE], 0);
+	ck_assert_uint_eq(r.e->jobs[0].dj->phase[DL_MAP].failed, 1);
+	ck_assert(!sim_job_met(&r.e->jobs[0]));
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 61, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(easy_backfill_respects_the_reservation)
+{
+	struct run r;
+	const struct sim_job *big, *shortj, *longj;
+
+	/* one 4-CPU node.  A (2 CPUs, 600 s) starts first; B wants all 4
+	 * CPUs and waits for A (reservation at A's time limit, 601 s);
+	 * C's 1-CPU tasks of 60 s limit fit before it, D's of 20 min do
+	 * not.  FIFO order: A, B, C, D. */
+	load(&r, "{\"nodes\":[{\"count\":1,\"cpus\":4}]}",
+	     "{\"jobs\":["
+	     "{\"name\":\"A\",\"arrival\":0,\"maps\":1,\"map_length\":600,"
+	     "\"map_cpus\":2},"
+	     "{\"name\":\"B\",\"arrival\":0.5,\"maps\":1,\"map_length\":100,"
+	     "\"map_cpus\":4},"
+	     "{\"name\":\"C\",\"arrival\":0.6,\"maps\":2,\"map_length\":30},"
+	     "{\"name\":\"D\",\"arrival\":0.7,\"maps\":1,\"map_length\":1000}]"
+	     "}");
+	go(&r, "fifo", 1);
+	big = &r.e->jobs[1];
+	shortj = &r.e->jobs[2];
+	longj = &r.e->jobs[3];
+	ck_assert_double_eq_tol(shortj->first_start, 1, 1e-9);
+	/* D would delay B: it starts only after B */
+	ck_assert_double_eq_tol(big->first_start, 601, 1e-9);
+	ck_assert(longj->first_start >= big->first_start);
+	done(&r);
+}
+END_TEST
+
+/* an admission policy for the test: reject jobs with more than 2 maps,
+ * count job ends */
+static int test_ends;
+
+static bool small_only(void *st, struct sim_engine *eng, uint32_t job,
+		       char *why, size_t whylen)
+{
+	(void) st;
+	if (eng->jobs[job].spec->phase[DL_MAP].tasks > 2) {
+		snprintf(why, whylen, "too many maps");
+		return false;
+	}
+	return true;
+}
+
+static void count_end(void *st, struct sim_engine *eng, uint32_t job)
+{
+	(void) st;
+	ck_assert_int_eq(eng->jobs[job].state, SIM_JOB_DONE);
+	test_ends++;
+}
+
+static struct dl_plan *edf_plan(void *st, const struct sim_policy *self,
+				struct sim_engine *eng,
+				const struct dl_policy_input *in, char *err,
+				size_t errlen)
+{
+	(void) st;
+	(void) self;
+	(void) eng;
+	return dl_baseline_plan(DL_BASE_EDF, in, err, errlen);
+}
+
+static const struct sim_policy admit_policy = {
+	"admit-test", "admission", false,    true,      NULL,
+	NULL,         small_only,  edf_plan, count_end, 0};
+
+START_TEST(admission_hooks_and_metrics)
+{
+	struct run r;
+	struct sim_summary s;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":["
+	     "{\"arrival\":0,\"relative_deadline\":100,\"maps\":2,\"map_"
+	     "length\":10},"
+	     "{\"arrival\":0,\"relative_deadline\":100,\"maps\":3,\"map_"
+	     "length\":10},"
+	     "{\"arrival\":0,\"relative_deadline\":5,\"maps\":1,\"map_length\":"
+	     "10}]}");
+	test_ends = 0;
+	start(&r, &admit_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_int_eq(r.e->jobs[1].state, SIM_JOB_REJECTED);
+	ck_assert_str_eq(r.e->jobs[1].why, "too many maps");
+	ck_assert_int_eq(test_ends, 2);
+	sim_summarize(r.e, &s);
+	ck_assert_uint_eq(s.jobs, 3);
+	ck_assert_uint_eq(s.admitted, 2);
+	ck_assert_uint_eq(s.rejected, 1);
+	ck_assert_uint_eq(s.met, 1);
+	ck_assert_uint_eq(s.missed, 1);
+	ck_assert_double_eq_tol(s.accept_ratio, 2.0 / 3, 1e-9);
+	ck_assert_double_eq_tol(s.success_ratio, 0.5, 1e-9);
+	/* RTMR's utilisation for an admission policy: the met job's 20
+	 * slot-seconds over 4 slots x 11 s (arrival 0 to last finish) */
+	ck_assert_double_eq_tol(s.makespan_s, 11, 1e-9);
+	ck_assert_double_eq_tol(s.utilization, 20.0 / 44, 1e-9);
+	ck_assert_double_eq_tol(s.utilization_all, 30.0 / 44, 1e-9);
+	/* lateness: job 1 finishes at 11 (deadline 100), job 3 at 11 (5) */
+	ck_assert_double_eq_tol(s.mean_lateness_s,
+				((11 - 100) + (11 - 5)) / 2.0, 1e-9);
+	ck_assert_double_eq_tol(s.mean_tardiness_s, 6, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(policies_never_beat_the_oracle)
+{
+	static const char *pols[] = {"fifo",  "edf",  "fair",
+				     "slurm", "aria", "adaptive"};
+	const char *w =
+		"{\"jobs\":["
+		"{\"arrival\":0,\"relative_deadline\":60,\"maps\":10,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":3,\"relative_deadline\":40,\"maps\":6,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20},"
+		"\"reduces\":2,\"reduce_length\":8},"
+		"{\"arrival\":5,\"relative_deadline\":30,\"maps\":8,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":9,\"relative_deadline\":25,\"maps\":4,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":12,\"relative_deadline\":90,\"maps\":12,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}}]}";
+
+	for (uint64_t seed = 1; seed <= 8; seed++)
+		for (size_t p = 0; p < sizeof(pols) / sizeof(*pols); p++) {
+			struct run r;
+			struct sim_summary s;
+			struct dl_oracle_result o;
+			char err[256] = "";
+
+			load(&r, four_nodes, w);
+			go(&r, pols[p], seed);
+			sim_summarize(r.e, &s);
+			ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)),
+					 0);
+			ck_assert_uint_eq(o.counted, 5);
+			ck_assert_msg(s.met <= o.bound,
+				      "%s seed %llu met %u > bound %u", pols[p],
+				      (unsigned long long) seed, s.met,
+				      o.bound);
+			done(&r);
+		}
+}
+END_TEST
+
+START_TEST(window_counts_jobs_inside_only)
+{
+	struct run r;
+	struct sim_summary s;
+
+	load(&r, four_nodes,
+	     "{\"stats_window\":[100,200],\"jobs\":["
+	     "{\"arrival\":0,\"relative_deadline\":50,\"maps\":1,\"map_"
+	     "length\":10},"
+	     "{\"arrival\":150,\"relative_deadline\":50,\"maps\":1,\"map_"
+	     "length\":10},"
+	     "{\"arrival\":300,\"relative_deadline\":50,\"maps\":1,\"map_"
+	     "length\":10}]}");
+	go(&r, "fifo", 1);
+	sim_summarize(r.e, &s);
+	ck_assert_uint_eq(s.jobs, 1);
+	ck_assert_uint_eq(s.met, 1);
+	ck_assert(s.has_window);
+	done(&r);
+}
+END_TEST
+
+START_TEST(deadline_factor_uses_isolated_time)
+{
+	struct run r;
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":10,\"deadline_factor\":1.5,\"maps\":8,"
+	     "\"map_length\":10}]}");
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].deadline, 10 + 1.5 * 20, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(lengths_depend_on_node_speed_and_remote_reads)
+{
+	struct run r;
+
+	load(&r,
+	     "{\"nodes\":[{\"name\":\"fast\",\"cpus\":1,\"speed\":2},{\"name\":"
+	     "\"slow\",\"cpus\":1,\"speed\":0.5}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":2,\"map_length\":10,"
+	     "\"remote\":{\"prob\":1,\"factor\":3}}]}");
+	start(&r, sim_policy_find("fifo"), 1);
+	ck_assert_double_eq_tol(sim_task_length(r.e, 0, DL_MAP, 0, 0), 15,
+				1e-9);
+	ck_assert_double_eq_tol(sim_task_length(r.e, 0, DL_MAP, 0, 1), 60,
+				1e-9);
+	/* a user's time limit covers the slowest case: 60 s -> 1 min */
+	ck_assert_double_eq_tol(r.e->jobs[0].time_limit[DL_MAP], 60, 1e-9);
+	done(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim_engine");
+	TCase *tc = tcase_create("engine");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, lone_job_runs_in_isolated_time);
+	tcase_add_test(tc, deterministic_for_a_seed);
+	tcase_add_test(tc, throttle_is_honoured);
+	tcase_add_test(tc, placement_is_honoured);
+	tcase_add_test(tc, stall_is_detected);
+	tcase_add_test(tc, typed_slots_and_reduce_order);
+	tcase_add_test(tc, external_load_takes_nodes);
+	tcase_add_test(tc, slurm_cancels_at_the_hard_deadline);
+	tcase_add_test(tc, time_limit_kills_and_fails);
+	tcase_add_test(tc, easy_backfill_respects_the_reservation);
+	tcase_add_test(tc, admission_hooks_and_metrics);
+	tcase_add_test(tc, policies_never_beat_the_oracle);
+	tcase_add_test(tc, window_counts_jobs_inside_only);
+	tcase_add_test(tc, deadline_factor_uses_isolated_time);
+	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}
