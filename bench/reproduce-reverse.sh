@@ -17,8 +17,8 @@
 # with gnuplot, DIR/missed-vs-load.png/.svg.  --quick: factor 4, loads 0.4
 # and 0.8, one seed, 2 days with the middle day counted.
 # Claims checked: no policy misses fewer deadlines than the oracle bound
-# allows; misses grow with load; reverse (when present) misses no more
-# than adaptive (within 2 points).
+# allows; misses grow with load; with five seeds or more, reverse (when
+# present) misses no more than adaptive (within 2 points).
 set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
@@ -130,7 +130,9 @@ for f in $FACTORS; do
 				sim_cmp "$m" '>=' "$o"
 		done
 		a=$(get "$f" "$l" adaptive) r=$(get "$f" "$l" reverse)
-		if [ -n "$a" ] && [ -n "$r" ]; then
+		# the paper's claim over means of several seeds only: one seed
+		# of the quick run is within noise of it either way
+		if [ -n "$a" ] && [ -n "$r" ] && [ "$SEEDS" -ge 5 ]; then
 			sim_assert "factor $f load $l: reverse misses no more than adaptive (2 points)" \
 				sim_cmp "$r" '<=' "$(awk -v a="$a" 'BEGIN { print a + 2 }')"
 		fi

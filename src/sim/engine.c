@@ -60,6 +60,8 @@ struct sim_event {
 #define EPS            1e-9
 #define REDUCE_ID_BASE (UINT64_C(1) << 32)
 
+static int build_forecast(struct sim_engine *e);
+
 /* ----------------------------------------------------------------- events */
 
 static bool ev_before(const struct sim_event *a, const struct sim_event *b)
@@ -862,6 +864,7 @@ static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
 		if (j->state != SIM_JOB_ACTIVE)
 			continue;
 		j->in_plan = true;
+		j->plan_idx = k;
 		j->managed = pj->managed;
 		j->urgent = pj->urgent;
 		j->alloc = pj->alloc;
@@ -983,6 +986,16 @@ static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
 	in.njobs = e->nactive;
 	in.cfg = &e->cfg;
 	in.now = e->now;
+	if (e->policy->forecast) {
+		if ((rc = build_forecast(e))) {
+			snprintf(err, errlen, "external load as a forecast: %s",
+				 rc == ENOMEM
+					 ? "out of memory"
+					 : "node names not usable in a class");
+			return rc;
+		}
+		in.forecast = e->forecast;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	plan = e->policy->plan(e->pstate, e->policy, e, &in, err, errlen);
 	clock_gettime(CLOCK_MONOTONIC, &b);
@@ -992,9 +1005,20 @@ static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
 	if (!plan)
 		return EINVAL;
 	rc = apply_plan(e, plan);
-	dl_plan_free(plan);
-	if (rc)
-		snprintf(err, errlen, "out of memory");
+	/* keep the plan: placement is enforced with the core's rule on it,
+	 * as select/deadline does with the published plan */
+	dl_place_index_free(&e->pidx);
+	dl_plan_free(e->plan);
+	e->plan = plan;
+	if (!rc && plan->nplace)
+		rc = dl_place_index_build(&e->pidx, plan);
+	if (rc) {
+		e->plan_has_place = false;
+		snprintf(err, errlen, "%s",
+			 rc == ENOMEM
+				 ? "out of memory"
+				 : "the plan's placement rows are invalid");
+	}
 	return rc;
 }
 
@@ -1119,17 +1143,49 @@ static bool respects(const struct sim_engine *e, const struct resv *rv,
 
 enum pick { PICKED, NO_ROOM, PLAN_LIMIT };
 
+/* What the plan's deadline tasks running on node n (the view node of
+ * phase p in typed mode) use, in the plan's demands: select/deadline's
+ * `used` for the capacity part of its rule. */
+static void deadline_use(const struct sim_engine *e, uint32_t n, int p,
+			 double used[3])
+{
+	const struct sim_node *nd = &e->nodes[n];
+
+	used[0] = used[1] = used[2] = 0;
+	for (uint32_t k = 0; k < nd->nrun; k++) {
+		const struct sim_ref *r = &nd->run[k];
+		const struct sim_job *o = &e->jobs[r->job];
+
+		if (e->cs->mode == SIM_SLOTS_TYPED && r->phase != p)
+			continue; /* the other view node */
+		if (o->state != SIM_JOB_ACTIVE || !o->in_plan || !o->managed)
+			continue;
+		dl_place_add_use(e->plan, o->plan_idx, r->phase, used);
+	}
+}
+
 static enum pick pick_node(struct sim_engine *e, struct sim_job *j, int p,
 			   const struct resv *rv, uint32_t *out)
 {
 	bool plan_limited = false;
 
 	if (e->plan_has_place && j->managed) {
+		/* select/deadline's rule (the core's place_index): below
+		 * P[j][n] and within the node's capacity for deadline tasks
+		 * this cycle; then the node must really have room */
 		for (uint32_t k = 0; k < j->place_n; k++) {
 			const struct sim_place_row *r =
 				&e->place[j->place_off + k];
+			uint32_t v = view_node(e, r->node, p);
+			double used[3];
 
 			if (r->running[p] >= r->limit[p]) {
+				plan_limited = true;
+				continue;
+			}
+			deadline_use(e, r->node, p, used);
+			if (!dl_place_may_start(&e->pidx, j->plan_idx, p, v,
+						r->running[p], used)) {
 				plan_limited = true;
 				continue;
 			}
@@ -1386,6 +1442,119 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* The external load as the reverse policy's forecast (the paper's f(t),
+ * known in advance).  The core's classes load a fraction of each of their
+ * nodes' capacity while the engine takes whole nodes from the end of the
+ * list; so the nodes go into at most 64 classes of consecutive nodes, each
+ * loaded by the share of its nodes taken.  With one node per class (up to
+ * 64 nodes) this is exact; with more, a partly taken class counts as
+ * loaded on all its nodes for placement (at most one class of B nodes).
+ * The classes' host lists are made once here. */
+static int forecast_classes(struct sim_engine *e, char *err, size_t errlen)
+{
+	uint32_t n = e->nnodes;
+
+	if (!e->cs->ext.n)
+		return 0;
+	e->fc_per = (n + DL_FORECAST_MAX_CLASSES - 1) / DL_FORECAST_MAX_CLASSES;
+	e->fc_n = (n + e->fc_per - 1) / e->fc_per;
+	e->fc_expr = calloc(e->fc_n, sizeof(*e->fc_expr));
+	if (!e->fc_expr)
+		goto oom;
+	for (uint32_t k = 0; k < e->fc_n; k++) {
+		uint32_t lo = k * e->fc_per;
+		uint32_t hi = lo + e->fc_per < n ? lo + e->fc_per : n;
+		size_t len = 0, cap = 0;
+
+		for (uint32_t nd = lo; nd < hi; nd++)
+			cap += 2 * strlen(e->cs->nodes[nd].name) + 16;
+		e->fc_expr[k] = malloc(cap + 1);
+		if (!e->fc_expr[k])
+			goto oom;
+		for (uint32_t nd = lo; nd < hi; nd++) {
+			const char *nm = e->cs->nodes[nd].name;
+
+			if (e->cs->mode == SIM_SLOTS_TYPED)
+				len += (size_t) sprintf(e->fc_expr[k] + len,
+							"%s%s:map,%s:reduce",
+							len ? "," : "", nm, nm);
+			else
+				len += (size_t) sprintf(e->fc_expr[k] + len,
+							"%s%s", len ? "," : "",
+							nm);
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return ENOMEM;
+}
+
+/* The forecast of the window a plan at `now` can look at: from now to the
+ * latest goal of the active jobs plus a plan interval (reverse fitting
+ * stops at the last deadline, placement looks one cycle ahead).  Outside
+ * its samples a non-periodic forecast holds its first and last values, so
+ * the plan is the one a forecast of the whole series would give -- at a
+ * fraction of the cost (the core rebuilds A_r(t) over every sample). */
+static int build_forecast(struct sim_engine *e)
+{
+	const struct sim_series *x = &e->cs->ext;
+	double step = x->step, t0, t1 = e->now + e->cfg.plan_interval;
+	uint32_t n = e->nnodes, ns;
+	int rc = 0;
+
+	dl_forecast_free(e->forecast);
+	e->forecast = NULL;
+	if (!x->n)
+		return 0;
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		double d = e->jobs[e->active[k]].deadline;
+
+		if (d > t1)
+			t1 = d + e->cfg.plan_interval;
+	}
+	t0 = x->start + floor((e->now - x->start) / step) * step;
+	ns = (uint32_t) fmin(ceil((t1 - t0) / step) + 1,
+			     DL_FORECAST_MAX_SAMPLES);
+	if (ns > e->fc_cap) {
+		double *q = realloc(e->fc_load, ns * sizeof(*q));
+
+		if (!q)
+			return ENOMEM;
+		e->fc_load = q;
+		e->fc_cap = ns;
+	}
+	e->forecast = dl_forecast_new(t0, step, 0, ns);
+	if (!e->forecast)
+		return ENOMEM;
+	for (uint32_t k = 0; k < e->fc_n && !rc; k++) {
+		uint32_t lo = k * e->fc_per;
+		uint32_t hi = lo + e->fc_per < n ? lo + e->fc_per : n;
+		char name[32];
+
+		for (uint32_t i = 0; i < ns; i++) {
+			double held =
+				sim_series_at(x, t0 + (i + 0.5) * step) * n;
+			double sum = 0;
+
+			for (uint32_t nd = lo; nd < hi; nd++) {
+				double h = held - (double) (n - 1 - nd);
+
+				sum += h < 0 ? 0 : (h > 1 ? 1 : h);
+			}
+			e->fc_load[i] = sum / (hi - lo);
+		}
+		snprintf(name, sizeof(name), "ext%u", k + 1);
+		rc = dl_forecast_add_class(e->forecast, name, e->fc_expr[k], 0,
+					   e->fc_load);
+	}
+	if (rc) {
+		dl_forecast_free(e->forecast);
+		e->forecast = NULL;
+	}
+	return rc;
+}
+
 static int build_view(struct sim_engine *e, char *err, size_t errlen)
 {
 	const struct sim_cluster_spec *cs = e->cs;
@@ -1487,6 +1656,10 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 		return NULL;
 	}
 	apply_ext(e);
+	if (forecast_classes(e, err, errlen)) {
+		sim_engine_free(e);
+		return NULL;
+	}
 	for (uint32_t k = 0; k < ws->njobs; k++) {
 		struct sim_job *j = &e->jobs[k];
 
@@ -1551,7 +1724,14 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->dirty);
 	free(e->place);
 	free(e->ev);
+	dl_place_index_free(&e->pidx);
+	dl_plan_free(e->plan);
 	dl_cluster_free(&e->view);
+	dl_forecast_free(e->forecast);
+	for (uint32_t k = 0; e->fc_expr && k < e->fc_n; k++)
+		free(e->fc_expr[k]);
+	free(e->fc_expr);
+	free(e->fc_load);
 	dl_config_free(&e->cfg);
 	free(e);
 }

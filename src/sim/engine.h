@@ -15,6 +15,8 @@
 #include <stdio.h>
 
 #include "common/dl_config.h"
+#include "common/forecast.h"
+#include "common/place_index.h"
 #include "common/model.h"
 #include "common/plan.h"
 #include "sim/policy.h"
@@ -59,6 +61,7 @@ struct sim_job {
 	uint32_t alloc;
 	uint32_t rank;
 	uint32_t place_off, place_n; /* rows in the engine's placement table */
+	uint32_t plan_idx;           /* index into the current plan's jobs */
 	uint32_t active_pos;
 	bool dirty; /* running count changed (timeline) */
 };
@@ -117,7 +120,12 @@ struct sim_engine {
 	/* cluster */
 	struct sim_node *nodes;
 	uint32_t nnodes;
-	struct dl_cluster view;         /* what the policies see */
+	struct dl_cluster view;       /* what the policies see */
+	struct dl_forecast *forecast; /* f(t) for the reverse policy, or NULL */
+	char **fc_expr;               /* its classes' host lists */
+	uint32_t fc_n, fc_per;        /* classes, nodes per class */
+	double *fc_load;
+	uint32_t fc_cap;
 	uint32_t part_map, part_reduce; /* typed mode: view partitions */
 	uint64_t total_units;           /* slots (typed) or CPUs */
 	uint32_t rr_cursor;
@@ -134,6 +142,8 @@ struct sim_engine {
 	struct sim_place_row *place;
 	uint32_t nplace, capplace;
 	bool plan_has_place;
+	struct dl_plan *plan; /* the current plan, kept for select's rule */
+	struct dl_place_index pidx; /* its placement index */
 	/* events */
 	struct sim_event *ev;
 	uint32_t nev, capev;

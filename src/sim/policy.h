@@ -36,6 +36,8 @@ struct sim_policy {
 	/* the policy decides admission: its utilisation counts only jobs
 	 * that met their deadline (RTMR's definition) */
 	bool admission;
+	/* the policy reads the external load's forecast (reverse) */
+	bool forecast;
 	/* per-run state; NULL hooks mean "none" */
 	int (*init)(const struct sim_policy *self, struct sim_engine *eng,
 		    void **state, char *err, size_t errlen);

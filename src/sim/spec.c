@@ -356,8 +356,13 @@ static int parse_node_group(struct sim_cluster_spec *c, json_object *g,
 			 path);
 		return EINVAL;
 	}
-	if (!name[0] || strlen(name) > 200) {
-		snprintf(err, errlen, "%s.name: 1 to 200 characters", path);
+	if (!name[0] || strlen(name) > 200 ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-") != strlen(name)) {
+		snprintf(err, errlen,
+			 "%s.name: 1 to 200 letters, digits, '.', '_' or '-' "
+			 "(a Slurm node name)",
+			 path);
 		return EINVAL;
 	}
 	if (json_object_object_get_ex(g, "partitions", &pa)) {

@@ -131,8 +131,10 @@ START_TEST(deterministic_for_a_seed)
 END_TEST
 
 /* a test policy: every job may run `test_alloc` tasks, and with
- * test_place only on node test_node, at most test_per_node there */
+ * test_place only on node test_node, at most test_per_node there, with
+ * test_cap CPUs of that node for deadline tasks (select's rule) */
 static uint32_t test_alloc, test_node, test_per_node;
+static double test_cap = INFINITY;
 static bool test_place;
 
 static struct dl_plan *test_plan(void *st, const struct sim_policy *self,
@@ -157,6 +159,16 @@ static struct dl_plan *test_plan(void *st, const struct sim_policy *self,
 		p->jobs[i].alloc = test_alloc;
 	}
 	if (test_place && in->njobs) {
+		p->nnodes = in->cluster->nnodes;
+		p->nodes = calloc(p->nnodes, sizeof(*p->nodes));
+		ck_assert_ptr_nonnull(p->nodes);
+		for (uint32_t n = 0; n < p->nnodes; n++) {
+			p->nodes[n].cap[0] =
+				n == test_node ? test_cap : INFINITY;
+			p->nodes[n].cap[1] = p->nodes[n].cap[2] = INFINITY;
+		}
+		for (uint32_t i = 0; i < in->njobs; i++)
+			p->jobs[i].demand[DL_MAP].cpu = 1;
 		p->place = calloc(in->njobs, sizeof(*p->place));
 		ck_assert_ptr_nonnull(p->place);
 		for (uint32_t i = 0; i < in->njobs; i++) {
@@ -171,8 +183,7 @@ static struct dl_plan *test_plan(void *st, const struct sim_policy *self,
 }
 
 static const struct sim_policy test_policy = {
-	"test", "fixed throttle", false, false, NULL, NULL,
-	NULL,   test_plan,        NULL,  0};
+	.name = "test", .summary = "fixed throttle", .plan = test_plan};
 
 START_TEST(throttle_is_honoured)
 {
@@ -209,7 +220,19 @@ START_TEST(placement_is_honoured)
 	for (uint32_t i = 0; i < 3; i++)
 		ck_assert_uint_eq(r.e->jobs[0].task[DL_MAP][i].node, 2);
 	ck_assert_double_eq_tol(r.e->jobs[0].finish, 31, 1e-9);
+	done(&r);
+	/* P allows 3 there, but the node's capacity for deadline tasks this
+	 * cycle is 2 CPUs: two at a time */
+	load(&r, "{\"nodes\":[{\"name\":\"n\",\"count\":4,\"cpus\":4}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":4,\"map_length\":10}]}");
+	test_per_node = 3;
+	test_cap = 2;
+	start(&r, &test_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 2);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 21, 1e-9);
 	test_place = false;
+	test_cap = INFINITY;
 	done(&r);
 }
 END_TEST
@@ -277,6 +300,55 @@ START_TEST(external_load_takes_nodes)
 	/* the nodes taken are the last ones */
 	for (uint32_t i = 0; i < 4; i++)
 		ck_assert_uint_lt(r.e->jobs[0].task[DL_MAP][i].node, 2);
+	done(&r);
+}
+END_TEST
+
+START_TEST(external_load_is_the_reverse_forecast)
+{
+	struct run r;
+	double start, step, period;
+	uint32_t ns;
+
+	/* 130 nodes: more than 64 classes of one -> 3 per class (44
+	 * classes), each loaded by the share of its nodes taken */
+	load(&r,
+	     "{\"nodes\":[{\"count\":130,\"cpus\":1}],\"external_load\":{"
+	     "\"step\":60,\"values\":[0.1,0.5,0],\"repeat\":true}}",
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":900,\"maps\":1,"
+	     "\"map_length\":10}]}");
+	go(&r, "reverse", 1);
+	/* the last plan's forecast: its window, from that plan to the
+	 * deadline plus a plan interval */
+	ck_assert_ptr_nonnull(r.e->forecast);
+	ck_assert_uint_eq(dl_forecast_nclasses(r.e->forecast), 44);
+	dl_forecast_grid(r.e->forecast, &start, &step, &period, &ns);
+	ck_assert_double_eq(step, 60);
+	ck_assert_double_eq(period, 0);
+	ck_assert(start <= r.e->jobs[0].finish);
+	ck_assert(start + ns * step >= 900 + r.cfg.plan_interval);
+	for (double t = start + 30; t < start + ns * step; t += 60) {
+		double held = 0;
+
+		for (uint32_t n = 0; n < 130; n++) {
+			int c = dl_forecast_class_of(r.e->forecast,
+						     r.e->view.nodes[n].name);
+
+			ck_assert_int_ge(c, 0);
+			held += dl_forecast_load_at(r.e->forecast, c, 0, t);
+		}
+		/* the forecast holds as many nodes as the engine takes */
+		ck_assert_double_eq_tol(held, 130 * sim_series_at(&r.cs.ext, t),
+					1e-9);
+	}
+	done(&r);
+	/* a policy that does not read it gets none */
+	load(&r,
+	     "{\"nodes\":[{\"count\":4,\"cpus\":1}],\"external_load\":{"
+	     "\"values\":[0.5]}}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":1,\"map_length\":10}]}");
+	go(&r, "adaptive", 1);
+	ck_assert_ptr_null(r.e->forecast);
 	done(&r);
 }
 END_TEST
@@ -395,9 +467,12 @@ static struct dl_plan *edf_plan(void *st, const struct sim_policy *self,
 	return dl_baseline_plan(DL_BASE_EDF, in, err, errlen);
 }
 
-static const struct sim_policy admit_policy = {
-	"admit-test", "admission", false,    true,      NULL,
-	NULL,         small_only,  edf_plan, count_end, 0};
+static const struct sim_policy admit_policy = {.name = "admit-test",
+					       .summary = "admission",
+					       .admission = true,
+					       .admit = small_only,
+					       .plan = edf_plan,
+					       .job_end = count_end};
 
 START_TEST(admission_hooks_and_metrics)
 {
@@ -548,6 +623,7 @@ int main(void)
 	tcase_add_test(tc, stall_is_detected);
 	tcase_add_test(tc, typed_slots_and_reduce_order);
 	tcase_add_test(tc, external_load_takes_nodes);
+	tcase_add_test(tc, external_load_is_the_reverse_forecast);
 	tcase_add_test(tc, slurm_cancels_at_the_hard_deadline);
 	tcase_add_test(tc, time_limit_kills_and_fails);
 	tcase_add_test(tc, easy_backfill_respects_the_reservation);
