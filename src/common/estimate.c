@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double dl_mu_pool(const struct dl_phase *ph, int pool)
 {
@@ -151,9 +152,45 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Rearrange a[0..n) so that a[k] is the k-th smallest (0-based), with
+ * nothing larger before it and nothing smaller after it (quickselect). */
+static double nth_smallest(double *a, uint32_t n, uint32_t k)
+{
+	uint32_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = a[i];
+
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
 /*
  * When the last of `pending` tasks of length mu ends, list-scheduled on
- * slots that free at free_at[0..n) (sorted): the pending-th smallest of the
+ * slots that free at free_at[0..n): the pending-th smallest of the
  * completion times free_at[k] + i * mu, i >= 1.
  *
  * g(T) = sum_k max(0, T - free_at[k]) bounds the completions by T from
@@ -161,22 +198,33 @@ static int cmp_double(const void *a, const void *b)
  * g(T) = pending * mu, is therefore a lower bound, at most one completion
  * per active slot is missing there, and every active slot's next completion
  * lies within one task length after T_lb, before any second one: the
- * answer is the missing-th smallest of those next completions.  O(n log n)
- * without iteration.  scratch holds n doubles.
+ * answer is the missing-th smallest of those next completions.  When every
+ * slot is free by T_lb (the usual case) this is O(n); otherwise free_at is
+ * sorted to find the active slots.  scratch holds n doubles.
  */
-static double list_finish(const double *free_at, uint32_t n, double mu,
+static double list_finish(double *free_at, uint32_t n, double mu,
 			  uint32_t pending, double *scratch)
 {
-	double sum = 0, t_lb = 0, done = 0;
-	uint32_t active = 0, missing;
+	double sum = 0, max = 0, t_lb, done = 0;
+	uint32_t active = n, missing;
 
 	for (uint32_t k = 0; k < n; k++) {
 		sum += free_at[k];
-		/* g on [free_at[k], free_at[k+1]] is (k+1) T - sum */
-		t_lb = (pending * mu + sum) / (k + 1);
-		active = k + 1;
-		if (k + 1 == n || t_lb <= free_at[k + 1])
-			break;
+		max = free_at[k] > max ? free_at[k] : max;
+	}
+	t_lb = (pending * mu + sum) / n;
+	if (t_lb < max) {
+		/* some slots free only after T_lb: sweep in order */
+		qsort(free_at, n, sizeof(*free_at), cmp_double);
+		sum = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			sum += free_at[k];
+			/* g on [free_at[k], free_at[k+1]] is (k+1) T - sum */
+			t_lb = (pending * mu + sum) / (k + 1);
+			active = k + 1;
+			if (k + 1 == n || t_lb <= free_at[k + 1])
+				break;
+		}
 	}
 	for (uint32_t k = 0; k < active; k++) {
 		double i = floor((t_lb - free_at[k]) / mu + 1e-9);
@@ -189,8 +237,7 @@ static double list_finish(const double *free_at, uint32_t n, double mu,
 	missing = pending - (uint32_t) done;
 	if (missing > active)
 		missing = active; /* guards rounding; cannot happen exactly */
-	qsort(scratch, active, sizeof(*scratch), cmp_double);
-	return scratch[missing - 1];
+	return nth_smallest(scratch, active, missing - 1);
 }
 
 #define FINISH_STACK 256
@@ -242,15 +289,15 @@ double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		delta[i] = dl_delta(mu, ph->running[i].start, now, floor_frac);
 		last = delta[i] > last ? delta[i] : last;
 	}
-	qsort(delta, r, sizeof(*delta), cmp_double);
 	/* A slot frees when a running task ends, but only once concurrency
 	 * has drained below the slot count: with r > slots, the first
 	 * r - slots endings free nothing usable. */
-	for (uint32_t k = 0; k < nslots; k++) {
-		if (r > nslots)
-			free_at[k] = delta[r - nslots + k];
-		else
-			free_at[k] = k < nslots - r ? 0 : delta[k - (nslots - r)];
+	if (r > nslots) {
+		nth_smallest(delta, r, r - nslots);
+		memcpy(free_at, delta + (r - nslots), nslots * sizeof(*free_at));
+	} else {
+		memset(free_at, 0, (nslots - r) * sizeof(*free_at));
+		memcpy(free_at + (nslots - r), delta, r * sizeof(*free_at));
 	}
 	t = list_finish(free_at, nslots, mu, pending, free_at + nslots);
 	if (delta != stack_delta)

@@ -39,6 +39,7 @@ struct ajob {
 	enum dl_class cls;
 	double key0;	  /* initial ranking key */
 	double key;	  /* current key: refreshed after every grant */
+	uint32_t tie;	  /* rank by (submit, id): the tie-break */
 	uint32_t g[DL_POOLS];
 	uint32_t g_need;  /* grants made while the job had need */
 	bool managed;
@@ -112,9 +113,8 @@ static int order_cmp(const struct ajob *x, double kx, const struct ajob *y,
 		return x->cls < y->cls ? 1 : -1;
 	if (kx != ky)
 		return kx > ky ? 1 : -1;
-	if (x->job->submit != y->job->submit)
-		return x->job->submit < y->job->submit ? 1 : -1;
-	return x->job->id < y->job->id ? 1 : (x->job->id > y->job->id ? -1 : 0);
+	/* ties: older submission first (tie = rank by submit, then id) */
+	return x->tie < y->tie ? 1 : (x->tie > y->tie ? -1 : 0);
 }
 
 static int heap_before(uint32_t i, uint32_t j, void *vctx)
@@ -232,9 +232,10 @@ static int submit_cmp(const void *pi, const void *pj, void *vctx)
 	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
 }
 
-static int apply_share_cap(struct ajob *a, uint32_t n, uint32_t *idx,
+/* idx: the jobs in submission order */
+static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 			   const struct dl_capacity *cap,
-			   const struct dl_config *cfg, struct actx *ctx)
+			   const struct dl_config *cfg)
 {
 	struct claim *claims;
 	uint32_t nclaims = 0;
@@ -244,7 +245,6 @@ static int apply_share_cap(struct ajob *a, uint32_t n, uint32_t *idx,
 	claims = calloc(n ? n : 1, sizeof(*claims));
 	if (!claims)
 		return ENOMEM;
-	qsort_r(idx, n, sizeof(*idx), submit_cmp, ctx);
 	for (uint32_t k = 0; k < n; k++) {
 		struct ajob *j = &a[idx[k]];
 		const char *acct = j->job->account ? j->job->account : "";
@@ -580,7 +580,10 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 			in->now);
 		order[i] = i;
 	}
-	if (apply_share_cap(a, n, order, &cap, in->cfg, &ctx)) {
+	qsort_r(order, n, sizeof(*order), submit_cmp, &ctx);
+	for (uint32_t k = 0; k < n; k++)
+		a[order[k]].tie = k;
+	if (apply_share_cap(a, n, order, &cap, in->cfg)) {
 		snprintf(err, err ? errlen : 0, "out of memory");
 		goto fail;
 	}
