@@ -7,4 +7,5 @@ DL_CORE_SOURCES += \
 	src/common/policy_ras.c src/common/policy_ras.h \
 	src/common/policy_reverse.c src/common/policy_reverse.h \
 	src/common/place_index.c src/common/place_index.h
-EXTRA_DIST += doc/ras-reverse.md doc/select-deadline.md bench/results/ras-bench.md
+EXTRA_DIST += doc/ras-reverse.md doc/select-deadline.md bench/results/ras-bench.md \
+	bench/results/ras-sim-reverse.md
