@@ -42,6 +42,7 @@ struct dl_config {
 	double realtime_share;	    /* share of a partition for realtime jobs */
 	double realtime_margin;	    /* safety margin on worst-case lengths */
 	double realtime_quantile;   /* quantile used as worst-case length */
+	double realtime_overhead;   /* slot turnover added to each task (s) */
 	double feedback_threshold;  /* realtime feedback delta; 0 = auto */
 	uint32_t debug;		    /* 0 quiet .. 3 very verbose */
 };

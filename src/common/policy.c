@@ -10,6 +10,7 @@
 #include "common/policy_adaptive.h"
 #include "common/policy_ras.h"
 #include "common/policy_reverse.h"
+#include "common/policy_realtime.h"
 
 int dl_policy_check_input(const struct dl_policy_input *in, char *err,
 			  size_t errlen)
@@ -57,6 +58,8 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 		return dl_ras_plan(in, err, errlen);
 	case DL_POLICY_REVERSE:
 		return dl_reverse_plan(in, err, errlen);
+	case DL_POLICY_REALTIME:
+		return dl_realtime_plan(in, err, errlen);
 	default:
 		snprintf(err, err ? errlen : 0, "policy %s is not available",
 			 dl_policy_name(in->cfg->policy));

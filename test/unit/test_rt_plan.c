@@ -1,0 +1,274 @@
+/*
+ * test_rt_plan.c - the realtime branch of dl_policy_plan(): EDF ranks,
+ * throttles from the reservation walk, holds with a Reason for infeasible
+ * jobs, jobs judged at plan time (admitted or held as not guaranteed), jobs
+ * without deadline left alone, and the plan as JSON.
+ */
+#include "common/plan_json.h"
+#include "common/policy.h"
+#include "common/policy_realtime.h"
+#include "rt_fixtures.h"
+
+struct world {
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_rt_state *st;
+	struct dl_job *jobs[16];
+	uint32_t n;
+	struct dl_plan *plan;
+};
+
+static void w_init(struct world *w, uint32_t cpus)
+{
+	struct dl_rt_params p;
+
+	memset(w, 0, sizeof(*w));
+	fx_cluster(&w->cl, 1, cpus, 0);
+	w->cfg = fx_config();
+	w->cfg.policy = DL_POLICY_REALTIME;
+	w->cfg.realtime_overhead = 0;
+	w->st = dl_rt_state_new();
+	ck_assert_ptr_nonnull(w->st);
+	ck_assert_int_eq(dl_rt_configure(w->st, &w->cfg), 0);
+	ck_assert_int_eq(dl_rt_get_params(w->st, &p), 0);
+	ck_assert_double_eq(p.overhead, 0);
+	ck_assert_int_eq(dl_rt_set_pool(w->st, "batch", cpus, 0, 0), 0);
+}
+
+/* A live job with 600 s time limits and a soft deadline. */
+static struct dl_job *w_job(struct world *w, uint64_t id, double deadline,
+			    uint32_t maps, uint32_t reduces)
+{
+	struct dl_job *j = dl_job_new(id, "alice", "wc", "acct");
+
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(dl_phase_init(j, DL_MAP, maps, 1, 0), 0);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, reduces, 1, 0), 0);
+	j->phase[DL_MAP].time_limit = j->phase[DL_REDUCE].time_limit = 600;
+	j->soft_deadline = deadline;
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+/* Tasks of this job take `wc` seconds at worst (history of 10 tasks). */
+static void w_history(struct world *w, int phase, double wc)
+{
+	struct dl_rt_quantiles q = {wc / 1.2, wc / 1.2, wc / 1.2, wc / 1.2, 10};
+
+	ck_assert_int_eq(dl_rt_wc_store(w->st, "alice", "wc", phase, &q, 0), 0);
+}
+
+static void w_admit(struct world *w, uint64_t id, double deadline,
+		    uint32_t maps, double wm, uint32_t reduces, double wr,
+		    double now)
+{
+	struct dl_rt_request q =
+		rt_req(id, now, deadline, maps, wm, reduces, wr);
+	struct dl_rt_verdict v;
+
+	ck_assert_int_eq(dl_rt_admit(w->st, &q, now, true, &v), 0);
+	ck_assert_msg(v.admitted, "%s", v.msg);
+}
+
+static void w_plan(struct world *w, double now)
+{
+	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
+				     now,    NULL,    w->st};
+	char err[256] = "";
+
+	dl_plan_free(w->plan);
+	w->plan = dl_policy_plan(&in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+	ck_assert_int_eq(w->plan->policy, DL_POLICY_REALTIME);
+}
+
+static const struct dl_plan_job *w_get(struct world *w, uint64_t id)
+{
+	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
+
+	ck_assert_ptr_nonnull(pj);
+	return pj;
+}
+
+static void w_free(struct world *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		dl_job_free(w->jobs[i]);
+	dl_plan_free(w->plan);
+	dl_config_free(&w->cfg);
+	dl_cluster_free(&w->cl);
+	dl_rt_state_free(w->st);
+}
+
+/* EDF ranks; the earliest deadline takes every free CPU first. */
+START_TEST(test_ranks_and_throttles)
+{
+	struct world w;
+
+	w_init(&w, 4);
+	w_admit(&w, 2, 200, 4, 10, 0, 0, 0);
+	w_admit(&w, 1, 100, 6, 10, 0, 0, 0);
+	w_job(&w, 1, 100, 6, 0);
+	w_job(&w, 2, 200, 4, 0);
+	w_job(&w, 3, 0, 5, 0); /* no deadline */
+	w_plan(&w, 0);
+	ck_assert_uint_eq(w_get(&w, 1)->rank, 1);
+	ck_assert_uint_eq(w_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 4);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	ck_assert(w_get(&w, 1)->urgent);
+	ck_assert(w_get(&w, 1)->managed);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq(w_get(&w, 1)->predicted_finish, 20);
+	ck_assert_ptr_nonnull(strstr(w_get(&w, 1)->explain, "admitted"));
+	ck_assert_ptr_nonnull(strstr(w_get(&w, 2)->explain, "waiting"));
+	ck_assert(!w_get(&w, 3)->managed);
+	ck_assert_uint_eq(w_get(&w, 3)->rank, 0);
+	/* job 1 was allowed to start: a new job cannot pass it */
+	{
+		struct dl_rt_job_info info;
+
+		ck_assert_int_eq(dl_rt_job_get(w.st, 1, &info), 0);
+		ck_assert(info.started);
+		ck_assert_int_eq(dl_rt_job_get(w.st, 2, &info), 0);
+		ck_assert(!info.started);
+	}
+	/* 4 running, 2 pending: the throttle stays 4 until one ends */
+	fx_run(w.jobs[0], DL_MAP, 4, 0, 0);
+	w_plan(&w, 1);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 4);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	w_free(&w);
+}
+END_TEST
+
+/* Job A (earlier deadline) has its last map running and 3 reducers to
+ * come: 3 of the 3 free CPUs are kept for them, job B gets none. */
+START_TEST(test_reduce_reservation)
+{
+	struct world w;
+	struct dl_job *a;
+
+	w_init(&w, 4);
+	w_admit(&w, 1, 100, 1, 10, 3, 10, 0);
+	w_admit(&w, 2, 200, 4, 10, 0, 0, 0);
+	a = w_job(&w, 1, 100, 1, 3);
+	w_job(&w, 2, 200, 4, 0);
+	fx_run(a, DL_MAP, 1, 0, 0);
+	ck_assert_int_eq(dl_rt_mark_started(w.st, 1), 0);
+	w_plan(&w, 1);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 1);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	/* A's map is done: its reducers take 3 CPUs, B the fourth */
+	a->phase[DL_MAP].nrunning = 0;
+	fx_done(a, DL_MAP, 1, 5, 0);
+	w_plan(&w, 5);
+	ck_assert_int_eq(w_get(&w, 1)->phase, DL_REDUCE);
+	ck_assert_uint_eq(w_get(&w, 1)->alloc, 3);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 1);
+	w_free(&w);
+}
+END_TEST
+
+/* A task far over its worst case makes the job infeasible: held with a
+ * Reason, never cancelled. */
+START_TEST(test_hold)
+{
+	struct world w;
+	struct dl_job *a;
+	const struct dl_plan_job *pj;
+	char *text;
+	struct dl_plan *back;
+	char err[128];
+
+	w_init(&w, 2);
+	w_admit(&w, 1, 30, 2, 10, 0, 0, 0);
+	a = w_job(&w, 1, 30, 2, 0);
+	fx_run(a, DL_MAP, 2, 0, 0);
+	w_plan(&w, 5);
+	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	w_plan(&w, 31); /* both tasks 21 s over; the limit is 600 s */
+	pj = w_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HELD);
+	ck_assert(pj->hold);
+	ck_assert_str_eq(pj->hold_reason, DL_RT_REASON_INFEASIBLE);
+	ck_assert_ptr_nonnull(strstr(pj->explain, "worst case"));
+	ck_assert_uint_eq(pj->rank, 0);
+	/* the plan as JSON keeps it */
+	text = dl_plan_to_string(w.plan);
+	ck_assert_ptr_nonnull(text);
+	back = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_ptr_nonnull(back);
+	ck_assert_int_eq(dl_plan_find(back, 1)->verdict, DL_VERDICT_HELD);
+	ck_assert_str_eq(dl_plan_find(back, 1)->hold_reason,
+			 DL_RT_REASON_INFEASIBLE);
+	free(text);
+	dl_plan_free(back);
+	w_free(&w);
+}
+END_TEST
+
+/* Jobs that were not judged at submit are judged by the plan. */
+START_TEST(test_judged_at_plan)
+{
+	struct world w;
+	const struct dl_plan_job *pj;
+
+	w_init(&w, 2);
+	w_history(&w, DL_MAP, 10);
+	w_job(&w, 7, 100, 4, 0); /* 20 s of work: admitted */
+	w_job(&w, 8, 15, 4, 0);  /* needs 20 s even ahead of job 7 */
+	w_job(&w, 9, 100, 2, 0);
+	w.jobs[2]->phase[DL_MAP].time_limit = 0; /* and no limit */
+	{
+		struct dl_rt_quantiles none;
+
+		ck_assert_int_eq(dl_rt_wc_lookup(w.st, "alice", "wc", 0, &none),
+				 0);
+	}
+	w_plan(&w, 0);
+	pj = w_get(&w, 7);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->rank, 1);
+	pj = w_get(&w, 8);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_REJECTED);
+	ck_assert(pj->hold);
+	ck_assert_str_eq(pj->hold_reason, DL_RT_REASON_REJECTED);
+	ck_assert_ptr_nonnull(strstr(pj->explain, "cannot be guaranteed"));
+	ck_assert_double_eq(pj->predicted_finish, 20);
+	/* job 9 has history (the same user and name): admitted */
+	ck_assert_int_eq(w_get(&w, 9)->verdict, DL_VERDICT_ON_TRACK);
+	w_free(&w);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+	struct world w;
+	struct dl_policy_input in;
+	char err[128] = "";
+
+	w_init(&w, 2);
+	in = (struct dl_policy_input){&w.cl, w.jobs, 0, &w.cfg, 0, NULL, NULL};
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "admitted set"));
+	in.rt = w.st;
+	in.now = NAN;
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	w_free(&w);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("rt_plan");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_ranks_and_throttles);
+	tcase_add_test(tc, test_reduce_reservation);
+	tcase_add_test(tc, test_hold);
+	tcase_add_test(tc, test_judged_at_plan);
+	tcase_add_test(tc, test_bad_input);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}
