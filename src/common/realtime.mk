@@ -11,3 +11,6 @@ DL_CORE_SOURCES += \
 	src/common/rt_dc.c src/common/rt_dc.h \
 	src/common/policy_realtime.c src/common/policy_realtime.h \
 	src/common/id_index.c src/common/id_index.h
+
+# design notes of the realtime policy
+dist_doc_DATA += doc/realtime.md
