@@ -18,6 +18,7 @@
 #include "common/rt_internal.h"
 
 #define DEFAULT_BUDGET 4096u
+#define NO_POS         UINT32_MAX
 
 /* ---- small helpers ---- */
 
@@ -900,6 +901,21 @@ static void wc_text(char *buf, size_t len, const struct rt_job *j)
 		snprintf(buf, len, "worst-case reduce task %s", r);
 }
 
+/* Whether j meets its own deadline (and start windows) at position pos. */
+static int own_ok(const struct rt_pool *pl, const struct rt_job *j,
+		  uint32_t pos, double now, bool *ok)
+{
+	struct dl_rt_vec tv[DL_PHASES] = {{0}};
+	struct rt_calc c;
+	int rc = calt(pl, j, rt_pred(pl, pos), rt_pred_pad(pl, pos), now, tv,
+		      &c);
+
+	dl_rt_vec_free(&tv[0]);
+	dl_rt_vec_free(&tv[1]);
+	*ok = !rc && c.ok && c.fits;
+	return rc;
+}
+
 /* A deadline that would be admitted now: the job at the end of the queue
  * disturbs nobody and is judged on its own finish and start windows. */
 static int admissible_deadline(const struct rt_pool *pl, struct rt_job *j,
@@ -973,6 +989,7 @@ static int admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 	uint32_t first = rt_first_open(pl), pedf, lowest, budget, pos;
 	bool ok = false, found = false;
 	double *slack = NULL;
+	uint32_t top;
 	int rc = 0;
 
 	memset(&t, 0, sizeof(t));
@@ -1020,7 +1037,34 @@ static int admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 	     pedf++)
 		;
 	lowest = (st->p.flags & DL_RT_PAPER_ORDER) ? pedf : first;
-	for (pos = pedf + 1; pos-- > lowest;) {
+	/* the job's own finish only gets earlier at earlier positions (the
+	 * vectors ahead of it only get smaller): the latest position where it
+	 * meets its own deadline, by bisection; none: rejected right away */
+	{
+		bool own;
+
+		rc = own_ok(pl, j, lowest, now, &own);
+		if (rc)
+			goto out;
+		top = NO_POS;
+		if (own) {
+			uint32_t lo = lowest, hi = pedf; /* own_ok(lo) holds */
+
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo + 1) / 2;
+
+				rc = own_ok(pl, j, mid, now, &own);
+				if (rc)
+					goto out;
+				if (own)
+					lo = mid;
+				else
+					hi = mid - 1;
+			}
+			top = lo;
+		}
+	}
+	for (pos = top + 1; top != NO_POS && pos-- > lowest;) {
 		rc = try_at(st, pl, j, pos, now, slack, &t, &budget, &ok);
 		if (rc == ETIME) {
 			set_msg(v,
@@ -1086,6 +1130,16 @@ static int admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 		if (rc)
 			goto out;
 		v->earliest = c.fits ? c.finish : NAN;
+		if (isnan(v->finish)) {
+			/* where EDF would have put it */
+			rc = calt(pl, j, rt_pred(pl, pedf),
+				  rt_pred_pad(pl, pedf), now, tv, &c);
+			dl_rt_vec_free(&tv[0]);
+			dl_rt_vec_free(&tv[1]);
+			if (rc)
+				goto out;
+			v->finish = c.fits ? c.finish : NAN;
+		}
 		rc = admissible_deadline(pl, j, now, &v->admissible_deadline);
 		if (rc)
 			goto out;
