@@ -66,3 +66,33 @@ client() {
 	client sbatch --parsable -o "$LC_DIR/jobs/array.out" -t 1 --array=0-3 --wrap 'true'
 	dl_wait_jobs 60 "$(cut -d';' -f1 <<<"$output")"
 }
+
+# Tools built on the public libslurm.so (pyslurm, site scripts) rather than
+# Slurm's private libslurmfull load the select plugins too: the plugin must
+# not need slurmctld-only symbols there.
+@test "a program linked with the public libslurm.so reads nodes and jobs" {
+	cat >"$BATS_FILE_TMPDIR/pubslurm.c" <<'CSRC'
+#include <stdio.h>
+#include <slurm/slurm.h>
+int main(void)
+{
+	node_info_msg_t *nodes = NULL;
+	job_info_msg_t *jobs = NULL;
+
+	if (slurm_load_node(0, &nodes, SHOW_ALL) ||
+	    slurm_load_jobs(0, &jobs, SHOW_ALL)) {
+		slurm_perror("load");
+		return 1;
+	}
+	printf("nodes=%u jobs=%u\n", nodes->record_count, jobs->record_count);
+	slurm_free_node_info_msg(nodes);
+	slurm_free_job_info_msg(jobs);
+	return 0;
+}
+CSRC
+	gcc -o "$BATS_FILE_TMPDIR/pubslurm" "$BATS_FILE_TMPDIR/pubslurm.c" -lslurm
+	run env LD_DEBUG=files "$BATS_FILE_TMPDIR/pubslurm"
+	grep -q 'file=.*select_deadline.so' <<<"$output"
+	client "$BATS_FILE_TMPDIR/pubslurm"
+	grep -q '^nodes=2 ' <<<"$output"
+}

@@ -34,6 +34,20 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+/*
+ * Client commands load every select plugin, and tools built on the public
+ * libslurm.so (not libslurmfull) lack slurmctld's symbols: a data
+ * reference would fail the dlopen() and a call the process.  So define
+ * node_record_count here (slurmctld's own definition interposes, as for
+ * select/cray_aries) and reference running_in_slurmctld() weakly.
+ */
+int node_record_count;
+#pragma weak running_in_slurmctld
+/* error() under the name both libslurm.so and libslurmfull export
+ * (log.c aliases it; only slurm_xlator.h declares the name) */
+extern int slurm_error(const char *, ...)
+	__attribute__((format(printf, 1, 2)));
+
 #include "common/place_index.h"
 #include "common/plan.h"
 
@@ -131,17 +145,18 @@ static int _other_init(void)
 {
 	int rc = SLURM_SUCCESS;
 
+	_Static_assert(sizeof(syms) == sizeof(ops),
+		       "operation table out of sync with slurm_select_ops_t");
 	slurm_mutex_lock(&g_context_lock);
 	if (!g_context) {
-		if (sizeof(syms) != sizeof(ops))
-			fatal("%s: operation table out of sync with "
-			      "slurm_select_ops_t",
-			      SD_PREFIX);
 		g_context = plugin_context_create("select", "select/cons_tres",
 						  (void **) &ops, syms,
 						  sizeof(syms));
 		if (!g_context) {
-			error("%s: cannot load select/cons_tres", SD_PREFIX);
+			/* slurm_error: also exported by the public
+			 * libslurm.so, unlike error() */
+			slurm_error("%s: cannot load select/cons_tres",
+				    SD_PREFIX);
 			rc = SLURM_ERROR;
 		}
 	}
@@ -398,7 +413,7 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap)
 
 extern int init(void)
 {
-	in_ctld = running_in_slurmctld();
+	in_ctld = running_in_slurmctld && running_in_slurmctld();
 	if (in_ctld)
 		info("%s: loaded (plugin_id %u); delegating to "
 		     "select/cons_tres. "
