@@ -9,7 +9,7 @@
 #
 #   reproduce-reverse.sh [--out DIR] [--quick] [--sim PATH] [--jobs N]
 #                        [--seeds N] [--external twitter|none]
-#                        [--ext-peak P] [--task-length S]
+#                        [--ext-peak P] [--task-length S] [--policies a,b]
 #
 # Writes DIR/f<F>-l<L>-s<S>/ per run (summaries, oracle.json),
 # DIR/f<F>-l<L>/summary-<policy>.json (means over seeds), DIR/missed.tsv
@@ -23,7 +23,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 SEEDS=10 FACTORS="4 8 12" LOADS="0.2 0.4 0.6 0.8 1.0" DAYS=7 MARGIN=1
-EXTERNAL=twitter PEAK=0.7 TLEN=390
+EXTERNAL=twitter PEAK=0.7 TLEN=390 WANT=adaptive,reverse,ras,fifo,edf
 if [ "$QUICK" = 1 ]; then
 	SEEDS=1 FACTORS=4 LOADS="0.4 0.8" DAYS=2 MARGIN=0.5
 fi
@@ -34,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--external) [ $# -ge 2 ] || sim_die "--external needs twitter or none"; EXTERNAL=$2; shift 2 ;;
 	--ext-peak) [ $# -ge 2 ] || sim_die "--ext-peak needs a share"; PEAK=$2; shift 2 ;;
 	--task-length) [ $# -ge 2 ] || sim_die "--task-length needs seconds"; TLEN=$2; shift 2 ;;
+	--policies) [ $# -ge 2 ] || sim_die "--policies needs a list"; WANT=$2; shift 2 ;;
 	*) sim_die "unknown option $1" ;;
 	esac
 done
@@ -42,7 +43,7 @@ twitter) EXT="--forecast $BENCH_DIR/workloads/twitter-2021-load.txt --ext-peak $
 none) EXT="" ;;
 *) sim_die "--external expects twitter or none" ;;
 esac
-POLICIES=$(sim_available adaptive,reverse,ras,fifo,edf)
+POLICIES=$(sim_available "$WANT")
 
 export SIM OUT POLICIES DAYS MARGIN TLEN EXT
 for f in $FACTORS; do

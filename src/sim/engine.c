@@ -1442,66 +1442,21 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ lifecycle */
 
-/* The external load as the reverse policy's forecast (the paper's f(t),
- * known in advance).  The core's classes load a fraction of each of their
- * nodes' capacity while the engine takes whole nodes from the end of the
- * list; so the nodes go into at most 64 classes of consecutive nodes, each
- * loaded by the share of its nodes taken.  With one node per class (up to
- * 64 nodes) this is exact; with more, a partly taken class counts as
- * loaded on all its nodes for placement (at most one class of B nodes).
- * The classes' host lists are made once here. */
-static int forecast_classes(struct sim_engine *e, char *err, size_t errlen)
-{
-	uint32_t n = e->nnodes;
-
-	if (!e->cs->ext.n)
-		return 0;
-	e->fc_per = (n + DL_FORECAST_MAX_CLASSES - 1) / DL_FORECAST_MAX_CLASSES;
-	e->fc_n = (n + e->fc_per - 1) / e->fc_per;
-	e->fc_expr = calloc(e->fc_n, sizeof(*e->fc_expr));
-	if (!e->fc_expr)
-		goto oom;
-	for (uint32_t k = 0; k < e->fc_n; k++) {
-		uint32_t lo = k * e->fc_per;
-		uint32_t hi = lo + e->fc_per < n ? lo + e->fc_per : n;
-		size_t len = 0, cap = 0;
-
-		for (uint32_t nd = lo; nd < hi; nd++)
-			cap += 2 * strlen(e->cs->nodes[nd].name) + 16;
-		e->fc_expr[k] = malloc(cap + 1);
-		if (!e->fc_expr[k])
-			goto oom;
-		for (uint32_t nd = lo; nd < hi; nd++) {
-			const char *nm = e->cs->nodes[nd].name;
-
-			if (e->cs->mode == SIM_SLOTS_TYPED)
-				len += (size_t) sprintf(e->fc_expr[k] + len,
-							"%s%s:map,%s:reduce",
-							len ? "," : "", nm, nm);
-			else
-				len += (size_t) sprintf(e->fc_expr[k] + len,
-							"%s%s", len ? "," : "",
-							nm);
-		}
-	}
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return ENOMEM;
-}
-
 /* The forecast of the window a plan at `now` can look at: from now to the
  * latest goal of the active jobs plus a plan interval (reverse fitting
- * stops at the last deadline, placement looks one cycle ahead).  Outside
- * its samples a non-periodic forecast holds its first and last values, so
- * the plan is the one a forecast of the whole series would give -- at a
- * fraction of the cost (the core rebuilds A_r(t) over every sample). */
+ * stops at the last deadline, placement looks one cycle ahead).  It is the
+ * engine's own f(t), known in advance as the thesis assumes: one class of
+ * every node with Share=nodes, the share of the nodes held whole from the
+ * end of the list -- exactly what the engine applies.  Outside its samples
+ * a non-periodic forecast holds its ends, so the plan is the one a forecast
+ * of the whole series would give, at a fraction of the cost (the core
+ * rebuilds A_r(t) over every sample on each cycle). */
 static int build_forecast(struct sim_engine *e)
 {
 	const struct sim_series *x = &e->cs->ext;
 	double step = x->step, t0, t1 = e->now + e->cfg.plan_interval;
-	uint32_t n = e->nnodes, ns;
-	int rc = 0;
+	uint32_t ns;
+	int rc;
 
 	dl_forecast_free(e->forecast);
 	e->forecast = NULL;
@@ -1510,7 +1465,7 @@ static int build_forecast(struct sim_engine *e)
 	for (uint32_t k = 0; k < e->nactive; k++) {
 		double d = e->jobs[e->active[k]].deadline;
 
-		if (d > t1)
+		if (d + e->cfg.plan_interval > t1)
 			t1 = d + e->cfg.plan_interval;
 	}
 	t0 = x->start + floor((e->now - x->start) / step) * step;
@@ -1524,30 +1479,14 @@ static int build_forecast(struct sim_engine *e)
 		e->fc_load = q;
 		e->fc_cap = ns;
 	}
+	for (uint32_t i = 0; i < ns; i++)
+		e->fc_load[i] = sim_series_at(x, t0 + (i + 0.5) * step);
 	e->forecast = dl_forecast_new(t0, step, 0, ns);
 	if (!e->forecast)
 		return ENOMEM;
-	for (uint32_t k = 0; k < e->fc_n && !rc; k++) {
-		uint32_t lo = k * e->fc_per;
-		uint32_t hi = lo + e->fc_per < n ? lo + e->fc_per : n;
-		char name[32];
-
-		for (uint32_t i = 0; i < ns; i++) {
-			double held =
-				sim_series_at(x, t0 + (i + 0.5) * step) * n;
-			double sum = 0;
-
-			for (uint32_t nd = lo; nd < hi; nd++) {
-				double h = held - (double) (n - 1 - nd);
-
-				sum += h < 0 ? 0 : (h > 1 ? 1 : h);
-			}
-			e->fc_load[i] = sum / (hi - lo);
-		}
-		snprintf(name, sizeof(name), "ext%u", k + 1);
-		rc = dl_forecast_add_class(e->forecast, name, e->fc_expr[k], 0,
-					   e->fc_load);
-	}
+	rc = dl_forecast_add_class(e->forecast, "external", "*", 0, e->fc_load);
+	if (!rc)
+		rc = dl_forecast_set_whole_nodes(e->forecast, 0, true);
 	if (rc) {
 		dl_forecast_free(e->forecast);
 		e->forecast = NULL;
@@ -1656,10 +1595,6 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 		return NULL;
 	}
 	apply_ext(e);
-	if (forecast_classes(e, err, errlen)) {
-		sim_engine_free(e);
-		return NULL;
-	}
 	for (uint32_t k = 0; k < ws->njobs; k++) {
 		struct sim_job *j = &e->jobs[k];
 
@@ -1728,9 +1663,6 @@ void sim_engine_free(struct sim_engine *e)
 	dl_plan_free(e->plan);
 	dl_cluster_free(&e->view);
 	dl_forecast_free(e->forecast);
-	for (uint32_t k = 0; e->fc_expr && k < e->fc_n; k++)
-		free(e->fc_expr[k]);
-	free(e->fc_expr);
 	free(e->fc_load);
 	dl_config_free(&e->cfg);
 	free(e);

@@ -122,8 +122,6 @@ struct sim_engine {
 	uint32_t nnodes;
 	struct dl_cluster view;       /* what the policies see */
 	struct dl_forecast *forecast; /* f(t) for the reverse policy, or NULL */
-	char **fc_expr;               /* its classes' host lists */
-	uint32_t fc_n, fc_per;        /* classes, nodes per class */
 	double *fc_load;
 	uint32_t fc_cap;
 	uint32_t part_map, part_reduce; /* typed mode: view partitions */

@@ -310,37 +310,27 @@ START_TEST(external_load_is_the_reverse_forecast)
 	double start, step, period;
 	uint32_t ns;
 
-	/* 130 nodes: more than 64 classes of one -> 3 per class (44
-	 * classes), each loaded by the share of its nodes taken */
 	load(&r,
-	     "{\"nodes\":[{\"count\":130,\"cpus\":1}],\"external_load\":{"
-	     "\"step\":60,\"values\":[0.1,0.5,0],\"repeat\":true}}",
+	     "{\"nodes\":[{\"count\":10,\"cpus\":1}],\"external_load\":{"
+	     "\"step\":60,\"values\":[0.1,0.55,0],\"repeat\":true}}",
 	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":900,\"maps\":1,"
 	     "\"map_length\":10}]}");
 	go(&r, "reverse", 1);
-	/* the last plan's forecast: its window, from that plan to the
+	/* the last plan's forecast: one class of every node holding whole
+	 * nodes from the end, over the window from that plan to the
 	 * deadline plus a plan interval */
 	ck_assert_ptr_nonnull(r.e->forecast);
-	ck_assert_uint_eq(dl_forecast_nclasses(r.e->forecast), 44);
+	ck_assert_uint_eq(dl_forecast_nclasses(r.e->forecast), 1);
+	ck_assert(dl_forecast_whole_nodes(r.e->forecast, 0));
+	ck_assert_int_eq(dl_forecast_class_of(r.e->forecast, "n7"), 0);
 	dl_forecast_grid(r.e->forecast, &start, &step, &period, &ns);
 	ck_assert_double_eq(step, 60);
 	ck_assert_double_eq(period, 0);
 	ck_assert(start <= r.e->jobs[0].finish);
 	ck_assert(start + ns * step >= 900 + r.cfg.plan_interval);
-	for (double t = start + 30; t < start + ns * step; t += 60) {
-		double held = 0;
-
-		for (uint32_t n = 0; n < 130; n++) {
-			int c = dl_forecast_class_of(r.e->forecast,
-						     r.e->view.nodes[n].name);
-
-			ck_assert_int_ge(c, 0);
-			held += dl_forecast_load_at(r.e->forecast, c, 0, t);
-		}
-		/* the forecast holds as many nodes as the engine takes */
-		ck_assert_double_eq_tol(held, 130 * sim_series_at(&r.cs.ext, t),
-					1e-9);
-	}
+	for (double t = start + 30; t < start + ns * step; t += 60)
+		ck_assert_double_eq_tol(dl_forecast_at(r.e->forecast, 0, t),
+					sim_series_at(&r.cs.ext, t), 1e-12);
 	done(&r);
 	/* a policy that does not read it gets none */
 	load(&r,
