@@ -9,7 +9,7 @@
 
 #include "sim/gen.h"
 
-#define GEN_USAGE_ERROR 2
+#define GEN_USAGE_ERROR 1000 /* not an errno: the arguments are wrong */
 
 #define GEN_REVERSE_USAGE                                                      \
 	"--load L --max-factor F [--min-factor 1.5] [--days 7] [--nodes 100]"  \

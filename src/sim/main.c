@@ -23,6 +23,7 @@
 #include "common/dl_config.h"
 #include "sim/engine.h"
 #include "sim/gen.h"
+#include "sim/gen_kinds.h"
 #include "sim/jsonutil.h"
 #include "sim/oracle_input.h"
 #include "sim/output.h"
@@ -695,7 +696,7 @@ static int cmd_gen(int argc, char **argv)
 	rc = k->fn(&a, &c, &w, err, sizeof(err));
 	free(rest);
 	if (rc) {
-		if (rc == EXIT_USAGE)
+		if (rc == GEN_USAGE_ERROR)
 			fprintf(stderr,
 				"%s gen %s: %s\nusage: %s gen %s [--seed N] "
 				"[--cluster-out FILE] %s\n",
@@ -704,7 +705,7 @@ static int cmd_gen(int argc, char **argv)
 			fprintf(stderr, "%s gen %s: %s\n", prog, k->name, err);
 		sim_cluster_spec_free(&c);
 		sim_workload_spec_free(&w);
-		return rc == EXIT_USAGE ? EXIT_USAGE : 1;
+		return rc == GEN_USAGE_ERROR ? EXIT_USAGE : 1;
 	}
 	{
 		json_object *wj = sim_workload_to_json(&w, &c);

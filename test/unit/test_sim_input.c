@@ -11,6 +11,7 @@
 #include "fixtures.h"
 #include "sim/dist.h"
 #include "sim/gen.h"
+#include "sim/gen_kinds.h"
 #include "sim/jsonutil.h"
 #include "sim/rng.h"
 #include "sim/spec.h"
@@ -528,7 +529,8 @@ START_TEST(reverse_generator)
 		struct gen_args a = {1, 3, bad};
 		char err[256] = "";
 
-		ck_assert_int_eq(k->fn(&a, &c, &w, err, sizeof(err)), 2);
+		ck_assert_int_eq(k->fn(&a, &c, &w, err, sizeof(err)),
+				 GEN_USAGE_ERROR);
 		ck_assert(strstr(err, "max-factor"));
 		sim_workload_spec_free(&w);
 		sim_cluster_spec_free(&c);
