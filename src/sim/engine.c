@@ -58,6 +58,7 @@ struct sim_event {
 };
 
 #define EPS            1e-9
+#define STALL_AFTER    86400.0 /* s of plans starting nothing: a stall */
 #define REDUCE_ID_BASE (UINT64_C(1) << 32)
 
 static int build_forecast(struct sim_engine *e);
@@ -1255,6 +1256,9 @@ static int dispatch(struct sim_engine *e)
 
 			if (typed && !e->free_units[p])
 				break;
+			if (e->policy->may_start &&
+			    !e->policy->may_start(e->pstate, e, j->idx, p))
+				break;
 			got = pick_node(e, j, p, &rv, &n);
 			if (got != PICKED) {
 				if (got == NO_ROOM && !rv.active)
@@ -1355,7 +1359,8 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 {
 	struct timespec a, b;
 	double horizon = e->opt.horizon > 0 ? e->opt.horizon : auto_horizon(e);
-	uint64_t idle_plans = 0, starts_at_plan = 0;
+	uint64_t starts_at_plan = 0;
+	double idle_since = -1;
 	int rc = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
@@ -1392,22 +1397,24 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			if (!rc && ev.kind == EV_PLAN && e->nactive)
 				rc = ensure_ticking(e);
 			/* stall: nothing runs, nothing will arrive or end,
-			 * and planning starts nothing */
+			 * and a simulated day of plans starts nothing (a
+			 * policy may wait on purpose, but not for ever) */
 			if (!rc && e->nactive && !e->progress_events &&
-			    !e->cs->ext.n) {
-				if (e->stats.task_starts == starts_at_plan)
-					idle_plans++;
-				else
-					idle_plans = 0;
-				starts_at_plan = e->stats.task_starts;
-				if (idle_plans >= 3) {
+			    !e->cs->ext.n &&
+			    e->stats.task_starts == starts_at_plan) {
+				if (idle_since < 0)
+					idle_since = e->now;
+				if (e->now - idle_since >= STALL_AFTER) {
 					e->stats.stalled = true;
 					note(e,
 					     "stalled: %u jobs can never start",
 					     e->nactive);
 					e->nev = 0;
 				}
+			} else {
+				idle_since = -1;
 			}
+			starts_at_plan = e->stats.task_starts;
 			break;
 		case EV_DISPATCH:
 			e->dispatch_at = INFINITY;

@@ -13,7 +13,10 @@
  *   plan()     the dispatch order -- EDF ranks, and reduce throttles that
  *              keep the reduce slots reserved for earlier-deadline jobs;
  *   job_end()  when an admitted job finishes, with its tasks' actual start
- *              and end times in the engine's records (feedback).
+ *              and end times in the engine's records (feedback);
+ *   may_start() optionally, before each task start: a dispatcher rule that
+ *              must see the instant's free slots (RTMR's reduce
+ *              reservation walk, Alg. IV) rather than the last plan's.
  * All policy arithmetic lives in the core (src/common); an entry here only
  * translates between the engine's records and the core's calls.
  */
@@ -50,6 +53,10 @@ struct sim_policy {
 				const struct dl_policy_input *in, char *err,
 				size_t errlen);
 	void (*job_end)(void *state, struct sim_engine *eng, uint32_t job);
+	/* may a task of (job, phase) start now, besides the plan's throttle
+	 * and placement?  NULL = yes */
+	bool (*may_start)(void *state, struct sim_engine *eng, uint32_t job,
+			  int phase);
 	int arg; /* enum dl_policy or enum dl_baseline, for plan() */
 };
 

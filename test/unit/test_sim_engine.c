@@ -464,6 +464,40 @@ static const struct sim_policy admit_policy = {.name = "admit-test",
 					       .plan = edf_plan,
 					       .job_end = count_end};
 
+/* a dispatcher rule of the instant: no reduce before t = 50 */
+static bool reduces_after_50(void *st, struct sim_engine *eng, uint32_t job,
+			     int phase)
+{
+	(void) st;
+	(void) job;
+	return phase != DL_REDUCE || eng->now >= 50;
+}
+
+static const struct sim_policy late_reduce_policy = {.name = "late-reduce",
+						     .summary = "may_start",
+						     .plan = edf_plan,
+						     .may_start =
+							     reduces_after_50};
+
+START_TEST(may_start_is_asked_before_each_start)
+{
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":2,\"map_length\":10,"
+	     "\"reduces\":2,\"reduce_length\":5}]}");
+	start(&r, &late_reduce_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_double_eq_tol(r.e->jobs[0].map_end, 11, 1e-9);
+	/* the next dispatch from t = 50 on: the plan tick at 50 */
+	ck_assert_double_eq_tol(r.e->jobs[0].task[DL_REDUCE][0].start, 50,
+				1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 55, 1e-9);
+	done(&r);
+}
+END_TEST
+
 START_TEST(admission_hooks_and_metrics)
 {
 	struct run r;
@@ -618,6 +652,7 @@ int main(void)
 	tcase_add_test(tc, time_limit_kills_and_fails);
 	tcase_add_test(tc, easy_backfill_respects_the_reservation);
 	tcase_add_test(tc, admission_hooks_and_metrics);
+	tcase_add_test(tc, may_start_is_asked_before_each_start);
 	tcase_add_test(tc, policies_never_beat_the_oracle);
 	tcase_add_test(tc, window_counts_jobs_inside_only);
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
