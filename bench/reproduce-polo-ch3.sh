@@ -43,7 +43,7 @@ done | xargs -P "$JOBS" -L 1 sh -c '
 	"$0" compare --cluster "$1/cluster.json" --workload "$1/workload-$3.json" \
 		--policies "$2" --seed "$4" --out-dir "$1/$3/seed-$4" >"$1/$3/seed-$4.txt" 2>&1 ||
 		{ echo "compare failed: scenario $3 seed $4" >&2; cat "$1/$3/seed-$4.txt" >&2; }
-' "$SIM" "$OUT" "$POLICIES"
+' "$SIM" "$OUT" "$POLICIES" || true # a failed run is reported below
 
 SIM_FAILED=0
 # per scenario: the mean over the seeds in the run summary format

@@ -10,11 +10,13 @@
 #   reproduce-reverse.sh [--out DIR] [--quick] [--sim PATH] [--jobs N]
 #                        [--seeds N] [--external twitter|none]
 #                        [--ext-peak P] [--task-length S] [--policies a,b]
+#                        [--resume]
 #
 # Writes DIR/f<F>-l<L>-s<S>/ per run (summaries, oracle.json),
 # DIR/f<F>-l<L>/summary-<policy>.json (means over seeds), DIR/missed.tsv
 # (factor, load, policy, mean and sd of missed %, runs), DIR/table.txt and,
-# with gnuplot, DIR/missed-vs-load.png/.svg.  --quick: factor 4, loads 0.4
+# with gnuplot, DIR/missed-vs-load.png/.svg.  --resume keeps the runs of
+# DIR that have every summary already.  --quick: factor 4, loads 0.4
 # and 0.8, one seed, 2 days with the middle day counted.
 # Claims checked: no policy misses fewer deadlines than the oracle bound
 # allows; misses grow with load; with five seeds or more, reverse (when
@@ -23,7 +25,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 SEEDS=10 FACTORS="4 8 12" LOADS="0.2 0.4 0.6 0.8 1.0" DAYS=7 MARGIN=1
-EXTERNAL=twitter PEAK=0.7 TLEN=390 WANT=adaptive,reverse,ras,fifo,edf
+EXTERNAL=twitter PEAK=0.7 TLEN=390 WANT=adaptive,reverse,ras,fifo,edf RESUME=0
 if [ "$QUICK" = 1 ]; then
 	SEEDS=1 FACTORS=4 LOADS="0.4 0.8" DAYS=2 MARGIN=0.5
 fi
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--ext-peak) [ $# -ge 2 ] || sim_die "--ext-peak needs a share"; PEAK=$2; shift 2 ;;
 	--task-length) [ $# -ge 2 ] || sim_die "--task-length needs seconds"; TLEN=$2; shift 2 ;;
 	--policies) [ $# -ge 2 ] || sim_die "--policies needs a list"; WANT=$2; shift 2 ;;
+	--resume) RESUME=1; shift ;;
 	*) sim_die "unknown option $1" ;;
 	esac
 done
@@ -45,7 +48,7 @@ none) EXT="" ;;
 esac
 POLICIES=$(sim_available "$WANT")
 
-export SIM OUT POLICIES DAYS MARGIN TLEN EXT
+export SIM OUT POLICIES DAYS MARGIN TLEN EXT RESUME
 for f in $FACTORS; do
 	for l in $LOADS; do
 		for s in $(seq 1 "$SEEDS"); do
@@ -54,6 +57,13 @@ for f in $FACTORS; do
 	done
 done | xargs -P "$JOBS" -L 1 sh -c '
 	d="$OUT/f$1-l$2-s$3"
+	if [ "$RESUME" = 1 ] && [ -f "$d/oracle.json" ]; then
+		have=1
+		for p in $(echo "$POLICIES" | tr "," " "); do
+			[ -f "$d/summary-$p.json" ] || have=0
+		done
+		[ "$have" = 1 ] && exit 0
+	fi
 	mkdir -p "$d"
 	# shellcheck disable=SC2086
 	if "$SIM" gen reverse --load "$2" --max-factor "$1" --days "$DAYS" \
@@ -66,7 +76,7 @@ done | xargs -P "$JOBS" -L 1 sh -c '
 		echo "run failed: factor $1 load $2 seed $3" >&2
 		cat "$d/compare.txt" >&2
 	fi
-' sh
+' sh || true # a failed run is reported below
 
 SIM_FAILED=0
 # per (factor, load): means over seeds, and the missed % table

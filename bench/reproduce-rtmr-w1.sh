@@ -42,7 +42,7 @@ done | xargs -P "$JOBS" -L 1 sh -c '
 	"$0" compare --cluster "$1/seed-$3/cluster.json" --workload "$1/seed-$3/workload.json" \
 		--policies "$2" --seed "$3" --out-dir "$1/seed-$3" >"$1/seed-$3/compare.txt" 2>&1 ||
 		{ echo "compare failed: seed $3" >&2; cat "$1/seed-$3/compare.txt" >&2; }
-' "$SIM" "$OUT" "$POLICIES"
+' "$SIM" "$OUT" "$POLICIES" || true # a failed run is reported below
 
 SIM_FAILED=0
 for p in $(echo "$POLICIES" | tr ',' ' '); do
