@@ -10,7 +10,7 @@
 #   reproduce-reverse.sh [--out DIR] [--quick] [--sim PATH] [--jobs N]
 #                        [--seeds N] [--external twitter|none]
 #                        [--ext-peak P] [--task-length S] [--policies a,b]
-#                        [--resume]
+#                        [--resume] [--factors 4,8,12] [--loads 0.2,0.4,...]
 #
 # Writes DIR/f<F>-l<L>-s<S>/ per run (summaries, oracle.json),
 # DIR/f<F>-l<L>/summary-<policy>.json (means over seeds), DIR/missed.tsv
@@ -38,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--task-length) [ $# -ge 2 ] || sim_die "--task-length needs seconds"; TLEN=$2; shift 2 ;;
 	--policies) [ $# -ge 2 ] || sim_die "--policies needs a list"; WANT=$2; shift 2 ;;
 	--resume) RESUME=1; shift ;;
+	--factors) [ $# -ge 2 ] || sim_die "--factors needs a list"; FACTORS=$(echo "$2" | tr ',' ' '); shift 2 ;;
+	--loads) [ $# -ge 2 ] || sim_die "--loads needs a list"; LOADS=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	*) sim_die "unknown option $1" ;;
 	esac
 done
