@@ -5,7 +5,7 @@
 # external load.
 #
 #   bench-sim-speed.sh [--out DIR] [--sim PATH] [--policies a,b]
-#                      [--loads "0.2 0.6 1.0"]
+#                      [--loads 0.2,0.6,1.0]
 #
 # Prints a Markdown table (also DIR/speed.md) with the machine's CPU.
 set -eu
@@ -17,7 +17,7 @@ set -- $REST
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--policies) [ $# -ge 2 ] || sim_die "--policies needs a list"; POLS=$2; shift 2 ;;
-	--loads) [ $# -ge 2 ] || sim_die "--loads needs a list"; LOADS=$2; shift 2 ;;
+	--loads) [ $# -ge 2 ] || sim_die "--loads needs a list"; LOADS=$(echo "$2" | tr "," " "); shift 2 ;;
 	*) sim_die "unknown option $1" ;;
 	esac
 done
