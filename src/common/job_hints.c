@@ -82,8 +82,8 @@ static int parse_mem(const char *s, double *out)
 	return 0;
 }
 
-int dl_hints_parse_profile(const char *text, struct dl_job_hints *h,
-			   char *err, size_t errlen)
+int dl_hints_parse_profile(const char *text, struct dl_job_hints *h, char *err,
+			   size_t errlen)
 {
 	struct dl_job_hints next;
 	char *copy, *rest, *tok;
@@ -144,14 +144,17 @@ int dl_hints_parse_profile(const char *text, struct dl_job_hints *h,
 			}
 		} else {
 			snprintf(err, err ? errlen : 0,
-				 "task profile: unknown key '%s' (expected cpu, mem, io, shuffle_cpu, shuffle_mem, shuffle_io)",
+				 "task profile: unknown key '%s' (expected "
+				 "cpu, mem, io, shuffle_cpu, shuffle_mem, "
+				 "shuffle_io)",
 				 tok);
 			rc = EINVAL;
 			break;
 		}
 		if (rc)
 			snprintf(err, err ? errlen : 0,
-				 "task profile: bad value '%s' for %s (cpu > 0, mem like 512M or 4G, io >= 0 MB/s)",
+				 "task profile: bad value '%s' for %s (cpu > "
+				 "0, mem like 512M or 4G, io >= 0 MB/s)",
 				 eq + 1, tok);
 	}
 	free(copy);
@@ -174,16 +177,15 @@ static int append_key(char *buf, size_t len, size_t *used, const char *key,
 
 	if (!(v > 0))
 		return 0;
-	n = snprintf(buf + *used, len - *used, "%s%s=%g", *used ? "," : "",
-		     key, v);
+	n = snprintf(buf + *used, len - *used, "%s%s=%g", *used ? "," : "", key,
+		     v);
 	if (n < 0 || (size_t) n >= len - *used)
 		return ERANGE;
 	*used += (size_t) n;
 	return 0;
 }
 
-int dl_hints_format_profile(const struct dl_job_hints *h, char *buf,
-			    size_t len)
+int dl_hints_format_profile(const struct dl_job_hints *h, char *buf, size_t len)
 {
 	size_t used = 0;
 	int rc;
@@ -194,8 +196,10 @@ int dl_hints_format_profile(const struct dl_job_hints *h, char *buf,
 	rc = append_key(buf, len, &used, "cpu", h->task.cpu);
 	rc = rc ? rc : append_key(buf, len, &used, "mem", h->task.mem);
 	rc = rc ? rc : append_key(buf, len, &used, "io", h->task.io);
-	rc = rc ? rc : append_key(buf, len, &used, "shuffle_cpu", h->shuffle.cpu);
-	rc = rc ? rc : append_key(buf, len, &used, "shuffle_mem", h->shuffle.mem);
+	rc = rc ? rc
+		: append_key(buf, len, &used, "shuffle_cpu", h->shuffle.cpu);
+	rc = rc ? rc
+		: append_key(buf, len, &used, "shuffle_mem", h->shuffle.mem);
 	rc = rc ? rc : append_key(buf, len, &used, "shuffle_io", h->shuffle.io);
 	return rc;
 }
@@ -207,7 +211,8 @@ int dl_hints_parse_reduce_cost(const char *text, double *out, char *err,
 
 	if (!text || !out || parse_number(text, &v) || !(v > 0) || v > 1000) {
 		snprintf(err, err ? errlen : 0,
-			 "reduce cost '%s': expected a number above 0 and at most 1000 (reduce task length / map task length)",
+			 "reduce cost '%s': expected a number above 0 and at "
+			 "most 1000 (reduce task length / map task length)",
 			 text ? text : "");
 		return EINVAL;
 	}
@@ -223,7 +228,8 @@ int dl_hints_parse_max_delays(const char *text, int32_t *out, char *err,
 	if (!text || !out || parse_number(text, &v) || v < 0 || v > 1000 ||
 	    v != floor(v)) {
 		snprintf(err, err ? errlen : 0,
-			 "max delays '%s': expected a whole number from 0 to 1000",
+			 "max delays '%s': expected a whole number from 0 to "
+			 "1000",
 			 text ? text : "");
 		return EINVAL;
 	}
@@ -239,7 +245,8 @@ int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
 	if (!text || !out || parse_number(text, &v) || v < 0 ||
 	    v > DL_MAX_TASKS || v != floor(v)) {
 		snprintf(err, err ? errlen : 0,
-			 "reduce task count '%s': expected a whole number from 0 to %u",
+			 "reduce task count '%s': expected a whole number from "
+			 "0 to %u",
 			 text ? text : "", DL_MAX_TASKS);
 		return EINVAL;
 	}
@@ -262,7 +269,8 @@ int dl_hints_check_soft(double soft, double hard, double now, char *err,
 	}
 	if (hard > 0 && soft > hard) {
 		snprintf(err, err ? errlen : 0,
-			 "soft deadline is %.0f s after the hard deadline (--deadline); it must not be later",
+			 "soft deadline is %.0f s after the hard deadline "
+			 "(--deadline); it must not be later",
 			 soft - hard);
 		return EINVAL;
 	}
@@ -280,8 +288,21 @@ static const char *env_value(const char *entry, const char *name)
 	return entry + n + 1;
 }
 
-int dl_hints_from_env(char *const *env, uint32_t count,
-		      struct dl_job_hints *h, char *err, size_t errlen)
+const char *dl_hints_env_get(char *const *env, uint32_t count, const char *name)
+{
+	if (!name)
+		return NULL;
+	for (uint32_t i = 0; env && i < count; i++) {
+		const char *v;
+
+		if (env[i] && (v = env_value(env[i], name)))
+			return v;
+	}
+	return NULL;
+}
+
+int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
+		      char *err, size_t errlen)
 {
 	int bad = 0;
 

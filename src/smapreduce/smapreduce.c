@@ -31,6 +31,7 @@
 #include "dl_autoconf.h"
 
 #include "common/job_hints.h"
+#include "common/locality.h"
 #include "common/model.h"
 #include "mr_progress.h"
 
@@ -50,7 +51,7 @@ struct options {
 	double deadline, soft; /* resolved, epoch seconds; 0 = none */
 	const char *partition, *name;
 	const char *map_profile, *reduce_profile;
-	const char *reduce_cost, *max_delays;
+	const char *reduce_cost, *max_delays, *map_input_nodes;
 	const char **map_args, **reduce_args, **common_args;
 	int n_map_args, n_reduce_args, n_common_args;
 	const char *map_script, *reduce_script;
@@ -102,6 +103,10 @@ static void usage(FILE *f)
 		"length\n"
 		"      --max-delays=N        deferrals of a map task for a "
 		"preferred node\n"
+		"      --map-input-nodes=SPEC  nodes holding each map task's "
+		"input\n"
+		"                            (0-3=n[1-2];4-7=n3, or a file: "
+		"a path with '/')\n"
 		"      --map-arg=ARG         one more sbatch argument for the "
 		"map array\n"
 		"      --reduce-arg=ARG      one more sbatch argument for the "
@@ -240,6 +245,7 @@ enum {
 	OPT_REDUCE_PROFILE,
 	OPT_REDUCE_COST,
 	OPT_MAX_DELAYS,
+	OPT_MAP_INPUT_NODES,
 	OPT_MAP_ARG,
 	OPT_REDUCE_ARG,
 	OPT_PARSABLE,
@@ -259,6 +265,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"reduce-profile", required_argument, NULL, OPT_REDUCE_PROFILE},
 		{"reduce-cost", required_argument, NULL, OPT_REDUCE_COST},
 		{"max-delays", required_argument, NULL, OPT_MAX_DELAYS},
+		{"map-input-nodes", required_argument, NULL,
+		 OPT_MAP_INPUT_NODES},
 		{"map-arg", required_argument, NULL, OPT_MAP_ARG},
 		{"reduce-arg", required_argument, NULL, OPT_REDUCE_ARG},
 		{"parsable", no_argument, NULL, OPT_PARSABLE},
@@ -345,6 +353,30 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->max_delays = optarg;
 			break;
 		}
+		case OPT_MAP_INPUT_NODES:
+			/* a file (a path with '/') is read by sbatch's
+			 * --input-nodes; a spec is checked here, before
+			 * anything is submitted */
+			if (!strchr(optarg, '/')) {
+				char *norm = malloc(DL_LOCALITY_MAX_TEXT + 1);
+				int rc;
+
+				if (!norm) {
+					error_msg("out of memory");
+					return -1;
+				}
+				rc = dl_locality_normalise(
+					optarg, norm, DL_LOCALITY_MAX_TEXT + 1,
+					err, sizeof(err));
+				free(norm);
+				if (rc) {
+					error_msg("--map-input-nodes=%.80s: %s",
+						  optarg, err);
+					return -1;
+				}
+			}
+			o->map_input_nodes = optarg;
+			break;
 		case OPT_MAP_ARG:
 			if (push_arg(&o->map_args, &o->n_map_args, optarg))
 				return -1;
@@ -561,6 +593,8 @@ static int build_sbatch(const struct options *o, bool map, uint64_t map_id,
 		rc |= av_add(a, "--reduce-cost=%s", o->reduce_cost);
 	if (map && o->max_delays)
 		rc |= av_add(a, "--max-delays=%s", o->max_delays);
+	if (map && o->map_input_nodes)
+		rc |= av_add(a, "--input-nodes=%s", o->map_input_nodes);
 	if (map && o->reduces)
 		rc |= av_add(a, "--mr-reduces=%ld", o->reduces);
 	for (int i = 0; i < o->n_common_args; i++)

@@ -4,9 +4,10 @@
  * control environment and reads back unchanged through dl_hints_from_env()
  * (the sched plugin's side); the soft deadline checks hold.
  *
- * Input: lines "<k><value>", k selecting the option ((k - '0') % 5 in enum
- * order: 0 soft deadline, 1 profile, 2 reduce cost, 3 max delays, 4 reduces);
- * times go through Slurm's own parser from libslurm, as in sbatch.
+ * Input: lines "<k><value>", k selecting the option ((k - '0') % 6 in enum
+ * order: 0 soft deadline, 1 profile, 2 reduce cost, 3 max delays, 4 reduces,
+ * 5 input nodes; values with a '/', which name a file, are skipped); times
+ * go through Slurm's own parser from libslurm, as in sbatch.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -56,6 +57,16 @@ static void check_env(const struct dl_spank_opts *o)
 	if (n < 0)
 		return; /* too long for the environment: refused in sbatch */
 	for (int i = 0; i < n; i++) {
+		if (!strcmp(env[i].name, DL_ENV_INPUT_NODES)) {
+			/* the normal form is a fixed point */
+			static char normal[DL_LOCALITY_MAX_TEXT + 1];
+
+			if (dl_locality_normalise(env[i].value, normal,
+						  sizeof(normal), err,
+						  sizeof(err)) ||
+			    strcmp(normal, env[i].value))
+				__builtin_trap();
+		}
 		snprintf(entries[i], sizeof(entries[i]), "%s%s=%s",
 			 DL_ENV_PREFIX, env[i].name, env[i].value);
 		ptrs[i] = entries[i];
@@ -110,6 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		which = (enum dl_spank_opt)(
 			(unsigned) ((unsigned char) line[0] - '0') %
 			DL_SPANK_OPT_COUNT);
+		if (which == DL_SPANK_INPUT_NODES && strchr(line + 1, '/'))
+			continue; /* a file name: no file access here */
 		err[0] = '\0';
 		if (dl_spank_opt_set(&o, which, line + 1, quiet_parse_time, err,
 				     sizeof(err)) &&

@@ -4,6 +4,7 @@
  * reading back through dl_hints_from_env() (what sched/deadline does).
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "deadline_opts.h"
 #include "fixtures.h"
@@ -51,11 +52,17 @@ START_TEST(test_all_options_roundtrip)
 	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MR_REDUCES, "12",
 					  stub_time, err, sizeof(err)),
 			 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES,
+					  "4-7=n3;0-3=n[2,1]", stub_time, err,
+					  sizeof(err)),
+			 0);
 	ck_assert_int_eq(
 		dl_spank_opts_check(&o, NOW, NOW + 7200, 0, err, sizeof(err)),
 		0);
 	n = dl_spank_opts_env(&o, env);
 	ck_assert_int_eq(n, DL_SPANK_OPT_COUNT);
+	ck_assert_str_eq(env[5].name, DL_ENV_INPUT_NODES);
+	ck_assert_str_eq(env[5].value, "0-3=n[1-2];4-7=n3");
 	ck_assert_str_eq(env[0].name, DL_ENV_SOFT_DEADLINE);
 	ck_assert_str_eq(env[0].value, "1700003600");
 	ck_assert_str_eq(env[1].value, "cpu=2,mem=4096,io=50,shuffle_io=80");
@@ -77,6 +84,105 @@ START_TEST(test_all_options_roundtrip)
 	ck_assert_double_eq(h.reduce_cost, 0.3);
 	ck_assert_int_eq(h.max_delays, 4);
 	ck_assert_int_eq(h.mr_reduces, 12);
+	/* select/deadline finds the locality the same way */
+	ck_assert_str_eq(
+		dl_hints_env_get(entries, (uint32_t) n, DL_ENV_INPUT_NODES),
+		"0-3=n[1-2];4-7=n3");
+	ck_assert_ptr_null(dl_hints_env_get(entries, 2, DL_ENV_INPUT_NODES));
+	ck_assert_ptr_null(dl_hints_env_get(NULL, 2, DL_ENV_INPUT_NODES));
+	ck_assert_ptr_null(dl_hints_env_get(entries, (uint32_t) n, NULL));
+}
+END_TEST
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_input_nodes)
+{
+	static const char spec[] = "# map input blocks\n0-3 = n[1-2]\n"
+				   "4-7 = n3 # rack 2\n";
+	char dir[] = "/tmp/test_spank_opts.XXXXXX", path[64], err[512];
+	struct dl_spank_opts o;
+	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
+	char *big;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/blocks", dir);
+	write_file(path, spec, strlen(spec));
+	dl_spank_opts_init(&o);
+	/* a value with '/' names a file, read here */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, path,
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].value, "0-3=n[1-2];4-7=n3");
+	/* errors in a file name its line */
+	write_file(path, "0-3=n1\n\n2=n2\n", 13);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, path,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "line 3: task 2 is already listed"));
+	/* ... and the earlier value stays */
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].value, "0-3=n[1-2];4-7=n3");
+	write_file(path, "0=n1\0002=n2", 9);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, path,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "NUL byte"));
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, dir,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a regular file"));
+	big = malloc(DL_LOCALITY_MAX_INPUT + 2);
+	memset(big, ' ', DL_LOCALITY_MAX_INPUT + 1);
+	write_file(path, big, DL_LOCALITY_MAX_INPUT + 1);
+	free(big);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, path,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "larger than 1048576 bytes"));
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, path,
+					  stub_time, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "cannot read the file"));
+	ck_assert_int_eq(rmdir(dir), 0);
+	/* inline: a later value replaces the earlier one */
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, "n[5-6]",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_env(&o, env), 1);
+	ck_assert_str_eq(env[0].value, "*=n[5-6]");
+}
+END_TEST
+
+START_TEST(test_warning)
+{
+	struct dl_spank_opts o;
+	char err[512], warn[256];
+
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MAX_DELAYS, "3",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 1);
+	ck_assert_ptr_nonnull(strstr(warn, "--max-delays has no effect "
+					   "without --input-nodes"));
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, "n1",
+					  stub_time, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 0);
+	ck_assert_str_eq(warn, "");
+	ck_assert_int_eq(dl_spank_opts_warning(NULL, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, NULL, 0), 0);
 }
 END_TEST
 
@@ -151,6 +257,16 @@ START_TEST(test_bad_values)
 		{DL_SPANK_MAX_DELAYS, "1001", "0 to 1000"},
 		{DL_SPANK_MR_REDUCES, "-3", "--mr-reduces=-3"},
 		{DL_SPANK_MR_REDUCES, "1e12", "whole number"},
+		{DL_SPANK_INPUT_NODES, "",
+		 "--input-nodes=: no preferred nodes"},
+		{DL_SPANK_INPUT_NODES, "0-3=n1;2=n2",
+		 "--input-nodes=0-3=n1;2=n2: entry '2=n2': task 2 is already "
+		 "listed in another entry"},
+		{DL_SPANK_INPUT_NODES, "0=n[1-", "is not a host list"},
+		{DL_SPANK_INPUT_NODES, "4000001=n1", "above 4000000"},
+		{DL_SPANK_INPUT_NODES, "0-3",
+		 "--input-nodes=0-3: entry '0-3': task indexes without hosts"},
+		{DL_SPANK_INPUT_NODES, "/no/such/file", "cannot read the file"},
 	};
 	struct dl_spank_opts o;
 	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
@@ -252,6 +368,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_only_given_options_are_passed);
 	tcase_add_test(tc, test_later_value_wins);
 	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_input_nodes);
+	tcase_add_test(tc, test_warning);
 	tcase_add_test(tc, test_soft_deadline_checks);
 	suite_add_tcase(s, tc);
 	return s;

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/atomic_file.h"
 
 static const char *const opt_names[DL_SPANK_OPT_COUNT] = {
 	[DL_SPANK_SOFT_DEADLINE] = "soft-deadline",
@@ -15,6 +18,7 @@ static const char *const opt_names[DL_SPANK_OPT_COUNT] = {
 	[DL_SPANK_REDUCE_COST] = "reduce-cost",
 	[DL_SPANK_MAX_DELAYS] = "max-delays",
 	[DL_SPANK_MR_REDUCES] = "mr-reduces",
+	[DL_SPANK_INPUT_NODES] = "input-nodes",
 };
 
 const char *dl_spank_opt_name(enum dl_spank_opt which)
@@ -70,6 +74,58 @@ static int set_soft(struct dl_spank_opts *o, const char *arg,
 	return 0;
 }
 
+/* --input-nodes: the spec, or the file it names (a '/' in the value),
+ * normalised into o->input_nodes. */
+static int set_input_nodes(struct dl_spank_opts *o, const char *arg, char *err,
+			   size_t errlen)
+{
+	char msg[256] = "", *file = NULL, *norm;
+	const char *text = arg;
+	size_t len = 0;
+	int rc;
+
+	if (strchr(arg, '/')) {
+		rc = dl_read_file(arg, DL_LOCALITY_MAX_INPUT, &file, &len);
+		if (rc == EFBIG)
+			snprintf(err, errlen,
+				 "--input-nodes=%s: the file is larger than "
+				 "%u bytes",
+				 arg, DL_LOCALITY_MAX_INPUT);
+		else if (rc == EINVAL)
+			snprintf(err, errlen,
+				 "--input-nodes=%s: not a regular file", arg);
+		else if (rc)
+			snprintf(err, errlen,
+				 "--input-nodes=%s: cannot read the file: %s",
+				 arg, strerror(rc));
+		else if (strlen(file) != len)
+			snprintf(err, errlen,
+				 "--input-nodes=%s: the file holds a NUL byte",
+				 arg);
+		if (rc || strlen(file) != len) {
+			free(file);
+			return EINVAL;
+		}
+		text = file;
+	}
+	norm = malloc(sizeof(o->input_nodes));
+	if (!norm) {
+		free(file);
+		snprintf(err, errlen, "--input-nodes: out of memory");
+		return ENOMEM;
+	}
+	rc = dl_locality_normalise(text, norm, sizeof(o->input_nodes), msg,
+				   sizeof(msg));
+	if (rc)
+		snprintf(err, errlen, "--input-nodes=%.80s%s: %s", arg,
+			 strlen(arg) > 80 ? "..." : "", msg);
+	else
+		memcpy(o->input_nodes, norm, strlen(norm) + 1);
+	free(norm);
+	free(file);
+	return rc ? EINVAL : 0;
+}
+
 int dl_spank_opt_set(struct dl_spank_opts *o, enum dl_spank_opt which,
 		     const char *arg, dl_time_parser_f parse_time, char *err,
 		     size_t errlen)
@@ -113,11 +169,15 @@ int dl_spank_opt_set(struct dl_spank_opts *o, enum dl_spank_opt which,
 		rc = dl_hints_parse_mr_reduces(arg, &h.mr_reduces, msg,
 					       sizeof(msg));
 		break;
+	case DL_SPANK_INPUT_NODES:
+		rc = set_input_nodes(o, arg, err, errlen);
+		break;
 	default:
 		break;
 	}
 	if (rc) {
-		if (which != DL_SPANK_SOFT_DEADLINE)
+		if (which != DL_SPANK_SOFT_DEADLINE &&
+		    which != DL_SPANK_INPUT_NODES)
 			snprintf(err, errlen, "--%s=%s: %s",
 				 dl_spank_opt_name(which), arg, msg);
 		return rc;
@@ -173,6 +233,20 @@ int dl_spank_opts_check(const struct dl_spank_opts *o, double now,
 	return 0;
 }
 
+int dl_spank_opts_warning(const struct dl_spank_opts *o, char *buf, size_t len)
+{
+	if (!o || !buf || !len)
+		return 0;
+	buf[0] = '\0';
+	if (o->given[DL_SPANK_MAX_DELAYS] && !o->given[DL_SPANK_INPUT_NODES]) {
+		snprintf(buf, len,
+			 "deadline: --max-delays has no effect without "
+			 "--input-nodes (which nodes hold each task's input)");
+		return 1;
+	}
+	return 0;
+}
+
 int dl_spank_opts_env(const struct dl_spank_opts *o,
 		      struct dl_spank_env out[DL_SPANK_OPT_COUNT])
 {
@@ -185,39 +259,45 @@ int dl_spank_opts_env(const struct dl_spank_opts *o,
 
 		if (!o->given[i])
 			continue;
+		e->value = e->buf;
 		switch ((enum dl_spank_opt) i) {
 		case DL_SPANK_SOFT_DEADLINE:
 			e->name = DL_ENV_SOFT_DEADLINE;
-			len = snprintf(e->value, sizeof(e->value), "%.0f",
+			len = snprintf(e->buf, sizeof(e->buf), "%.0f",
 				       o->soft_deadline);
 			break;
 		case DL_SPANK_TASK_PROFILE:
 			e->name = DL_ENV_TASK_PROFILE;
-			len = dl_hints_format_profile(&o->hints, e->value,
-						      sizeof(e->value))
+			len = dl_hints_format_profile(&o->hints, e->buf,
+						      sizeof(e->buf))
 				      ? -1
 				      : 0;
 			break;
 		case DL_SPANK_REDUCE_COST:
 			e->name = DL_ENV_REDUCE_COST;
-			len = snprintf(e->value, sizeof(e->value), "%.17g",
+			len = snprintf(e->buf, sizeof(e->buf), "%.17g",
 				       o->hints.reduce_cost);
 			break;
 		case DL_SPANK_MAX_DELAYS:
 			e->name = DL_ENV_MAX_DELAYS;
-			len = snprintf(e->value, sizeof(e->value), "%d",
+			len = snprintf(e->buf, sizeof(e->buf), "%d",
 				       (int) o->hints.max_delays);
 			break;
 		case DL_SPANK_MR_REDUCES:
 			e->name = DL_ENV_MR_REDUCES;
-			len = snprintf(e->value, sizeof(e->value), "%d",
+			len = snprintf(e->buf, sizeof(e->buf), "%d",
 				       (int) o->hints.mr_reduces);
+			break;
+		case DL_SPANK_INPUT_NODES:
+			e->name = DL_ENV_INPUT_NODES;
+			e->value = o->input_nodes;
+			len = o->input_nodes[0] ? 0 : -1;
 			break;
 		default:
 			len = -1;
 			break;
 		}
-		if (len < 0 || (size_t) len >= sizeof(e->value))
+		if (len < 0 || (size_t) len >= sizeof(e->buf))
 			return -1;
 		n++;
 	}

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "common/job_hints.h"
+#include "common/locality.h"
 
 enum dl_spank_opt {
 	DL_SPANK_SOFT_DEADLINE = 0,
@@ -23,6 +24,7 @@ enum dl_spank_opt {
 	DL_SPANK_REDUCE_COST,
 	DL_SPANK_MAX_DELAYS,
 	DL_SPANK_MR_REDUCES,
+	DL_SPANK_INPUT_NODES,
 	DL_SPANK_OPT_COUNT
 };
 
@@ -37,6 +39,7 @@ struct dl_spank_opts {
 	bool given[DL_SPANK_OPT_COUNT];
 	double soft_deadline;      /* epoch seconds */
 	struct dl_job_hints hints; /* profile, reduce cost, max delays, ... */
+	char input_nodes[DL_LOCALITY_MAX_TEXT + 1]; /* normalised */
 };
 
 void dl_spank_opts_init(struct dl_spank_opts *o);
@@ -44,7 +47,9 @@ void dl_spank_opts_init(struct dl_spank_opts *o);
 /* Validate and remember one option's text (a later call for the same option
  * replaces the earlier value, as sbatch's command line overrides #SBATCH
  * lines).  Returns 0, or EINVAL with a message for the user in err; o is
- * unchanged on error. */
+ * unchanged on error.  --input-nodes reads the file the value names when
+ * it contains a '/' (as Slurm's --nodelist does), here, on the submit
+ * host. */
 int dl_spank_opt_set(struct dl_spank_opts *o, enum dl_spank_opt which,
 		     const char *arg, dl_time_parser_f parse_time, char *err,
 		     size_t errlen);
@@ -56,15 +61,20 @@ int dl_spank_opts_check(const struct dl_spank_opts *o, double now,
 			double hard_deadline, double begin, char *err,
 			size_t errlen);
 
+/* A warning about options that are accepted but do nothing (e.g.
+ * --max-delays without --input-nodes): 1 with the message in buf, else 0. */
+int dl_spank_opts_warning(const struct dl_spank_opts *o, char *buf, size_t len);
+
 /* One job control environment entry; slurmctld stores it as SPANK_<name>. */
 struct dl_spank_env {
-	const char *name; /* a DL_ENV_* name */
-	char value[160];
+	const char *name;  /* a DL_ENV_* name */
+	const char *value; /* buf, or a string inside the options */
+	char buf[160];
 };
 
 /* The entries for the options given, in enum order.  Returns how many were
  * written to out (at most DL_SPANK_OPT_COUNT), or -1 if a value did not
- * fit. */
+ * fit.  The values may point into o: use them while o is unchanged. */
 int dl_spank_opts_env(const struct dl_spank_opts *o,
 		      struct dl_spank_env out[DL_SPANK_OPT_COUNT]);
 

@@ -1,7 +1,7 @@
 /*
  * deadline_spank.c - SPANK plugin "deadline": the sbatch/salloc/srun options
- * --soft-deadline, --task-profile, --reduce-cost, --max-delays and
- * --mr-reduces.
+ * --soft-deadline, --task-profile, --reduce-cost, --max-delays,
+ * --mr-reduces and --input-nodes.
  *
  * Each option is validated when sbatch parses it (deadline_opts.c, with the
  * core's parsers and Slurm's own time parser, so every --deadline format
@@ -88,6 +88,10 @@ static struct spank_option deadline_options[] = {
 	 "Reduce tasks that will follow this map array (set by "
 	 "smapreduce; deadline scheduler).",
 	 1, DL_SPANK_MR_REDUCES, opt_cb},
+	{"input-nodes", "spec",
+	 "Nodes holding each task's input, e.g. 0-3=n[1-2];4-7=n3 or a "
+	 "file (a path with '/'); tasks prefer them (select/deadline).",
+	 1, DL_SPANK_INPUT_NODES, opt_cb},
 	SPANK_OPTIONS_TABLE_END};
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
@@ -154,7 +158,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	struct dl_spank_env env[DL_SPANK_OPT_COUNT];
 	const slurm_opt_t *o;
 	double hard = 0, begin = 0;
-	char err[512];
+	char err[512], warn[256];
 	int n, given = 0;
 
 	(void) ac;
@@ -182,6 +186,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 		slurm_error("%s", err);
 		return -1;
 	}
+	if (dl_spank_opts_warning(&opts, warn, sizeof(warn)))
+		slurm_info("%s", warn);
 	n = dl_spank_opts_env(&opts, env);
 	if (n < 0) {
 		slurm_error("deadline: option value too long");

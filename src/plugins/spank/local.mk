@@ -1,16 +1,20 @@
 # SPANK plugin "deadline": sbatch --soft-deadline, --task-profile,
-# --reduce-cost, --max-delays, --mr-reduces.  The option logic
+# --reduce-cost, --max-delays, --mr-reduces, --input-nodes.  The option logic
 # (deadline_opts.[ch]) is plain C shared with the unit test and the fuzz
-# target; only deadline_spank.c needs the Slurm source tree.  job_hints.c is
-# compiled in (rather than linking libdeadline) so that the plugin loads in
-# sbatch, srun and slurmstepd on every node without the shared core.
+# target; only deadline_spank.c needs the Slurm source tree.  job_hints.c,
+# locality.c, nodeset.c and atomic_file.c are compiled in (rather than
+# linking libdeadline) so that the plugin loads in sbatch, srun and
+# slurmstepd on every node without the shared core.
 SPANK_OPTS_SOURCES = src/plugins/spank/deadline_opts.c \
 	src/plugins/spank/deadline_opts.h
 if BUILD_PLUGINS
 slurmplugin_LTLIBRARIES += src/plugins/spank/spank_deadline.la
 src_plugins_spank_spank_deadline_la_SOURCES = \
 	src/plugins/spank/deadline_spank.c $(SPANK_OPTS_SOURCES) \
-	src/common/job_hints.c src/common/job_hints.h
+	src/common/job_hints.c src/common/job_hints.h \
+	src/common/locality.c src/common/locality.h \
+	src/common/nodeset.c src/common/nodeset.h \
+	src/common/atomic_file.c src/common/atomic_file.h
 # -isystem: Slurm's own headers are not warning-clean under WARN_CFLAGS
 src_plugins_spank_spank_deadline_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DHAVE_CONFIG_H -isystem $(SLURM_SRC) -isystem $(SLURM_SRC)/src/common

@@ -12,6 +12,12 @@
  *  with the deadline tasks already running there.  Everything else passes
  *  straight through.  See doc/select-deadline.md.
  *
+ *  Data affinity (any policy, select_affinity.c, doc/data-affinity.md): a
+ *  task of a managed array with an --input-nodes hint is first tried on its
+ *  preferred nodes alone; when none has room it is deferred (the attempt
+ *  fails) while the plan says its array needs no more slots (s_req <= 0)
+ *  and it has deferrals left, else it is tried on every node.
+ *
  *  Under slurmctld's locks we only read the published plan (refcounted,
  *  immutable) and in-memory tables: no I/O, no blocking.
 \*****************************************************************************/
@@ -50,6 +56,8 @@ extern int slurm_error(const char *, ...)
 
 #include "common/place_index.h"
 #include "common/plan.h"
+
+#include "select_affinity.h"
 
 const char plugin_name[] =
 	"slurm-deadline placement enforcement (select/cons_tres underneath)";
@@ -285,7 +293,18 @@ enum sd_mode {
 };
 static enum sd_mode cur_mode = SD_PASS;
 
-/* Make the index follow the current plan. */
+/* keep() of sd_affinity_retain: arrays the current plan manages */
+static bool _plan_manages(uint64_t array_id, void *ctx)
+{
+	uint32_t job;
+	int phase;
+
+	(void) ctx;
+	return dl_place_index_find(&cur_index, array_id, &job, &phase);
+}
+
+/* Make the index follow the current plan (every policy: data affinity
+ * looks arrays up too; only ras/reverse plans are enforced per node). */
 static enum sd_mode _index_refresh_locked(void)
 {
 	struct dl_plan *plan = dl_plan_acquire();
@@ -299,18 +318,20 @@ static enum sd_mode _index_refresh_locked(void)
 	_index_drop_locked();
 	cur_plan = plan;
 	cur_mode = SD_PASS;
-	if (!plan || (plan->policy != DL_POLICY_RAS &&
-		      plan->policy != DL_POLICY_REVERSE))
-		return SD_PASS;
 	t0 = _usec();
 	rc = dl_place_index_build(&cur_index, plan);
 	if (rc) {
 		error("%s: cannot index plan cycle %" PRIu64
 		      ": %s; not enforcing it",
-		      SD_PREFIX, plan->cycle, slurm_strerror(rc));
+		      SD_PREFIX, plan ? plan->cycle : 0, slurm_strerror(rc));
 		_index_drop_locked();
-		return SD_PASS;
 	}
+	/* forget data-affinity state of arrays no longer managed */
+	sd_affinity_retain(_plan_manages, NULL);
+	if (rc || !plan ||
+	    (plan->policy != DL_POLICY_RAS &&
+	     plan->policy != DL_POLICY_REVERSE))
+		return SD_PASS;
 	if (!plan->nnodes || !plan->nodes) {
 		info("%s: plan cycle %" PRIu64
 		     " carries no placement (restored "
@@ -344,22 +365,42 @@ static enum sd_mode _index_refresh_locked(void)
 	return cur_mode;
 }
 
+/* What the plan says about an array's active phase (data affinity). */
+static void _plan_facts_locked(uint32_t job, int phase, struct sd_aff_plan *ap)
+{
+	const struct dl_plan_job *pj = &cur_plan->jobs[job];
+
+	ap->managed = true;
+	ap->cycle = cur_plan->cycle;
+	ap->need = pj->phase == phase ? pj->need : NAN;
+	ap->running = (phase == DL_MAP || phase == DL_REDUCE)
+			      ? pj->running[phase]
+			      : 0;
+}
+
 /* Clear from bitmap the nodes where one more task of this array may not
  * start.  Returns the number of nodes left, or -1 when the job is not a
- * placed deadline task (nothing to enforce). */
-static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap)
+ * placed deadline task (nothing to enforce).  *ap tells whether the plan
+ * manages the array, whatever the policy. */
+static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap,
+		     struct sd_aff_plan *ap)
 {
 	uint32_t array_id = _array_of(job_ptr), job;
 	int phase, left = 0;
 	bool cut = false;
 	enum sd_mode mode;
 
+	ap->managed = false;
 	if (!array_id || !bitmap)
 		return -1;
 	slurm_mutex_lock(&track_lock);
 	mode = _index_refresh_locked();
-	if (mode == SD_PASS ||
-	    !dl_place_index_find(&cur_index, array_id, &job, &phase)) {
+	if (!dl_place_index_find(&cur_index, array_id, &job, &phase)) {
+		slurm_mutex_unlock(&track_lock);
+		return -1;
+	}
+	_plan_facts_locked(job, phase, ap);
+	if (mode == SD_PASS) {
 		slurm_mutex_unlock(&track_lock);
 		return -1;
 	}
@@ -437,6 +478,7 @@ extern int fini(void)
 	_index_drop_locked();
 	_track_clear_locked();
 	slurm_mutex_unlock(&track_lock);
+	sd_affinity_fini();
 	slurm_mutex_lock(&g_context_lock);
 	if (g_context) {
 		rc = plugin_context_destroy(g_context);
@@ -475,8 +517,43 @@ extern int select_p_node_init(void)
 		slurm_mutex_lock(&track_lock);
 		_index_drop_locked();
 		slurm_mutex_unlock(&track_lock);
+		sd_affinity_nodes_changed();
 	}
 	FWD(SLURM_ERROR, node_init);
+}
+
+/* Data affinity for a task of a managed array: its preferred nodes first
+ * (without pre-empting anything for locality), then Polo's rule. */
+static int _affinity_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			  const struct sd_aff_plan *ap, uint32_t min_nodes,
+			  uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+			  List preemptee_candidates, List *preemptee_job_list,
+			  bitstr_t *exc_core_bitmap)
+{
+	bitstr_t *local = sd_affinity_local(job_ptr, bitmap);
+	int rc;
+
+	if (local && bit_set_count(local) >= MAX(min_nodes, 1)) {
+		rc = (*(ops.job_test))(job_ptr, local, min_nodes, max_nodes,
+				       req_nodes, mode, NULL,
+				       preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS) {
+			bit_copybits(bitmap, local);
+			FREE_NULL_BITMAP(local);
+			sd_affinity_local_start(job_ptr);
+			return rc;
+		}
+		if (preemptee_job_list)
+			FREE_NULL_LIST(*preemptee_job_list);
+	}
+	if (local) {
+		FREE_NULL_BITMAP(local);
+		if (sd_affinity_no_local(job_ptr, ap) == DL_AFFINITY_DEFER)
+			return SLURM_ERROR;
+	}
+	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
+				 req_nodes, mode, preemptee_candidates,
+				 preemptee_job_list, exc_core_bitmap);
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
@@ -491,10 +568,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	/* only actual starts are held to the plan: "can it ever run" and
 	 * "when will it run" (backfill, reservations) see cons_tres */
 	if (in_ctld && SELECT_IS_MODE_RUN_NOW(mode)) {
+		struct sd_aff_plan ap;
 		int left;
 
 		n_tests++;
-		left = _restrict(job_ptr, bitmap);
+		left = _restrict(job_ptr, bitmap, &ap);
 		if (left == 0) {
 			n_refused++;
 			if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
@@ -503,6 +581,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				     SD_PREFIX, job_ptr);
 			return SLURM_ERROR;
 		}
+		if (ap.managed)
+			return _affinity_test(
+				job_ptr, bitmap, &ap, min_nodes, max_nodes,
+				req_nodes, mode, preemptee_candidates,
+				preemptee_job_list, exc_core_bitmap);
 	}
 	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
 				 req_nodes, mode, preemptee_candidates,
@@ -516,8 +599,11 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	if (_other_init() != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	rc = (*(ops.job_begin))(job_ptr);
-	if (rc == SLURM_SUCCESS)
+	if (rc == SLURM_SUCCESS) {
 		_track_job(job_ptr, true);
+		if (in_ctld && _array_of(job_ptr))
+			sd_affinity_started(job_ptr);
+	}
 	return rc;
 }
 
@@ -694,6 +780,7 @@ extern int select_p_reconfigure(void)
 		slurm_mutex_lock(&track_lock);
 		_index_drop_locked();
 		slurm_mutex_unlock(&track_lock);
+		sd_affinity_nodes_changed();
 	}
 	FWD(SLURM_ERROR, reconfigure);
 }

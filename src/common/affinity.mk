@@ -1,0 +1,6 @@
+# Data affinity (DESIGN §4.1, doc/data-affinity.md): the --input-nodes
+# locality hint and Polo's defer-or-run rule with its deferral table.
+DL_CORE_SOURCES += \
+	src/common/locality.c src/common/locality.h \
+	src/common/affinity.c src/common/affinity.h
+EXTRA_DIST += doc/data-affinity.md
