@@ -15,7 +15,8 @@
 
 /* One entry as written, while parsing. */
 struct entry {
-	char *hosts; /* canonical */
+	char *hosts;    /* canonical */
+	uint32_t count; /* host names it lists */
 	bool dflt;
 	uint32_t set;
 };
@@ -238,7 +239,8 @@ static int collect_name(const char *name, void *ctx)
 }
 
 /* The canonical form of one entry's host list. */
-static int canonical_hosts(struct parser *p, const char *hosts, char **out)
+static int canonical_hosts(struct parser *p, const char *hosts, char **out,
+			   uint32_t *names)
 {
 	char msg[160] = "";
 	struct name_list l = {NULL, 0};
@@ -276,8 +278,12 @@ static int canonical_hosts(struct parser *p, const char *hosts, char **out)
 	for (uint32_t i = 0; i < l.n; i++)
 		free(l.names[i]);
 	free(l.names);
-	if (!rc)
+	if (!rc) {
 		p->hosts += count;
+		/* distinct names: the canonical form dropped duplicates */
+		if (dl_nodeset_count(*out, count, names, NULL, 0))
+			*names = count;
+	}
 	return rc;
 }
 
@@ -327,7 +333,7 @@ static int parse_entry(struct parser *p, char *text)
 	} else if ((rc = parse_indexes(p, idx))) {
 		return rc;
 	}
-	if ((rc = canonical_hosts(p, hosts, &e->hosts)))
+	if ((rc = canonical_hosts(p, hosts, &e->hosts, &e->count)))
 		return rc;
 	p->ne++;
 	return 0;
@@ -422,12 +428,14 @@ static int build(struct parser *p, struct dl_locality *loc)
 		if (!loc->sets[s]) {
 			loc->sets[s] = p->e[i].hosts;
 			p->e[i].hosts = NULL;
+			loc->hosts += p->e[i].count;
 		}
 	}
 	for (uint32_t k = 0; k < p->nr; k++)
 		p->r[k].set = first[p->r[k].set];
 	/* merge touching plain ranges of one set */
-	qsort(p->r, p->nr, sizeof(*p->r), cmp_range_set);
+	if (p->nr) /* none: only a default entry (and p->r is NULL) */
+		qsort(p->r, p->nr, sizeof(*p->r), cmp_range_set);
 	for (uint32_t k = 0; k < p->nr; k++) {
 		struct dl_locality_range *prev = m ? &p->r[m - 1] : NULL;
 
@@ -439,7 +447,8 @@ static int build(struct parser *p, struct dl_locality *loc)
 		}
 		p->r[m++] = p->r[k];
 	}
-	qsort(p->r, m, sizeof(*p->r), cmp_range_lo);
+	if (m)
+		qsort(p->r, m, sizeof(*p->r), cmp_range_lo);
 	loc->ranges = p->r;
 	loc->nranges = m;
 	p->r = NULL;
@@ -450,7 +459,6 @@ static int build(struct parser *p, struct dl_locality *loc)
 		loc->max_hi[k] = (k && loc->max_hi[k - 1] > loc->ranges[k].hi)
 					 ? loc->max_hi[k - 1]
 					 : loc->ranges[k].hi;
-	loc->hosts = p->hosts;
 	rc = 0;
 out:
 	free(order);

@@ -50,7 +50,7 @@ struct dl_locality {
 	uint32_t *max_hi;                 /* max hi of ranges[0..i] */
 	uint32_t nranges;
 	int32_t dflt;   /* set of the tasks not listed; -1 = none */
-	uint32_t hosts; /* host names over all sets */
+	uint32_t hosts; /* host names over the sets (each set once) */
 };
 
 /* Parse a spec (the user's or the normalised form) into loc.  Returns 0,

@@ -519,6 +519,13 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 
 	if (b->oom)
 		return;
+	if (!b->s) {
+		b->cap = 64;
+		if (!(b->s = malloc(b->cap))) {
+			b->oom = true;
+			return;
+		}
+	}
 	for (;;) {
 		va_start(ap, fmt);
 		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
