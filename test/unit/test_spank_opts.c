@@ -169,20 +169,32 @@ START_TEST(test_warning)
 	char err[512], warn[256];
 
 	dl_spank_opts_init(&o);
-	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, 0, warn, sizeof(warn)), 0);
 	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_MAX_DELAYS, "3",
 					  stub_time, err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 1);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, NOW, warn, sizeof(warn)), 1);
 	ck_assert_ptr_nonnull(strstr(warn, "--max-delays has no effect "
 					   "without --input-nodes"));
 	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_INPUT_NODES, "n1",
 					  stub_time, err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(dl_spank_opts_warning(&o, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, NOW, warn, sizeof(warn)), 0);
 	ck_assert_str_eq(warn, "");
-	ck_assert_int_eq(dl_spank_opts_warning(NULL, warn, sizeof(warn)), 0);
-	ck_assert_int_eq(dl_spank_opts_warning(&o, NULL, 0), 0);
+	/* no deadline at all: the hint does nothing */
+	ck_assert_int_eq(dl_spank_opts_warning(&o, 0, warn, sizeof(warn)), 1);
+	ck_assert_ptr_nonnull(strstr(warn, "--input-nodes has no effect "
+					   "without --deadline or "
+					   "--soft-deadline"));
+	/* --deadline not visible here: no guess */
+	ck_assert_int_eq(dl_spank_opts_warning(&o, -1, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_SOFT_DEADLINE,
+					  "uts1700003600", stub_time, err,
+					  sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, 0, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opts_warning(NULL, 0, warn, sizeof(warn)), 0);
+	ck_assert_int_eq(dl_spank_opts_warning(&o, 0, NULL, 0), 0);
 }
 END_TEST
 

@@ -233,7 +233,8 @@ int dl_spank_opts_check(const struct dl_spank_opts *o, double now,
 	return 0;
 }
 
-int dl_spank_opts_warning(const struct dl_spank_opts *o, char *buf, size_t len)
+int dl_spank_opts_warning(const struct dl_spank_opts *o, double hard_deadline,
+			  char *buf, size_t len)
 {
 	if (!o || !buf || !len)
 		return 0;
@@ -242,6 +243,13 @@ int dl_spank_opts_warning(const struct dl_spank_opts *o, char *buf, size_t len)
 		snprintf(buf, len,
 			 "deadline: --max-delays has no effect without "
 			 "--input-nodes (which nodes hold each task's input)");
+		return 1;
+	}
+	if (o->given[DL_SPANK_INPUT_NODES] &&
+	    !o->given[DL_SPANK_SOFT_DEADLINE] && hard_deadline == 0) {
+		snprintf(buf, len,
+			 "deadline: --input-nodes has no effect without "
+			 "--deadline or --soft-deadline");
 		return 1;
 	}
 	return 0;

@@ -61,9 +61,12 @@ int dl_spank_opts_check(const struct dl_spank_opts *o, double now,
 			double hard_deadline, double begin, char *err,
 			size_t errlen);
 
-/* A warning about options that are accepted but do nothing (e.g.
- * --max-delays without --input-nodes): 1 with the message in buf, else 0. */
-int dl_spank_opts_warning(const struct dl_spank_opts *o, char *buf, size_t len);
+/* A warning about options that are accepted but do nothing: --max-delays
+ * without --input-nodes, --input-nodes without a soft or hard deadline
+ * (hard_deadline: the job's --deadline, 0 = none, < 0 = not known here).
+ * 1 with the message in buf, else 0. */
+int dl_spank_opts_warning(const struct dl_spank_opts *o, double hard_deadline,
+			  char *buf, size_t len);
 
 /* One job control environment entry; slurmctld stores it as SPANK_<name>. */
 struct dl_spank_env {

@@ -186,7 +186,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 		slurm_error("%s", err);
 		return -1;
 	}
-	if (dl_spank_opts_warning(&opts, warn, sizeof(warn)))
+	if (dl_spank_opts_warning(&opts, o ? hard : -1, warn, sizeof(warn)))
 		slurm_info("%s", warn);
 	n = dl_spank_opts_env(&opts, env);
 	if (n < 0) {

@@ -49,6 +49,7 @@ struct sd_aff_array {
 	int32_t set;        /* the set `nodes` holds; -1 none */
 	bitstr_t *nodes;    /* preferred nodes of `set` */
 	bool warned_unknown;
+	bool summarised; /* the summary line was logged */
 	/* since the plan first managed the array */
 	uint32_t started_local, started_elsewhere, deferrals;
 };
@@ -127,6 +128,14 @@ static void _load_hint(struct sd_aff_array *a, job_record_t *job_ptr)
 				DL_ENV_INPUT_NODES);
 	if (!text)
 		return;
+	if (!job_ptr->deadline && !dl_hints_env_get(job_ptr->spank_job_env,
+						    job_ptr->spank_job_env_size,
+						    DL_ENV_SOFT_DEADLINE)) {
+		info("%s: array %u: --input-nodes ignored: the array has no "
+		     "deadline (--deadline or --soft-deadline)",
+		     SD_PREFIX, a->array_id);
+		return;
+	}
 	if (dl_locality_parse(text, &a->loc, err, sizeof(err))) {
 		error("%s: array %u: --input-nodes ignored: %s", SD_PREFIX,
 		      a->array_id, err);
@@ -220,23 +229,55 @@ static bitstr_t *_set_nodes_locked(struct sd_aff_array *a, int32_t set,
 	return a->nodes;
 }
 
-bitstr_t *sd_affinity_local(job_record_t *job_ptr, bitstr_t *avail)
+/* Some preferred node could ever take the task: in its partition and
+ * neither down, drained nor failed.  Waiting for the others is pointless. */
+static bool _any_usable(job_record_t *job_ptr, bitstr_t *nodes)
+{
+	bitstr_t *part =
+		job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap : NULL;
+
+	for (int64_t i = bit_ffs(nodes), last = bit_fls(nodes);
+	     i >= 0 && i <= last; i++) {
+		node_record_t *node_ptr;
+
+		if (!bit_test(nodes, i) ||
+		    (part && (i >= bit_size(part) || !bit_test(part, i))))
+			continue;
+		node_ptr =
+			i < node_record_count ? node_record_table_ptr[i] : NULL;
+		if (node_ptr && !IS_NODE_DOWN(node_ptr) &&
+		    !IS_NODE_DRAIN(node_ptr) && !IS_NODE_FAIL(node_ptr))
+			return true;
+	}
+	return false;
+}
+
+bitstr_t *sd_affinity_local(job_record_t *job_ptr, bitstr_t *avail,
+			    bool *usable)
 {
 	struct sd_aff_array *a;
 	bitstr_t *local = NULL;
 	uint32_t task;
 	int32_t set;
 
+	*usable = false;
 	if (!avail || !_task_of(job_ptr, &task))
 		return NULL;
 	/* the user's own node list wins over a preference */
 	if (job_ptr->details && job_ptr->details->req_node_bitmap)
 		return NULL;
+	/* arrays without the hint make no entry */
+	if (!dl_hints_env_get(job_ptr->spank_job_env,
+			      job_ptr->spank_job_env_size, DL_ENV_INPUT_NODES))
+		return NULL;
 	slurm_mutex_lock(&aff_lock);
 	a = _get_locked(job_ptr);
 	if (a->has_hint && (set = dl_locality_set_of(&a->loc, task)) >= 0) {
+		bitstr_t *nodes = _set_nodes_locked(a, set, bit_size(avail));
+
 		local = bit_copy(avail);
-		bit_and(local, _set_nodes_locked(a, set, bit_size(avail)));
+		bit_and(local, nodes);
+		*usable = _any_usable(job_ptr, nodes);
 	}
 	slurm_mutex_unlock(&aff_lock);
 	return local;
@@ -295,13 +336,26 @@ enum dl_affinity sd_affinity_no_local(job_record_t *job_ptr,
 			   job_ptr, sreq, plan->cycle, delays, max_delays);
 	else if (d == DL_AFFINITY_ANYWHERE)
 		SD_AFF_LOG("%pJ: no node holding its input has room; %s: "
-			   "starting anywhere",
+			   "trying every node",
 			   job_ptr,
-			   isnan(sreq) ? "no estimate of its need yet"
-			   : sreq > 0  ? "the job needs more slots (s_req > 0)"
+			   !plan->managed ? "not in the plan yet"
+			   : isnan(sreq)  ? "no estimate of its need yet"
+			   : sreq > 0 ? "the job needs more slots (s_req > 0)"
 			   : max_delays <= 0 ? "--max-delays is 0"
 					     : "deferred --max-delays times");
 	return d;
+}
+
+static void _summary(struct sd_aff_array *a);
+
+/* Every task of the array has started: the array's own record (which
+ * the pending remainder keeps, and the last task takes over) no longer
+ * waits. */
+static bool _all_started(job_record_t *job_ptr)
+{
+	job_record_t *meta = find_job_record(job_ptr->array_job_id);
+
+	return !meta || meta == job_ptr || !IS_JOB_PENDING(meta);
 }
 
 void sd_affinity_started(job_record_t *job_ptr)
@@ -327,14 +381,18 @@ void sd_affinity_started(job_record_t *job_ptr)
 			a->started_elsewhere++;
 			n_elsewhere++;
 		}
+		if (_all_started(job_ptr))
+			_summary(a);
 	}
 	slurm_mutex_unlock(&aff_lock);
 }
 
-static void _summary(const struct sd_aff_array *a)
+static void _summary(struct sd_aff_array *a)
 {
-	if (!a->has_hint || !(a->started_local + a->started_elsewhere))
+	if (a->summarised || !a->has_hint ||
+	    !(a->started_local + a->started_elsewhere))
 		return;
+	a->summarised = true;
 	info("%s: array %u data affinity: %u task%s started on nodes "
 	     "holding their input, %u elsewhere, %u deferral%s "
 	     "(--max-delays=%d)",

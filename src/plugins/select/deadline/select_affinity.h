@@ -30,8 +30,12 @@ struct sd_aff_plan {
 
 /* The preferred nodes, within avail, of the task job_ptr would start (a
  * new bitmap, possibly empty), or NULL when the hint does not apply: no
- * --input-nodes, none for this task, a --nodelist of its own. */
-bitstr_t *sd_affinity_local(job_record_t *job_ptr, bitstr_t *avail);
+ * --input-nodes, none for this task, no deadline, a --nodelist of its
+ * own.  Applies whether or not the plan manages the array yet.  *usable:
+ * some preferred node is in the job's partition and not down, drained or
+ * failed (else waiting for them is pointless). */
+bitstr_t *sd_affinity_local(job_record_t *job_ptr, bitstr_t *avail,
+			    bool *usable);
 
 /* No preferred node had room: defer (count one deferral for the attempt)
  * or run anywhere.  Logs the decision (debug, or info with
@@ -45,8 +49,8 @@ void sd_affinity_local_start(job_record_t *job_ptr);
 /* job_begin: count the start as local or remote, forget its deferrals. */
 void sd_affinity_started(job_record_t *job_ptr);
 
-/* A new plan: forget the arrays keep() rejects (logging a summary of each
- * array that had the hint). */
+/* A new plan: forget the arrays keep() rejects (logging the summary of an
+ * array that had the hint, unless logged when its last task started). */
 void sd_affinity_retain(bool (*keep)(uint64_t array_id, void *ctx), void *ctx);
 
 /* The node table may have changed: drop the node bitmaps. */

@@ -13,10 +13,10 @@
  *  straight through.  See doc/select-deadline.md.
  *
  *  Data affinity (any policy, select_affinity.c, doc/data-affinity.md): a
- *  task of a managed array with an --input-nodes hint is first tried on its
- *  preferred nodes alone; when none has room it is deferred (the attempt
- *  fails) while the plan says its array needs no more slots (s_req <= 0)
- *  and it has deferrals left, else it is tried on every node.
+ *  task of a deadline array with an --input-nodes hint is first tried on
+ *  its preferred nodes alone; when none has room it is deferred (the
+ *  attempt fails) while the plan says its array needs no more slots
+ *  (s_req <= 0) and it has deferrals left, else it is tried on every node.
  *
  *  Under slurmctld's locks we only read the published plan (refcounted,
  *  immutable) and in-memory tables: no I/O, no blocking.
@@ -293,14 +293,21 @@ enum sd_mode {
 };
 static enum sd_mode cur_mode = SD_PASS;
 
-/* keep() of sd_affinity_retain: arrays the current plan manages */
-static bool _plan_manages(uint64_t array_id, void *ctx)
+/* keep() of sd_affinity_retain: arrays the current plan manages, and
+ * arrays with tasks still waiting (not planned yet, or capped).  Called
+ * from job_test, under slurmctld's job lock. */
+static bool _array_current(uint64_t array_id, void *ctx)
 {
+	job_record_t *meta;
 	uint32_t job;
 	int phase;
 
 	(void) ctx;
-	return dl_place_index_find(&cur_index, array_id, &job, &phase);
+	if (dl_place_index_find(&cur_index, array_id, &job, &phase))
+		return true;
+	meta = array_id <= UINT32_MAX ? find_job_record((uint32_t) array_id)
+				      : NULL;
+	return meta && IS_JOB_PENDING(meta);
 }
 
 /* Make the index follow the current plan (every policy: data affinity
@@ -327,7 +334,7 @@ static enum sd_mode _index_refresh_locked(void)
 		_index_drop_locked();
 	}
 	/* forget data-affinity state of arrays no longer managed */
-	sd_affinity_retain(_plan_manages, NULL);
+	sd_affinity_retain(_array_current, NULL);
 	if (rc || !plan ||
 	    (plan->policy != DL_POLICY_RAS &&
 	     plan->policy != DL_POLICY_REVERSE))
@@ -530,7 +537,8 @@ static int _affinity_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			  List preemptee_candidates, List *preemptee_job_list,
 			  bitstr_t *exc_core_bitmap)
 {
-	bitstr_t *local = sd_affinity_local(job_ptr, bitmap);
+	bool usable = false;
+	bitstr_t *local = sd_affinity_local(job_ptr, bitmap, &usable);
 	int rc;
 
 	if (local && bit_set_count(local) >= MAX(min_nodes, 1)) {
@@ -546,11 +554,14 @@ static int _affinity_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		if (preemptee_job_list)
 			FREE_NULL_LIST(*preemptee_job_list);
 	}
-	if (local) {
+	/* busy preferred nodes: Polo's rule; none that could ever take the
+	 * task: run anywhere at once */
+	if (local && usable &&
+	    sd_affinity_no_local(job_ptr, ap) == DL_AFFINITY_DEFER) {
 		FREE_NULL_BITMAP(local);
-		if (sd_affinity_no_local(job_ptr, ap) == DL_AFFINITY_DEFER)
-			return SLURM_ERROR;
+		return SLURM_ERROR;
 	}
+	FREE_NULL_BITMAP(local);
 	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
 				 req_nodes, mode, preemptee_candidates,
 				 preemptee_job_list, exc_core_bitmap);
@@ -581,7 +592,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				     SD_PREFIX, job_ptr);
 			return SLURM_ERROR;
 		}
-		if (ap.managed)
+		if (_array_of(job_ptr))
 			return _affinity_test(
 				job_ptr, bitmap, &ap, min_nodes, max_nodes,
 				req_nodes, mode, preemptee_candidates,
