@@ -3,4 +3,4 @@
 DL_CORE_SOURCES += \
 	src/common/locality.c src/common/locality.h \
 	src/common/affinity.c src/common/affinity.h
-EXTRA_DIST += doc/data-affinity.md
+dist_doc_DATA += doc/data-affinity.md

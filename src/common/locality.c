@@ -251,6 +251,11 @@ static int canonical_hosts(struct parser *p, const char *hosts, char **out,
 		perr(p, "no host list");
 		return EINVAL;
 	}
+	if (!strcmp(hosts, "*")) {
+		perr(p, "'*' (every node) is no preference: leave these tasks "
+			"out");
+		return EINVAL;
+	}
 	rc = dl_nodeset_count(hosts, DL_LOCALITY_MAX_HOSTS - p->hosts, &count,
 			      msg, sizeof(msg));
 	if (rc == ERANGE) {
