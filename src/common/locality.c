@@ -30,6 +30,7 @@ struct parser {
 	size_t seen_bytes;
 	uint32_t hosts; /* names so far */
 	bool lines;     /* the text has several lines: name them */
+	struct dl_locality_opts opts;
 	char *err;
 	size_t errlen;
 	/* the entry being parsed, for messages */
@@ -157,9 +158,13 @@ static int add_range(struct parser *p, uint32_t lo, uint32_t hi, uint32_t step)
 		return EINVAL;
 	}
 	hi = lo + (hi - lo) / step * step; /* the last task it names */
+	if (lo > p->opts.max_task)
+		return 0; /* beyond the array: nothing to remember */
+	if (hi > p->opts.max_task)
+		hi = lo + (p->opts.max_task - lo) / step * step;
 	if (hi == lo)
 		step = 1;
-	dup = mark(p, lo, hi, step);
+	dup = p->opts.unique ? mark(p, lo, hi, step) : -1;
 	if (dup == -2) {
 		perr(p, "out of memory");
 		return ENOMEM;
@@ -292,6 +297,39 @@ static int canonical_hosts(struct parser *p, const char *hosts, char **out,
 	return rc;
 }
 
+/* A host list kept as written (already normal): checked and counted, not
+ * expanded. */
+static int checked_hosts(struct parser *p, const char *hosts, char **out,
+			 uint32_t *names)
+{
+	char msg[160] = "";
+	uint32_t count = 0;
+	int rc;
+
+	if (!*hosts) {
+		perr(p, "no host list");
+		return EINVAL;
+	}
+	rc = dl_nodeset_count(hosts, DL_LOCALITY_MAX_HOSTS - p->hosts, &count,
+			      msg, sizeof(msg));
+	if (rc == ERANGE) {
+		perr(p, "more than %u host names in all",
+		     DL_LOCALITY_MAX_HOSTS);
+		return ERANGE;
+	}
+	if (rc) {
+		perr(p, "'%.40s' is not a host list: %s", hosts, msg);
+		return EINVAL;
+	}
+	if (!(*out = strdup(hosts))) {
+		perr(p, "out of memory");
+		return ENOMEM;
+	}
+	p->hosts += count;
+	*names = count;
+	return 0;
+}
+
 static int parse_entry(struct parser *p, char *text)
 {
 	char *eq = strchr(text, '='), *hosts = text, *idx = NULL;
@@ -338,7 +376,11 @@ static int parse_entry(struct parser *p, char *text)
 	} else if ((rc = parse_indexes(p, idx))) {
 		return rc;
 	}
-	if ((rc = canonical_hosts(p, hosts, &e->hosts, &e->count)))
+	if (p->opts.canonical)
+		rc = canonical_hosts(p, hosts, &e->hosts, &e->count);
+	else
+		rc = checked_hosts(p, hosts, &e->hosts, &e->count);
+	if (rc)
 		return rc;
 	p->ne++;
 	return 0;
@@ -475,6 +517,14 @@ out:
 int dl_locality_parse(const char *text, struct dl_locality *loc, char *err,
 		      size_t errlen)
 {
+	struct dl_locality_opts o = {DL_LOCALITY_MAX_TASK, true, true};
+
+	return dl_locality_parse_opt(text, &o, loc, err, errlen);
+}
+
+int dl_locality_parse_opt(const char *text, const struct dl_locality_opts *o,
+			  struct dl_locality *loc, char *err, size_t errlen)
+{
 	struct parser p = {0};
 	char *copy, *s;
 	uint32_t line = 1;
@@ -505,6 +555,11 @@ int dl_locality_parse(const char *text, struct dl_locality *loc, char *err,
 	}
 	p.err = err;
 	p.errlen = errlen;
+	p.opts =
+		o ? *o
+		  : (struct dl_locality_opts){DL_LOCALITY_MAX_TASK, true, true};
+	if (p.opts.max_task > DL_LOCALITY_MAX_TASK)
+		p.opts.max_task = DL_LOCALITY_MAX_TASK;
 	p.lines = strchr(text, '\n') != NULL;
 	s = copy;
 	while (!rc && *s) {

@@ -60,6 +60,27 @@ int dl_locality_parse(const char *text, struct dl_locality *loc, char *err,
 		      size_t errlen);
 void dl_locality_free(struct dl_locality *loc);
 
+/* How to parse (dl_locality_parse: every task, canonical host lists,
+ * unique indexes). */
+struct dl_locality_opts {
+	/* Ranges are cut to tasks 0..max_task: slurmctld knows the array's
+	 * largest index, and the cost of the checks follows the tasks kept. */
+	uint32_t max_task;
+	/* Expand and canonicalise the host lists (the user's text); false:
+	 * check and count them only, kept as written (the normal form, which
+	 * slurmctld reads: parsing it is then cheap however many hosts it
+	 * names). */
+	bool canonical;
+	/* Refuse a task index listed twice (what sbatch checks).  The check
+	 * walks every listed index; slurmctld reads the normal form, which
+	 * has none, and skips it (a hand-made value then gives a task listed
+	 * twice the entry with the larger first index). */
+	bool unique;
+};
+
+int dl_locality_parse_opt(const char *text, const struct dl_locality_opts *o,
+			  struct dl_locality *loc, char *err, size_t errlen);
+
 /* The normalised form of loc into buf.  0, EINVAL, or ERANGE when it does
  * not fit in len bytes. */
 int dl_locality_format(const struct dl_locality *loc, char *buf, size_t len);

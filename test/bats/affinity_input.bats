@@ -29,7 +29,7 @@ bad_spec() {
 	out=$(ux_sbatch --hold -J badspec --array=0-3 \
 		--soft-deadline=now+1hour --input-nodes="$1" --wrap true) &&
 		status=0 || status=$?
-	echo "--input-nodes=$1 -> $status: $out"
+	echo "--input-nodes=${1:0:80} -> $status: ${out:0:400}"
 	[ "$status" -ne 0 ] || return 1
 	echo "$out" | grep -qF -- "$2" || return 1
 	[ -z "$(squeue -h -n badspec -o %i)" ]

@@ -2,7 +2,10 @@
  * fuzz_locality.c - --input-nodes specs: any text is either refused with a
  * message or parsed; the normal form of what is accepted parses back to
  * the same locality (a fixed point, same preferred hosts for every task),
- * and its host lists re-expand to exactly their canonical form.
+ * and its host lists re-expand to exactly their canonical form.  The
+ * slurmctld reading (dl_locality_parse_opt: normal form kept, indexes cut
+ * to the array's, no uniqueness walk) gives every task up to the cut the
+ * same hosts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char norm[DL_LOCALITY_MAX_TEXT + 1],
 		again[DL_LOCALITY_MAX_TEXT + 1];
-	struct dl_locality a, b;
+	struct dl_locality a, b, c;
 	char err[256] = "", *text;
 	int rc;
 
@@ -100,6 +103,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strcmp(a.sets[s], b.sets[s]))
 			__builtin_trap();
 		check_hosts(a.sets[s]);
+	}
+	/* slurmctld's reading of the normal form, cut at some index */
+	{
+		struct dl_locality_opts ctld = {size ? (uint32_t) data[0] * 37u
+						     : DL_LOCALITY_MAX_TASK,
+						false, false};
+
+		if (dl_locality_parse_opt(norm, &ctld, &c, err, sizeof(err)))
+			__builtin_trap();
+		for (uint32_t k = 0; k < a.nranges; k++) {
+			uint32_t probe[3] = {a.ranges[k].lo, a.ranges[k].hi,
+					     ctld.max_task};
+
+			for (int i = 0; i < 3; i++) {
+				int32_t x = dl_locality_set_of(&a, probe[i]);
+				int32_t y = dl_locality_set_of(&c, probe[i]);
+
+				if (probe[i] > ctld.max_task)
+					continue;
+				/* set numbers may differ after the cut:
+				 * compare the host lists */
+				if ((x < 0) != (y < 0) ||
+				    (x >= 0 && strcmp(a.sets[x], c.sets[y])))
+					__builtin_trap();
+			}
+		}
+		dl_locality_free(&c);
 	}
 	/* the same preferred hosts for every task, around every range */
 	for (uint32_t k = 0; k < a.nranges; k++) {

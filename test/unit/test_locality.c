@@ -392,6 +392,73 @@ START_TEST(test_locality_lookup)
 }
 END_TEST
 
+/* slurmctld's parse: host lists of the normal form kept as written,
+ * ranges cut to the array's indexes */
+START_TEST(test_locality_parse_opt)
+{
+	struct dl_locality_opts kept = {149, false, true};
+	struct dl_locality_opts canon = {149, true, true};
+	struct dl_locality_opts ctld = {DL_LOCALITY_MAX_TASK, false, false};
+	struct dl_locality loc;
+	char err[256], buf[256];
+
+	ck_assert_int_eq(dl_locality_parse_opt("0-99=n1;100-199=n[3,2];"
+					       "200-299=n9;0-3000:7000=x",
+					       &kept, &loc, err, sizeof(err)),
+			 EINVAL); /* task 0 twice: checked as before */
+	ck_assert_int_eq(dl_locality_parse_opt("0-99:7=n1;100-199=n[3,2];"
+					       "200-299=n9",
+					       &kept, &loc, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 120)], "n[3,2]");
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 98)], "n1");
+	ck_assert_int_eq(dl_locality_set_of(&loc, 160), -1);
+	ck_assert_int_eq(dl_locality_set_of(&loc, 250), -1);
+	ck_assert_int_eq(dl_locality_format(&loc, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "0-98:7=n1;100-149=n[3,2]");
+	dl_locality_free(&loc);
+	ck_assert_int_eq(dl_locality_parse_opt("0-99:7=n1;100-199=n[3,2]",
+					       &canon, &loc, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 120)], "n[2-3]");
+	dl_locality_free(&loc);
+	/* a normal form parses to itself, unexpanded */
+	ck_assert_int_eq(dl_locality_parse_opt("0-3=n[1-2];*=n[1-65534]", &ctld,
+					       &loc, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(loc.hosts, 65536);
+	ck_assert_int_eq(dl_locality_format(&loc, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "0-3=n[1-2];*=n[1-65534]");
+	dl_locality_free(&loc);
+	/* the checks still hold */
+	ck_assert_int_eq(
+		dl_locality_parse_opt("0=n[1-", &kept, &loc, err, sizeof(err)),
+		EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is not a host list"));
+	ck_assert_int_eq(dl_locality_parse_opt("0=n[1-70000]", &kept, &loc, err,
+					       sizeof(err)),
+			 ERANGE);
+	ck_assert_int_eq(dl_locality_parse_opt("0=a[1-40000];1=b[1-40000]",
+					       &kept, &loc, err, sizeof(err)),
+			 ERANGE);
+	/* without the uniqueness check a task listed twice takes the range
+	 * that starts later */
+	ck_assert_int_eq(dl_locality_parse_opt("0-9=a;5=b", &ctld, &loc, err,
+					       sizeof(err)),
+			 0);
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 5)], "b");
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 4)], "a");
+	ck_assert_str_eq(loc.sets[dl_locality_set_of(&loc, 6)], "a");
+	dl_locality_free(&loc);
+	/* NULL options: as dl_locality_parse */
+	ck_assert_int_eq(
+		dl_locality_parse_opt("0=n[2,1]", NULL, &loc, err, sizeof(err)),
+		0);
+	ck_assert_str_eq(loc.sets[0], "n[1-2]");
+	dl_locality_free(&loc);
+}
+END_TEST
+
 /* Random specs (non-overlapping by construction): the lookup agrees with
  * a plain scan of what was written. */
 START_TEST(test_locality_lookup_random)
@@ -460,6 +527,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_locality_limits);
 	tcase_add_test(tc, test_locality_lookup);
 	tcase_add_test(tc, test_locality_lookup_random);
+	tcase_add_test(tc, test_locality_parse_opt);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -114,9 +114,32 @@ static struct sd_aff_array *_find_locked(uint32_t array_id, uint32_t *pos)
 	return NULL;
 }
 
-/* Read the hint of an array from its job control environment. */
+/* The largest task index the array can have: indexes stay below
+ * MaxArraySize (the size of the array's task bitmap, or of the setting). */
+static uint32_t _max_task(job_record_t *job_ptr)
+{
+	job_record_t *meta = job_ptr->array_recs
+				     ? job_ptr
+				     : find_job_record(job_ptr->array_job_id);
+	uint64_t size = slurm_conf.max_array_sz;
+
+	if (meta && meta->array_recs && meta->array_recs->task_id_bitmap &&
+	    (uint64_t) bit_size(meta->array_recs->task_id_bitmap) > size)
+		size = (uint64_t) bit_size(meta->array_recs->task_id_bitmap);
+	if (job_ptr->array_task_id != NO_VAL && job_ptr->array_task_id >= size)
+		size = (uint64_t) job_ptr->array_task_id + 1;
+	if (!size || size - 1 > DL_LOCALITY_MAX_TASK)
+		return DL_LOCALITY_MAX_TASK;
+	return (uint32_t) (size - 1);
+}
+
+/* Read the hint of an array from its job control environment: the
+ * normal form the SPANK plugin wrote, so host lists are checked and
+ * counted but not expanded, and only the array's possible indexes are
+ * kept. */
 static void _load_hint(struct sd_aff_array *a, job_record_t *job_ptr)
 {
+	struct dl_locality_opts opts = {_max_task(job_ptr), false, false};
 	const char *text, *md;
 	char err[256];
 	uint64_t t0 = _usec();
@@ -136,7 +159,7 @@ static void _load_hint(struct sd_aff_array *a, job_record_t *job_ptr)
 		     SD_PREFIX, a->array_id);
 		return;
 	}
-	if (dl_locality_parse(text, &a->loc, err, sizeof(err))) {
+	if (dl_locality_parse_opt(text, &opts, &a->loc, err, sizeof(err))) {
 		error("%s: array %u: --input-nodes ignored: %s", SD_PREFIX,
 		      a->array_id, err);
 		return;
@@ -202,6 +225,8 @@ static bitstr_t *_set_nodes_locked(struct sd_aff_array *a, int32_t set,
 				   bitoff_t size)
 {
 	struct set_fill f = {NULL, 0, ""};
+	const char *hosts = a->loc.sets[set];
+	uint32_t count = 0;
 	char err[160];
 
 	if (a->nodes && a->set == set && bit_size(a->nodes) == size)
@@ -209,20 +234,37 @@ static bitstr_t *_set_nodes_locked(struct sd_aff_array *a, int32_t set,
 	FREE_NULL_BITMAP(a->nodes);
 	a->set = -1;
 	f.nodes = bit_alloc(size);
-	if (dl_nodeset_foreach(a->loc.sets[set], a->loc.hosts, _add_node, &f,
-			       err, sizeof(err))) {
-		/* the normalised list expanded at submission: not expected */
+	if (dl_nodeset_count(hosts, a->loc.hosts, &count, err, sizeof(err))) {
+		/* checked when the hint was read: not expected */
 		error("%s: array %u: host list '%s': %s", SD_PREFIX,
-		      a->array_id, a->loc.sets[set], err);
-		bit_clear_all(f.nodes);
+		      a->array_id, hosts, err);
+	} else if (count > (uint32_t) node_record_count) {
+		/* more names than nodes: match each node instead, the cost
+		 * follows the smaller of the two */
+		uint32_t found = 0;
+
+		for (int i = 0; i < node_record_count && i < size; i++) {
+			node_record_t *node_ptr = node_record_table_ptr[i];
+
+			if (node_ptr && node_ptr->name &&
+			    dl_nodeset_match(hosts, node_ptr->name)) {
+				bit_set(f.nodes, i);
+				found++;
+			}
+		}
+		f.unknown = count - found;
+	} else {
+		dl_nodeset_foreach(hosts, count, _add_node, &f, err,
+				   sizeof(err));
 	}
 	if (f.unknown && !a->warned_unknown) {
 		a->warned_unknown = true;
 		info("%s: array %u: --input-nodes names %u host%s that %s not "
-		     "a node of this cluster (e.g. %s): ignored",
+		     "a node of this cluster%s%s%s: ignored",
 		     SD_PREFIX, a->array_id, f.unknown,
 		     f.unknown == 1 ? "" : "s", f.unknown == 1 ? "is" : "are",
-		     f.first_unknown);
+		     f.first_unknown[0] ? " (e.g. " : "", f.first_unknown,
+		     f.first_unknown[0] ? ")" : "");
 	}
 	a->nodes = f.nodes;
 	a->set = set;
