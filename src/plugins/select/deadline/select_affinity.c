@@ -29,6 +29,12 @@
 
 #include "select_affinity.h"
 
+/* Defined here as node_record_count is in select_deadline.c: tools built
+ * on the public libslurm.so load every select plugin and lack slurmctld's
+ * data symbols; in slurmctld its own definition (libslurmfull) takes
+ * precedence.  Read only in slurmctld. */
+node_record_t **node_record_table_ptr;
+
 #define SD_PREFIX  "select/deadline"
 #define SD_SLOW_US 2000
 
