@@ -6,7 +6,10 @@
  * the reverse family).
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixtures.h"
 #include "sim/dist.h"
@@ -538,6 +541,192 @@ START_TEST(reverse_generator)
 }
 END_TEST
 
+/* Write text to a new temporary file; returns its path (caller frees and
+ * removes it). */
+static char *temp_file(const char *text, const char *suffix)
+{
+	char *path = NULL;
+	FILE *f;
+	int fd;
+
+	ck_assert_int_gt(asprintf(&path, "/tmp/test_sim_inputXXXXXX%s", suffix),
+			 0);
+	fd = mkstemps(path, (int) strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+START_TEST(swim_adapter)
+{
+	/* id, submit, gap, input, shuffle, output bytes */
+	char *path = temp_file("job0\t10\t10\t268435456\t2147483648\t1000\n"
+			       "job1\t25\t15\t0\t0\t5\n"
+			       "job2\t4000\t3975\t1048576\t0\t0\n",
+			       ".tsv");
+	char *argv[] = {"swim", "--trace", path, "--k", "3", "--to", "3600"};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+
+	run_gen("swim", 7, argv, 1, &c, &w);
+	ck_assert_uint_eq(w.njobs, 2); /* job2 is after --to */
+	ck_assert_str_eq(w.jobs[0].name, "job0");
+	ck_assert_double_eq(w.jobs[0].arrival, 10);
+	/* 256 MB: two 128 MB maps of 5 + 0.1 x 128 s; 2 GB: two reduces */
+	ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 2);
+	ck_assert_double_eq_tol(w.jobs[0].phase[0].len.a, 5 + 12.8, 1e-9);
+	ck_assert_uint_eq(w.jobs[0].phase[1].tasks, 2);
+	ck_assert_double_eq_tol(w.jobs[0].phase[1].len.a, 10 + 0.2 * 1024,
+				1e-9);
+	ck_assert_double_eq(w.jobs[0].deadline_factor, 3);
+	/* no input: one short map, no reduce */
+	ck_assert_uint_eq(w.jobs[1].phase[0].tasks, 1);
+	ck_assert_uint_eq(w.jobs[1].phase[1].tasks, 0);
+	ck_assert_uint_eq(c.nnodes, 100);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(google_adapter)
+{
+	/* time us, missing, job, index, machine, type, user, class, prio ...
+	 * job 7: task 0 runs 100 s, task 1 runs 50 s after an eviction;
+	 * job 8: never finishes; job 9 is submitted later */
+	char *path = temp_file("1000000,,7,0,,0,u,0,0,0.1,0.1,0,0\n"
+			       "1000000,,7,1,,0,u,0,0,0.1,0.1,0,0\n"
+			       "2000000,,7,0,m1,1,u,0,0,0.1,0.1,0,0\n"
+			       "2000000,,7,1,m2,1,u,0,0,0.1,0.1,0,0\n"
+			       "3000000,,7,1,m2,2,u,0,0,0.1,0.1,0,0\n"
+			       "4000000,,7,1,m3,1,u,0,0,0.1,0.1,0,0\n"
+			       "54000000,,7,1,m3,4,u,0,0,0.1,0.1,0,0\n"
+			       "102000000,,7,0,m1,4,u,0,0,0.1,0.1,0,0\n"
+			       "1500000,,8,0,,0,u,0,0,0.1,0.1,0,0\n"
+			       "9000000,,9,0,,0,u,0,0,0.1,0.1,0,0\n"
+			       "9500000,,9,0,m4,1,u,0,0,0.1,0.1,0,0\n"
+			       "19500000,,9,0,m4,4,u,0,0,0.1,0.1,0,0\n",
+			       ".csv");
+	char *argv[] = {"google2011", "--task-events", path};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+
+	run_gen("google2011", 3, argv, 1, &c, &w);
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_str_eq(w.jobs[0].name, "g7");
+	ck_assert_double_eq(w.jobs[0].arrival, 0);
+	ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 2);
+	ck_assert_double_eq_tol(w.jobs[0].phase[0].lengths[0], 100, 1e-9);
+	ck_assert_double_eq_tol(w.jobs[0].phase[0].lengths[1], 50, 1e-9);
+	ck_assert_str_eq(w.jobs[1].name, "g9");
+	ck_assert_double_eq_tol(w.jobs[1].arrival, 8, 1e-9);
+	ck_assert_double_eq_tol(w.jobs[1].phase[0].lengths[0], 10, 1e-9);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(alibaba_adapter)
+{
+	char *path = temp_file("task_create_time,task_end_time,job_id,task_id,"
+			       "number_of_instances,status,cpus,mem\n"
+			       "100,160,5,1,20,Terminated,100,0.1\n"
+			       "170,200,5,2,3,Terminated,100,0.1\n"
+			       "150,180,5,3,7,Terminated,100,0.1\n"
+			       "120,125,6,4,4,Terminated,50,0.2\n"
+			       "130,100,7,5,1,Failed,,\n",
+			       ".csv");
+	char *argv[] = {"alibaba2017", "--trace", path, "--k", "2"};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+
+	run_gen("alibaba2017", 5, argv, 1, &c, &w);
+	ck_assert_uint_eq(w.njobs, 2);
+	/* job 5: first stage (20 x 60 s) maps, last stage (3 x 30 s)
+	 * reduces; the middle stage is dropped */
+	ck_assert_str_eq(w.jobs[0].name, "a5");
+	ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 20);
+	ck_assert_double_eq(w.jobs[0].phase[0].len.a, 60);
+	ck_assert_uint_eq(w.jobs[0].phase[1].tasks, 3);
+	ck_assert_double_eq(w.jobs[0].phase[1].len.a, 30);
+	ck_assert_double_eq(w.jobs[1].arrival, 20);
+	ck_assert_uint_eq(w.jobs[1].phase[1].tasks, 0);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(rumen_adapter)
+{
+	char *path = temp_file(
+		"{\"jobID\":\"job_1\",\"submitTime\":1000000,\"mapTasks\":["
+		"{\"attempts\":[{\"result\":\"FAILED\",\"startTime\":1000500,"
+		"\"finishTime\":1001000},"
+		"{\"result\":\"SUCCESS\",\"startTime\":1001000,\"finishTime\":"
+		"1011000}]}],"
+		"\"reduceTasks\":[{\"attempts\":[{\"result\":\"SUCCESS\","
+		"\"startTime\":1012000,\"finishTime\":1032000}]}]}\n"
+		"{\"jobID\":\"job_2\",\"submitTime\":1004000,\"mapTasks\":[]}\n"
+		"{\"jobID\":\"job_3\",\"submitTime\":1006000,\"mapTasks\":["
+		"{\"attempts\":[{\"result\":\"SUCCESS\",\"startTime\":1007000,"
+		"\"finishTime\":1009500}]}]}\n",
+		".json");
+	char *argv[] = {"rumen", "--trace", path};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+
+	run_gen("rumen", 3, argv, 1, &c, &w);
+	/* job_2 has no successful map: skipped */
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_str_eq(w.jobs[0].name, "job_1");
+	ck_assert_double_eq(w.jobs[0].arrival, 0);
+	ck_assert_double_eq_tol(w.jobs[0].phase[0].lengths[0], 10, 1e-9);
+	ck_assert_double_eq_tol(w.jobs[0].phase[1].lengths[0], 20, 1e-9);
+	ck_assert_double_eq_tol(w.jobs[1].arrival, 6, 1e-9);
+	ck_assert_double_eq_tol(w.jobs[1].phase[0].lengths[0], 2.5, 1e-9);
+	ck_assert_int_eq(c.mode, SIM_SLOTS_TYPED);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(adapters_report_bad_input)
+{
+	char *path = temp_file("job0\tnot-a-number\t0\t1\t2\t3\n", ".tsv");
+	char *argv[] = {"swim", "--trace", path};
+	const struct gen_kind *k = gen_find("swim");
+	struct gen_args a = {1, 3, argv};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+	char err[512] = "";
+
+	memset(&c, 0, sizeof(c));
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(k->fn(&a, &c, &w, err, sizeof(err)), EINVAL);
+	ck_assert(strstr(err, "line 1"));
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	unlink(path);
+	free(path);
+	argv[2] = "/nonexistent/trace.tsv";
+	memset(&c, 0, sizeof(c));
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(k->fn(&a, &c, &w, err, sizeof(err)), ENOENT);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_input");
@@ -552,6 +741,11 @@ int main(void)
 	tcase_add_test(tc, polo_generator);
 	tcase_add_test(tc, binned_generator_rtmr_w1);
 	tcase_add_test(tc, reverse_generator);
+	tcase_add_test(tc, swim_adapter);
+	tcase_add_test(tc, google_adapter);
+	tcase_add_test(tc, alibaba_adapter);
+	tcase_add_test(tc, rumen_adapter);
+	tcase_add_test(tc, adapters_report_bad_input);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }
