@@ -627,6 +627,26 @@ START_TEST(google_adapter)
 	ck_assert_double_eq_tol(w.jobs[1].phase[0].lengths[0], 10, 1e-9);
 	sim_workload_spec_free(&w);
 	sim_cluster_spec_free(&c);
+	{
+		/* the shards are published gzipped: the same through gzip */
+		char *cmd = NULL, *gz = NULL;
+
+		ck_assert_int_gt(asprintf(&gz, "%s.gz", path), 0);
+		ck_assert_int_gt(
+			asprintf(&cmd, "gzip -c '%s' > '%s'", path, gz), 0);
+		if (system(cmd) == 0) {
+			argv[2] = gz;
+			run_gen("google2011", 3, argv, 1, &c, &w);
+			ck_assert_uint_eq(w.njobs, 2);
+			ck_assert_double_eq_tol(w.jobs[0].phase[0].lengths[1],
+						50, 1e-9);
+			sim_workload_spec_free(&w);
+			sim_cluster_spec_free(&c);
+		}
+		unlink(gz);
+		free(gz);
+		free(cmd);
+	}
 	unlink(path);
 	free(path);
 }
