@@ -217,6 +217,12 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 		 a->blocked && !a->granted
 			 ? " (waiting: CPUs are kept for earlier jobs)"
 			 : "");
+	if (!o->alloc) {
+		/* the throttle cannot say "none": hold it until its turn */
+		o->hold = true;
+		copy_str(o->hold_reason, sizeof(o->hold_reason),
+			 DL_RT_REASON_WAIT);
+	}
 }
 
 struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,

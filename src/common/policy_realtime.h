@@ -7,9 +7,12 @@
  * Per job in the plan:
  *   admitted       rank = queue position (EDF, started jobs never passed),
  *                  alloc = running + tasks the walk lets start now (the
- *                  ArrayTaskThrottle; 0 with nothing running means "do not
- *                  start"), urgent, verdict on_track, predicted_finish =
- *                  the worst-case finish from its vectors.
+ *                  ArrayTaskThrottle), urgent, verdict on_track,
+ *                  predicted_finish = the worst-case finish from its
+ *                  vectors.  Nothing running and nothing allowed to start
+ *                  (Slurm's throttle cannot say "none"): hold with
+ *                  Reason=WaitingForEarlierDeadlines until the walk lets it
+ *                  start.
  *   infeasible     hold with Reason=DeadlineInfeasible and the cause in
  *                  explain (verdict held); never cancelled.
  *   not admitted   (not judged at submit, and no room now) hold with
@@ -24,6 +27,8 @@
 
 #define DL_RT_REASON_INFEASIBLE "DeadlineInfeasible"
 #define DL_RT_REASON_REJECTED   "DeadlineNotGuaranteed"
+/* admitted, but the reservation walk lets none of its tasks start now */
+#define DL_RT_REASON_WAIT "WaitingForEarlierDeadlines"
 
 struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 				 size_t errlen);

@@ -319,7 +319,7 @@ double rt_pred_pad(const struct rt_pool *pl, uint32_t pos)
 	return pos ? pl->q[pos - 1]->pad : 0;
 }
 
-static int init_head(struct rt_pool *pl, double now)
+int rt_init_head(struct rt_pool *pl, double now)
 {
 	int rc = dl_rt_vec_init(&pl->head[DL_MAP], pl->units[DL_MAP], now);
 
@@ -352,7 +352,7 @@ int dl_rt_set_pool(struct dl_rt_state *st, const char *name, uint32_t map_units,
 		pl->split = split;
 		pl->units[DL_MAP] = units[DL_MAP];
 		pl->units[DL_REDUCE] = units[DL_REDUCE];
-		rc = init_head(pl, now);
+		rc = rt_init_head(pl, now);
 		goto out;
 	}
 	if (pl->split == split && pl->units[DL_MAP] == units[DL_MAP] &&
@@ -368,7 +368,7 @@ int dl_rt_set_pool(struct dl_rt_state *st, const char *name, uint32_t map_units,
 	pl->units[DL_REDUCE] = units[DL_REDUCE];
 	/* until the resync, the head is "everything free now"; jobs keep
 	 * their vectors (sized for the old pool) but admissions wait */
-	rc = init_head(pl, now);
+	rc = rt_init_head(pl, now);
 	pl->need_resync = pl->size_changed = pl->n > 0;
 out:
 	pthread_mutex_unlock(&st->lock);
@@ -1888,6 +1888,23 @@ uint64_t dl_rt_ticket_from_env(char *const *env, uint32_t count)
 	return 0;
 }
 
+bool dl_rt_hold_from_env(char *const *env, uint32_t count)
+{
+	size_t plen = strlen(DL_ENV_PREFIX), nlen = strlen(DL_ENV_RT_HOLD);
+
+	for (uint32_t i = 0; env && i < count; i++) {
+		const char *e = env[i];
+
+		if (!e)
+			continue;
+		if (!strncmp(e, DL_ENV_PREFIX, plen))
+			e += plen;
+		if (!strncmp(e, DL_ENV_RT_HOLD, nlen) && e[nlen] == '=')
+			return !strcmp(e + nlen + 1, "1");
+	}
+	return false;
+}
+
 /* ---- the process-wide state ---- */
 
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
@@ -1902,4 +1919,30 @@ struct dl_rt_state *dl_rt_shared(void)
 {
 	pthread_once(&shared_once, shared_init);
 	return shared_state;
+}
+
+static pthread_mutex_t shared_load_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool shared_loaded;
+static int shared_load_rc;
+static char shared_load_err[256];
+
+int dl_rt_shared_load(const char *path, char *err, size_t errlen)
+{
+	struct dl_rt_state *st = dl_rt_shared();
+	int rc;
+
+	if (!st || !path)
+		return EINVAL;
+	pthread_mutex_lock(&shared_load_lock);
+	if (!shared_loaded) {
+		shared_load_err[0] = '\0';
+		shared_load_rc = dl_rt_state_load(st, path, shared_load_err,
+						  sizeof(shared_load_err));
+		shared_loaded = true;
+	}
+	rc = shared_load_rc;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", shared_load_err);
+	pthread_mutex_unlock(&shared_load_lock);
+	return rc;
 }

@@ -52,6 +52,10 @@ struct dl_rt_state;
  * control environment (SPANK_DEADLINE_RT_TICKET=<n>); the sched plugin
  * binds the ticket to the job id when it first sees the job. */
 #define DL_ENV_RT_TICKET "DEADLINE_RT_TICKET"
+/* set with the ticket when job_submit/deadline created the job held (the
+ * sched plugin releases such a hold when the plan lets the job start; a
+ * user's own -H has no such mark) */
+#define DL_ENV_RT_HOLD "DEADLINE_RT_HOLD"
 
 /* A job asking for admission.  Strings are copied.  id or ticket (or
  * both) must be set. */
@@ -152,6 +156,9 @@ int dl_rt_bind(struct dl_rt_state *st, uint64_t ticket, uint64_t job_id);
 /* Parse a ticket from a job control environment ("NAME=value" entries,
  * with or without the SPANK_ prefix); 0 when there is none. */
 uint64_t dl_rt_ticket_from_env(char *const *env, uint32_t count);
+/* Whether the environment has DL_ENV_RT_HOLD=1 (with or without the
+ * prefix). */
+bool dl_rt_hold_from_env(char *const *env, uint32_t count);
 
 /* A job left (finished or cancelled).  One that never started is
  * forgotten; one that started stays as an anchor in the queue (finished,
@@ -269,6 +276,9 @@ int dl_rt_request_from_job(struct dl_rt_state *st, const struct dl_job *job,
 
 /* ---- persistence ---- */
 
+/* The file in StateSaveLocation that holds the admitted set. */
+#define DL_RT_STATE_FILE "deadline_realtime.json"
+
 /* The admitted set (params, pools, jobs with their vectors, worst-case
  * cache) as JSON text (caller frees); NULL when out of memory. */
 char *dl_rt_state_to_json(struct dl_rt_state *st);
@@ -287,6 +297,11 @@ int dl_rt_state_load(struct dl_rt_state *st, const char *path, char *err,
 /* The process-wide state the plugins share (created on first use); NULL
  * when out of memory. */
 struct dl_rt_state *dl_rt_shared(void);
+/* Restore the process-wide state from its file, once per process (the
+ * first plugin to start does it; later calls return what the first one
+ * got).  0, ENOENT (no file: an empty set), or another errno with err
+ * saying why (the set stays empty). */
+int dl_rt_shared_load(const char *path, char *err, size_t errlen);
 
 /* Format a time for messages: local date-time for epoch times, "+Ns"
  * for simulation times (below 1e9). */

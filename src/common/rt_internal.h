@@ -97,6 +97,9 @@ void rt_unlink(struct rt_pool *pl, uint32_t pos);
  * job ahead of it has left; the anchors at the front fold into the head. */
 void rt_retire(struct rt_pool *pl, uint32_t pos, bool prune);
 void rt_prune(struct rt_pool *pl);
+/* The head of an empty pool: every unit free at now; ENOMEM. */
+int rt_init_head(struct rt_pool *pl, double now);
+
 /* Insert at pos; ENOMEM. */
 int rt_insert(struct rt_pool *pl, uint32_t pos, struct rt_job *j);
 

@@ -494,7 +494,11 @@ int dl_rt_sync(struct dl_rt_state *st, struct dl_job *const *jobs,
 		}
 		rt_prune(pl);
 		if (!pl->n) {
-			pl->need_resync = false;
+			/* nothing admitted is left: every unit is free now
+			 * (the pruned head still held the last job's worst
+			 * case, which only ever delays later admissions) */
+			rc = rt_init_head(pl, now);
+			pl->need_resync = pl->size_changed = rc != 0;
 			continue;
 		}
 		in = calloc(pl->n, sizeof(*in));

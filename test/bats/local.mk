@@ -6,3 +6,5 @@ EXTRA_DIST += test/bats/helpers.bash test/bats/sched_two_tenants.bats \
 EXTRA_DIST += test/bats/ux_helpers.bash test/bats/ux_spank.bats \
 	test/bats/ux_smapreduce.bats test/bats/ux_sdeadline.bats \
 	test/bats/ux_guides.bats
+# realtime policy (job_submit/deadline admission, holds, restart, pairs)
+EXTRA_DIST += test/bats/realtime_admission.bats

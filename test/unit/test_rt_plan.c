@@ -122,6 +122,10 @@ START_TEST(test_ranks_and_throttles)
 	ck_assert_double_eq(w_get(&w, 1)->predicted_finish, 20);
 	ck_assert_ptr_nonnull(strstr(w_get(&w, 1)->explain, "admitted"));
 	ck_assert_ptr_nonnull(strstr(w_get(&w, 2)->explain, "waiting"));
+	/* nothing of job 2 may start: Slurm's throttle cannot say "none" */
+	ck_assert(!w_get(&w, 1)->hold);
+	ck_assert(w_get(&w, 2)->hold);
+	ck_assert_str_eq(w_get(&w, 2)->hold_reason, DL_RT_REASON_WAIT);
 	ck_assert(!w_get(&w, 3)->managed);
 	ck_assert_uint_eq(w_get(&w, 3)->rank, 0);
 	/* job 1 was allowed to start: a new job cannot pass it */
@@ -166,6 +170,7 @@ START_TEST(test_reduce_reservation)
 	ck_assert_int_eq(w_get(&w, 1)->phase, DL_REDUCE);
 	ck_assert_uint_eq(w_get(&w, 1)->alloc, 3);
 	ck_assert_uint_eq(w_get(&w, 2)->alloc, 1);
+	ck_assert(!w_get(&w, 2)->hold); /* its turn: released */
 	w_free(&w);
 }
 END_TEST

@@ -103,7 +103,8 @@ START_TEST(test_bad_files)
 		{"\"mtasks\":[4,0]", "\"mtasks\":[5,0]"},
 		{"\"quantile\":0.98999999999999999", "\"quantile\":0.1"},
 		{"[[0.0,4]]", "[[0.0,0]]"},
-		{"\"vec\":[[[10.0,3],[15.0,1]]", "\"vec\":[[[15.0,3],[10.0,1]]"},
+		{"\"vec\":[[[10.0,3],[15.0,1]]",
+		 "\"vec\":[[[15.0,3],[10.0,1]]"},
 		{"\"floor\":0.0", "\"floor\":-1"},
 		{"\"finished\":true", "\"finished\":2"},
 		{"\"run_end\":[null,null]", "\"run_end\":[-5,null]"},
@@ -112,7 +113,7 @@ START_TEST(test_bad_files)
 		{"\"jobs\":[", "\"jobs\":{"},
 	};
 
-		ck_assert(admit(a, rt_req(1, 0, 100, 4, 10, 0, 0), 0).admitted);
+	ck_assert(admit(a, rt_req(1, 0, 100, 4, 10, 0, 0), 0).admitted);
 	ck_assert(admit(a, rt_req(2, 0, 200, 1, 5, 0, 0), 0).admitted);
 	ck_assert_int_eq(dl_rt_mark_started(a, 1), 0);
 	ck_assert_int_eq(dl_rt_mark_started(a, 2), 0);
@@ -338,6 +339,16 @@ START_TEST(test_sync_feedback)
 	ck_assert_uint_eq(ss.resynced_pools, 0);
 	ck_assert_int_eq(dl_rt_job_get(st, 2, &info), 0);
 	ck_assert_double_eq(info.finish, 20);
+	/* job 2 ends at 12, 8 s before its worst case (within Δ): the pool
+	 * is empty and starts again from "both units free now", so 4 tasks
+	 * of 10 s end at 32 (from job 2's worst case, 20, at 40) */
+	fx_done(j2, DL_MAP, 2, 2, 0);
+	ck_assert_int_eq(dl_rt_sync(st, jobs, 2, &cl, 12, &ss), 0);
+	ck_assert_uint_eq(ss.finished, 1);
+	ck_assert_uint_eq(ss.feedback, 0);
+	ck_assert_uint_eq(dl_rt_count(st), 0);
+	ck_assert(!admit(st, rt_req(3, 12, 31.9, 4, 10, 0, 0), 12).admitted);
+	ck_assert(admit(st, rt_req(3, 12, 32, 4, 10, 0, 0), 12).admitted);
 	ck_assert_int_eq(dl_rt_sync(NULL, jobs, 2, &cl, 9, &ss), EINVAL);
 	ck_assert_int_eq(dl_rt_sync(st, NULL, 2, &cl, 9, &ss), EINVAL);
 	ck_assert_int_eq(dl_rt_sync(st, jobs, 2, &cl, NAN, &ss), EINVAL);

@@ -23,6 +23,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/realtime.h"
 #include "sched_deadline.h"
 
 /* Highest priority we hand out: leaves headroom below the 32-bit maximum,
@@ -70,6 +71,10 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 							    : "sched/deadline");
 				d->release_hold = !pj->hold &&
 						  r->prio_mode == DL_PRIO_HELD;
+				d->fresh = !r->managed &&
+					   r->prio_mode == DL_PRIO_NONE;
+				/* held by us last cycle, and maybe still */
+				d->ours_held = r->prio_mode == DL_PRIO_HELD;
 			} else if (r->managed && pj->phase >= 0) {
 				/* ours before, not any more: give it back */
 				d = &dec[n++];
@@ -99,7 +104,11 @@ static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 
 static void _release(job_record_t *job_ptr)
 {
-	if (job_ptr->state_reason == WAIT_HELD)
+	/* only holds that are ours come here (Slurm calls job_submit/
+	 * deadline's hold at submit a user hold: priority 0 came with the
+	 * request) */
+	if (job_ptr->state_reason == WAIT_HELD ||
+	    job_ptr->state_reason == WAIT_HELD_USER)
 		job_ptr->state_reason = WAIT_NO_REASON;
 	xfree(job_ptr->state_desc);
 }
@@ -120,9 +129,18 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			  job_ptr->array_job_id != d->array_id;
 		if (d->gone || !d->manage)
 			continue;
+		/* held at submit by job_submit/deadline (realtime), which
+		 * marks that hold in the job's control environment; ours to
+		 * release */
+		if (d->fresh && IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
+		    dl_rt_hold_from_env(job_ptr->spank_job_env,
+					job_ptr->spank_job_env_size))
+			d->release_hold = true;
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held = IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-			       !d->release_hold;
+			       !d->release_hold &&
+			       !(d->ours_held &&
+				 job_ptr->state_reason == WAIT_HELD);
 		if (d->hold || d->user_held)
 			continue;
 		if (d->urgent &&

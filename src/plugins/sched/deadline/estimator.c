@@ -42,6 +42,7 @@
 #include "common/est_proto.h"
 #include "common/estimate.h"
 #include "common/estimator_client.h"
+#include "common/realtime.h"
 #include "sched_deadline.h"
 
 #define SDL_EST_QUEUE_FILE "deadline_estimator_queue"
@@ -70,6 +71,10 @@ static bool in_use = false;
 /* Policy=ras/reverse: ask for the learned task profile of every active
  * phase too, not only for the priors of phases without completions */
 static bool want_profiles = false;
+/* Policy=realtime: the quantiles of every active phase's (user, name,
+ * phase) go to the admitted set's worst-case cache, which
+ * job_submit/deadline judges new submissions with (doc/realtime.md) */
+static bool want_worst = false;
 static time_t saved_at = 0;
 
 static char *_queue_path(void)
@@ -84,6 +89,7 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 
 	want_profiles = cfg->policy == DL_POLICY_RAS ||
 			cfg->policy == DL_POLICY_REVERSE;
+	want_worst = cfg->policy == DL_POLICY_REALTIME;
 	if (!path || !path[0]) {
 		if (client)
 			info("%s: EstimatorSocket unset: planning with the "
@@ -230,7 +236,7 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 
 			if (!f->tasks || !jobs[j]->user || !jobs[j]->user[0] ||
 			    dl_phase_finished(f) ||
-			    (dl_phase_done(f) && !want_profiles))
+			    (dl_phase_done(f) && !want_profiles && !want_worst))
 				continue;
 			pj[n] = jobs[j];
 			q[n] = (struct dl_pred_query){
@@ -252,6 +258,15 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 	out = xcalloc(n, sizeof(*out));
 	status = xcalloc(n, sizeof(*status));
 	rc = dl_est_predict(client, q, n, out, status);
+	for (uint32_t i = 0; !rc && want_worst && i < n; i++) {
+		/* history of the same (user, name, phase) only */
+		struct dl_rt_quantiles wq = {out[i].p50, out[i].p90, out[i].p99,
+					     out[i].max, out[i].n};
+
+		if (!status[i] && out[i].source == DL_PRED_NAME && out[i].n)
+			dl_rt_wc_store(dl_rt_shared(), q[i].user, q[i].name,
+				       q[i].phase, &wq, (double) time(NULL));
+	}
 	for (uint32_t i = 0; !rc && i < n; i++) {
 		if (!status[i] && out[i].has_profile) {
 			/* learned from past runs; a --task-profile hint wins

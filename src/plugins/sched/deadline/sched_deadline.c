@@ -9,6 +9,7 @@
  * the plan under the job write lock, then publishes the plan and saves its
  * state with no lock held.  See doc/sched-deadline.md.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,10 +29,12 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/atomic_file.h"
 #include "common/dl_log.h"
 #include "common/forecast.h"
 #include "common/plan_json.h"
 #include "common/policy.h"
+#include "common/realtime.h"
 #include "sched_deadline.h"
 
 const char plugin_name[] =
@@ -61,6 +64,8 @@ static time_t next_plan = 0;
 static time_t seen_job_update = 0;
 static time_t seen_at = 0;      /* when seen_job_update was read */
 static char *state_text = NULL; /* last saved state, to skip rewrites */
+static char *rt_text = NULL;    /* last saved realtime admitted set */
+static uint32_t rt_logged = UINT32_MAX;     /* admitted-set size last logged */
 static struct dl_forecast *forecast = NULL; /* AvailabilityForecast= */
 
 static uint64_t _usec(void)
@@ -157,6 +162,37 @@ static void _reload_config(void)
 	xfree(path);
 }
 
+/* The realtime admitted set (doc/realtime.md), next to the tracker's
+ * state; written only when it changed. */
+static void _save_realtime(void)
+{
+	char *path, *text;
+	int rc;
+
+	if (cfg.policy != DL_POLICY_REALTIME && !dl_rt_count(dl_rt_shared()))
+		return;
+	text = dl_rt_state_to_json(dl_rt_shared());
+	if (!text) {
+		error("%s: out of memory saving the realtime admitted set",
+		      SDL_PREFIX);
+		return;
+	}
+	if (rt_text && !strcmp(text, rt_text)) {
+		free(text);
+		return;
+	}
+	path = sdl_rt_state_path();
+	rc = dl_atomic_write(path, text, strlen(text), 0600);
+	if (rc)
+		error("%s: cannot write %s: %s", SDL_PREFIX, path,
+		      strerror(rc));
+	xfree(path);
+	free(rt_text);
+	rt_text = rc ? NULL : text;
+	if (rc)
+		free(text);
+}
+
 static void _save_state(void)
 {
 	char *text;
@@ -172,11 +208,12 @@ static void _save_state(void)
 	}
 	if (state_text && !strcmp(text, state_text)) {
 		free(text);
-		return;
+	} else {
+		sdl_state_save(&tracker);
+		free(state_text);
+		state_text = text;
 	}
-	sdl_state_save(&tracker);
-	free(state_text);
-	state_text = text;
+	_save_realtime();
 }
 
 static void _cycle(bool due)
@@ -240,6 +277,16 @@ static void _cycle(bool due)
 	in.cfg = &cfg;
 	in.now = (double) now;
 	in.forecast = forecast;
+	if (cfg.policy == DL_POLICY_REALTIME) {
+		/* jobs admitted at submit carry a ticket: bind it to the id
+		 * Slurm gave them */
+		for (uint32_t i = 0; i < snap.narrays; i++)
+			if (snap.arrays[i].rt_ticket)
+				dl_rt_bind(dl_rt_shared(),
+					   snap.arrays[i].rt_ticket,
+					   snap.arrays[i].id);
+		in.rt = dl_rt_shared();
+	}
 	plan = dl_policy_plan(&in, err, sizeof(err));
 	if (!plan) {
 		error("%s: no plan this cycle: %s", SDL_PREFIX, err);
@@ -277,6 +324,11 @@ static void _cycle(bool due)
 		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, changes,
 		     plan->stats.compute_us, snap_us + apply_us, snap_us,
 		     apply_us, plan->stats.estimator);
+	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
+		rt_logged = dl_rt_count(in.rt);
+		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
+		     rt_logged);
+	}
 
 	placed = plan->nplace > 0;
 	dl_plan_publish(plan); /* the plan is shared and read-only now */
@@ -338,6 +390,22 @@ static void *_plan_agent(void *arg)
 	return NULL;
 }
 
+/* The realtime admitted set, once per slurmctld (whichever of this plugin
+ * and job_submit/deadline starts first restores it). */
+static void _load_realtime(void)
+{
+	char err[256] = "", *path = sdl_rt_state_path();
+	int rc = dl_rt_shared_load(path, err, sizeof(err));
+
+	if (rc && rc != ENOENT)
+		error("%s: realtime admitted set not restored: %s", SDL_PREFIX,
+		      err);
+	else if (!rc)
+		info("%s: realtime admitted set: %u jobs from %s", SDL_PREFIX,
+		     dl_rt_count(dl_rt_shared()), path);
+	xfree(path);
+}
+
 /* The plan of the previous slurmctld, until the first cycle replaces it. */
 static void _restore_plan(void)
 {
@@ -376,6 +444,7 @@ extern int init(void)
 	xfree(path);
 	dl_sstate_init(&tracker);
 	sdl_state_load(&tracker);
+	_load_realtime();
 	sdl_est_configure(&cfg); /* no connection yet: the plan thread's */
 	sdl_est_load(&tracker);
 	_restore_plan();
@@ -408,6 +477,9 @@ extern void fini(void)
 	bf_reconfig = NULL;
 	sdl_est_fini(); /* its queue file before the tracker's state */
 	sdl_state_save(&tracker);
+	_save_realtime();
+	free(rt_text);
+	rt_text = NULL;
 	dl_sstate_free(&tracker);
 	free(state_text);
 	state_text = NULL;

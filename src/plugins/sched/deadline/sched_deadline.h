@@ -64,6 +64,7 @@ struct sdl_array {
 	struct dl_job_hints hints;
 	char *hints_err;    /* bad hint entries (logged once) */
 	uint32_t dep_array; /* afterok on this array (map of a pair) */
+	uint64_t rt_ticket; /* job_submit/deadline's realtime ticket */
 	uint32_t dep_other; /* afterok on a job that is not an array */
 };
 
@@ -90,6 +91,8 @@ struct sdl_decision {
 	bool urgent; /* the plan says it has unmet need */
 	bool hold;
 	char hold_reason[48];
+	bool fresh;     /* never managed: a hold it has may be job_submit's */
+	bool ours_held; /* we held it last cycle */
 	/* restore (manage == false) */
 	uint32_t user_throttle;
 	bool restore_prio;
@@ -157,6 +160,8 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 
 /* state.c */
 extern char *sdl_state_path(void);
+/* StateSaveLocation/deadline_realtime.json: the realtime admitted set */
+extern char *sdl_rt_state_path(void);
 extern char *sdl_plan_path(const struct dl_config *cfg);
 extern void sdl_state_load(struct dl_sstate *st);
 extern void sdl_state_save(const struct dl_sstate *st);

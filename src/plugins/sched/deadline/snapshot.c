@@ -24,6 +24,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/realtime.h"
 #include "sched_deadline.h"
 
 /* ---- helpers on Slurm records (lock held) ---- */
@@ -168,6 +169,9 @@ static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
 		xfree(a->hints_err);
 		a->hints_err = xstrdup(err);
 	}
+	/* the realtime admission ticket job_submit/deadline gave it */
+	a->rt_ticket = dl_rt_ticket_from_env(job_ptr->spank_job_env,
+					     job_ptr->spank_job_env_size);
 	_dependency(job_ptr, &a->dep_array, &a->dep_other);
 }
 

@@ -16,6 +16,7 @@
 #include "src/common/xstring.h"
 
 #include "common/plan_json.h"
+#include "common/realtime.h"
 #include "sched_deadline.h"
 
 #define SDL_STATE_FILE "deadline_state.json"
@@ -25,6 +26,13 @@ extern char *sdl_state_path(void)
 {
 	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
 			      SDL_STATE_FILE);
+}
+
+/* the realtime admitted set; job_submit/deadline reads the same file */
+extern char *sdl_rt_state_path(void)
+{
+	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			      DL_RT_STATE_FILE);
 }
 
 extern char *sdl_plan_path(const struct dl_config *cfg)

@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# Policy=realtime on a real Slurm: verdicts at submit (job_submit/deadline),
+# admitted jobs finishing before their deadlines, the rejection message, a
+# job held (not cancelled) when capacity is lost and released when it comes
+# back, the admitted set across a slurmctld restart, and a smapreduce pair
+# judged as one job.
+#
+# 2 nodes x 2 CPUs and no estimator, so every task's worst case is its time
+# limit (-t 1: 60 s) plus RealtimeTaskOverhead (5 s): 65 s.  A --deadline
+# array with -t 1 must start its last task a minute before the deadline.
+load helpers
+
+WC=65 # worst-case task length (s) the policy counts with
+
+setup_file() {
+	mkdir -p "$BATS_FILE_TMPDIR"
+	printf 'Policy=realtime\nPlanInterval=5\nReplanDelay=1\nEstimatorSocket=""\n' \
+		>"$BATS_FILE_TMPDIR/deadline.conf"
+	DL_PORT_BASE=${DL_RT_PORT_BASE:-22000} dl_cluster_start --nodes 2 --cpus 2 \
+		--job-submit deadline \
+		--plugstack "$DL_SRC/contrib/examples/plugstack.conf" \
+		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+	printf '#!/bin/sh\nsleep 3\n' >"$LC_DIR/jobs/map.sh"
+	printf '#!/bin/sh\nsleep 2\n' >"$LC_DIR/jobs/reduce.sh"
+	chmod 755 "$LC_DIR/jobs/map.sh" "$LC_DIR/jobs/reduce.sh"
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+# sbatch in the jobs directory: "$status" and "$output" (stdout+stderr)
+rt_sbatch() {
+	run bash -c 'cd "$LC_DIR/jobs" && sbatch --parsable -o /dev/null "$@" 2>&1' \
+		rt_sbatch "$@"
+}
+
+# the plan thread saw every admitted job leave (the jobs of an earlier
+# test would still occupy the model until then)
+rt_wait_empty() {
+	local last
+	for _ in $(seq 40); do
+		last=$(grep 'realtime admitted set: [0-9]* jobs$' "$(dl_ctld_log)" | tail -n 1)
+		[[ "$last" == *": 0 jobs" ]] && return 0
+		sleep 0.5
+	done
+	echo "admitted set not empty: $last" >&2
+	return 1
+}
+
+# every task of array $1 completed, the last one by epoch $2
+rt_met() {
+	local id=$1 deadline=$2 n=$3 done last
+	done=$(dl_completed "$id")
+	last=$(dl_last_end "$id")
+	echo "array $id: $done of $n completed, last end $last, deadline $deadline" >&2
+	[ "$done" -eq "$n" ] && [ "$last" -le "$deadline" ]
+}
+
+@test "a sequence of arrays: expected admits and rejects, every admitted one on time" {
+	local t0 a c f e da dc df suggested
+	t0=$(date +%s)
+	da=$((t0 + 180))
+	dc=$((t0 + 300))
+	# A: 4 tasks, one wave: worst-case finish ~65 s, deadline 180 s
+	rt_sbatch -J rtA --array=0-3 -t 1 --deadline="uts$da" --wrap='sleep 15'
+	[ "$status" -eq 0 ]
+	a=$output
+	# B: 8 tasks by 150 s.  Ahead of A (earlier deadline) it ends at
+	# ~130 s but A would end at ~195 s > 180 s; behind A it ends at ~195 s
+	rt_sbatch -J rtB --array=0-7 -t 1 --deadline=now+150seconds --wrap='sleep 4'
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"deadline cannot be guaranteed: it would make admitted job $a miss its deadline"* ]]
+	[[ "$output" == *"with 4 slots (worst-case task ${WC}s)"* ]]
+	[[ "$output" == *"or later would be admitted"* ]]
+	suggested=$(sed -n 's/.*a deadline of \([0-9T:-]*\) or later would be admitted.*/\1/p' <<<"$output" | head -n 1)
+	[ -n "$suggested" ]
+	# C: behind A, ends at ~130 s, deadline 300 s
+	rt_sbatch -J rtC --array=0-3 -t 1 --deadline="uts$dc" --wrap='sleep 4'
+	[ "$status" -eq 0 ]
+	c=$output
+	# A holds every CPU: C waits, held with a Reason (not just pending)
+	local reason=""
+	for _ in $(seq 20); do
+		reason=$(squeue -h -j "$c" -o %r | head -n 1)
+		[ "$reason" = WaitingForEarlierDeadlines ] && break
+		sleep 0.5
+	done
+	echo "C: $reason" >&2
+	[ "$reason" = WaitingForEarlierDeadlines ]
+
+	# D: even alone a task takes 65 s at worst: 50 s cannot be met
+	rt_sbatch -J rtD --array=0-1 -t 1 --deadline=now+50seconds --wrap='sleep 1'
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"deadline cannot be guaranteed: earliest finish"* ]]
+	# no deadline: nothing to judge
+	rt_sbatch -J rtE --array=0-1 -t 1 --wrap='sleep 1'
+	[ "$status" -eq 0 ]
+	e=$output
+	# B with the deadline the message suggested (plus the seconds since)
+	df=$(($(date -d "$suggested" +%s) + 20))
+	rt_sbatch -J rtF --array=0-7 -t 1 --deadline="uts$df" --wrap='sleep 4'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	f=$output
+	grep -q "job_submit/deadline: rejected (user .*8+0 tasks)" "$(dl_ctld_log)"
+	dl_wait_jobs 200 "$a" "$c" "$e" "$f"
+	rt_met "$a" "$da" 4
+	rt_met "$c" "$dc" 4
+	rt_met "$f" "$df" 8
+	[ "$(dl_completed "$e")" -eq 2 ]
+}
+
+@test "capacity lost: an admitted job that can no longer make it is held with a Reason, then released" {
+	local t0 x dx reason
+	rt_wait_empty
+	t0=$(date +%s)
+	dx=$((t0 + 180))
+	# 8 tasks of 15 s: two waves on 4 CPUs (worst case ~130 s, last start
+	# ~65 s <= 120 s); on 2 CPUs the last wave would start at ~130 s
+	rt_sbatch -J rtX --array=0-7 -t 1 --deadline="uts$dx" --wrap='sleep 15'
+	[ "$status" -eq 0 ]
+	x=$output
+	for _ in $(seq 30); do
+		[ "$(squeue -h -t R -j "$x" | wc -l)" -eq 4 ] && break
+		sleep 0.5
+	done
+	scontrol update nodename=n2 state=drain reason=realtime-test
+	reason=""
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
+		[ "$reason" = DeadlineInfeasible ] && break
+		sleep 0.5
+	done
+	echo "reason: $reason" >&2
+	[ "$reason" = DeadlineInfeasible ]
+	grep -q "realtime: job $x held at .*cannot meet its deadline" "$(dl_ctld_log)"
+	# not cancelled: still pending with its own tasks
+	[ "$(squeue -h -t PD -j "$x" | wc -l)" -ge 1 ]
+	scontrol update nodename=n2 state=resume
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
+		[ "$reason" != DeadlineInfeasible ] && break
+		sleep 0.5
+	done
+	[ "$reason" != DeadlineInfeasible ]
+	grep -q "realtime: job $x released" "$(dl_ctld_log)"
+	dl_wait_jobs 150 "$x"
+	rt_met "$x" "$dx" 8
+}
+
+@test "a slurmctld restart keeps the admitted set" {
+	local t0 y dy z
+	rt_wait_empty
+	t0=$(date +%s)
+	dy=$((t0 + 170))
+	rt_sbatch -J rtY --array=0-3 -t 1 --deadline="uts$dy" --wrap='sleep 20'
+	[ "$status" -eq 0 ]
+	y=$output
+	dl_wait_planned "$y"
+	lc restart-ctld
+	grep -q "realtime admitted set: 1 jobs from " "$(dl_ctld_log)"
+	# alone, 8 tasks end at ~130 s <= 140 s; behind (or ahead of) Y they
+	# cannot: rejected only because Y is still in the admitted set
+	rt_sbatch -J rtZ --array=0-7 -t 1 --deadline=now+140seconds --wrap='sleep 1'
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"deadline cannot be guaranteed"* ]]
+	dl_wait_jobs 150 "$y"
+	rt_met "$y" "$dy" 4
+}
+
+@test "a smapreduce pair is admitted or rejected as one job" {
+	local ids map red dl
+	rt_wait_empty
+	cd "$LC_DIR/jobs"
+	# maps ~65 s, then reduces (map worst case x ReduceCost 1) ~65 s
+	run "$DL_BUILD/src/smapreduce/smapreduce" --deadline=now+100seconds \
+		-J rtpair -m 4 -r 2 map.sh reduce.sh -- -t 1 -o /dev/null
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"deadline cannot be guaranteed"* ]]
+	grep -q "job_submit/deadline: rejected (user .*4+2 tasks)" "$(dl_ctld_log)"
+	dl=$(($(date +%s) + 240))
+	run "$DL_BUILD/src/smapreduce/smapreduce" --parsable --deadline="uts$dl" \
+		-J rtpair -m 4 -r 2 map.sh reduce.sh -- -t 1 -o /dev/null
+	echo "$output"
+	[ "$status" -eq 0 ]
+	ids=$(tail -n 1 <<<"$output")
+	map=${ids%%:*}
+	red=${ids##*:}
+	grep -q "job_submit/deadline: ticket .*4+2 tasks" "$(dl_ctld_log)"
+	grep -q "reduce array of JobId=$map .*admitted as the reduce phase of job $map" "$(dl_ctld_log)"
+	dl_wait_jobs 200 "$map" "$red"
+	rt_met "$map" "$dl" 4
+	rt_met "$red" "$dl" 2
+}
