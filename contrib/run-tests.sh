@@ -23,7 +23,14 @@ while [ $# -gt 0 ]; do
 done
 jobs=$(nproc 2>/dev/null || echo 2)
 failed=""
-stage() { printf '\n==== %s ====\n' "$*"; }
+t_start=$(date +%s)
+t_stage=""
+stage() { # names the stage and says how long the previous one took
+	now=$(date +%s)
+	[ -z "$t_stage" ] || printf '(%s s)\n' $((now - t_stage))
+	t_stage=$now
+	printf '\n==== %s ====\n' "$*"
+}
 fail() { failed="$failed $1"; }
 summaries() { # Check and automake summary lines of a build dir
 	for f in "$1"/test/unit/*.log "$1"/test/fuzz/*.log; do
@@ -79,12 +86,28 @@ fi
 
 if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
 	stage "bats against a local Slurm"
-	DL_BUILD="$top/build" bats --timing --print-output-on-failure test/bats || fail bats
+	# bats prints TAP; its counts decide, and a plain summary line follows
+	DL_BUILD="$top/build" bats --timing --print-output-on-failure test/bats \
+		2>&1 | tee build/bats.tap
+	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' build/bats.tap | head -n 1)
+	passed=$(grep -c '^ok ' build/bats.tap || true)
+	not_ok=$(grep -c '^not ok ' build/bats.tap || true)
+	echo "bats: ${planned:-0} tests, $passed passed, $not_ok failed"
+	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ] || fail bats
+	# daemons a failed teardown left behind would hold the output open
+	left=$(pgrep -f "/tmp/bats-run-|$top/build/src/" || true)
+	if [ -n "$left" ]; then
+		echo "bats left processes running; stopping them:"
+		ps -o pid=,args= -p "$(echo $left | tr ' ' ',')" || true
+		kill $left 2>/dev/null || true
+		fail bats-teardown
+	fi
 fi
 
 stage "result"
 if [ -n "$failed" ]; then
 	echo "FAILED stages:$failed"
+	echo "total $(( $(date +%s) - t_start )) s"
 	exit 1
 fi
-echo "all stages passed"
+echo "all stages passed in $(( $(date +%s) - t_start )) s"
