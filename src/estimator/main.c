@@ -102,6 +102,14 @@ static int daemonize(int *report_fd)
 		_exit(1);
 	}
 	close(p[0]);
+	/* descriptors inherited from the caller (a shell pipeline, a test
+	 * runner's output) would stay open as long as the daemon runs and
+	 * keep the caller waiting for their end; nothing of ours is open yet
+	 * but stdio and the report pipe */
+	for (int fd = 3, max = (int) sysconf(_SC_OPEN_MAX);
+	     fd < (max > 0 && max < 65536 ? max : 1024); fd++)
+		if (fd != p[1])
+			close(fd);
 	if (setsid() < 0)
 		return -1;
 	pid = fork();
