@@ -826,6 +826,8 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 	}
 	if (p == DL_MAP && phase_over(j, DL_MAP) && j->map_end < 0)
 		j->map_end = e->now;
+	if (e->policy->task_end)
+		e->policy->task_end(e->pstate, e, jx, p, i);
 	mark_dirty(e, j);
 	maybe_complete(e, j);
 	if ((rc = schedule_dispatch(e)))
@@ -1631,6 +1633,14 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 
 		if (isfinite(next) && ev_push(e, next, EV_EXT, 0, 0, 0))
 			goto oom;
+	}
+	if (policy->typed_only && cs->mode != SIM_SLOTS_TYPED) {
+		snprintf(err, errlen,
+			 "policy %s models map and reduce slots: it needs a "
+			 "cluster with \"slots\": \"typed\"",
+			 policy->name);
+		sim_engine_free(e);
+		return NULL;
 	}
 	if (policy->init && policy->init(policy, e, &e->pstate, err, errlen)) {
 		sim_engine_free(e);

@@ -270,7 +270,7 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 	struct sim_rng rng;
 	uint32_t nb, total = 0, cap = 0, *order = NULL;
 	double mean_gap, t = 0;
-	const char *ord;
+	const char *ord, *names;
 	int rc = EINVAL;
 
 	memset(c, 0, sizeof(*c));
@@ -282,12 +282,15 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 		static const char *keys[] = {"description", "interarrival_mean",
 					     "order",       "task_model",
 					     "cluster",     "bins",
-					     "source",      NULL};
+					     "source",      "names",
+					     NULL};
 
 		if (sj_check_keys(root, "bins", keys, err, errlen) ||
 		    sj_num(root, "interarrival_mean", "bins", 1e-3, 1e7, 14,
 			   false, &mean_gap, err, errlen) ||
 		    sj_str_ref(root, "order", "bins", "shuffle", &ord, err,
+			       errlen) ||
+		    sj_str_ref(root, "names", "bins", "job", &names, err,
 			       errlen) ||
 		    sj_str(root, "description", "bins", NULL, &w->description,
 			   err, errlen))
@@ -295,6 +298,12 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 	}
 	if (strcmp(ord, "shuffle") && strcmp(ord, "bins")) {
 		snprintf(err, errlen, "bins.order: expected shuffle or bins");
+		goto out;
+	}
+	/* job: every job its own name (b<bin>-<k>); bin: the jobs of a bin
+	 * are runs of one program (b<bin>), so there is history per name */
+	if (strcmp(names, "job") && strcmp(names, "bin")) {
+		snprintf(err, errlen, "bins.names: expected job or bin");
 		goto out;
 	}
 	if (!json_object_object_get_ex(root, "task_model", &v)) {
@@ -391,7 +400,11 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 		char name[32];
 		double red_mb, mean;
 
-		snprintf(name, sizeof(name), "b%u-%u", order[k] + 1, k + 1);
+		if (!strcmp(names, "bin"))
+			snprintf(name, sizeof(name), "b%u", order[k] + 1);
+		else
+			snprintf(name, sizeof(name), "b%u-%u", order[k] + 1,
+				 k + 1);
 		j = gen_add_job(w, &cap, name);
 		if (!j) {
 			rc = ENOMEM;

@@ -3,6 +3,7 @@
 # the parsers and the engine directly.
 noinst_LTLIBRARIES += src/sim/libsim.la
 src_sim_libsim_la_SOURCES = \
+	src/sim/admission.c src/sim/admission.h \
 	src/sim/dist.c src/sim/dist.h \
 	src/sim/engine.c src/sim/engine.h \
 	src/sim/gen.h src/sim/gen_kinds.h \

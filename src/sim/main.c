@@ -502,6 +502,16 @@ static int cmd_compare(int argc, char **argv)
 		dl_config_free(&o.cfg);
 		return rc;
 	}
+	if (!o.policies) {
+		/* every policy that can run on this cluster */
+		size_t kept = 0;
+
+		for (size_t i = 0; i < np; i++)
+			if (!pols[i]->typed_only ||
+			    in.cs.mode == SIM_SLOTS_TYPED)
+				pols[kept++] = pols[i];
+		np = kept;
+	}
 	for (size_t i = 0; i < np && !rc; i++) {
 		char sp[4096], cp[4096];
 		bool oracle = o.oracle;

@@ -3,8 +3,8 @@
  *
  * The project's policies come from the core through dl_policy_plan() (the
  * same entry point the sched plugin calls); the baselines through
- * dl_baseline_plan().  Admission-based policies (realtime, rtmr, dc) add
- * their admit/job_end hooks here once the core provides them.
+ * dl_baseline_plan().  The admission-based policies (realtime, rtmr, dc)
+ * translate in admission.c.
  */
 #include "sim/policy.h"
 
@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "common/policy_baseline.h"
+#include "sim/admission.h"
 
 static struct dl_plan *core_plan(void *state, const struct sim_policy *self,
 				 struct sim_engine *eng,
@@ -55,6 +56,41 @@ static const struct sim_policy registry[] = {
 	 .forecast = true,
 	 .plan = core_plan,
 	 .arg = DL_POLICY_REVERSE},
+	{.name = "realtime",
+	 .summary = "admission control with guaranteed deadlines, EDF + "
+		    "reduce reservation (core)",
+	 .admission = true,
+	 .init = sim_adm_init,
+	 .fini = sim_adm_fini,
+	 .admit = sim_adm_admit,
+	 .plan = sim_adm_plan,
+	 .task_end = sim_adm_task_end,
+	 .job_end = sim_adm_job_end,
+	 .may_start = sim_adm_may_start,
+	 .arg = SIM_ADM_REALTIME},
+	{.name = "rtmr",
+	 .summary = "RTMR as published: EDF-position admission, growing "
+		    "c^max (core)",
+	 .admission = true,
+	 .init = sim_adm_init,
+	 .fini = sim_adm_fini,
+	 .admit = sim_adm_admit,
+	 .plan = sim_adm_plan,
+	 .task_end = sim_adm_task_end,
+	 .job_end = sim_adm_job_end,
+	 .may_start = sim_adm_may_start,
+	 .arg = SIM_ADM_RTMR},
+	{.name = "dc",
+	 .summary = "Kc & Anyanwu's Deadline Constraint test, EDF (core)",
+	 .admission = true,
+	 .typed_only = true,
+	 .init = sim_adm_init,
+	 .fini = sim_adm_fini,
+	 .admit = sim_adm_admit,
+	 .plan = sim_adm_plan,
+	 .task_end = sim_adm_task_end,
+	 .job_end = sim_adm_job_end,
+	 .arg = SIM_ADM_DC},
 	{.name = "fifo",
 	 .summary = "submission order, no throttle (Hadoop FIFO)",
 	 .plan = baseline_plan,

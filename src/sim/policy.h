@@ -12,6 +12,7 @@
  *              runs and counts in accept_ratio);
  *   plan()     the dispatch order -- EDF ranks, and reduce throttles that
  *              keep the reduce slots reserved for earlier-deadline jobs;
+ *   task_end() when a task ends (the history the worst cases come from);
  *   job_end()  when an admitted job finishes, with its tasks' actual start
  *              and end times in the engine's records (feedback);
  *   may_start() optionally, before each task start: a dispatcher rule that
@@ -41,6 +42,9 @@ struct sim_policy {
 	bool admission;
 	/* the policy reads the external load's forecast (reverse) */
 	bool forecast;
+	/* the policy models Hadoop's map and reduce slots: it runs only on
+	 * a cluster with typed slots (Kc & Anyanwu's test) */
+	bool typed_only;
 	/* per-run state; NULL hooks mean "none" */
 	int (*init)(const struct sim_policy *self, struct sim_engine *eng,
 		    void **state, char *err, size_t errlen);
@@ -52,6 +56,10 @@ struct sim_policy {
 				struct sim_engine *eng,
 				const struct dl_policy_input *in, char *err,
 				size_t errlen);
+	/* task `task` of phase `phase` of job `job` ended (its record holds
+	 * start and end; a task killed at its time limit ends there) */
+	void (*task_end)(void *state, struct sim_engine *eng, uint32_t job,
+			 int phase, uint32_t task);
 	void (*job_end)(void *state, struct sim_engine *eng, uint32_t job);
 	/* may a task of (job, phase) start now, besides the plan's throttle
 	 * and placement?  NULL = yes */

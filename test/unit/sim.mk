@@ -1,7 +1,8 @@
 # unit tests and reduced reproductions: simulator
 if HAVE_CHECK
 UNIT_TESTS += test/unit/test_baselines test/unit/test_oracle \
-	test/unit/test_sim_engine test/unit/test_sim_input
+	test/unit/test_sim_engine test/unit/test_sim_input \
+	test/unit/test_sim_admission
 test_unit_test_baselines_SOURCES = test/unit/test_baselines.c test/unit/fixtures.h
 test_unit_test_baselines_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_baselines_LDADD = $(UNIT_LDADD)
@@ -11,6 +12,10 @@ test_unit_test_oracle_LDADD = $(UNIT_LDADD)
 test_unit_test_sim_engine_SOURCES = test/unit/test_sim_engine.c test/unit/fixtures.h
 test_unit_test_sim_engine_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_sim_engine_LDADD = src/sim/libsim.la $(UNIT_LDADD)
+test_unit_test_sim_admission_SOURCES = test/unit/test_sim_admission.c \
+	test/unit/fixtures.h
+test_unit_test_sim_admission_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_sim_admission_LDADD = src/sim/libsim.la $(UNIT_LDADD)
 test_unit_test_sim_input_SOURCES = test/unit/test_sim_input.c test/unit/fixtures.h
 test_unit_test_sim_input_CFLAGS = $(UNIT_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 test_unit_test_sim_input_LDADD = src/sim/libsim.la $(UNIT_LDADD)
