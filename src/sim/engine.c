@@ -1636,9 +1636,8 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	}
 	if (policy->typed_only && cs->mode != SIM_SLOTS_TYPED) {
 		snprintf(err, errlen,
-			 "policy %s models map and reduce slots: it needs a "
-			 "cluster with \"slots\": \"typed\"",
-			 policy->name);
+			 "the policy models Hadoop's map and reduce slots: "
+			 "it needs a cluster with \"slots\": \"typed\"");
 		sim_engine_free(e);
 		return NULL;
 	}
