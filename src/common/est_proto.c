@@ -339,6 +339,7 @@ static int parse_task(struct json_object *o, struct dl_task_rec *t,
 		      const char *where, struct dl_est_error *err)
 {
 	double job, task;
+	const char *usage = NULL;
 
 	if (!json_object_is_type(o, json_type_object))
 		return set_err(
@@ -361,8 +362,14 @@ static int parse_task(struct json_object *o, struct dl_task_rec *t,
 	    get_num(o, "mem", F_OPTIONAL, 0, 1e12, &t->mem, where, err) ||
 	    get_num(o, "io", F_OPTIONAL, 0, 1e12, &t->io, where, err) ||
 	    get_str(o, "node", F_OPTIONAL, 1, DL_HIST_MAX_STR, &t->node, where,
-		    err))
+		    err) ||
+	    get_str(o, "usage", F_OPTIONAL, 1, 16, &usage, where, err))
 		return -1;
+	if (usage && dl_usage_source_parse(usage, &t->usage))
+		return set_err(err, DL_EST_E_BAD_REQUEST,
+			       "%susage must be measured, declared or "
+			       "requested",
+			       where);
 	if (t->end < t->start)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
 			       "%send is before start", where);
@@ -967,6 +974,11 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 		put_opt(j, "cpu", t[i].cpu);
 		put_opt(j, "mem", t[i].mem);
 		put_opt(j, "io", t[i].io);
+		if (t[i].usage != DL_USAGE_NONE)
+			json_object_object_add(
+				j, "usage",
+				json_object_new_string(
+					dl_usage_source_name(t[i].usage)));
 		if (t[i].node)
 			json_object_object_add(
 				j, "node", json_object_new_string(t[i].node));

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/predictor.h"
+#include "common/usage.h"
 
 #define DL_HIST_MAX_STR 255 /* user and job name length limit (bytes) */
 
@@ -41,7 +42,8 @@ struct dl_task_rec {
 	int phase;        /* 0 map, 1 reduce */
 	double start, end;
 	double input_bytes;
-	double cpu, mem, io; /* usage: CPUs, MB, MB/s */
+	double cpu, mem, io;        /* usage: CPUs, MB, MB/s */
+	enum dl_usage_source usage; /* where cpu/mem/io came from (usage.h) */
 	/* kept by the store, not used by the predictors */
 	int64_t task;     /* array index, -1 = none */
 	const char *node; /* NULL = unknown */

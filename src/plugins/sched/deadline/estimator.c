@@ -14,7 +14,9 @@
  *    it grows, and at shutdown), so across a restart a counted task is
  *    acknowledged or queued — after a crash at most the last minute's
  *    tasks are lost for the estimator; a resend is recognised by the
- *    estimator as a duplicate;
+ *    estimator as a duplicate; each record carries the task's usage
+ *    profile and its source (common/usage.h: declared --task-profile,
+ *    else the Slurm request), which the estimator learns profiles from;
  *  - the estimator's state for the cycle's log line and sdeadline ("ok",
  *    "down since 12:01:03: using job mu", ...).
  *
@@ -55,6 +57,8 @@ struct est_task {
 	uint32_t task;
 	int phase;
 	double start, end;
+	double cpu, mem, io; /* usage, NaN = unknown */
+	enum dl_usage_source usage;
 	char user[32], name[64], node[64];
 };
 
@@ -121,7 +125,9 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 
 extern void sdl_est_queue(const struct dl_sstate *st,
 			  const struct dl_array_rec *r, uint32_t task_id,
-			  double start, double end, const char *node)
+			  double start, double end, const char *node,
+			  const struct dl_demand *usage,
+			  enum dl_usage_source src)
 {
 	const struct dl_array_rec *m = NULL;
 	struct est_task *t;
@@ -150,6 +156,10 @@ extern void sdl_est_queue(const struct dl_sstate *st,
 	t->phase = r->map_id ? DL_REDUCE : DL_MAP;
 	t->start = start;
 	t->end = end;
+	t->usage = usage ? src : DL_USAGE_NONE;
+	t->cpu = t->usage ? usage->cpu : NAN;
+	t->mem = t->usage ? usage->mem : NAN;
+	t->io = t->usage ? usage->io : NAN;
 	snprintf(t->user, sizeof(t->user), "%s", r->user);
 	/* a MapReduce job's history is keyed by its map array's name, the
 	 * name the prediction asks with (the core's job carries one name) */
@@ -172,9 +182,10 @@ static void _to_rec(const struct est_task *t, struct dl_task_rec *r)
 		.start = t->start,
 		.end = t->end,
 		.input_bytes = NAN,
-		.cpu = NAN,
-		.mem = NAN,
-		.io = NAN,
+		.cpu = t->cpu,
+		.mem = t->mem,
+		.io = t->io,
+		.usage = t->usage,
 		.node = t->node[0] ? t->node : NULL,
 	};
 }
@@ -461,6 +472,10 @@ extern void sdl_est_load(const struct dl_sstate *st)
 			t->phase = r->phase;
 			t->start = r->start;
 			t->end = r->end;
+			t->cpu = r->cpu;
+			t->mem = r->mem;
+			t->io = r->io;
+			t->usage = r->usage;
 			snprintf(t->user, sizeof(t->user), "%s", r->user);
 			snprintf(t->name, sizeof(t->name), "%s", r->name);
 			if (r->node)

@@ -26,6 +26,7 @@
 #include "common/model.h"
 #include "common/plan.h"
 #include "common/sched_state.h"
+#include "common/usage.h"
 
 #define SDL_PREFIX "sched/deadline"
 
@@ -43,6 +44,11 @@ struct sdl_task {
 	uint8_t kind;
 	time_t start, end;
 	uint32_t node; /* DL_NO_NODE when unknown */
+	/* finished tasks: what Slurm gave them (the usage source
+	 * "requested", common/usage.h) */
+	uint32_t alloc_cpus, nodes;
+	uint64_t mem; /* MB per node, or per CPU with mem_per_cpu */
+	bool mem_per_cpu;
 };
 
 struct sdl_array {
@@ -134,9 +140,13 @@ extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st);
 /* (Re)open the estimator client for EstimatorSocket/EstimatorTimeout. */
 extern void sdl_est_configure(const struct dl_config *cfg);
 /* Queue a task the tracker has just counted as completed (once each). */
+/* usage: the task's profile (NaN = unknown) from source src
+ * (common/usage.h), DL_USAGE_NONE for none. */
 extern void sdl_est_queue(const struct dl_sstate *st,
 			  const struct dl_array_rec *r, uint32_t task_id,
-			  double start, double end, const char *node);
+			  double start, double end, const char *node,
+			  const struct dl_demand *usage,
+			  enum dl_usage_source src);
 /* Send queued tasks, set history priors of phases without completions,
  * and describe the estimator's state (for the plan and the log). */
 extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,

@@ -108,9 +108,9 @@ static struct sdl_array *_find_array(struct sdl_snapshot *s, uint32_t id)
 	return NULL;
 }
 
-static void _add_task(struct sdl_snapshot *s, uint32_t array_id,
-		      uint32_t task_id, uint8_t kind, time_t start, time_t end,
-		      uint32_t node)
+static struct sdl_task *_add_task(struct sdl_snapshot *s, uint32_t array_id,
+				  uint32_t task_id, uint8_t kind, time_t start,
+				  time_t end, uint32_t node)
 {
 	struct sdl_task *t;
 
@@ -125,6 +125,22 @@ static void _add_task(struct sdl_snapshot *s, uint32_t array_id,
 	t->start = start;
 	t->end = end;
 	t->node = node;
+	return t;
+}
+
+/* What the task was given, for its usage record: the batch step's
+ * measured usage does not outlive the step record in 22.05 (see
+ * doc/ras-reverse.md), so requested CPUs and memory are what is left. */
+static void _take_request(struct sdl_task *t, const job_record_t *job_ptr)
+{
+	const struct job_details *d = job_ptr->details;
+
+	t->alloc_cpus = job_ptr->total_cpus != NO_VAL ? job_ptr->total_cpus : 0;
+	t->nodes = job_ptr->node_cnt != NO_VAL ? job_ptr->node_cnt : 0;
+	if (d && d->pn_min_memory && d->pn_min_memory != NO_VAL64) {
+		t->mem_per_cpu = d->pn_min_memory & MEM_PER_CPU;
+		t->mem = d->pn_min_memory & ~MEM_PER_CPU;
+	}
 }
 
 static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
@@ -228,8 +244,10 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_RUNNING,
 			  job_ptr->start_time, 0, node);
 	else if (IS_JOB_COMPLETE(job_ptr))
-		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_DONE_OK,
-			  job_ptr->start_time, job_ptr->end_time, node);
+		_take_request(_add_task(s, a->id, job_ptr->array_task_id,
+					SDL_TASK_DONE_OK, job_ptr->start_time,
+					job_ptr->end_time, node),
+			      job_ptr);
 	else
 		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_DONE_FAIL,
 			  job_ptr->start_time, job_ptr->end_time, node);
@@ -436,6 +454,27 @@ static void _copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
+/* The usage record of a finished task: the core picks the source. */
+static void _task_usage(const struct sdl_task *t, const struct dl_array_rec *r,
+			struct dl_demand *use, enum dl_usage_source *src)
+{
+	struct dl_usage_in in = {
+		.elapsed = difftime(t->end, t->start),
+		.has_measured = false,
+		.cpu_seconds = NAN,
+		.max_rss = NAN,
+		.io_bytes = NAN,
+		.has_declared = r->has_profile,
+		.declared = r->profile,
+		.alloc_cpus = t->alloc_cpus,
+		.nodes = t->nodes,
+		.mem = t->mem,
+		.mem_per_cpu = t->mem_per_cpu,
+	};
+
+	dl_usage_profile(&in, use, src);
+}
+
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now)
 {
@@ -510,16 +549,21 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		if (t->kind == SDL_TASK_DONE_OK &&
 		    (t->start <= 0 || t->end < t->start))
 			t->kind = SDL_TASK_DONE_FAIL; /* no usable length */
-		if (!dl_sstate_observe(r, t->task_id,
-				       t->kind == SDL_TASK_DONE_OK,
-				       (double) t->start, (double) t->end,
-				       pool) &&
-		    t->kind == SDL_TASK_DONE_OK)
+		if (!dl_sstate_observe(
+			    r, t->task_id, t->kind == SDL_TASK_DONE_OK,
+			    (double) t->start, (double) t->end, pool) &&
+		    t->kind == SDL_TASK_DONE_OK) {
+			struct dl_demand use;
+			enum dl_usage_source src;
+
+			_task_usage(t, r, &use, &src);
 			sdl_est_queue(st, r, t->task_id, (double) t->start,
 				      (double) t->end,
 				      t->node < s->cl.nnodes
 					      ? s->cl.nodes[t->node].name
-					      : NULL);
+					      : NULL,
+				      &use, src);
+		}
 	}
 	/* tasks: those counted, those running, those not started */
 	for (uint32_t i = 0; i < s->narrays; i++) {
