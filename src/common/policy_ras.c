@@ -75,13 +75,35 @@ static bool demand_valid(const struct dl_demand *d)
 	return d && !bad_demand(d) && !demand_empty(d);
 }
 
+/* A learned quantity the history has no number for (NaN: no task of that
+ * name reported it, e.g. io of records that carry only the Slurm request)
+ * is "not given", as in a hint: 0, so the request sets cpu and mem and
+ * the task is taken to do no I/O.  Infinite or negative stays invalid. */
+static const struct dl_demand *known_part(const struct dl_demand *d,
+					  struct dl_demand *buf)
+{
+	if (!d)
+		return NULL;
+	*buf = *d;
+	if (isnan(buf->cpu))
+		buf->cpu = 0;
+	if (isnan(buf->mem))
+		buf->mem = 0;
+	if (isnan(buf->io))
+		buf->io = 0;
+	return buf;
+}
+
 int dl_profile_use_learned(struct dl_job *job, const struct dl_demand *map,
 			   const struct dl_demand *reduce)
 {
+	struct dl_demand mbuf, rbuf;
 	int used = 0;
 
 	if (!job)
 		return 0;
+	map = known_part(map, &mbuf);
+	reduce = known_part(reduce, &rbuf);
 	/* a phase's hint is a non-empty demand (the SPANK option requires
 	 * cpu > 0); an empty one means "no hint" */
 	if (demand_valid(map) && demand_empty(&job->profile.map)) {

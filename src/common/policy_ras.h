@@ -42,7 +42,9 @@ int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
 
 /* Use a learned per-task profile (the estimator's, for the map and the
  * reduce phase; NULL = none) where the user gave no --task-profile hint for
- * that phase: a hint always wins.  Invalid learned values are ignored.
+ * that phase: a hint always wins.  A NaN quantity is one the history has
+ * no number for and counts as not given (0); a profile with an infinite or
+ * negative quantity, or with none above 0, is ignored.
  * Returns how many phases took the learned profile. */
 int dl_profile_use_learned(struct dl_job *job, const struct dl_demand *map,
 			   const struct dl_demand *reduce);

@@ -4,6 +4,10 @@
 # "ioheavy" array submitted without --task-profile is planned with that
 # profile (Policy=ras) and select/deadline keeps it to one task per
 # 100 MB/s node; an array of another name, with no history, packs by cores.
+# Learned on the cluster itself: an array run with --task-profile leaves its
+# declared profile in the estimator (sched/deadline's observe records of its
+# finished tasks), and the next run of that name without the hint is
+# planned and placed with it.
 load helpers
 
 PORT=${DL_SELECT_PORT_BASE:-21000}
@@ -47,9 +51,12 @@ setup_file() {
 	EstimatorTimeout=0.5
 	CONF
 	export DL_PORT_BASE=$((PORT + 30))
+	echo "required $DL_BUILD/src/plugins/spank/.libs/spank_deadline.so" \
+		>"$BATS_FILE_TMPDIR/plugstack.conf"
 	dl_cluster_start --nodes 2 --cpus 4 --select select/deadline \
 		--extra SlurmdParameters=config_overrides \
-		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
+		--plugstack "$BATS_FILE_TMPDIR/plugstack.conf"
 }
 
 teardown_file() {
@@ -57,6 +64,22 @@ teardown_file() {
 	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
 		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
 	fi
+}
+
+predict_map() { # NAME: the estimator's answer for (root, NAME, map)
+	echo "{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"root\",\"name\":\"$1\",\"phase\":\"map\",\"tasks\":4,\"completed\":[]}}" |
+		est_call
+}
+
+# Wait until the (root, NAME, map) history has N tasks with usage.
+wait_profile_n() { # NAME N
+	local p
+	for _ in $(seq 40); do
+		p=$(predict_map "$1")
+		[ "$(jq -r '.result.profile.n // 0' <<<"$p")" -ge "$2" ] && break
+		sleep 0.5
+	done
+	echo "$p"
 }
 
 running_on() {
@@ -103,4 +126,46 @@ running_on() {
 	[ "$(dl_plan_field "$b" alloc)" -eq 8 ]
 	scancel "$b"
 	dl_wait_jobs 60 "$b"
+}
+
+@test "a declared --task-profile is learned from finished tasks and places the next run without it" {
+	local a b p blocker most=0
+	# the first run declares its profile: one 60 MB/s task per node
+	a=$(dl_submit -J declared --array=0-3 -c1 -t 2 \
+		--deadline=now+600seconds --task-profile=cpu=1,io=60 \
+		--wrap 'sleep 2')
+	dl_wait_jobs 60 "$a"
+	# sched/deadline sends its finished tasks with the declared usage
+	p=$(wait_profile_n declared 4)
+	echo "$p"
+	jq -e '.result.profile.n == 4 and .result.profile.io == 60 and
+		.result.profile.cpu == 1 and .result.profile.mem == null' <<<"$p"
+	# the same name without the hint: planned two at a time (NodeIO 100)
+	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	b=$(dl_submit -J declared --array=0-3 -c1 -t 2 \
+		--deadline=now+600seconds --wrap 'sleep 4')
+	dl_wait_planned "$b"
+	scancel "$blocker"
+	for _ in $(seq 30); do
+		[ "$(dl_plan_field "$b" alloc)" = 2 ] && break
+		sleep 0.5
+	done
+	[ "$(dl_plan_field "$b" alloc)" -eq 2 ] || { dl_show_log; false; }
+	for _ in $(seq 8); do
+		local r1 r2
+		r1=$(running_on "$b" n1)
+		r2=$(running_on "$b" n2)
+		echo "n1 $r1 n2 $r2"
+		[ "$r1" -le 1 ] && [ "$r2" -le 1 ]
+		[ $((r1 + r2)) -gt "$most" ] && most=$((r1 + r2))
+		sleep 0.5
+	done
+	[ "$most" -eq 2 ]
+	dl_wait_jobs 60 "$b"
+	# its own records carry the Slurm request (1 CPU, no memory request,
+	# I/O unknown): the learned I/O is still the declared 60 MB/s
+	p=$(wait_profile_n declared 8)
+	echo "$p"
+	jq -e '.result.profile.n == 8 and .result.profile.io == 60 and
+		.result.profile.cpu == 1' <<<"$p"
 }

@@ -826,7 +826,7 @@ END_TEST
 START_TEST(test_learned_profiles)
 {
 	struct dl_job *j = fx_job(1, 4, 0, 100);
-	struct dl_demand d, learned = {1.5, 800, 20}, bad = {NAN, 1, 1};
+	struct dl_demand d, learned = {1.5, 800, 20}, bad = {-1, 1, 1};
 
 	/* 90 CPU-seconds over 60 s, 512 MB peak, 120 MB moved in 60 s */
 	ck_assert_int_eq(dl_usage_to_demand(90, 60, 512, 120e6, &d), 0);
@@ -852,6 +852,19 @@ START_TEST(test_learned_profiles)
 	ck_assert_int_eq(
 		dl_profile_use_learned(j, NULL, &(struct dl_demand){0, 0, 0}),
 		0);
+	ck_assert_int_eq(dl_profile_use_learned(
+				 j, NULL, &(struct dl_demand){1, INFINITY, 1}),
+			 0);
+	ck_assert_int_eq(dl_profile_use_learned(
+				 j, NULL, &(struct dl_demand){NAN, NAN, NAN}),
+			 0);
+	/* quantities the history has no number for count as not given */
+	ck_assert_int_eq(dl_profile_use_learned(
+				 j, NULL, &(struct dl_demand){1, NAN, 60}),
+			 1);
+	ck_assert_double_eq(j->profile.reduce.cpu, 1);
+	ck_assert_double_eq(j->profile.reduce.mem, 0);
+	ck_assert_double_eq(j->profile.reduce.io, 60);
 	ck_assert_int_eq(dl_profile_use_learned(NULL, &learned, NULL), 0);
 	dl_job_free(j);
 }
