@@ -68,17 +68,21 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[i + 1], NULL, 10);
 		else {
-			fprintf(stderr, "usage: %s [--arrays N] [--nodes M] [--runs R] [--seed S]\n",
+			fprintf(stderr,
+				"usage: %s [--arrays N] [--nodes M] [--runs R] "
+				"[--seed S]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	if (!arrays || !nodes || !runs) {
-		fprintf(stderr, "plan_cycle: arrays, nodes and runs must be > 0\n");
+		fprintf(stderr,
+			"plan_cycle: arrays, nodes and runs must be > 0\n");
 		return 2;
 	}
 	rng_state = seed ? seed : 1;
-	if (dl_cluster_init(&cl, nodes) || dl_cluster_add_partition(&cl, "batch") ||
+	if (dl_cluster_init(&cl, nodes) ||
+	    dl_cluster_add_partition(&cl, "batch") ||
 	    dl_config_defaults(&cfg)) {
 		fprintf(stderr, "plan_cycle: out of memory\n");
 		return 1;
@@ -93,7 +97,8 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < arrays; i++) {
 		uint32_t tasks = 50 + (uint32_t) (urand() * 1950);
 		uint32_t done = (uint32_t) (urand() * tasks * 0.5);
-		uint32_t run = (uint32_t) (urand() * 0.9 * 32.0 * nodes / arrays);
+		uint32_t run =
+			(uint32_t) (urand() * 0.9 * 32.0 * nodes / arrays);
 		double mu = 20 + urand() * 580;
 		struct dl_job *j = dl_job_new(i + 1, "user", "array", "acct");
 
@@ -107,18 +112,18 @@ int main(int argc, char **argv)
 					       mu * (0.5 + urand()), 0);
 		for (uint32_t k = 0; k < run; k++)
 			dl_phase_add_running(&j->phase[DL_MAP],
-					     t0 - urand() * mu * 1.5, DL_NO_NODE,
-					     0);
+					     t0 - urand() * mu * 1.5,
+					     DL_NO_NODE, 0);
 		running_cpus += run * j->phase[DL_MAP].cpus_per_task;
 		if (urand() < 0.3) { /* a MapReduce pair */
 			j->reduce_id = arrays + i + 1;
-			dl_phase_init(j, DL_REDUCE, 1 + (uint32_t) (urand() * 50),
-				      1, 2000);
+			dl_phase_init(j, DL_REDUCE,
+				      1 + (uint32_t) (urand() * 50), 1, 2000);
 		}
 		jobs[i] = j;
 	}
 
-	struct dl_policy_input in = { &cl, jobs, arrays, &cfg, t0, NULL, NULL };
+	struct dl_policy_input in = {&cl, jobs, arrays, &cfg, t0, NULL, NULL};
 	us = calloc(runs, sizeof(*us));
 	for (uint32_t r = 0; r <= runs; r++) {
 		double start = now_us();
@@ -139,9 +144,11 @@ int main(int argc, char **argv)
 	printf("arrays=%u nodes=%u cpus=%u running_cpus=%.0f runs=%u "
 	       "median_ms=%.3f p95_ms=%.3f max_ms=%.3f grants=%llu "
 	       "maxrss_mb=%.1f\n",
-	       arrays, nodes, nodes * 32, running_cpus, runs, us[runs / 2] / 1e3,
+	       arrays, nodes, nodes * 32, running_cpus, runs,
+	       us[runs / 2] / 1e3,
 	       us[(uint32_t) (runs * 0.95) < runs ? (uint32_t) (runs * 0.95)
-						  : runs - 1] / 1e3,
+						  : runs - 1] /
+		       1e3,
 	       us[runs - 1] / 1e3, (unsigned long long) grants,
 	       ru.ru_maxrss / 1024.0);
 	for (uint32_t i = 0; i < arrays; i++)

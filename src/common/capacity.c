@@ -102,8 +102,8 @@ static double class_slots(const struct dl_capclass *c, double cpu, double mem,
 	return s > 0 ? s : 0;
 }
 
-double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part,
-			 int pool, double cpu, double mem, bool total)
+double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part, int pool,
+			 double cpu, double mem, bool total)
 {
 	double s = 0;
 

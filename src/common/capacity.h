@@ -31,8 +31,8 @@ void dl_capacity_free(struct dl_capacity *cap);
 
 /* Whole slots of size (cpu, mem) a job of partition `part` finds on `pool`
  * (-1: any pool); `total` counts all capacity, otherwise what is free. */
-double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part,
-			 int pool, double cpu, double mem, bool total);
+double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part, int pool,
+			 double cpu, double mem, bool total);
 
 /* Take one slot of size (cpu, mem) for partition `part` from `pool`
  * (-1: any).  Returns the pool taken from, or -1 when nothing fits. */

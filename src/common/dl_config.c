@@ -16,60 +16,63 @@
 #define OFF(f) offsetof(struct dl_config, f)
 
 const struct dl_option dl_options[] = {
-	{ "Policy", DL_OPT_POLICY, OFF(policy), 0, 0, "adaptive",
-	  "scheduling policy: adaptive, ras, reverse or realtime" },
-	{ "PlanInterval", DL_OPT_DURATION, OFF(plan_interval), 1, 3600, "10",
-	  "seconds between two plan cycles" },
-	{ "ReplanDelay", DL_OPT_DURATION, OFF(replan_delay), 0, 60, "1",
-	  "seconds from a deadline job's submission or task end to a new plan" },
-	{ "EstimatorSocket", DL_OPT_STRING, OFF(estimator_socket), 0, 0,
-	  "/run/slurm-deadline/estimator.sock",
-	  "Unix socket of deadline-estimatord; empty disables it" },
-	{ "EstimatorTimeout", DL_OPT_DURATION, OFF(estimator_timeout), 0.001,
-	  10, "0.2", "seconds one estimator request may take" },
-	{ "MaxDeadlineShare", DL_OPT_DOUBLE, OFF(max_deadline_share), 0.01, 1,
-	  "1", "share of a partition one account may claim through deadlines" },
-	{ "ReduceCost", DL_OPT_DOUBLE, OFF(reduce_cost), 0.001, 1000, "1",
-	  "default cost of a reduce task relative to a map task" },
-	{ "OverdueFloor", DL_OPT_DOUBLE, OFF(overdue_floor), 0.001, 1, "0.1",
-	  "remaining time assumed for a task running longer than the mean, as a fraction of the mean" },
-	{ "AcceleratorFeature", DL_OPT_STRING, OFF(accel_feature), 0, 0, "",
-	  "node feature marking the accelerated pool (hardware affinity); empty disables it" },
-	{ "AcceleratorThreshold", DL_OPT_DOUBLE, OFF(accel_threshold), 1, 1000,
-	  "1.5", "speedup above which a job is accelerable" },
-	{ "PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000,
-	  4000000000.0, "4000000000",
-	  "Slurm priority given to the most urgent deadline job" },
-	{ "PlanFile", DL_OPT_STRING, OFF(plan_file), 0, 0, "",
-	  "where the current plan is published as JSON; empty = StateSaveLocation/deadline_plan.json" },
-	{ "RasRounds", DL_OPT_UINT, OFF(ras_rounds), 0, 1000, "10",
-	  "max-min rounds of the ras/reverse placement" },
-	{ "NodeIO", DL_OPT_STRING, OFF(node_io), 0, 0, "",
-	  "I/O capacity per node, e.g. n[1-8]=200,n9=400 (MB/s)" },
-	{ "DefaultIO", DL_OPT_DOUBLE, OFF(default_io), 0, 1e9, "0",
-	  "I/O capacity of nodes not listed in NodeIO; 0 = I/O not constrained" },
-	{ "AvailabilityForecast", DL_OPT_STRING, OFF(availability_forecast), 0,
-	  0, "", "external-load forecast f(t) for the reverse policy" },
-	{ "RealtimeShare", DL_OPT_DOUBLE, OFF(realtime_share), 0.01, 1, "1",
-	  "share of a partition that realtime admission may promise" },
-	{ "RealtimeMargin", DL_OPT_DOUBLE, OFF(realtime_margin), 0, 10, "0.2",
-	  "safety margin added to worst-case task lengths (fraction)" },
-	{ "RealtimeQuantile", DL_OPT_DOUBLE, OFF(realtime_quantile), 0.5, 1,
-	  "0.99", "task-length quantile taken as the worst case" },
-	{ "RealtimeTaskOverhead", DL_OPT_DURATION, OFF(realtime_overhead), 0,
-	  3600, "5",
-	  "seconds added to every worst-case task length: from a CPU freeing to the next task running on it" },
-	{ "FeedbackThreshold", DL_OPT_DURATION, OFF(feedback_threshold), 0,
-	  86400, "0",
-	  "realtime feedback trigger in seconds; 0 = the typical map task length" },
-	{ "Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
-	  "0 = decisions only, 1..3 = more detail in slurmctld's log" },
-	{ NULL, 0, 0, 0, 0, NULL, NULL },
+	{"Policy", DL_OPT_POLICY, OFF(policy), 0, 0, "adaptive",
+	 "scheduling policy: adaptive, ras, reverse or realtime"},
+	{"PlanInterval", DL_OPT_DURATION, OFF(plan_interval), 1, 3600, "10",
+	 "seconds between two plan cycles"},
+	{"ReplanDelay", DL_OPT_DURATION, OFF(replan_delay), 0, 60, "1",
+	 "seconds from a deadline job's submission or task end to a new plan"},
+	{"EstimatorSocket", DL_OPT_STRING, OFF(estimator_socket), 0, 0,
+	 "/run/slurm-deadline/estimator.sock",
+	 "Unix socket of deadline-estimatord; empty disables it"},
+	{"EstimatorTimeout", DL_OPT_DURATION, OFF(estimator_timeout), 0.001, 10,
+	 "0.2", "seconds one estimator request may take"},
+	{"MaxDeadlineShare", DL_OPT_DOUBLE, OFF(max_deadline_share), 0.01, 1,
+	 "1", "share of a partition one account may claim through deadlines"},
+	{"ReduceCost", DL_OPT_DOUBLE, OFF(reduce_cost), 0.001, 1000, "1",
+	 "default cost of a reduce task relative to a map task"},
+	{"OverdueFloor", DL_OPT_DOUBLE, OFF(overdue_floor), 0.001, 1, "0.1",
+	 "remaining time assumed for a task running longer than the mean, as a "
+	 "fraction of the mean"},
+	{"AcceleratorFeature", DL_OPT_STRING, OFF(accel_feature), 0, 0, "",
+	 "node feature marking the accelerated pool (hardware affinity); empty "
+	 "disables it"},
+	{"AcceleratorThreshold", DL_OPT_DOUBLE, OFF(accel_threshold), 1, 1000,
+	 "1.5", "speedup above which a job is accelerable"},
+	{"PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000, 4000000000.0,
+	 "4000000000", "Slurm priority given to the most urgent deadline job"},
+	{"PlanFile", DL_OPT_STRING, OFF(plan_file), 0, 0, "",
+	 "where the current plan is published as JSON; empty = "
+	 "StateSaveLocation/deadline_plan.json"},
+	{"RasRounds", DL_OPT_UINT, OFF(ras_rounds), 0, 1000, "10",
+	 "max-min rounds of the ras/reverse placement"},
+	{"NodeIO", DL_OPT_STRING, OFF(node_io), 0, 0, "",
+	 "I/O capacity per node, e.g. n[1-8]=200,n9=400 (MB/s)"},
+	{"DefaultIO", DL_OPT_DOUBLE, OFF(default_io), 0, 1e9, "0",
+	 "I/O capacity of nodes not listed in NodeIO; 0 = I/O not constrained"},
+	{"AvailabilityForecast", DL_OPT_STRING, OFF(availability_forecast), 0,
+	 0, "", "external-load forecast f(t) for the reverse policy"},
+	{"RealtimeShare", DL_OPT_DOUBLE, OFF(realtime_share), 0.01, 1, "1",
+	 "share of a partition that realtime admission may promise"},
+	{"RealtimeMargin", DL_OPT_DOUBLE, OFF(realtime_margin), 0, 10, "0.2",
+	 "safety margin added to worst-case task lengths (fraction)"},
+	{"RealtimeQuantile", DL_OPT_DOUBLE, OFF(realtime_quantile), 0.5, 1,
+	 "0.99", "task-length quantile taken as the worst case"},
+	{"RealtimeTaskOverhead", DL_OPT_DURATION, OFF(realtime_overhead), 0,
+	 3600, "5",
+	 "seconds added to every worst-case task length: from a CPU freeing to "
+	 "the next task running on it"},
+	{"FeedbackThreshold", DL_OPT_DURATION, OFF(feedback_threshold), 0,
+	 86400, "0",
+	 "realtime feedback trigger in seconds; 0 = the typical map task "
+	 "length"},
+	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
+	 "0 = decisions only, 1..3 = more detail in slurmctld's log"},
+	{NULL, 0, 0, 0, 0, NULL, NULL},
 };
 
-static const char *policy_names[DL_POLICY_COUNT] = {
-	"adaptive", "ras", "reverse", "realtime"
-};
+static const char *policy_names[DL_POLICY_COUNT] = {"adaptive", "ras",
+						    "reverse", "realtime"};
 
 const char *dl_policy_name(enum dl_policy p)
 {
@@ -144,7 +147,8 @@ int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
 
 		if (p < 0) {
 			snprintf(err, err ? errlen : 0,
-				 "%s=%s: expected adaptive, ras, reverse or realtime",
+				 "%s=%s: expected adaptive, ras, reverse or "
+				 "realtime",
 				 o->name, value);
 			return EINVAL;
 		}
@@ -186,7 +190,7 @@ int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
 		snprintf(err, err ? errlen : 0,
 			 "%s=%s: expected a %s between %g and %g", o->name,
 			 value,
-			 o->type == DL_OPT_UINT	      ? "whole number"
+			 o->type == DL_OPT_UINT       ? "whole number"
 			 : o->type == DL_OPT_DURATION ? "duration (s/m/h)"
 						      : "number",
 			 o->min, o->max);
@@ -310,8 +314,8 @@ int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 		lineno++;
 		n = end - pos;
 		if (n >= sizeof(line)) {
-			snprintf(err, err ? errlen : 0,
-				 "%s:%u: line too long", origin, lineno);
+			snprintf(err, err ? errlen : 0, "%s:%u: line too long",
+				 origin, lineno);
 			rc = EINVAL;
 			break;
 		}
@@ -342,7 +346,8 @@ int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 		rc = unquote(trim(eq + 1), &value);
 		if (rc) {
 			snprintf(err, err ? errlen : 0,
-				 "%s:%u: %s: empty or badly quoted value (write %s=\"\" for an empty one)",
+				 "%s:%u: %s: empty or badly quoted value "
+				 "(write %s=\"\" for an empty one)",
 				 origin, lineno, trim(s), trim(s));
 			break;
 		}

@@ -24,27 +24,27 @@ enum dl_policy {
 
 struct dl_config {
 	enum dl_policy policy;
-	double plan_interval;	    /* seconds between plan cycles */
-	double replan_delay;	    /* seconds from a submit/end to a replan */
-	char *estimator_socket;	    /* "" = no estimator */
-	double estimator_timeout;   /* seconds per request */
-	double max_deadline_share;  /* of a partition, per account; 1 = no cap */
-	double reduce_cost;	    /* default reduce/map task cost ratio */
-	double overdue_floor;	    /* delta floor, as a fraction of mu */
-	char *accel_feature;	    /* node feature of the accelerated pool */
-	double accel_threshold;	    /* speedup mu_reg/mu_acc to be accelerable */
-	double priority_base;	    /* Slurm priority of the top urgent job */
-	char *plan_file;	    /* published plan; "" = StateSaveLocation */
-	uint32_t ras_rounds;	    /* max-min rounds of the placement */
-	char *node_io;		    /* "node[1-4]=200,node5=100" I/O capacity */
-	double default_io;	    /* I/O capacity of nodes not in node_io */
+	double plan_interval;      /* seconds between plan cycles */
+	double replan_delay;       /* seconds from a submit/end to a replan */
+	char *estimator_socket;    /* "" = no estimator */
+	double estimator_timeout;  /* seconds per request */
+	double max_deadline_share; /* of a partition, per account; 1 = no cap */
+	double reduce_cost;        /* default reduce/map task cost ratio */
+	double overdue_floor;      /* delta floor, as a fraction of mu */
+	char *accel_feature;       /* node feature of the accelerated pool */
+	double accel_threshold;    /* speedup mu_reg/mu_acc to be accelerable */
+	double priority_base;      /* Slurm priority of the top urgent job */
+	char *plan_file;           /* published plan; "" = StateSaveLocation */
+	uint32_t ras_rounds;       /* max-min rounds of the placement */
+	char *node_io;             /* "node[1-4]=200,node5=100" I/O capacity */
+	double default_io;         /* I/O capacity of nodes not in node_io */
 	char *availability_forecast; /* f(t) file (reverse policy) */
-	double realtime_share;	    /* share of a partition for realtime jobs */
-	double realtime_margin;	    /* safety margin on worst-case lengths */
-	double realtime_quantile;   /* quantile used as worst-case length */
-	double realtime_overhead;   /* slot turnover added to each task (s) */
-	double feedback_threshold;  /* realtime feedback delta; 0 = auto */
-	uint32_t debug;		    /* 0 quiet .. 3 very verbose */
+	double realtime_share;     /* share of a partition for realtime jobs */
+	double realtime_margin;    /* safety margin on worst-case lengths */
+	double realtime_quantile;  /* quantile used as worst-case length */
+	double realtime_overhead;  /* slot turnover added to each task (s) */
+	double feedback_threshold; /* realtime feedback delta; 0 = auto */
+	uint32_t debug;            /* 0 quiet .. 3 very verbose */
 };
 
 enum dl_opt_type {

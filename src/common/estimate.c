@@ -44,7 +44,7 @@ double dl_sd(const struct dl_phase *ph)
 
 struct dl_mu dl_phase_mu(const struct dl_phase *ph)
 {
-	struct dl_mu mu = { 0, 0, DL_MU_NONE, "none" };
+	struct dl_mu mu = {0, 0, DL_MU_NONE, "none"};
 
 	if (!ph)
 		return mu;
@@ -294,7 +294,8 @@ double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 	 * r - slots endings free nothing usable. */
 	if (r > nslots) {
 		nth_smallest(delta, r, r - nslots);
-		memcpy(free_at, delta + (r - nslots), nslots * sizeof(*free_at));
+		memcpy(free_at, delta + (r - nslots),
+		       nslots * sizeof(*free_at));
 	} else {
 		memset(free_at, 0, (nslots - r) * sizeof(*free_at));
 		memcpy(free_at + (nslots - r), delta, r * sizeof(*free_at));

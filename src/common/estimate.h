@@ -14,9 +14,9 @@
 /* Where a phase's task length estimate comes from. */
 enum dl_mu_source {
 	DL_MU_NONE = 0, /* nothing known */
-	DL_MU_JOB,	/* the phase's own completed tasks */
-	DL_MU_PRIOR,	/* history (the estimator) */
-	DL_MU_RATIO,	/* reduce: map mu times the reduce/map cost ratio */
+	DL_MU_JOB,      /* the phase's own completed tasks */
+	DL_MU_PRIOR,    /* history (the estimator) */
+	DL_MU_RATIO,    /* reduce: map mu times the reduce/map cost ratio */
 };
 
 struct dl_mu {

@@ -10,8 +10,8 @@
 #include "common/model.h"
 
 struct dl_goal {
-	double job;	    /* the job's completion goal (0 = none) */
-	double phase;	    /* the active phase's goal */
+	double job;         /* the job's completion goal (0 = none) */
+	double phase;       /* the active phase's goal */
 	double reduce_time; /* T_red reserved for the reduce phase */
 	struct dl_mu mu;    /* task length used for the active phase */
 	struct dl_mu mu_reduce;

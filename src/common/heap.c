@@ -70,14 +70,9 @@ bool dl_heap_peek(const struct dl_heap *h, uint32_t *item)
 	return true;
 }
 
-bool dl_heap_pop(struct dl_heap *h, uint32_t *item)
+/* Moves item i down until no child comes out before it. */
+static void sift_down(struct dl_heap *h, uint32_t i)
 {
-	uint32_t i = 0;
-
-	if (!h || !h->n)
-		return false;
-	*item = h->items[0];
-	h->items[0] = h->items[--h->n];
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, best = i;
 
@@ -92,5 +87,20 @@ bool dl_heap_pop(struct dl_heap *h, uint32_t *item)
 		swap(&h->items[i], &h->items[best]);
 		i = best;
 	}
+}
+
+bool dl_heap_pop(struct dl_heap *h, uint32_t *item)
+{
+	if (!h || !h->n)
+		return false;
+	*item = h->items[0];
+	h->items[0] = h->items[--h->n];
+	sift_down(h, 0);
 	return true;
+}
+
+void dl_heap_update_top(struct dl_heap *h)
+{
+	if (h && h->n > 1)
+		sift_down(h, 0);
 }

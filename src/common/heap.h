@@ -25,5 +25,8 @@ void dl_heap_free(struct dl_heap *h);
 int dl_heap_push(struct dl_heap *h, uint32_t item);
 bool dl_heap_pop(struct dl_heap *h, uint32_t *item);
 bool dl_heap_peek(const struct dl_heap *h, uint32_t *item);
+/* The top item now comes out later than it did (its key fell): restore the
+ * order in place, cheaper than a pop and a push. */
+void dl_heap_update_top(struct dl_heap *h);
 
 #endif

@@ -66,8 +66,8 @@ struct dl_job *dl_job_clone(const struct dl_job *job)
 		ph->cap_running = 0;
 		if (!job->phase[p].nrunning)
 			continue;
-		ph->running = malloc(job->phase[p].nrunning *
-				     sizeof(*ph->running));
+		ph->running =
+			malloc(job->phase[p].nrunning * sizeof(*ph->running));
 		if (!ph->running) {
 			ph->nrunning = 0;
 			dl_job_free(c);
@@ -181,7 +181,8 @@ double dl_job_deadline(const struct dl_job *job)
 		return 0;
 	if (job->soft_deadline > 0)
 		return job->soft_deadline;
-	if (job->phase[DL_REDUCE].tasks && job->phase[DL_REDUCE].hard_deadline > 0)
+	if (job->phase[DL_REDUCE].tasks &&
+	    job->phase[DL_REDUCE].hard_deadline > 0)
 		return job->phase[DL_REDUCE].hard_deadline;
 	return job->phase[DL_MAP].hard_deadline > 0
 		       ? job->phase[DL_MAP].hard_deadline
@@ -196,11 +197,11 @@ static bool bad_time(double t)
 int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 		    char *err, size_t errlen)
 {
-#define FAIL(...)                                              \
-	do {                                                   \
-		if (err && errlen)                             \
-			snprintf(err, errlen, __VA_ARGS__);    \
-		return EINVAL;                                 \
+#define FAIL(...)                                                              \
+	do {                                                                   \
+		if (err && errlen)                                             \
+			snprintf(err, errlen, __VA_ARGS__);                    \
+		return EINVAL;                                                 \
 	} while (0)
 
 	if (!job)
@@ -218,11 +219,12 @@ int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 		     (unsigned long long) job->id, job->partition);
 	for (int p = 0; p < DL_PHASES; p++) {
 		const struct dl_phase *ph = &job->phase[p];
-		uint64_t used = (uint64_t) ph->completed + ph->failed +
-				ph->nrunning;
+		uint64_t used =
+			(uint64_t) ph->completed + ph->failed + ph->nrunning;
 
 		if (ph->tasks > DL_MAX_TASKS || used > ph->tasks)
-			FAIL("job %llu %s phase: %llu tasks accounted for but only %u exist",
+			FAIL("job %llu %s phase: %llu tasks accounted for but "
+			     "only %u exist",
 			     (unsigned long long) job->id,
 			     p == DL_MAP ? "map" : "reduce",
 			     (unsigned long long) used, ph->tasks);
@@ -232,7 +234,8 @@ int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 			     (unsigned long long) job->id);
 		for (uint32_t i = 0; i < ph->nrunning; i++)
 			if (bad_time(ph->running[i].start))
-				FAIL("job %llu: running task with invalid start",
+				FAIL("job %llu: running task with invalid "
+				     "start",
 				     (unsigned long long) job->id);
 		for (int k = 0; k < DL_POOLS; k++)
 			if (!isfinite(ph->sum_len[k]) || ph->sum_len[k] < 0)

@@ -28,9 +28,9 @@ enum dl_pool {
 };
 #define DL_POOLS 2
 
-#define DL_NO_NODE UINT32_MAX
-#define DL_MAX_PARTITIONS 64 /* partition membership is a 64-bit mask */
-#define DL_MAX_TASKS 100000000u /* sanity bound on tasks per phase */
+#define DL_NO_NODE        UINT32_MAX
+#define DL_MAX_PARTITIONS 64         /* partition membership is a 64-bit mask */
+#define DL_MAX_TASKS      100000000u /* sanity bound on tasks per phase */
 
 /* Resource demand of one task (RAS job-slot profile, DESIGN §4.2).  cpu is in
  * CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
@@ -42,9 +42,10 @@ struct dl_demand {
 
 struct dl_profile {
 	struct dl_demand map;
-	struct dl_demand shuffle; /* a reducer while maps still run, per map placed */
-	struct dl_demand reduce;  /* a reducer after the map phase */
-	bool given;		  /* from the user's --task-profile hint */
+	struct dl_demand
+		shuffle; /* a reducer while maps still run, per map placed */
+	struct dl_demand reduce; /* a reducer after the map phase */
+	bool given;              /* from the user's --task-profile hint */
 };
 
 struct dl_running_task {
@@ -54,7 +55,7 @@ struct dl_running_task {
 };
 
 struct dl_phase {
-	uint32_t tasks;	    /* tasks in the phase; 0 = no such phase */
+	uint32_t tasks;     /* tasks in the phase; 0 = no such phase */
 	uint32_t completed; /* finished successfully: the set C */
 	uint32_t failed;    /* finished unsuccessfully; not used for mu */
 	/* completed-task statistics, per pool (for hardware affinity) */
@@ -78,14 +79,15 @@ struct dl_phase {
 };
 
 struct dl_job {
-	uint64_t id;	    /* the map array's job id (or the only array's) */
+	uint64_t id;        /* the map array's job id (or the only array's) */
 	uint64_t reduce_id; /* the reduce array's job id; 0 = map-only job */
 	char *user;
 	char *name;
 	char *account;
 	uint32_t partition; /* index into the cluster's partitions */
 	double submit;
-	double soft_deadline; /* completion goal (SPANK --soft-deadline); 0 = none */
+	double soft_deadline; /* completion goal (SPANK --soft-deadline); 0 =
+				 none */
 	double reduce_cost;   /* reduce/map task cost ratio hint; 0 = default */
 	uint32_t max_delays;  /* data-affinity deferrals allowed per task */
 	bool reduce_overlap;  /* reduce tasks may run while maps still do (no
@@ -97,8 +99,8 @@ struct dl_job {
 struct dl_node {
 	char *name;
 	uint32_t cpus;
-	uint64_t mem;	     /* MB */
-	double io;	     /* I/O capacity (deadline.conf); 0 = not modelled */
+	uint64_t mem; /* MB */
+	double io;    /* I/O capacity (deadline.conf); 0 = not modelled */
 	uint32_t cpus_other; /* CPUs held by jobs the plan does not manage */
 	uint64_t mem_other;  /* MB held by jobs the plan does not manage */
 	uint64_t partitions; /* bit i set: node is in partition i */

@@ -8,12 +8,42 @@
 #include <string.h>
 
 static const char *verdict_names[DL_VERDICT_COUNT] = {
-	"on_track", "at_risk", "late", "no_data",
+	"on_track", "at_risk", "late",     "no_data",
 	"capped",   "held",    "rejected", "done",
 };
 
-static const char *class_names[] = { "late", "no_data", "need", "met",
-				     "unmanaged" };
+static const char *class_names[] = {"late", "no_data", "need", "met",
+				    "unmanaged"};
+
+void dl_plan_copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n;
+
+	if (!dst || !len)
+		return;
+	n = src ? strnlen(src, len - 1) : 0;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
+void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job)
+{
+	if (!o || !job)
+		return;
+	o->job_id = job->id;
+	o->reduce_id = job->reduce_id;
+	dl_plan_copy_str(o->user, sizeof(o->user), job->user);
+	dl_plan_copy_str(o->account, sizeof(o->account), job->account);
+	dl_plan_copy_str(o->name, sizeof(o->name), job->name);
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+
+		o->tasks[p] = ph->tasks;
+		o->done[p] = ph->completed;
+		o->running[p] = ph->nrunning;
+		o->pending[p] = dl_phase_pending(ph);
+	}
+}
 
 const char *dl_verdict_name(enum dl_verdict v)
 {

@@ -26,12 +26,12 @@ enum dl_class {
 
 enum dl_verdict {
 	DL_VERDICT_ON_TRACK = 0, /* predicted to meet its deadline */
-	DL_VERDICT_AT_RISK,	 /* needs more than it can get now */
-	DL_VERDICT_LATE,	 /* goal passed or cannot be met */
-	DL_VERDICT_NO_DATA,	 /* no estimate yet */
-	DL_VERDICT_CAPPED,	 /* over MaxDeadlineShare: no deadline boost */
-	DL_VERDICT_HELD,	 /* held by the policy */
-	DL_VERDICT_REJECTED,	 /* refused by admission control */
+	DL_VERDICT_AT_RISK,      /* needs more than it can get now */
+	DL_VERDICT_LATE,         /* goal passed or cannot be met */
+	DL_VERDICT_NO_DATA,      /* no estimate yet */
+	DL_VERDICT_CAPPED,       /* over MaxDeadlineShare: no deadline boost */
+	DL_VERDICT_HELD,         /* held by the policy */
+	DL_VERDICT_REJECTED,     /* refused by admission control */
 	DL_VERDICT_DONE,
 	DL_VERDICT_COUNT
 };
@@ -45,20 +45,20 @@ struct dl_plan_job {
 	int phase; /* DL_MAP, DL_REDUCE, -1 done */
 	enum dl_class cls;
 	enum dl_verdict verdict;
-	uint32_t rank;			/* 1 = most urgent; 0 = unranked */
-	uint32_t alloc;			/* target concurrent tasks, active phase */
-	uint32_t alloc_pool[DL_POOLS];	/* of which on each pool */
-	uint32_t alloc_for_need;	/* the part of alloc that serves need */
-	bool urgent;			/* has unmet need: rank above others */
-	bool managed;			/* false: leave Slurm's own settings */
-	bool hold;			/* policy holds the job */
-	double need;	 /* concurrency that meets the phase goal */
-	double sreq;	 /* Eq. 1, beyond running tasks, at plan time */
-	double mu;	 /* task length used (s) */
+	uint32_t rank;  /* 1 = most urgent; 0 = unranked */
+	uint32_t alloc; /* target concurrent tasks, active phase */
+	uint32_t alloc_pool[DL_POOLS]; /* of which on each pool */
+	uint32_t alloc_for_need;       /* the part of alloc that serves need */
+	bool urgent;                   /* has unmet need: rank above others */
+	bool managed;                  /* false: leave Slurm's own settings */
+	bool hold;                     /* policy holds the job */
+	double need; /* concurrency that meets the phase goal */
+	double sreq; /* Eq. 1, beyond running tasks, at plan time */
+	double mu;   /* task length used (s) */
 	double mu_sd;
 	char mu_source[24];
 	double deadline; /* job goal */
-	double goal;	 /* active phase goal */
+	double goal;     /* active phase goal */
 	double predicted_finish;
 	double finish_err;
 	uint32_t tasks[DL_PHASES];
@@ -68,8 +68,8 @@ struct dl_plan_job {
 	char hold_reason[48]; /* Slurm Reason text (no spaces) */
 	char explain[200];
 	/* placement policies (ras, reverse); NAN / zero otherwise */
-	double utility;			  /* u_j of the placement */
-	double sfit;			  /* reverse: s_fit (concurrency) */
+	double utility;                     /* u_j of the placement */
+	double sfit;                        /* reverse: s_fit (concurrency) */
 	struct dl_demand demand[DL_PHASES]; /* one task as placed: map, and
 					       a reducer (shuffle or reduce
 					       profile) */
@@ -125,6 +125,12 @@ const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
 				       uint64_t job_id);
 /* Sort jobs by rank (unranked last, then by id) and recount stats. */
 void dl_plan_finalize(struct dl_plan *plan);
+
+/* Copy into a plan's fixed-size field, truncated at its end (NULL = ""). */
+void dl_plan_copy_str(char *dst, size_t len, const char *src);
+/* The job's identity (ids, user, account, name) and its task counts per
+ * phase, as every policy reports them. */
+void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job);
 
 const char *dl_verdict_name(enum dl_verdict v);
 const char *dl_class_name(enum dl_class c);

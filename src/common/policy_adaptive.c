@@ -31,27 +31,27 @@ struct ajob {
 	struct dl_plan_job *out;
 	struct dl_goal goal;
 	const struct dl_phase *ph;
-	double cpu, mem;  /* size of one slot */
-	uint32_t rem;	  /* tasks left: the most concurrency of any use */
-	double work;	  /* task-seconds left at mu */
-	double span;	  /* goal - submit, for relative lateness */
-	double need;	  /* concurrency meeting the goal */
+	double cpu, mem; /* size of one slot */
+	uint32_t rem;    /* tasks left: the most concurrency of any use */
+	double work;     /* task-seconds left at mu */
+	double span;     /* goal - submit, for relative lateness */
+	double need;     /* concurrency meeting the goal */
 	enum dl_class cls;
-	double key0;	  /* initial ranking key */
-	double key;	  /* current key: refreshed after every grant */
-	uint32_t tie;	  /* rank by (submit, id): the tie-break */
+	double key0;  /* initial ranking key */
+	double key;   /* current key: refreshed after every grant */
+	uint32_t tie; /* rank by (submit, id): the tie-break */
 	uint32_t g[DL_POOLS];
-	uint32_t g_need;  /* grants made while the job had need */
+	uint32_t g_need; /* grants made while the job had need */
 	bool managed;
-	bool done;	  /* no active phase */
-	bool starved;	  /* no capacity fits it any more */
+	bool done;    /* no active phase */
+	bool starved; /* no capacity fits it any more */
 	/* hardware affinity (map phase, accelerated pool present) */
 	bool affinity;
 	bool accel_job;
 	bool calib[DL_POOLS];
 	bool acc_exhausted;
 	double speedup;
-	double need_acc;  /* Eq. 2 need in accelerated slots */
+	double need_acc; /* Eq. 2 need in accelerated slots */
 };
 
 struct actx {
@@ -167,8 +167,8 @@ static bool grant_one(struct ajob *a, struct dl_capacity *cap)
 						    : DL_POOL_ACCEL;
 	}
 	for (int i = 0; i < n && got < 0; i++) {
-		got = dl_capacity_take(cap, a->job->partition, order[i],
-				       a->cpu, a->mem);
+		got = dl_capacity_take(cap, a->job->partition, order[i], a->cpu,
+				       a->mem);
 		if (got < 0 && order[i] == DL_POOL_ACCEL)
 			a->acc_exhausted = true;
 	}
@@ -207,8 +207,8 @@ static void setup_affinity(struct ajob *a, const struct dl_capacity *cap,
 		return; /* late: handled by lateness, not Eq. 2 */
 	a->accel_job = true;
 	/* Eq. 2 as concurrency: s_req,acc + |R_acc| */
-	a->need_acc = dl_sreq_acc(ph, mu_acc, a->goal.phase, now,
-				  cfg->overdue_floor);
+	a->need_acc =
+		dl_sreq_acc(ph, mu_acc, a->goal.phase, now, cfg->overdue_floor);
 	for (uint32_t i = 0; i < ph->nrunning; i++)
 		a->need_acc += ph->running[i].pool == DL_POOL_ACCEL;
 }
@@ -278,7 +278,9 @@ static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 			j->out->verdict = DL_VERDICT_CAPPED;
 			j->out->cls = DL_CLASS_UNMANAGED;
 			snprintf(j->out->explain, sizeof(j->out->explain),
-				 "account %s would claim %.0f of %.0f slots in its partition (MaxDeadlineShare %.0f%%): scheduled as a job without deadline",
+				 "account %s would claim %.0f of %.0f slots in "
+				 "its partition (MaxDeadlineShare %.0f%%): "
+				 "scheduled as a job without deadline",
 				 acct[0] ? acct : "(none)", c->claimed + want,
 				 limit / cfg->max_deadline_share,
 				 cfg->max_deadline_share * 100);
@@ -288,23 +290,6 @@ static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 	}
 	free(claims);
 	return 0;
-}
-
-static void fill_counts(struct dl_plan_job *o, const struct dl_job *job)
-{
-	for (int p = 0; p < DL_PHASES; p++) {
-		const struct dl_phase *ph = &job->phase[p];
-
-		o->tasks[p] = ph->tasks;
-		o->done[p] = ph->completed;
-		o->running[p] = ph->nrunning;
-		o->pending[p] = dl_phase_pending(ph);
-	}
-}
-
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src ? src : "");
 }
 
 /* Prepare one job: goal, estimates and class. */
@@ -317,19 +302,13 @@ static void prepare(struct ajob *a, struct dl_job *job, struct dl_plan_job *o,
 
 	a->job = job;
 	a->out = o;
-	o->job_id = job->id;
-	o->reduce_id = job->reduce_id;
-	copy_str(o->user, sizeof(o->user), job->user);
-	copy_str(o->account, sizeof(o->account), job->account);
-	copy_str(o->name, sizeof(o->name), job->name);
-	fill_counts(o, job);
+	dl_plan_job_describe(o, job);
 
-	reduce_slots = rph->tasks
-			       ? dl_capacity_slots(cap, job->partition, -1,
-						   rph->cpus_per_task,
-						   (double) rph->mem_per_task,
-						   true)
-			       : 0;
+	reduce_slots =
+		rph->tasks ? dl_capacity_slots(cap, job->partition, -1,
+					       rph->cpus_per_task,
+					       (double) rph->mem_per_task, true)
+			   : 0;
 	dl_phase_goal(job, now, reduce_slots, cfg->reduce_cost, &a->goal);
 	o->phase = a->goal.phase_kind;
 	o->deadline = a->goal.job;
@@ -347,7 +326,7 @@ static void prepare(struct ajob *a, struct dl_job *job, struct dl_plan_job *o,
 	a->rem = dl_phase_pending(a->ph) + a->ph->nrunning;
 	o->mu = a->goal.mu.mean;
 	o->mu_sd = a->goal.mu.sd;
-	copy_str(o->mu_source, sizeof(o->mu_source), a->goal.mu.label);
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), a->goal.mu.label);
 	if (!(a->goal.job > 0)) {
 		o->verdict = DL_VERDICT_ON_TRACK;
 		o->cls = DL_CLASS_UNMANAGED;
@@ -407,7 +386,8 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 		o->predicted_finish = NAN;
 		o->verdict = DL_VERDICT_NO_DATA;
 		snprintf(o->explain, sizeof(o->explain),
-			 "no %s task length known yet: sampling with %u task%s (oldest first)",
+			 "no %s task length known yet: sampling with %u task%s "
+			 "(oldest first)",
 			 phase, o->alloc, o->alloc == 1 ? "" : "s");
 		return;
 	}
@@ -418,17 +398,17 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 	if (a->accel_job) {
 		/* in accelerated-task units: a regular slot does 1/speedup */
 		mu = dl_mu_pool(a->ph, DL_POOL_ACCEL);
-		slots = a->g[DL_POOL_ACCEL] + a->g[DL_POOL_REGULAR] / a->speedup;
+		slots = a->g[DL_POOL_ACCEL] +
+			a->g[DL_POOL_REGULAR] / a->speedup;
 	}
 	finish = dl_phase_finish(a->ph, mu, now, slots, cfg->overdue_floor);
 	err = dl_phase_finish_err(a->ph, a->goal.mu.sd, slots);
-	if (a->goal.phase_kind == DL_MAP &&
-	    a->job->phase[DL_REDUCE].tasks) {
+	if (a->goal.phase_kind == DL_MAP && a->job->phase[DL_REDUCE].tasks) {
 		const struct dl_phase *r = &a->job->phase[DL_REDUCE];
 
-		reduce_slots = dl_capacity_slots(cap, a->job->partition, -1,
-						 r->cpus_per_task,
-						 (double) r->mem_per_task, true);
+		reduce_slots = dl_capacity_slots(
+			cap, a->job->partition, -1, r->cpus_per_task,
+			(double) r->mem_per_task, true);
 		finish += dl_reduce_time(a->job, &a->goal.mu_reduce,
 					 reduce_slots);
 		err += dl_phase_finish_err(r, a->goal.mu_reduce.sd,
@@ -442,66 +422,68 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 	if (a->cls == DL_CLASS_LATE) {
 		o->verdict = DL_VERDICT_LATE;
 		snprintf(o->explain, sizeof(o->explain),
-			 "%s goal passed %s ago: finishing as soon as possible with %u task%s, about %s late",
+			 "%s goal passed %s ago: finishing as soon as possible "
+			 "with %u task%s, about %s late",
 			 phase, left + (left[0] == '-'), o->alloc,
 			 o->alloc == 1 ? "" : "s", late);
 		return;
 	}
 	o->verdict = finish <= a->goal.job ? DL_VERDICT_ON_TRACK
 					   : DL_VERDICT_AT_RISK;
-	snprintf(need, sizeof(need), "%.1f", a->accel_job ? a->need_acc : a->need);
+	snprintf(need, sizeof(need), "%.1f",
+		 a->accel_job ? a->need_acc : a->need);
 	if (o->verdict == DL_VERDICT_AT_RISK && !isfinite(finish))
 		snprintf(o->explain, sizeof(o->explain),
-			 "needs %s concurrent %s tasks to meet its goal in %s but none fits now: more urgent jobs hold its partition",
+			 "needs %s concurrent %s tasks to meet its goal in %s "
+			 "but none fits now: more urgent jobs hold its "
+			 "partition",
 			 need, phase, left);
 	else if (o->verdict == DL_VERDICT_AT_RISK && a->starved)
 		snprintf(o->explain, sizeof(o->explain),
-			 "needs %s concurrent %s tasks to meet its goal in %s but only %u fit: about %s late",
+			 "needs %s concurrent %s tasks to meet its goal in %s "
+			 "but only %u fit: about %s late",
 			 need, phase, left, o->alloc, late);
 	else if (a->accel_job)
 		snprintf(o->explain, sizeof(o->explain),
-			 "accelerable (%.1fx): needs %s accelerated %s slots for its goal in %s; %u accelerated + %u regular",
-			 a->speedup, need, phase, left,
-			 a->g[DL_POOL_ACCEL], a->g[DL_POOL_REGULAR]);
+			 "accelerable (%.1fx): needs %s accelerated %s slots "
+			 "for its goal in %s; %u accelerated + %u regular",
+			 a->speedup, need, phase, left, a->g[DL_POOL_ACCEL],
+			 a->g[DL_POOL_REGULAR]);
 	else
 		snprintf(o->explain, sizeof(o->explain),
-			 "needs %s concurrent %s tasks for its goal in %s; allotted %u (%u from idle capacity)",
+			 "needs %s concurrent %s tasks for its goal in %s; "
+			 "allotted %u (%u from idle capacity)",
 			 need, phase, left, o->alloc,
 			 o->alloc > a->g_need ? o->alloc - a->g_need : 0);
 }
 
-/* One slot at a time to the most urgent job, re-ranking after each grant.
- * While the job just served still ranks above the heap's top it is served
- * again without a heap round trip: the same order, fewer heap operations. */
+/* One slot at a time to the most urgent job, re-ranking after each grant:
+ * the job served stays at the heap's top and sinks to its new place. */
 static void need_loop(struct ajob *a, struct dl_heap *h,
 		      struct dl_capacity *cap, double now, uint64_t *grants)
 {
-	struct actx *ctx = h->ctx;
-	uint32_t i, top;
+	uint32_t i;
 
-	while (dl_heap_pop(h, &i)) {
+	while (dl_heap_peek(h, &i)) {
 		struct ajob *j = &a[i];
+		bool out = granted(j) >= j->rem;
 
-		for (;;) {
-			if (granted(j) >= j->rem)
-				break;
-			if (!grant_one(j, cap)) {
-				j->starved = true;
-				break;
-			}
+		if (!out && !grant_one(j, cap)) {
+			j->starved = true;
+			out = true;
+		} else if (!out) {
 			j->g_need++;
 			(*grants)++;
 			if (j->cls == DL_CLASS_NEED && !(remaining_need(j) > 0))
 				j->cls = DL_CLASS_MET;
-			if (j->cls == DL_CLASS_MET || granted(j) >= j->rem)
-				break;
-			j->key = current_key(j, now);
-			if (dl_heap_peek(h, &top) &&
-			    heap_before(i, top, ctx) <= 0) {
-				dl_heap_push(h, i); /* re-rank: others first */
-				break;
-			}
+			out = j->cls == DL_CLASS_MET || granted(j) >= j->rem;
 		}
+		if (out) {
+			dl_heap_pop(h, &i);
+			continue;
+		}
+		j->key = current_key(j, now);
+		dl_heap_update_top(h);
 	}
 }
 
@@ -550,7 +532,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 	struct dl_plan *plan = NULL;
 	struct ajob *a = NULL;
 	uint32_t *order = NULL, n, rank = 0;
-	struct dl_heap h = { 0 };
+	struct dl_heap h = {0};
 	struct actx ctx;
 	uint64_t t0 = usec_now(), grants = 0;
 	int rc;
@@ -606,7 +588,8 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 	for (uint32_t k = 0; k < DL_POOLS; k++)
 		for (uint32_t c = 0; c < cap.ncls; c++)
 			if (cap.cls[c].pool == k)
-				plan->stats.capacity_cpus += cap.cls[c].cpus_total;
+				plan->stats.capacity_cpus +=
+					cap.cls[c].cpus_total;
 	need_loop(a, &h, &cap, in->now, &grants);
 	leftover_loop(a, order, n, &cap, &grants);
 	for (uint32_t i = 0; i < n; i++)

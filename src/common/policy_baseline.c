@@ -109,11 +109,6 @@ static int cmp_key(const void *pa, const void *pb, void *vctx)
 	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
 }
 
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src ? src : "");
-}
-
 static double reduce_slots_of(const struct dl_job *job,
 			      const struct dl_capacity *cap)
 {
@@ -131,19 +126,7 @@ static void prepare(struct bjob *b, struct dl_job *job, struct dl_plan_job *o,
 {
 	b->job = job;
 	b->out = o;
-	o->job_id = job->id;
-	o->reduce_id = job->reduce_id;
-	copy_str(o->user, sizeof(o->user), job->user);
-	copy_str(o->account, sizeof(o->account), job->account);
-	copy_str(o->name, sizeof(o->name), job->name);
-	for (int p = 0; p < DL_PHASES; p++) {
-		const struct dl_phase *ph = &job->phase[p];
-
-		o->tasks[p] = ph->tasks;
-		o->done[p] = ph->completed;
-		o->running[p] = ph->nrunning;
-		o->pending[p] = dl_phase_pending(ph);
-	}
+	dl_plan_job_describe(o, job);
 	dl_phase_goal(job, now, reduce_slots_of(job, cap), cfg->reduce_cost,
 		      &b->goal);
 	o->phase = b->goal.phase_kind;
@@ -151,7 +134,7 @@ static void prepare(struct bjob *b, struct dl_job *job, struct dl_plan_job *o,
 	o->goal = b->goal.phase;
 	o->mu = b->goal.mu.mean;
 	o->mu_sd = b->goal.mu.sd;
-	copy_str(o->mu_source, sizeof(o->mu_source), b->goal.mu.label);
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), b->goal.mu.label);
 	o->predicted_finish = NAN;
 	o->need = NAN;
 	o->sreq = NAN;

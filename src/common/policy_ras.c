@@ -137,11 +137,6 @@ static uint64_t usec_now(void)
 	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
 }
 
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src ? src : "");
-}
-
 /* ---- nodes ---- */
 
 /* Raw capacity of a node in profile units (INFINITY = not constrained). */
@@ -224,25 +219,13 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 					: fmax(0, raw[r] - fmax(other[r], ext));
 			out[i].cap[r] = pn[i].cap[r];
 		}
-		copy_str(out[i].name, sizeof(out[i].name), n->name);
+		dl_plan_copy_str(out[i].name, sizeof(out[i].name), n->name);
 	}
 	free(pos);
 	return 0;
 }
 
 /* ---- jobs ---- */
-
-static void fill_counts(struct dl_plan_job *o, const struct dl_job *job)
-{
-	for (int p = 0; p < DL_PHASES; p++) {
-		const struct dl_phase *ph = &job->phase[p];
-
-		o->tasks[p] = ph->tasks;
-		o->done[p] = ph->completed;
-		o->running[p] = ph->nrunning;
-		o->pending[p] = dl_phase_pending(ph);
-	}
-}
 
 /* Does the map phase end within the coming cycle?  No map waits and every
  * running map is expected to finish before the next plan. */
@@ -312,14 +295,9 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 	a->job = job;
 	a->out = o;
 	a->pl = -1;
-	o->job_id = job->id;
-	o->reduce_id = job->reduce_id;
+	dl_plan_job_describe(o, job);
 	o->utility = NAN;
 	o->sfit = NAN;
-	copy_str(o->user, sizeof(o->user), job->user);
-	copy_str(o->account, sizeof(o->account), job->account);
-	copy_str(o->name, sizeof(o->name), job->name);
-	fill_counts(o, job);
 	a->reduce_slots =
 		rph->tasks ? dl_capacity_slots(cap, job->partition, -1,
 					       rph->cpus_per_task,
@@ -339,7 +317,7 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 	a->ph = &job->phase[a->goal.phase_kind];
 	o->mu = a->goal.mu.mean;
 	o->mu_sd = a->goal.mu.sd;
-	copy_str(o->mu_source, sizeof(o->mu_source), a->goal.mu.label);
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), a->goal.mu.label);
 	if (!(a->goal.job > 0)) {
 		o->verdict = DL_VERDICT_ON_TRACK;
 		o->cls = DL_CLASS_UNMANAGED;

@@ -48,39 +48,9 @@ static const char *partition_name(const struct dl_cluster *cl,
 	return "default";
 }
 
-/* Copy with truncation at the destination's end. */
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	size_t n = src ? strlen(src) : 0;
-
-	if (n > len - 1)
-		n = len - 1;
-
-	if (n)
-		memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-static void fill_counts(struct dl_plan_job *o, const struct dl_job *job)
-{
-	for (int p = 0; p < DL_PHASES; p++) {
-		const struct dl_phase *ph = &job->phase[p];
-
-		o->tasks[p] = ph->tasks;
-		o->done[p] = ph->completed;
-		o->running[p] = ph->nrunning;
-		o->pending[p] = dl_phase_pending(ph);
-	}
-}
-
 static void describe(struct dl_plan_job *o, const struct dl_job *job)
 {
-	o->job_id = job->id;
-	o->reduce_id = job->reduce_id;
-	copy_str(o->user, sizeof(o->user), job->user);
-	copy_str(o->account, sizeof(o->account), job->account);
-	copy_str(o->name, sizeof(o->name), job->name);
-	fill_counts(o, job);
+	dl_plan_job_describe(o, job);
 	o->phase = dl_job_active_phase(job);
 	o->deadline = dl_job_deadline(job);
 	o->goal = o->deadline;
@@ -202,7 +172,7 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	o->predicted_finish = a->info.finish;
 	o->finish_err = 0;
 	o->mu = act >= 0 ? a->info.wc[act] : NAN;
-	copy_str(o->mu_source, sizeof(o->mu_source), "worst case");
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), "worst case");
 	o->alloc = a->running + a->granted;
 	o->alloc_pool[DL_POOL_REGULAR] = o->alloc;
 	o->alloc_for_need = o->alloc;
@@ -220,8 +190,8 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	if (!o->alloc) {
 		/* the throttle cannot say "none": hold it until its turn */
 		o->hold = true;
-		copy_str(o->hold_reason, sizeof(o->hold_reason),
-			 DL_RT_REASON_WAIT);
+		dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+				 DL_RT_REASON_WAIT);
 	}
 }
 
@@ -348,9 +318,9 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 			o->hold = true;
 			o->cls = DL_CLASS_UNMANAGED;
 			o->verdict = DL_VERDICT_REJECTED;
-			copy_str(o->hold_reason, sizeof(o->hold_reason),
-				 DL_RT_REASON_REJECTED);
-			copy_str(o->explain, sizeof(o->explain), v.msg);
+			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+					 DL_RT_REASON_REJECTED);
+			dl_plan_copy_str(o->explain, sizeof(o->explain), v.msg);
 			o->predicted_finish = v.earliest;
 		}
 	}
@@ -387,8 +357,8 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 			if (!strcmp(pools.name[p], a->info.pool))
 				break;
 		if (p == pools.n)
-			copy_str(pools.name[pools.n++], sizeof(*pools.name),
-				 a->info.pool);
+			dl_plan_copy_str(pools.name[pools.n++],
+					 sizeof(*pools.name), a->info.pool);
 		a->pool = p;
 		{
 			int act = dl_job_active_phase(a->job);
@@ -431,10 +401,10 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 			o->cls = DL_CLASS_LATE;
 			o->verdict = DL_VERDICT_HELD;
 			o->deadline = a->info.deadline;
-			copy_str(o->hold_reason, sizeof(o->hold_reason),
-				 DL_RT_REASON_INFEASIBLE);
-			copy_str(o->explain, sizeof(o->explain),
-				 a->info.hold_why);
+			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+					 DL_RT_REASON_INFEASIBLE);
+			dl_plan_copy_str(o->explain, sizeof(o->explain),
+					 a->info.hold_why);
 			o->predicted_finish = a->info.finish;
 			continue;
 		}

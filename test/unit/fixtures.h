@@ -23,11 +23,11 @@ static inline void fx_cluster(struct dl_cluster *cl, uint32_t n, uint32_t cpus,
 		char name[32];
 
 		snprintf(name, sizeof(name), "n%u", i + 1);
-		ck_assert_int_eq(dl_node_set(&cl->nodes[i], name, cpus, 4000,
-					     i < accel ? DL_POOL_ACCEL
-						       : DL_POOL_REGULAR,
-					     1),
-				 0);
+		ck_assert_int_eq(
+			dl_node_set(&cl->nodes[i], name, cpus, 4000,
+				    i < accel ? DL_POOL_ACCEL : DL_POOL_REGULAR,
+				    1),
+			0);
 	}
 }
 
@@ -54,8 +54,8 @@ static inline void fx_done(struct dl_job *j, int phase, uint32_t k, double len,
 				 0);
 }
 
-static inline void fx_run(struct dl_job *j, int phase, uint32_t k,
-			  double start, int pool)
+static inline void fx_run(struct dl_job *j, int phase, uint32_t k, double start,
+			  int pool)
 {
 	for (uint32_t i = 0; i < k; i++)
 		ck_assert_int_eq(dl_phase_add_running(&j->phase[phase], start,

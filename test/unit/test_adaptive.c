@@ -34,8 +34,8 @@ static struct dl_job *w_add(struct world *w, struct dl_job *j)
 
 static const struct dl_plan_job *w_plan(struct world *w, double now)
 {
-	struct dl_policy_input in = { &w->cl, w->jobs, w->n, &w->cfg, now,
-				      NULL, NULL };
+	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
+				     now,    NULL,    NULL};
 	char err[256] = "";
 
 	dl_plan_free(w->plan);
@@ -263,8 +263,8 @@ START_TEST(test_share_cap)
 	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_CAPPED);
 	ck_assert(!w_get(&w, 2)->managed);
 	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
-	ck_assert_ptr_nonnull(strstr(w_get(&w, 2)->explain,
-				     "MaxDeadlineShare"));
+	ck_assert_ptr_nonnull(
+		strstr(w_get(&w, 2)->explain, "MaxDeadlineShare"));
 	ck_assert(w_get(&w, 1)->managed);
 	ck_assert(w_get(&w, 3)->managed);
 	ck_assert_int_ne(w_get(&w, 3)->verdict, DL_VERDICT_CAPPED);
@@ -454,7 +454,8 @@ START_TEST(test_deterministic)
 
 	w_init(&w, 16, 2, 4);
 	for (int i = 0; i < 20; i++) {
-		struct dl_job *j = w_add(&w, fx_job(i + 1, 30 + i, i, 1500 + 7 * i));
+		struct dl_job *j =
+			w_add(&w, fx_job(i + 1, 30 + i, i, 1500 + 7 * i));
 
 		if (i % 3)
 			fx_done(j, DL_MAP, 2, 10 + i, i % 2);

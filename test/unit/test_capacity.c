@@ -19,9 +19,8 @@ START_TEST(test_classes)
 	ck_assert_uint_eq(cap.ncls, 2);
 	ck_assert(cap.has_pool[DL_POOL_ACCEL] && cap.has_pool[DL_POOL_REGULAR]);
 	ck_assert_double_eq(dl_capacity_slots(&cap, 0, -1, 1, 0, true), 17);
-	ck_assert_double_eq(dl_capacity_slots(&cap, 0, DL_POOL_ACCEL, 1, 0,
-					      true),
-			    8);
+	ck_assert_double_eq(
+		dl_capacity_slots(&cap, 0, DL_POOL_ACCEL, 1, 0, true), 8);
 	ck_assert_double_eq(dl_capacity_slots(&cap, 0, -1, 2, 0, true), 8);
 	/* partition 1 has no nodes */
 	ck_assert_double_eq(dl_capacity_slots(&cap, 1, -1, 1, 0, true), 0);

@@ -38,17 +38,15 @@ START_TEST(test_set_valid)
 	ck_assert_int_eq(dl_config_set(&c, "policy", "RAS", err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(c.policy, DL_POLICY_RAS);
-	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "2m", err,
-				       sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		dl_config_set(&c, "PlanInterval", "2m", err, sizeof(err)), 0);
 	ck_assert(c.plan_interval == 120);
 	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", " 0.25 ", err,
 				       sizeof(err)),
 			 0);
 	ck_assert(c.max_deadline_share == 0.25);
-	ck_assert_int_eq(dl_config_set(&c, "EstimatorSocket", "", err,
-				       sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		dl_config_set(&c, "EstimatorSocket", "", err, sizeof(err)), 0);
 	ck_assert_str_eq(c.estimator_socket, "");
 	dl_config_free(&c);
 }
@@ -62,28 +60,27 @@ START_TEST(test_set_invalid)
 	ck_assert_int_eq(dl_config_set(&c, "Policy", "edf", err, sizeof(err)),
 			 EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "adaptive"));
-	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "0", err,
-				       sizeof(err)),
-			 EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&c, "PlanInterval", "0", err, sizeof(err)),
+		EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "PlanInterval"));
-	ck_assert_int_eq(dl_config_set(&c, "PlanInterval", "10x", err,
-				       sizeof(err)),
+	ck_assert_int_eq(
+		dl_config_set(&c, "PlanInterval", "10x", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&c, "MaxDeadlineShare", "1.5", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&c, "MaxDeadlineShare", "nan", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&c, "RasRounds", "2.5", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "RasRounds", "-1", err, sizeof(err)),
 			 EINVAL);
-	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", "1.5", err,
-				       sizeof(err)),
-			 EINVAL);
-	ck_assert_int_eq(dl_config_set(&c, "MaxDeadlineShare", "nan", err,
-				       sizeof(err)),
-			 EINVAL);
-	ck_assert_int_eq(dl_config_set(&c, "RasRounds", "2.5", err,
-				       sizeof(err)),
-			 EINVAL);
-	ck_assert_int_eq(dl_config_set(&c, "RasRounds", "-1", err,
-				       sizeof(err)),
-			 EINVAL);
-	ck_assert_int_eq(dl_config_set(&c, "NoSuchThing", "1", err,
-				       sizeof(err)),
-			 EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&c, "NoSuchThing", "1", err, sizeof(err)),
+		EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "unknown option"));
 	ck_assert_int_eq(dl_config_set(NULL, "Policy", "ras", NULL, 0), EINVAL);
 	ck_assert_int_eq(dl_config_set(&c, NULL, "ras", NULL, 0), EINVAL);

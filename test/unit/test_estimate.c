@@ -195,10 +195,10 @@ START_TEST(test_finish_err)
 {
 	struct dl_job *j = fx_job(1, 16, 0, 1000);
 
-	ck_assert_double_eq_tol(
-		dl_phase_finish_err(&j->phase[DL_MAP], 3, 4), 3 * 2, EPS);
-	ck_assert_double_eq_tol(
-		dl_phase_finish_err(&j->phase[DL_MAP], 0, 4), 0, EPS);
+	ck_assert_double_eq_tol(dl_phase_finish_err(&j->phase[DL_MAP], 3, 4),
+				3 * 2, EPS);
+	ck_assert_double_eq_tol(dl_phase_finish_err(&j->phase[DL_MAP], 0, 4), 0,
+				EPS);
 	dl_job_free(j);
 }
 END_TEST
@@ -242,7 +242,8 @@ static double brute_finish(const struct dl_phase *ph, double mu, double now,
 	if (n > pending + r)
 		n = pending + r;
 	for (uint32_t k = 0; k < n; k++)
-		free_at[k] = r > n ? d[r - n + k] : (k < n - r ? 0 : d[k - (n - r)]);
+		free_at[k] =
+			r > n ? d[r - n + k] : (k < n - r ? 0 : d[k - (n - r)]);
 	for (uint32_t t = 0; t < pending; t++) {
 		uint32_t best = 0;
 
@@ -272,16 +273,20 @@ START_TEST(test_finish_matches_list_scheduling)
 		mu = 1 + (double) ((seed >> 12) % 997) / 10;
 		j = fx_job(1, tasks, 0, 1e6);
 		for (uint32_t i = 0; i < run; i++)
-			ck_assert_int_eq(dl_phase_add_running(
-						 &j->phase[DL_MAP],
-						 1000 - (double) ((seed >> (i % 50)) % 1000) / 7,
-						 DL_NO_NODE, 0),
-					 0);
+			ck_assert_int_eq(
+				dl_phase_add_running(
+					&j->phase[DL_MAP],
+					1000 - (double) ((seed >> (i % 50)) %
+							 1000) /
+							7,
+					DL_NO_NODE, 0),
+				0);
 		want = brute_finish(&j->phase[DL_MAP], mu, 1000, slots);
 		got = dl_phase_finish(&j->phase[DL_MAP], mu, 1000, slots, 0.1);
-		ck_assert_msg(fabs(want - got) < 1e-6 * (1 + want),
-			      "trial %d: tasks %u run %u slots %u mu %g: %g vs %g",
-			      trial, tasks, run, slots, mu, got, want);
+		ck_assert_msg(
+			fabs(want - got) < 1e-6 * (1 + want),
+			"trial %d: tasks %u run %u slots %u mu %g: %g vs %g",
+			trial, tasks, run, slots, mu, got, want);
 		dl_job_free(j);
 	}
 }

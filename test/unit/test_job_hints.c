@@ -25,10 +25,11 @@ START_TEST(test_profile)
 	ck_assert_double_eq(h.task.io, 50);
 	ck_assert_int_eq(dl_hints_format_profile(&h, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "cpu=2,mem=4096,io=50");
-	ck_assert_int_eq(dl_hints_parse_profile(
-				 "mem=512M, io=10,shuffle_io=80,shuffle_mem=1GB",
-				 &h, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		dl_hints_parse_profile(
+			"mem=512M, io=10,shuffle_io=80,shuffle_mem=1GB", &h,
+			err, sizeof(err)),
+		0);
 	ck_assert(h.has_shuffle);
 	ck_assert_double_eq(h.task.cpu, 0);
 	ck_assert_double_eq(h.task.mem, 512);
@@ -41,9 +42,8 @@ START_TEST(test_profile)
 		struct dl_job_hints g;
 
 		dl_hints_init(&g);
-		ck_assert_int_eq(dl_hints_parse_profile(buf, &g, err,
-							sizeof(err)),
-				 0);
+		ck_assert_int_eq(
+			dl_hints_parse_profile(buf, &g, err, sizeof(err)), 0);
 		ck_assert_double_eq(g.shuffle.mem, 1024);
 	}
 	ck_assert_int_eq(dl_hints_format_profile(&h, buf, 8), ERANGE);
@@ -53,9 +53,10 @@ END_TEST
 START_TEST(test_profile_errors)
 {
 	static const char *bad[] = {
-		"",	      "cpu",	    "cpu=0",	 "cpu=-1",  "cpu=abc",
-		"mem=4X",     "mem=-1G",    "io=-3",	 "gpu=1",   "cpu=1,,",
-		"shuffle_x=1", "cpu=nan",   "mem=",	 "=5",
+		"",        "cpu",     "cpu=0",       "cpu=-1",
+		"cpu=abc", "mem=4X",  "mem=-1G",     "io=-3",
+		"gpu=1",   "cpu=1,,", "shuffle_x=1", "cpu=nan",
+		"mem=",    "=5",
 	};
 	struct dl_job_hints h;
 	char err[256];
@@ -80,22 +81,20 @@ START_TEST(test_cost_and_delays)
 	int32_t d;
 	char err[256];
 
-	ck_assert_int_eq(dl_hints_parse_reduce_cost("2.5", &c, err,
-						    sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		dl_hints_parse_reduce_cost("2.5", &c, err, sizeof(err)), 0);
 	ck_assert_double_eq(c, 2.5);
 	ck_assert_int_eq(dl_hints_parse_reduce_cost("0", &c, err, sizeof(err)),
 			 EINVAL);
-	ck_assert_int_eq(dl_hints_parse_reduce_cost("1e9", &c, err,
-						    sizeof(err)),
-			 EINVAL);
+	ck_assert_int_eq(
+		dl_hints_parse_reduce_cost("1e9", &c, err, sizeof(err)),
+		EINVAL);
 	ck_assert_int_eq(dl_hints_parse_reduce_cost("x", &c, err, sizeof(err)),
 			 EINVAL);
 	ck_assert_int_eq(dl_hints_parse_max_delays("3", &d, err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(d, 3);
-	ck_assert_int_eq(dl_hints_parse_max_delays("1.5", &d, err,
-						   sizeof(err)),
+	ck_assert_int_eq(dl_hints_parse_max_delays("1.5", &d, err, sizeof(err)),
 			 EINVAL);
 	ck_assert_int_eq(dl_hints_parse_max_delays("-1", &d, err, sizeof(err)),
 			 EINVAL);
@@ -113,17 +112,16 @@ START_TEST(test_soft_checks)
 {
 	char err[256];
 
-	ck_assert_int_eq(dl_hints_check_soft(2000, 3000, 1000, err,
-					     sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		dl_hints_check_soft(2000, 3000, 1000, err, sizeof(err)), 0);
 	ck_assert_int_eq(dl_hints_check_soft(2000, 0, 1000, err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(dl_hints_check_soft(900, 0, 1000, err, sizeof(err)),
 			 EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "past"));
-	ck_assert_int_eq(dl_hints_check_soft(4000, 3000, 1000, err,
-					     sizeof(err)),
-			 EINVAL);
+	ck_assert_int_eq(
+		dl_hints_check_soft(4000, 3000, 1000, err, sizeof(err)),
+		EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "after the hard deadline"));
 	ck_assert_int_eq(dl_hints_check_soft(NAN, 0, 1000, err, sizeof(err)),
 			 EINVAL);

@@ -143,10 +143,10 @@ START_TEST(test_verdicts)
 	ck_assert_int_eq(
 		mr_verdict(&m, NULL, 0, NOW + 50, NOW, line, sizeof(line)),
 		MR_OUTCOME_INCOMPLETE);
-	ck_assert_msg(
-		strstr(line, "MapReduce job 10 did not complete: 1 map task "
+	ck_assert_msg(strstr(line,
+			     "MapReduce job 10 did not complete: 1 map task "
 			     "cancelled by Slurm at the hard deadline ("),
-		"%s", line);
+		      "%s", line);
 	ck_assert_int_eq(mr_verdict(NULL, NULL, 0, 0, NOW, line, sizeof(line)),
 			 MR_OUTCOME_INCOMPLETE);
 	mr_phase_free(&m);

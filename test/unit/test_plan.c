@@ -33,7 +33,7 @@ static struct dl_plan *sample_plan(void)
 		snprintf(j->name, sizeof(j->name), "job \"%u\"", i);
 		j->phase = i == 2 ? -1 : (int) i;
 		j->cls = (enum dl_class) i;
-		j->verdict = (enum dl_verdict) (i + 1);
+		j->verdict = (enum dl_verdict)(i + 1);
 		j->rank = 3 - i;
 		j->alloc = 10 * i;
 		j->alloc_pool[1] = i;
@@ -50,8 +50,8 @@ static struct dl_plan *sample_plan(void)
 	}
 	p->nplace = 2;
 	p->place = calloc(2, sizeof(*p->place));
-	p->place[0] = (struct dl_place){ 0, 5, 3, 1 };
-	p->place[1] = (struct dl_place){ 2, 7, 1, 0 };
+	p->place[0] = (struct dl_place){0, 5, 3, 1};
+	p->place[1] = (struct dl_place){2, 7, 1, 0};
 	snprintf(p->stats.estimator, sizeof(p->stats.estimator), "ok");
 	p->stats.compute_us = 321;
 	return p;
@@ -245,6 +245,47 @@ START_TEST(test_publish_concurrent)
 }
 END_TEST
 
+START_TEST(test_copy_and_describe)
+{
+	char small[4];
+	struct dl_plan_job o;
+	struct dl_job *j = fx_job(42, 10, 0, 100);
+	char longname[300];
+
+	dl_plan_copy_str(small, sizeof(small), "abcdef");
+	ck_assert_str_eq(small, "abc");
+	dl_plan_copy_str(small, sizeof(small), NULL);
+	ck_assert_str_eq(small, "");
+	dl_plan_copy_str(small, sizeof(small), "ab");
+	ck_assert_str_eq(small, "ab");
+	dl_plan_copy_str(NULL, 4, "x"); /* no crash */
+	dl_plan_copy_str(small, 0, "x");
+	ck_assert_str_eq(small, "ab");
+
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	free(j->name);
+	j->name = strdup(longname);
+	ck_assert_ptr_nonnull(j->name);
+	j->reduce_id = 43;
+	fx_done(j, DL_MAP, 3, 10, DL_POOL_REGULAR);
+	fx_run(j, DL_MAP, 2, 50, DL_POOL_REGULAR);
+	memset(&o, 0xff, sizeof(o));
+	dl_plan_job_describe(&o, j);
+	ck_assert_uint_eq(o.job_id, 42);
+	ck_assert_uint_eq(o.reduce_id, 43);
+	ck_assert_str_eq(o.user, "alice");
+	ck_assert_str_eq(o.account, "acct");
+	ck_assert_uint_eq(strlen(o.name), sizeof(o.name) - 1);
+	ck_assert_uint_eq(o.tasks[DL_MAP], 10);
+	ck_assert_uint_eq(o.done[DL_MAP], 3);
+	ck_assert_uint_eq(o.running[DL_MAP], 2);
+	ck_assert_uint_eq(o.pending[DL_MAP], 5);
+	ck_assert_uint_eq(o.tasks[DL_REDUCE], 0);
+	dl_job_free(j);
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	ck_assert_str_eq(dl_verdict_name(DL_VERDICT_AT_RISK), "at_risk");
@@ -266,6 +307,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_file_atomic);
 	tcase_add_test(tc, test_read_file_limits);
 	tcase_add_test(tc, test_publish_concurrent);
+	tcase_add_test(tc, test_copy_and_describe);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;
