@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "common/capacity.h"
+#include "common/goal.h"
 #include "common/policy_adaptive.h"
 #include "common/policy_ras.h"
 #include "common/policy_reverse.h"
@@ -65,4 +67,37 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			 dl_policy_name(in->cfg->policy));
 		return NULL;
 	}
+}
+
+bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
+			   const struct dl_capacity *cap,
+			   const struct dl_config *cfg, double now,
+			   struct dl_goal *goal, double *reduce_slots)
+{
+	const struct dl_phase *r = &job->phase[DL_REDUCE];
+	double slots =
+		r->tasks ? dl_capacity_slots(cap, job->partition, -1,
+					     r->cpus_per_task,
+					     (double) r->mem_per_task, true)
+			 : 0;
+
+	if (reduce_slots)
+		*reduce_slots = slots;
+	dl_plan_job_describe(o, job);
+	dl_phase_goal(job, now, slots, cfg->reduce_cost, goal);
+	o->phase = goal->phase_kind;
+	o->deadline = goal->job;
+	o->goal = goal->phase;
+	o->mu = goal->mu.mean;
+	o->mu_sd = goal->mu.sd;
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), goal->mu.label);
+	o->predicted_finish = NAN;
+	o->need = NAN;
+	o->sreq = NAN;
+	if (goal->phase_kind >= 0)
+		return true;
+	o->verdict = DL_VERDICT_DONE;
+	o->cls = DL_CLASS_UNMANAGED;
+	snprintf(o->explain, sizeof(o->explain), "all tasks finished");
+	return false;
 }

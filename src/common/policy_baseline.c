@@ -109,41 +109,14 @@ static int cmp_key(const void *pa, const void *pb, void *vctx)
 	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
 }
 
-static double reduce_slots_of(const struct dl_job *job,
-			      const struct dl_capacity *cap)
-{
-	const struct dl_phase *r = &job->phase[DL_REDUCE];
-
-	if (!r->tasks)
-		return 0;
-	return dl_capacity_slots(cap, job->partition, -1, r->cpus_per_task,
-				 (double) r->mem_per_task, true);
-}
-
 static void prepare(struct bjob *b, struct dl_job *job, struct dl_plan_job *o,
 		    const struct dl_capacity *cap, const struct dl_config *cfg,
 		    double now)
 {
 	b->job = job;
 	b->out = o;
-	dl_plan_job_describe(o, job);
-	dl_phase_goal(job, now, reduce_slots_of(job, cap), cfg->reduce_cost,
-		      &b->goal);
-	o->phase = b->goal.phase_kind;
-	o->deadline = b->goal.job;
-	o->goal = b->goal.phase;
-	o->mu = b->goal.mu.mean;
-	o->mu_sd = b->goal.mu.sd;
-	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), b->goal.mu.label);
-	o->predicted_finish = NAN;
-	o->need = NAN;
-	o->sreq = NAN;
-	if (b->goal.phase_kind < 0) {
-		o->verdict = DL_VERDICT_DONE;
-		o->cls = DL_CLASS_UNMANAGED;
-		snprintf(o->explain, sizeof(o->explain), "all tasks finished");
+	if (!dl_policy_prepare_job(o, job, cap, cfg, now, &b->goal, NULL))
 		return;
-	}
 	b->ph = &job->phase[b->goal.phase_kind];
 	b->cpu = b->ph->cpus_per_task ? b->ph->cpus_per_task : 1;
 	b->mem = (double) b->ph->mem_per_task;

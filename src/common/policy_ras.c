@@ -290,34 +290,17 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 		    const struct dl_capacity *cap, const struct dl_config *cfg,
 		    double now)
 {
-	const struct dl_phase *rph = &job->phase[DL_REDUCE];
-
 	a->job = job;
 	a->out = o;
 	a->pl = -1;
-	dl_plan_job_describe(o, job);
 	o->utility = NAN;
 	o->sfit = NAN;
-	a->reduce_slots =
-		rph->tasks ? dl_capacity_slots(cap, job->partition, -1,
-					       rph->cpus_per_task,
-					       (double) rph->mem_per_task, true)
-			   : 0;
-	dl_phase_goal(job, now, a->reduce_slots, cfg->reduce_cost, &a->goal);
-	o->phase = a->goal.phase_kind;
-	o->deadline = a->goal.job;
-	o->goal = a->goal.phase;
-	if (a->goal.phase_kind < 0) {
+	if (!dl_policy_prepare_job(o, job, cap, cfg, now, &a->goal,
+				   &a->reduce_slots)) {
 		a->done = true;
-		o->verdict = DL_VERDICT_DONE;
-		o->cls = DL_CLASS_UNMANAGED;
-		snprintf(o->explain, sizeof(o->explain), "all tasks finished");
 		return;
 	}
 	a->ph = &job->phase[a->goal.phase_kind];
-	o->mu = a->goal.mu.mean;
-	o->mu_sd = a->goal.mu.sd;
-	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), a->goal.mu.label);
 	if (!(a->goal.job > 0)) {
 		o->verdict = DL_VERDICT_ON_TRACK;
 		o->cls = DL_CLASS_UNMANAGED;
