@@ -72,6 +72,14 @@ double dl_sreq_extra(double mu_reg, double mu_acc, double sreq_acc,
 double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		       double slots, double floor_frac);
 
+/* The need in whole tasks: the smallest concurrency (running tasks
+ * included) whose dl_phase_finish meets the goal, never below `fluid` (the
+ * divisible-work need of Eq. 1, dl_need); every remaining task when even
+ * that misses.  Returns fluid unchanged when there is nothing to refine
+ * (no estimate, goal passed, nothing pending). */
+double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
+		    double now, double floor_frac, double fluid);
+
 /* Spread of that prediction: sd * sqrt(tasks per slot). */
 double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots);
 

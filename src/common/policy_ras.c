@@ -254,38 +254,6 @@ static uint32_t *running_nodes(const struct dl_phase *ph)
 	return v;
 }
 
-/* The need in whole tasks: the smallest concurrency (running tasks
- * included) whose list-scheduled finish (dl_phase_finish: running tasks
- * end, pending ones start in waves as slots free) meets the goal.  Polo's
- * Eq. 1 treats the work as divisible; with tasks long against the time
- * left it under-counts by up to a wave (34 tasks of 390 s due in 951 s:
- * Eq. 1 says 13.9, but 14 slots take 3 waves, 1170 s; 17 take 2).  Never
- * below Eq. 1; everything left when even that cannot meet the goal. */
-static double wave_need(const struct dl_phase *ph, double mu, double goal,
-			double now, double floor_frac, double fluid)
-{
-	uint32_t lo = 1, hi = dl_phase_pending(ph) + ph->nrunning;
-
-	if (!(mu > 0) || !isfinite(fluid) || !(goal > now) || !hi ||
-	    !dl_phase_pending(ph))
-		return fluid;
-	if (dl_phase_finish(ph, mu, now, hi, floor_frac) > goal + 1e-6)
-		return hi;
-	/* never below Eq. 1: start there (most often the answer) */
-	if (fluid > 1 && ceil(fluid - 1e-9) < hi)
-		lo = (uint32_t) ceil(fluid - 1e-9);
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (dl_phase_finish(ph, mu, now, mid, floor_frac) <=
-		    goal + 1e-6)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo > fluid ? lo : fluid;
-}
-
 static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 		    const struct dl_capacity *cap, const struct dl_config *cfg,
 		    double now)
@@ -313,11 +281,11 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 		a->need = NAN;
 		o->cls = DL_CLASS_NODATA;
 	} else {
-		a->need =
-			wave_need(a->ph, a->goal.mu.mean, a->goal.phase, now,
-				  cfg->overdue_floor,
-				  dl_need(a->ph, a->goal.mu.mean, a->goal.phase,
-					  now, cfg->overdue_floor));
+		a->need = dl_wave_need(a->ph, a->goal.mu.mean, a->goal.phase,
+				       now, cfg->overdue_floor,
+				       dl_need(a->ph, a->goal.mu.mean,
+					       a->goal.phase, now,
+					       cfg->overdue_floor));
 		o->sreq = dl_sreq(a->ph, a->goal.mu.mean, a->goal.phase, now,
 				  cfg->overdue_floor);
 		o->cls = a->goal.phase <= now ? DL_CLASS_LATE : DL_CLASS_NEED;

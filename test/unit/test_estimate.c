@@ -203,6 +203,46 @@ START_TEST(test_finish_err)
 }
 END_TEST
 
+/* Whole waves: 34 tasks of 390 s due in 951 s.  Eq. 1 says 13.9, but 14
+ * slots take 3 waves (1170 s) and 16 still 3; 17 take 2 (780 s). */
+START_TEST(test_wave_need)
+{
+	struct dl_job *j = fx_job(1, 34, 0, 951);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+	double fluid = dl_need(ph, 390, 951, 0, 0.1);
+
+	ck_assert_double_eq_tol(fluid, 34 * 390 / 951.0, EPS);
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 951, 0, 0.1, fluid), 17,
+				EPS);
+	/* at the wave boundary: 34 tasks in exactly 2 waves with 17 */
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 780, 0, 0.1,
+					     dl_need(ph, 390, 780, 0, 0.1)),
+				17, EPS);
+	/* one wave is too little time for anything less than all */
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 400, 0, 0.1,
+					     dl_need(ph, 390, 400, 0, 0.1)),
+				34, EPS);
+	/* even all at once misses: every task left */
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 100, 0, 0.1,
+					     dl_need(ph, 390, 100, 0, 0.1)),
+				34, EPS);
+	/* a loose goal: never below Eq. 1, which is then exact enough */
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 34 * 390, 0, 0.1, 1), 1,
+				EPS);
+	/* nothing to refine: fluid comes back */
+	ck_assert(isnan(dl_wave_need(ph, 0, 951, 0, 0.1, NAN)));
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 951, 1000, 0.1, 5), 5,
+				EPS);
+	/* running tasks count: 10 running (started at 0) + 24 pending by
+	 * 951 s: 12 slots take 390 + 2 waves of 12 = 1170; 17: 390 + 390 */
+	fx_run(j, DL_MAP, 10, 0, 0);
+	ck_assert_double_eq_tol(dl_wave_need(ph, 390, 951, 0, 0.1,
+					     dl_need(ph, 390, 951, 0, 0.1)),
+				17, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
 START_TEST(test_big_array)
 {
 	struct dl_job *j = fx_job(1, 100000, 0, 100000);
@@ -310,6 +350,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_finish_err);
 	tcase_add_test(tc, test_finish_matches_list_scheduling);
 	tcase_add_test(tc, test_big_array);
+	tcase_add_test(tc, test_wave_need);
 	suite_add_tcase(s, tc);
 	return s;
 }
