@@ -4,6 +4,7 @@
 #include "common/dl_config.h"
 
 #include "common/atomic_file.h"
+#include "common/kv_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -257,107 +258,25 @@ int dl_config_copy(struct dl_config *dst, const struct dl_config *src)
 	return 0;
 }
 
-static char *trim(char *s)
+static int set_option(void *ctx, const char *name, const char *value, char *msg,
+		      size_t msglen)
 {
-	char *e;
-
-	while (isspace((unsigned char) *s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char) e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* Values as Slurm's own config parser reads them: Name="..." is the text
- * between the quotes (possibly empty); an unquoted value must not be
- * empty. */
-static int unquote(char *v, char **out)
-{
-	size_t n = strlen(v);
-
-	if (!n)
-		return EINVAL;
-	if (v[0] == '"') {
-		if (n < 2 || v[n - 1] != '"')
-			return EINVAL;
-		v[n - 1] = '\0';
-		v++;
-		if (strchr(v, '"'))
-			return EINVAL;
-	}
-	*out = v;
-	return 0;
+	return dl_config_set(ctx, name, value, msg, msglen);
 }
 
 int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 		    const char *origin, char *err, size_t errlen)
 {
 	struct dl_config next;
-	unsigned lineno = 0;
-	size_t pos = 0;
 	int rc;
 
 	if (!cfg || (!text && len))
 		return EINVAL;
-	if (!origin)
-		origin = "deadline.conf";
 	rc = dl_config_defaults(&next);
 	if (rc)
 		return rc;
-	while (pos < len) {
-		char line[4096], *s, *eq, *value, msg[256];
-		size_t end = pos, n;
-
-		while (end < len && text[end] != '\n')
-			end++;
-		lineno++;
-		n = end - pos;
-		if (n >= sizeof(line)) {
-			snprintf(err, err ? errlen : 0, "%s:%u: line too long",
-				 origin, lineno);
-			rc = EINVAL;
-			break;
-		}
-		memcpy(line, text + pos, n);
-		line[n] = '\0';
-		pos = end + 1;
-		if (strlen(line) != n) {
-			snprintf(err, err ? errlen : 0,
-				 "%s:%u: NUL byte in line", origin, lineno);
-			rc = EINVAL;
-			break;
-		}
-		s = strchr(line, '#');
-		if (s)
-			*s = '\0';
-		s = trim(line);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			snprintf(err, err ? errlen : 0,
-				 "%s:%u: expected Name=Value, got '%s'", origin,
-				 lineno, s);
-			rc = EINVAL;
-			break;
-		}
-		*eq = '\0';
-		rc = unquote(trim(eq + 1), &value);
-		if (rc) {
-			snprintf(err, err ? errlen : 0,
-				 "%s:%u: %s: empty or badly quoted value "
-				 "(write %s=\"\" for an empty one)",
-				 origin, lineno, trim(s), trim(s));
-			break;
-		}
-		rc = dl_config_set(&next, trim(s), value, msg, sizeof(msg));
-		if (rc) {
-			snprintf(err, err ? errlen : 0, "%s:%u: %s", origin,
-				 lineno, msg);
-			break;
-		}
-	}
+	rc = dl_kv_parse(text, len, origin ? origin : "deadline.conf",
+			 set_option, &next, err, errlen);
 	if (rc) {
 		dl_config_free(&next);
 		return rc;

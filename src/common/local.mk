@@ -10,6 +10,7 @@ DL_CORE_SOURCES = \
 	src/common/goal.c src/common/goal.h \
 	src/common/heap.c src/common/heap.h \
 	src/common/job_hints.c src/common/job_hints.h \
+	src/common/kv_file.c src/common/kv_file.h \
 	src/common/model.c src/common/model.h \
 	src/common/plan.c src/common/plan.h \
 	src/common/plan_json.c src/common/plan_json.h \

@@ -15,6 +15,7 @@
 
 #include "common/atomic_file.h"
 #include "common/dl_log.h"
+#include "common/kv_file.h"
 
 enum opt_type { T_STR, T_UINT, T_DOUBLE, T_DURATION, T_MODE, T_BOOL, T_LOG };
 
@@ -220,63 +221,34 @@ static int set_opt(struct est_config *cfg, const struct opt *o, const char *val,
 	return 0;
 }
 
-static char *trim(char *s)
+/* One setting of the file (dl_kv_parse does the syntax). */
+static int set_named(void *ctx, const char *name, const char *val, char *msg,
+		     size_t msglen)
 {
-	char *e;
+	const struct opt *o;
+	char why[128];
 
-	while (isspace((unsigned char) *s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char) e[-1]))
-		*--e = '\0';
-	return s;
+	for (o = opts; o->name; o++)
+		if (!strcasecmp(o->name, name))
+			break;
+	if (!o->name) {
+		snprintf(msg, msglen, "unknown option '%s'", name);
+		return EINVAL;
+	}
+	if (set_opt(ctx, o, val, why, sizeof(why))) {
+		snprintf(msg, msglen, "%s %s", o->name, why);
+		return EINVAL;
+	}
+	return 0;
 }
 
 int est_config_parse(struct est_config *cfg, const char *text,
 		     const char *origin, char *err, size_t errlen)
 {
-	char *copy = dup_or_die(text), *line, *next;
-	int lineno = 0, rc = 0;
-
-	for (line = copy; line && !rc; line = next) {
-		char *hash, *eq, *name, *val, why[128];
-		const struct opt *o;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		name = trim(line);
-		if (!*name)
-			continue;
-		eq = strchr(name, '=');
-		if (!eq) {
-			snprintf(err, errlen, "%s:%d: expected Name=Value",
-				 origin, lineno);
-			rc = -1;
-			break;
-		}
-		*eq = '\0';
-		name = trim(name);
-		val = trim(eq + 1);
-		for (o = opts; o->name; o++)
-			if (!strcasecmp(o->name, name))
-				break;
-		if (!o->name) {
-			snprintf(err, errlen, "%s:%d: unknown option '%s'",
-				 origin, lineno, name);
-			rc = -1;
-		} else if (set_opt(cfg, o, val, why, sizeof(why))) {
-			snprintf(err, errlen, "%s:%d: %s %s", origin, lineno,
-				 o->name, why);
-			rc = -1;
-		}
-	}
-	free(copy);
-	return rc;
+	return dl_kv_parse(text, text ? strlen(text) : 0, origin, set_named,
+			   cfg, err, errlen)
+		       ? -1
+		       : 0;
 }
 
 int est_config_load(struct est_config *cfg, const char *path, bool required,

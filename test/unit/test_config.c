@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/dl_config.h"
+#include "common/kv_file.h"
 #include "fixtures.h"
 
 START_TEST(test_defaults)
@@ -190,6 +191,75 @@ START_TEST(test_copy)
 }
 END_TEST
 
+/* Records every setting as "name=value;"; refuses the name "Bad". */
+static int record(void *ctx, const char *name, const char *value, char *msg,
+		  size_t msglen)
+{
+	char *out = ctx;
+
+	if (!strcmp(name, "Bad")) {
+		snprintf(msg, msglen, "Bad is refused");
+		return ERANGE;
+	}
+	strcat(out, name);
+	strcat(out, "=");
+	strcat(out, value);
+	strcat(out, ";");
+	return 0;
+}
+
+START_TEST(test_kv_syntax)
+{
+	char seen[256] = "", err[256] = "", longline[5000];
+	const char *ok = "# comment\n\n  A = 1  \nB=\"two words\" # note\n"
+			 "C=\"\"\n";
+
+	ck_assert_int_eq(dl_kv_parse(ok, strlen(ok), "t", record, seen, err,
+				     sizeof(err)),
+			 0);
+	ck_assert_str_eq(seen, "A=1;B=two words;C=;");
+	/* the setter's error, with file and line; nothing after it is read */
+	seen[0] = '\0';
+	ck_assert_int_eq(dl_kv_parse("A=1\nBad=2\nC=3\n", 15, "f", record, seen,
+				     err, sizeof(err)),
+			 ERANGE);
+	ck_assert_str_eq(err, "f:2: Bad is refused");
+	ck_assert_str_eq(seen, "A=1;");
+	/* syntax errors */
+	ck_assert_int_eq(
+		dl_kv_parse("A\n", 2, "f", record, seen, err, sizeof(err)),
+		EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "f:1: expected Name=Value"));
+	ck_assert_int_eq(
+		dl_kv_parse("A=\n", 3, "f", record, seen, err, sizeof(err)),
+		EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "A=\"\" for an empty one"));
+	ck_assert_int_eq(
+		dl_kv_parse("A=\"x\n", 5, "f", record, seen, err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(dl_kv_parse("A=\"x\"y\"\n", 8, "f", record, seen, err,
+				     sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_kv_parse("A=1\0B=2\n", 8, "f", record, seen, err,
+				     sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "NUL"));
+	memset(longline, 'x', sizeof(longline));
+	ck_assert_int_eq(dl_kv_parse(longline, sizeof(longline), "f", record,
+				     seen, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "line too long"));
+	/* degenerate calls */
+	ck_assert_int_eq(dl_kv_parse(NULL, 0, NULL, record, seen, NULL, 0), 0);
+	ck_assert_int_eq(
+		dl_kv_parse(NULL, 3, "f", record, seen, err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(
+		dl_kv_parse("A=1", 3, "f", NULL, seen, err, sizeof(err)),
+		EINVAL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("config");
@@ -202,6 +272,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_load_broken_keeps_previous);
 	tcase_add_test(tc, test_copy);
+	tcase_add_test(tc, test_kv_syntax);
 	suite_add_tcase(s, tc);
 	return s;
 }
