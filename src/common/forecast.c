@@ -420,6 +420,27 @@ static int parse_share(const char *s, bool *whole)
 }
 
 /* "Class=name Nodes=expr [Resources=cpu,mem,io] [Share=fraction|nodes]" */
+/* A class both file forms declare: its name must be new. */
+static int add_class(struct fc_parse *p, const char *name, const char *nodes,
+		     bool whole, unsigned mask)
+{
+	for (uint32_t i = 0; i < p->ncls; i++)
+		if (!strcmp(p->names[i], name)) {
+			PERR(p, "class '%s' defined twice", name);
+			return EINVAL;
+		}
+	p->names[p->ncls] = strdup(name);
+	p->nodes[p->ncls] = strdup(nodes);
+	if (!p->names[p->ncls] || !p->nodes[p->ncls]) {
+		free(p->names[p->ncls]);
+		free(p->nodes[p->ncls]);
+		return ENOMEM;
+	}
+	p->whole[p->ncls] = whole;
+	p->res[p->ncls++] = mask;
+	return 0;
+}
+
 static int parse_class(struct fc_parse *p, char *line)
 {
 	char *tok, *save, *name = NULL, *nodes = NULL;
@@ -476,21 +497,7 @@ static int parse_class(struct fc_parse *p, char *line)
 		PERR(p, "Nodes=%s: %s", nodes, msg);
 		return EINVAL;
 	}
-	for (uint32_t i = 0; i < p->ncls; i++)
-		if (!strcmp(p->names[i], name)) {
-			PERR(p, "class '%s' defined twice", name);
-			return EINVAL;
-		}
-	p->names[p->ncls] = strdup(name);
-	p->nodes[p->ncls] = strdup(nodes);
-	if (!p->names[p->ncls] || !p->nodes[p->ncls]) {
-		free(p->names[p->ncls]);
-		free(p->nodes[p->ncls]);
-		return ENOMEM;
-	}
-	p->whole[p->ncls] = whole;
-	p->res[p->ncls++] = mask;
-	return 0;
+	return add_class(p, name, nodes, whole, mask);
 }
 
 static int parse_sample(struct fc_parse *p, char *line)
@@ -696,21 +703,7 @@ static int block_class(struct fc_parse *p, char *line)
 		PERR(p, "more than %d classes", DL_FORECAST_MAX_CLASSES);
 		return EINVAL;
 	}
-	for (uint32_t i = 0; i < p->ncls; i++)
-		if (!strcmp(p->names[i], name)) {
-			PERR(p, "class '%s' defined twice", name);
-			return EINVAL;
-		}
-	p->names[p->ncls] = strdup(name);
-	p->nodes[p->ncls] = strdup(nodes);
-	if (!p->names[p->ncls] || !p->nodes[p->ncls]) {
-		free(p->names[p->ncls]);
-		free(p->nodes[p->ncls]);
-		return ENOMEM;
-	}
-	p->whole[p->ncls] = whole;
-	p->res[p->ncls++] = mask;
-	return 0;
+	return add_class(p, name, nodes, whole, mask);
 }
 
 static int block_values(struct fc_parse *p, char *line)
