@@ -61,21 +61,40 @@ if (cd build-asan && ../configure -q --enable-sanitizers --without-slurm-source 
 summaries build-asan
 
 stage "unit tests under valgrind"
-vg_fail=0
+# $jobs tests at once; each leaves TEST.valgrind and, when it fails,
+# TEST.vgfail
+vg_one() {
+	rm -f "$1.vgfail"
+	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect "$1" >"$1.valgrind" 2>&1 ||
+		: >"$1.vgfail"
+}
+vg_tests=""
 for t in build/test/unit/test_*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
-	case "$t" in *.o|*.log|*.trs) continue ;; esac
-	if CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect "$t" >"$t.valgrind" 2>&1; then
-		echo "valgrind $(basename "$t"): clean ($(grep -h -E 'Checks:' "$t.valgrind" | head -n 1))"
-	else
+	case "$t" in *.o|*.log|*.trs|*.valgrind|*.vgfail) continue ;; esac
+	vg_tests="$vg_tests $t"
+done
+running=0
+for t in $vg_tests; do
+	vg_one "$t" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then wait; running=0; fi
+done
+wait
+vg_fail=0
+for t in $vg_tests; do
+	if [ -e "$t.vgfail" ]; then
 		echo "valgrind $(basename "$t"): FAILED"; tail -n 30 "$t.valgrind"; vg_fail=1
+	else
+		echo "valgrind $(basename "$t"): clean ($(grep -h -E 'Checks:' "$t.valgrind" | head -n 1))"
 	fi
 done
 [ "$vg_fail" = 0 ] || fail valgrind
 
 stage "fuzzing (${fuzz_seconds}s per target)"
-(cd build && make -s fuzz >/dev/null 2>&1 && make -s fuzz-run FUZZ_SECONDS="$fuzz_seconds") || fail fuzz
+(cd build && make -s -j"$jobs" fuzz >/dev/null 2>&1 &&
+	FUZZ_JOBS=$jobs make -s fuzz-run FUZZ_SECONDS="$fuzz_seconds") || fail fuzz
 
 stage "make distcheck"
 if (cd build && make -s distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(readlink -f /var/cache/slurm-deadline/slurm-src)" >distcheck.log 2>&1); then
