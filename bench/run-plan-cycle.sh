@@ -13,6 +13,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- machine: $(nproc) cores, $cpu, $(free -g | awk '/^Mem:/ {print $2}') GB"
+	echo "- load average when it started (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- build: \`CFLAGS=\"-O2 -g\" ../configure\` (gcc $(gcc -dumpversion))"
 	echo "- target (DESIGN §7): ≤ 5 ms for 1,000 arrays × 1,000 nodes; 10,000 × 10,000 reported, scaling no worse than n log n"
 	echo
