@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,13 +368,23 @@ struct fc_parse {
 	uint32_t bn[DL_FORECAST_MAX_CLASSES], bcap[DL_FORECAST_MAX_CLASSES];
 };
 
-#define PERR(p, ...)                                                           \
-	do {                                                                   \
-		char _m[200];                                                  \
-		snprintf(_m, sizeof(_m), __VA_ARGS__);                         \
-		snprintf((p)->err, (p)->err ? (p)->errlen : 0, "%s:%u: %s",    \
-			 (p)->origin, (p)->line, _m);                          \
-	} while (0)
+static void perr(struct fc_parse *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "ORIGIN:LINE: message" in the caller's buffer, cut at its end. */
+static void perr(struct fc_parse *p, const char *fmt, ...)
+{
+	char m[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->err ? p->errlen : 0, "%s:%u: %s", p->origin,
+		 p->line, m);
+}
+
+#define PERR(p, ...) perr((p), __VA_ARGS__)
 
 static int parse_number(const char *s, double *out)
 {
@@ -594,7 +605,7 @@ static int parse_setting(struct fc_parse *p, char *line)
 		}
 		p->period = v;
 	} else {
-		PERR(p, "unknown setting '%s'", key);
+		PERR(p, "unknown setting '%.64s'", key);
 		return EINVAL;
 	}
 	return 0;
