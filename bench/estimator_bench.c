@@ -127,7 +127,8 @@ static void report(const char *mode, long n, double secs, double *lat)
 	printf("mode=%s requests=%ld seconds=%.3f requests_per_s=%.0f "
 	       "client_cpu_us_per_req=%.1f "
 	       "p50_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f\n",
-	       mode, n, secs, (double) n / secs, 1e6 * cpu_seconds() / (double) n,
+	       mode, n, secs, (double) n / secs,
+	       1e6 * cpu_seconds() / (double) n,
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.5),
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.99),
 	       1e6 * dl_quantile_sorted(lat, (size_t) n, 0.999),

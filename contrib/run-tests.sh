@@ -50,6 +50,17 @@ stage "build"
 mkdir -p build
 (cd build && ../configure -q && make -s -j"$jobs") || { echo "build failed"; exit 1; }
 
+stage "code style (clang-format, .clang-format)"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	if git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror 2>build/format.log; then
+		echo "clang-format: $(git ls-files '*.c' '*.h' | wc -l) files formatted"
+	else
+		head -n 40 build/format.log; fail format
+	fi
+else
+	echo "not a git checkout: skipped"
+fi
+
 stage "unit tests (Check) and corpus replays"
 (cd build && make -s -j"$jobs" check >/dev/null 2>&1) || fail unit
 summaries build

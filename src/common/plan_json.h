@@ -22,8 +22,7 @@ char *dl_plan_to_string(const struct dl_plan *plan);
 /* Parse a plan; NULL with a message in err on malformed input. */
 struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 				  size_t errlen);
-struct dl_plan *dl_plan_from_string(const char *text, char *err,
-				    size_t errlen);
+struct dl_plan *dl_plan_from_string(const char *text, char *err, size_t errlen);
 
 /* Write the plan to path atomically (temporary file, fsync, rename) with
  * the given mode.  Returns 0 or an errno value. */

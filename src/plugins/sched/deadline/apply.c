@@ -137,10 +137,10 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					job_ptr->spank_job_env_size))
 			d->release_hold = true;
 		/* priority 0 that we did not set: a user or admin hold */
-		d->user_held = IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-			       !d->release_hold &&
-			       !(d->ours_held &&
-				 job_ptr->state_reason == WAIT_HELD);
+		d->user_held =
+			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
+			!d->release_hold &&
+			!(d->ours_held && job_ptr->state_reason == WAIT_HELD);
 		if (d->hold || d->user_held)
 			continue;
 		if (d->urgent &&

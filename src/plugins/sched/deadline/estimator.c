@@ -282,14 +282,13 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 		if (!status[i] && out[i].has_profile) {
 			/* learned from past runs; a --task-profile hint wins
 			 * (doc/ras-reverse.md) */
-			struct dl_demand d = { out[i].profile.cpu,
-					       out[i].profile.mem,
-					       out[i].profile.io };
+			struct dl_demand d = {out[i].profile.cpu,
+					      out[i].profile.mem,
+					      out[i].profile.io};
 			bool map = q[i].phase == DL_MAP;
 
-			profiles += dl_profile_use_learned(pj[i],
-							   map ? &d : NULL,
-							   map ? NULL : &d);
+			profiles += dl_profile_use_learned(
+				pj[i], map ? &d : NULL, map ? NULL : &d);
 		}
 		if (status[i] || out[i].source == DL_PRED_DEFAULT ||
 		    !(out[i].mean > 0) || !isfinite(out[i].p90) ||

@@ -62,10 +62,10 @@ static uint64_t last_sig = 0;
 static uint64_t last_finished = 0;
 static time_t next_plan = 0;
 static time_t seen_job_update = 0;
-static time_t seen_at = 0;      /* when seen_job_update was read */
-static char *state_text = NULL; /* last saved state, to skip rewrites */
-static char *rt_text = NULL;    /* last saved realtime admitted set */
-static uint32_t rt_logged = UINT32_MAX;     /* admitted-set size last logged */
+static time_t seen_at = 0;              /* when seen_job_update was read */
+static char *state_text = NULL;         /* last saved state, to skip rewrites */
+static char *rt_text = NULL;            /* last saved realtime admitted set */
+static uint32_t rt_logged = UINT32_MAX; /* admitted-set size last logged */
 static struct dl_forecast *forecast = NULL; /* AvailabilityForecast= */
 
 static uint64_t _usec(void)

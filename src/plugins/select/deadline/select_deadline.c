@@ -51,8 +51,7 @@ int node_record_count;
 #pragma weak running_in_slurmctld
 /* error() under the name both libslurm.so and libslurmfull export
  * (log.c aliases it; only slurm_xlator.h declares the name) */
-extern int slurm_error(const char *, ...)
-	__attribute__((format(printf, 1, 2)));
+extern int slurm_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 
 #include "common/place_index.h"
 #include "common/plan.h"
