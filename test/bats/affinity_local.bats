@@ -21,8 +21,11 @@ setup_file() {
 	echo "required $DL_BUILD/src/plugins/spank/.libs/spank_deadline.so" \
 		>"$d/plugstack.conf"
 	export DL_PORT_BASE=$PORT
+	# DebugFlags=SelectType: select/deadline logs each affinity decision
+	# (s_req, plan cycle) at info, so a failure shows why
 	dl_cluster_start --nodes 4 --cpus 2 --select select/deadline \
-		--deadline-conf "$d/deadline.conf" --plugstack "$d/plugstack.conf"
+		--deadline-conf "$d/deadline.conf" --plugstack "$d/plugstack.conf" \
+		--extra "DebugFlags=SelectType"
 }
 
 teardown_file() {
@@ -129,6 +132,8 @@ run_array() {
 	elsewhere=$(count_after_sampling "$j" elsewhere)
 	echo "$line"
 	echo "tasks $FIRST-$((TASKS - 1)) on n1/n2: $elsewhere"
+	# the plan's view of the array and any deferral, for a failure
+	grep -E "JobId=$j |JobId=${j}_[0-9]+.*deferred" "$(dl_ctld_log)" | tail -n 20
 	[ "$(deferrals "$line")" -eq 0 ]
 	[ "$elsewhere" -ge $(((TASKS - FIRST) / 4)) ]
 }

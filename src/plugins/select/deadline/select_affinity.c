@@ -363,7 +363,8 @@ enum dl_affinity sd_affinity_no_local(job_record_t *job_ptr,
 	if (!plan || !_task_of(job_ptr, &task))
 		return DL_AFFINITY_ANYWHERE;
 	running = _running_now(job_ptr, plan->running);
-	sreq = dl_affinity_sreq(plan->need, running);
+	/* an array the plan does not manage yet has no known need */
+	sreq = plan->managed ? dl_affinity_sreq(plan->need, running) : NAN;
 	slurm_mutex_lock(&aff_lock);
 	a = _find_locked(job_ptr->array_job_id, NULL);
 	max_delays = a ? a->max_delays : -1;

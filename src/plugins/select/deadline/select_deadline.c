@@ -376,9 +376,9 @@ static void _plan_facts_locked(uint32_t job, int phase, struct sd_aff_plan *ap)
 {
 	const struct dl_plan_job *pj = &cur_plan->jobs[job];
 
-	ap->managed = true;
+	ap->managed = pj->managed;
 	ap->cycle = cur_plan->cycle;
-	ap->need = pj->phase == phase ? pj->need : NAN;
+	ap->need = pj->managed && pj->phase == phase ? pj->need : NAN;
 	ap->running = (phase == DL_MAP || phase == DL_REDUCE)
 			      ? pj->running[phase]
 			      : 0;
@@ -396,7 +396,8 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap,
 	bool cut = false;
 	enum sd_mode mode;
 
-	ap->managed = false;
+	/* not in the plan (yet): no estimate of its need */
+	*ap = (struct sd_aff_plan){.managed = false, .need = NAN};
 	if (!array_id || !bitmap)
 		return -1;
 	slurm_mutex_lock(&track_lock);
