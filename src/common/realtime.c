@@ -42,6 +42,10 @@ void dl_rt_fmt_time(char *buf, size_t len, double t)
 		snprintf(buf, len, "t=%.0fs", t);
 		return;
 	}
+	if (t > 253402300799.0) { /* past 9999: no calendar date */
+		snprintf(buf, len, "%.0f", t);
+		return;
+	}
 	tt = (time_t) t;
 	if (!localtime_r(&tt, &tm) ||
 	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))

@@ -331,6 +331,33 @@ static int check_soft(const char *soft, double now, double hard, double begin,
 	return dl_spank_opts_check(&o, now, hard, begin, err, len);
 }
 
+/* Reads the value as Slurm 22.05's parse_time can with "now" after the
+ * start: up to twice its length plus a keyword past it (ASan and valgrind
+ * see any read beyond what the options code hands over). */
+static time_t overreading_time(const char *text)
+{
+	size_t n = strlen(text);
+
+	for (size_t i = n; i < 2 * n + 63; i++)
+		if (text[i])
+			return 0;
+	return 2000000000;
+}
+
+START_TEST(test_time_parser_may_read_past_the_value)
+{
+	struct dl_spank_opts o;
+	char err[256] = "";
+
+	dl_spank_opts_init(&o);
+	ck_assert_int_eq(dl_spank_opt_set(&o, DL_SPANK_SOFT_DEADLINE,
+					  "now-1hournow-1", overreading_time,
+					  err, sizeof(err)),
+			 0);
+	ck_assert_double_eq(o.soft_deadline, 2000000000);
+}
+END_TEST
+
 START_TEST(test_soft_deadline_checks)
 {
 	char err[512];
@@ -383,6 +410,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_input_nodes);
 	tcase_add_test(tc, test_warning);
 	tcase_add_test(tc, test_soft_deadline_checks);
+	tcase_add_test(tc, test_time_parser_may_read_past_the_value);
 	suite_add_tcase(s, tc);
 	return s;
 }

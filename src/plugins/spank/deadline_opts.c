@@ -54,8 +54,22 @@ static int set_soft(struct dl_spank_opts *o, const char *arg,
 {
 	time_t t = 0;
 
-	if (parse_time && arg[0])
-		t = parse_time(arg);
+	if (parse_time && arg[0]) {
+		/* Slurm 22.05's parse_time reads past the end of a value
+		 * with "now" after its start (it adds the absolute index to
+		 * its position: up to twice the length, plus the longest
+		 * keyword it compares): give it zeros to read there */
+		size_t n = strlen(arg);
+		char *padded = calloc(1, 2 * n + 64);
+
+		if (!padded) {
+			snprintf(err, errlen, "out of memory");
+			return ENOMEM;
+		}
+		memcpy(padded, arg, n);
+		t = parse_time(padded);
+		free(padded);
+	}
 	if (t <= 0) {
 		snprintf(err, errlen,
 			 "--soft-deadline=%s: not a time; use a --deadline "
