@@ -1,12 +1,14 @@
 #!/bin/sh
 # Set up a fresh Debian 12 machine and run every test of slurm-deadline:
-# unit tests (Check), the same under ASan+UBSan and under valgrind, corpus
-# replays and bounded fuzzing, make distcheck, and the bats suites against a
-# real local Slurm.  Run as root from the source tree:
+# the code style check (clang-format), unit tests (Check), the same under
+# ASan+UBSan and under valgrind, corpus replays and bounded fuzzing, make
+# distcheck, and the bats suites against a real local Slurm.  Run as root
+# from the source tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
 #
-# Each stage prints its test runner's own summary lines.
+# Each stage prints its test runner's own summary lines and how long it
+# took; the last line says which stages failed, if any.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
