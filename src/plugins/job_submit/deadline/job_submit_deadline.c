@@ -57,23 +57,6 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 static struct dl_config cfg;
 static bool cfg_loaded = false;
 
-static void _log_sink(enum dl_log_level level, const char *msg)
-{
-	switch (level) {
-	case DL_LOG_ERROR:
-		error("%s: %s", JSD_PREFIX, msg);
-		break;
-	case DL_LOG_INFO:
-		info("%s: %s", JSD_PREFIX, msg);
-		break;
-	case DL_LOG_VERBOSE:
-		verbose("%s: %s", JSD_PREFIX, msg);
-		break;
-	default:
-		debug("%s: %s", JSD_PREFIX, msg);
-	}
-}
-
 static uint64_t _usec(void)
 {
 	struct timespec ts;
@@ -102,7 +85,7 @@ extern int init(void)
 	xfree(path);
 	/* the sched plugin installs its own sink when it starts; until then
 	 * (or without it) the core logs here */
-	dl_log_set_sink(_log_sink, DL_LOG_INFO);
+	sdl_log_to_slurm(JSD_PREFIX, DL_LOG_INFO);
 	if (!dl_rt_shared() || dl_rt_configure(dl_rt_shared(), &cfg)) {
 		error("%s: out of memory", JSD_PREFIX);
 		return SLURM_ERROR;

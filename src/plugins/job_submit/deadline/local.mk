@@ -5,7 +5,8 @@
 # one admitted set).  deadline.conf is read with sched/deadline's reader.
 JOB_SUBMIT_DEADLINE_SRC = \
 	src/plugins/job_submit/deadline/job_submit_deadline.c \
-	src/plugins/sched/deadline/conf.c
+	src/plugins/sched/deadline/conf.c \
+	src/plugins/sched/deadline/log_sink.c
 if BUILD_PLUGINS
 slurmplugin_LTLIBRARIES += src/plugins/job_submit/deadline/job_submit_deadline.la
 src_plugins_job_submit_deadline_job_submit_deadline_la_SOURCES = \

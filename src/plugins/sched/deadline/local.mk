@@ -7,6 +7,7 @@ SCHED_DEADLINE_SRC = \
 	src/plugins/sched/deadline/sched_deadline.c \
 	src/plugins/sched/deadline/sched_deadline.h \
 	src/plugins/sched/deadline/conf.c \
+	src/plugins/sched/deadline/log_sink.c \
 	src/plugins/sched/deadline/snapshot.c \
 	src/plugins/sched/deadline/apply.c \
 	src/plugins/sched/deadline/state.c \

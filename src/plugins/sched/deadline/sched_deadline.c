@@ -76,28 +76,11 @@ static uint64_t _usec(void)
 	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
 }
 
-static void _log_sink(enum dl_log_level level, const char *msg)
-{
-	switch (level) {
-	case DL_LOG_ERROR:
-		error("%s: %s", SDL_PREFIX, msg);
-		break;
-	case DL_LOG_INFO:
-		info("%s: %s", SDL_PREFIX, msg);
-		break;
-	case DL_LOG_VERBOSE:
-		verbose("%s: %s", SDL_PREFIX, msg);
-		break;
-	default:
-		debug("%s: %s", SDL_PREFIX, msg);
-	}
-}
-
 static void _use_config(void)
 {
-	dl_log_set_sink(_log_sink, cfg.debug >= 2   ? DL_LOG_DEBUG
-				   : cfg.debug == 1 ? DL_LOG_VERBOSE
-						    : DL_LOG_INFO);
+	sdl_log_to_slurm(SDL_PREFIX, cfg.debug >= 2   ? DL_LOG_DEBUG
+				     : cfg.debug == 1 ? DL_LOG_VERBOSE
+						      : DL_LOG_INFO);
 	info("%s: Policy=%s PlanInterval=%.0fs ReplanDelay=%.1fs "
 	     "MaxDeadlineShare=%.2f EstimatorSocket=%s",
 	     SDL_PREFIX, dl_policy_name(cfg.policy), cfg.plan_interval,

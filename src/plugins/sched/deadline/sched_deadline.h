@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "common/dl_config.h"
+#include "common/dl_log.h"
 #include "common/job_hints.h"
 #include "common/model.h"
 #include "common/plan.h"
@@ -117,6 +118,11 @@ struct sdl_decision {
  * in err; cfg is unchanged on error. */
 extern int sdl_conf_read(struct dl_config *cfg, char **path, char *err,
 			 size_t errlen);
+
+/* log_sink.c */
+/* Send the core's log lines at min and above to Slurm's log, each prefixed
+ * with prefix (a string that outlives the plugin's use of it). */
+extern void sdl_log_to_slurm(const char *prefix, enum dl_log_level min);
 
 /* snapshot.c */
 extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
