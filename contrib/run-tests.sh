@@ -118,15 +118,18 @@ fi
 
 if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
 	stage "bats against a local Slurm"
-	# bats prints TAP; its counts decide, and a plain summary line follows
+	# bats prints TAP; its counts decide, and a plain summary line follows.
+	# Into a file, not a pipe: a daemon a test leaves behind can then never
+	# keep this run waiting for the end of its output.
 	DL_BUILD="$top/build" bats --timing --print-output-on-failure test/bats \
-		2>&1 | tee build/bats.tap
+		>build/bats.tap 2>&1 || true
+	cat build/bats.tap
 	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' build/bats.tap | head -n 1)
 	passed=$(grep -c '^ok ' build/bats.tap || true)
 	not_ok=$(grep -c '^not ok ' build/bats.tap || true)
 	echo "bats: ${planned:-0} tests, $passed passed, $not_ok failed"
 	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ] || fail bats
-	# daemons a failed teardown left behind would hold the output open
+	# daemons a failed teardown left behind: stopped here, and a failure
 	left=$(pgrep -f "/tmp/bats-run-|$top/build/src/" || true)
 	if [ -n "$left" ]; then
 		echo "bats left processes running; stopping them:"
