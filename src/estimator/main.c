@@ -73,6 +73,18 @@ static double wall_now(void)
 	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Close every descriptor above stderr but keep. */
+static void close_inherited(int keep)
+{
+	if ((keep <= 3 || !close_range(3, (unsigned) keep - 1, 0)) &&
+	    !close_range((unsigned) (keep >= 3 ? keep + 1 : 3), ~0U, 0))
+		return;
+	/* a kernel without close_range (before 5.9): the usual range */
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != keep)
+			close(fd);
+}
+
 /* Detach; the parent exits once the child reports through the pipe that
  * it is ready (0) or why it failed, so startup errors reach the caller. */
 static int daemonize(int *report_fd)
@@ -106,10 +118,7 @@ static int daemonize(int *report_fd)
 	 * runner's output) would stay open as long as the daemon runs and
 	 * keep the caller waiting for their end; nothing of ours is open yet
 	 * but stdio and the report pipe */
-	for (int fd = 3, max = (int) sysconf(_SC_OPEN_MAX);
-	     fd < (max > 0 && max < 65536 ? max : 1024); fd++)
-		if (fd != p[1])
-			close(fd);
+	close_inherited(p[1]);
 	if (setsid() < 0)
 		return -1;
 	pid = fork();
