@@ -11,6 +11,7 @@
 
 #include "common/dl_config.h"
 #include "common/model.h"
+#include "common/plan.h"
 
 /* n nodes of `cpus` CPUs, all in partition 0 ("batch"), regular pool;
  * the first `accel` nodes in the accelerated pool. */
@@ -73,6 +74,35 @@ static inline struct dl_config fx_config(void)
 }
 
 /* Run a suite with Check's normal output; exit status for automake. */
+/* A cluster, a configuration, jobs and the plan made of them: the setting
+ * of the policy tests (each file builds its own). */
+struct fx_world {
+	struct dl_cluster cl;
+	struct dl_config cfg;
+	struct dl_job *jobs[64];
+	uint32_t n;
+	struct dl_plan *plan;
+};
+
+/* The plan's entry of job id; the test fails without one. */
+static inline const struct dl_plan_job *fx_world_get(struct fx_world *w,
+						     uint64_t id)
+{
+	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
+
+	ck_assert_ptr_nonnull(pj);
+	return pj;
+}
+
+static inline void fx_world_free(struct fx_world *w)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		dl_job_free(w->jobs[i]);
+	dl_plan_free(w->plan);
+	dl_config_free(&w->cfg);
+	dl_cluster_free(&w->cl);
+}
+
 static inline int fx_run_suite(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

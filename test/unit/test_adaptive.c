@@ -10,15 +10,7 @@
 #include "common/policy.h"
 #include "fixtures.h"
 
-struct world {
-	struct dl_cluster cl;
-	struct dl_config cfg;
-	struct dl_job *jobs[64];
-	uint32_t n;
-	struct dl_plan *plan;
-};
-
-static void w_init(struct world *w, uint32_t nodes, uint32_t cpus,
+static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus,
 		   uint32_t accel)
 {
 	memset(w, 0, sizeof(*w));
@@ -26,13 +18,13 @@ static void w_init(struct world *w, uint32_t nodes, uint32_t cpus,
 	w->cfg = fx_config();
 }
 
-static struct dl_job *w_add(struct world *w, struct dl_job *j)
+static struct dl_job *w_add(struct fx_world *w, struct dl_job *j)
 {
 	w->jobs[w->n++] = j;
 	return j;
 }
 
-static const struct dl_plan_job *w_plan(struct world *w, double now)
+static const struct dl_plan_job *w_plan(struct fx_world *w, double now)
 {
 	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
 				     now,    NULL,    NULL};
@@ -44,28 +36,11 @@ static const struct dl_plan_job *w_plan(struct world *w, double now)
 	return w->plan->jobs;
 }
 
-static const struct dl_plan_job *w_get(struct world *w, uint64_t id)
-{
-	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
-
-	ck_assert_ptr_nonnull(pj);
-	return pj;
-}
-
-static void w_free(struct world *w)
-{
-	for (uint32_t i = 0; i < w->n; i++)
-		dl_job_free(w->jobs[i]);
-	dl_plan_free(w->plan);
-	dl_config_free(&w->cfg);
-	dl_cluster_free(&w->cl);
-}
-
 /* Needs 5.5 and 3 on 10 slots: one slot at a time to the neediest with
  * re-ranking gives 6 and 3; the tenth (idle) slot goes to rank 1. */
 START_TEST(test_reranking)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *a, *b;
 
 	w_init(&w, 10, 1, 0);
@@ -74,25 +49,25 @@ START_TEST(test_reranking)
 	b = w_add(&w, fx_job(2, 32, 0, 1100)); /* 30 x 10s / 100s */
 	fx_done(b, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_double_eq_tol(w_get(&w, 1)->need, 5.5, 1e-9);
-	ck_assert_double_eq_tol(w_get(&w, 2)->need, 3.0, 1e-9);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 6);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc_for_need, 3);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 7);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 3);
-	ck_assert_uint_eq(w_get(&w, 1)->rank, 1);
-	ck_assert_uint_eq(w_get(&w, 2)->rank, 2);
-	ck_assert(w_get(&w, 1)->urgent && w_get(&w, 2)->urgent);
-	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->need, 5.5, 1e-9);
+	ck_assert_double_eq_tol(fx_world_get(&w, 2)->need, 3.0, 1e-9);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc_for_need, 6);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_for_need, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 7);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert(fx_world_get(&w, 1)->urgent && fx_world_get(&w, 2)->urgent);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(w.plan->stats.grants, 10);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Class order: late > no data > need, whatever the need. */
 START_TEST(test_class_order)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *late, *nodata, *needy, *nodata_old;
 
 	w_init(&w, 4, 1, 0);
@@ -103,31 +78,33 @@ START_TEST(test_class_order)
 	fx_done(late, DL_MAP, 1, 10, 0);
 	nodata_old = w_add(&w, fx_job(4, 3, 40, 5000));
 	w_plan(&w, 1000);
-	ck_assert_int_eq(w_get(&w, 3)->cls, DL_CLASS_LATE);
-	ck_assert_uint_eq(w_get(&w, 3)->rank, 1);
-	ck_assert_int_eq(w_get(&w, 3)->verdict, DL_VERDICT_LATE);
-	ck_assert_uint_eq(w_get(&w, 4)->rank, 2); /* older no-data first */
-	ck_assert_uint_eq(w_get(&w, 2)->rank, 3);
-	ck_assert_uint_eq(w_get(&w, 1)->rank, 4);
+	ck_assert_int_eq(fx_world_get(&w, 3)->cls, DL_CLASS_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->rank,
+			  2); /* older no-data first */
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 4);
 	/* the late job has 1 task left: 1 slot; the no-data jobs sample
 	 * with everything else, oldest first; the needy job gets nothing */
-	ck_assert_uint_eq(w_get(&w, 3)->alloc, 1);
-	ck_assert_uint_eq(w_get(&w, 4)->alloc, 3);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 0);
-	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
-	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
-	ck_assert_ptr_nonnull(strstr(w_get(&w, 1)->explain, "none fits now"));
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->alloc, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 0);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_ptr_nonnull(
+		strstr(fx_world_get(&w, 1)->explain, "none fits now"));
 	(void) nodata;
 	(void) nodata_old;
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Two late jobs: slots even out the lateness relative to each goal. */
 START_TEST(test_late_balancing)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *a, *b;
 	const struct dl_plan_job *pa, *pb;
 	double la, lb;
@@ -140,8 +117,8 @@ START_TEST(test_late_balancing)
 	b = w_add(&w, fx_job(2, 101, 0, 450));
 	fx_done(b, DL_MAP, 1, 10, 0);
 	w_plan(&w, 1000);
-	pa = w_get(&w, 1);
-	pb = w_get(&w, 2);
+	pa = fx_world_get(&w, 1);
+	pb = fx_world_get(&w, 2);
 	ck_assert_uint_eq(pa->alloc + pb->alloc, 30);
 	/* relative lateness (now + work/alloc - goal) / span, equalised to
 	 * within one slot */
@@ -152,14 +129,14 @@ START_TEST(test_late_balancing)
 	ck_assert_msg(fabs(la - lb) < 0.15, "la %g lb %g", la, lb);
 	ck_assert_int_eq(pa->verdict, DL_VERDICT_LATE);
 	ck_assert_int_eq(pb->verdict, DL_VERDICT_LATE);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Work conserving: idle slots go to the jobs (never beyond their tasks). */
 START_TEST(test_work_conserving)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *a, *b;
 
 	w_init(&w, 20, 1, 0);
@@ -168,11 +145,11 @@ START_TEST(test_work_conserving)
 	b = w_add(&w, fx_job(2, 5, 0, 10000)); /* only 3 tasks left */
 	fx_done(b, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 1);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 3);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 17);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc_for_need, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 17);
 	ck_assert_uint_eq(w.plan->stats.grants, 20);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -181,7 +158,7 @@ END_TEST
  * 10 regular slots. */
 START_TEST(test_hardware_affinity_example)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *acc, *reg;
 	const struct dl_plan_job *pa;
 
@@ -194,14 +171,14 @@ START_TEST(test_hardware_affinity_example)
 	fx_done(reg, DL_MAP, 1, 20, DL_POOL_REGULAR);
 	fx_done(reg, DL_MAP, 1, 20, DL_POOL_ACCEL);
 	w_plan(&w, 1000); /* 300 pending x 50 s / 1000 s = 15 acc slots */
-	pa = w_get(&w, 1);
+	pa = fx_world_get(&w, 1);
 	ck_assert_uint_eq(pa->alloc_pool[DL_POOL_ACCEL], 10);
 	ck_assert_uint_eq(pa->alloc_pool[DL_POOL_REGULAR], 10);
 	ck_assert_uint_eq(pa->alloc_for_need, 20);
 	ck_assert_ptr_nonnull(strstr(pa->explain, "accelerable"));
-	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 20);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 20);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -209,7 +186,7 @@ END_TEST
  * a job without speedup prefers regular nodes. */
 START_TEST(test_affinity_within_pool)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *acc, *slow;
 
 	w_init(&w, 20, 1, 10);
@@ -221,32 +198,32 @@ START_TEST(test_affinity_within_pool)
 	fx_done(slow, DL_MAP, 1, 100, DL_POOL_ACCEL);
 	fx_done(slow, DL_MAP, 1, 110, DL_POOL_REGULAR);
 	w_plan(&w, 1000);
-	ck_assert_uint_ge(w_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 6);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 6);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
-	ck_assert_uint_ge(w_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 5);
-	w_free(&w);
+	ck_assert_uint_ge(fx_world_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 6);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc_for_need, 6);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_pool[DL_POOL_ACCEL], 0);
+	ck_assert_uint_ge(fx_world_get(&w, 2)->alloc_pool[DL_POOL_REGULAR], 5);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Calibration: a map phase with no task on a pool yet gets one there. */
 START_TEST(test_affinity_calibration)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 
 	w_init(&w, 8, 1, 4);
 	j = w_add(&w, fx_job(1, 50, 0, 5000));
 	fx_done(j, DL_MAP, 2, 20, DL_POOL_REGULAR);
 	w_plan(&w, 1000);
-	ck_assert_uint_ge(w_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 1);
-	w_free(&w);
+	ck_assert_uint_ge(fx_world_get(&w, 1)->alloc_pool[DL_POOL_ACCEL], 1);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(test_share_cap)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *a1, *a2, *b;
 
 	w_init(&w, 10, 1, 0);
@@ -260,22 +237,22 @@ START_TEST(test_share_cap)
 	b->account = strdup("other");
 	fx_done(b, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_CAPPED);
-	ck_assert(!w_get(&w, 2)->managed);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_CAPPED);
+	ck_assert(!fx_world_get(&w, 2)->managed);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 0);
 	ck_assert_ptr_nonnull(
-		strstr(w_get(&w, 2)->explain, "MaxDeadlineShare"));
-	ck_assert(w_get(&w, 1)->managed);
-	ck_assert(w_get(&w, 3)->managed);
-	ck_assert_int_ne(w_get(&w, 3)->verdict, DL_VERDICT_CAPPED);
-	w_free(&w);
+		strstr(fx_world_get(&w, 2)->explain, "MaxDeadlineShare"));
+	ck_assert(fx_world_get(&w, 1)->managed);
+	ck_assert(fx_world_get(&w, 3)->managed);
+	ck_assert_int_ne(fx_world_get(&w, 3)->verdict, DL_VERDICT_CAPPED);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* The map phase's goal leaves room for the reduce phase. */
 START_TEST(test_map_reduce_split)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 	const struct dl_plan_job *p;
 
@@ -285,7 +262,7 @@ START_TEST(test_map_reduce_split)
 	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 20, 1, 0), 0);
 	fx_done(j, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	p = w_get(&w, 1);
+	p = fx_world_get(&w, 1);
 	/* T_red = ceil(20/10) * 10 = 20: map goal 1180, need 1000/180 */
 	ck_assert_double_eq_tol(p->goal, 1180, 1e-9);
 	ck_assert_double_eq_tol(p->need, 1000.0 / 180, 1e-9);
@@ -293,13 +270,13 @@ START_TEST(test_map_reduce_split)
 	ck_assert_ptr_eq(dl_plan_find(w.plan, 2), p);
 	/* finish = maps on 10 slots (100 s) + reduces (20 s) */
 	ck_assert_double_eq_tol(p->predicted_finish, 1120, 1e-6);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(test_degenerate_inputs)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 	struct dl_policy_input in;
 	char err[256];
@@ -309,15 +286,15 @@ START_TEST(test_degenerate_inputs)
 	j = w_add(&w, fx_job(1, 10, 0, 2000));
 	fx_done(j, DL_MAP, 1, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 0);
-	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 0);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	fx_world_free(&w);
 
 	/* no jobs */
 	w_init(&w, 4, 2, 0);
 	w_plan(&w, 1000);
 	ck_assert_uint_eq(w.plan->njobs, 0);
-	w_free(&w);
+	fx_world_free(&w);
 
 	/* beta > mu everywhere */
 	w_init(&w, 4, 1, 0);
@@ -325,19 +302,19 @@ START_TEST(test_degenerate_inputs)
 	fx_done(j, DL_MAP, 1, 10, 0);
 	fx_run(j, DL_MAP, 4, 100, 0);
 	w_plan(&w, 1000);
-	ck_assert(isfinite(w_get(&w, 1)->need));
-	ck_assert(isfinite(w_get(&w, 1)->predicted_finish));
-	w_free(&w);
+	ck_assert(isfinite(fx_world_get(&w, 1)->need));
+	ck_assert(isfinite(fx_world_get(&w, 1)->predicted_finish));
+	fx_world_free(&w);
 
 	/* all done */
 	w_init(&w, 4, 1, 0);
 	j = w_add(&w, fx_job(1, 3, 0, 2000));
 	fx_done(j, DL_MAP, 3, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_DONE);
-	ck_assert_uint_eq(w_get(&w, 1)->rank, 0);
-	ck_assert(!w_get(&w, 1)->managed);
-	w_free(&w);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_DONE);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 0);
+	ck_assert(!fx_world_get(&w, 1)->managed);
+	fx_world_free(&w);
 
 	/* bad inputs are errors, never crashes */
 	w_init(&w, 4, 1, 0);
@@ -361,14 +338,14 @@ START_TEST(test_degenerate_inputs)
 	j->phase[DL_MAP].completed = 0;
 	j->phase[DL_MAP].tasks = 0;
 	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* A 100,000-task array plans in one piece. */
 START_TEST(test_huge_array)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 
 	w_init(&w, 100, 32, 0);
@@ -376,17 +353,18 @@ START_TEST(test_huge_array)
 	fx_done(j, DL_MAP, 100, 60, 0);
 	fx_run(j, DL_MAP, 3000, 990, 0);
 	w_plan(&w, 1000);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 3200);
-	ck_assert(w_get(&w, 1)->need > 100 && w_get(&w, 1)->need < 200);
-	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 3200);
+	ck_assert(fx_world_get(&w, 1)->need > 100 &&
+		  fx_world_get(&w, 1)->need < 200);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Hard deadlines: the plan counts with Slurm's start window. */
 START_TEST(test_hard_deadline_window)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 
 	w_init(&w, 10, 1, 0);
@@ -396,9 +374,9 @@ START_TEST(test_hard_deadline_window)
 	fx_done(j, DL_MAP, 2, 20, 0);
 	w_plan(&w, 1000);
 	/* start by 1180, done by 1200: need 40 x 20 / 200 = 4 */
-	ck_assert_double_eq_tol(w_get(&w, 1)->goal, 1200, 1e-9);
-	ck_assert_double_eq_tol(w_get(&w, 1)->need, 4, 1e-9);
-	w_free(&w);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->goal, 1200, 1e-9);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->need, 4, 1e-9);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -406,7 +384,7 @@ END_TEST
  * shared by two partitions is not handed out twice. */
 START_TEST(test_partitions)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *a, *b;
 
 	w_init(&w, 6, 1, 0);
@@ -421,18 +399,19 @@ START_TEST(test_partitions)
 	b->partition = 1;
 	fx_done(b, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc + w_get(&w, 2)->alloc, 6);
-	ck_assert_uint_ge(w_get(&w, 2)->alloc, 2);
-	ck_assert_uint_le(w_get(&w, 2)->alloc, 3);
-	ck_assert_uint_le(w_get(&w, 1)->alloc, 4);
-	w_free(&w);
+	ck_assert_uint_eq(
+		fx_world_get(&w, 1)->alloc + fx_world_get(&w, 2)->alloc, 6);
+	ck_assert_uint_ge(fx_world_get(&w, 2)->alloc, 2);
+	ck_assert_uint_le(fx_world_get(&w, 2)->alloc, 3);
+	ck_assert_uint_le(fx_world_get(&w, 1)->alloc, 4);
+	fx_world_free(&w);
 }
 END_TEST
 
 /* Memory is a capacity too: 4 GB nodes, 3 GB tasks -> one per node. */
 START_TEST(test_memory_bound)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_job *j;
 
 	w_init(&w, 5, 8, 0);
@@ -442,14 +421,14 @@ START_TEST(test_memory_bound)
 	w_plan(&w, 1000);
 	/* aggregate memory 20000 MB / 3000 = 6 slots (fragmentation is the
 	 * placement policies' business) */
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 6);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 6);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(test_deterministic)
 {
-	struct world w;
+	struct fx_world w;
 	char *first;
 
 	w_init(&w, 16, 2, 4);
@@ -473,7 +452,7 @@ START_TEST(test_deterministic)
 		ck_assert_str_eq(first, w.plan->jobs[0].explain);
 	}
 	free(first);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 

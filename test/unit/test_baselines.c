@@ -9,28 +9,20 @@
 #include "common/policy_baseline.h"
 #include "fixtures.h"
 
-struct world {
-	struct dl_cluster cl;
-	struct dl_config cfg;
-	struct dl_job *jobs[16];
-	uint32_t n;
-	struct dl_plan *plan;
-};
-
-static void w_init(struct world *w, uint32_t nodes, uint32_t cpus)
+static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)
 {
 	memset(w, 0, sizeof(*w));
 	fx_cluster(&w->cl, nodes, cpus, 0);
 	w->cfg = fx_config();
 }
 
-static struct dl_job *w_add(struct world *w, struct dl_job *j)
+static struct dl_job *w_add(struct fx_world *w, struct dl_job *j)
 {
 	w->jobs[w->n++] = j;
 	return j;
 }
 
-static void w_plan(struct world *w, enum dl_baseline b, double now)
+static void w_plan(struct fx_world *w, enum dl_baseline b, double now)
 {
 	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
 				     now,    NULL,    NULL};
@@ -39,23 +31,6 @@ static void w_plan(struct world *w, enum dl_baseline b, double now)
 	dl_plan_free(w->plan);
 	w->plan = dl_baseline_plan(b, &in, err, sizeof(err));
 	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
-}
-
-static const struct dl_plan_job *w_get(struct world *w, uint64_t id)
-{
-	const struct dl_plan_job *pj = dl_plan_find(w->plan, id);
-
-	ck_assert_ptr_nonnull(pj);
-	return pj;
-}
-
-static void w_free(struct world *w)
-{
-	for (uint32_t i = 0; i < w->n; i++)
-		dl_job_free(w->jobs[i]);
-	dl_plan_free(w->plan);
-	dl_config_free(&w->cfg);
-	dl_cluster_free(&w->cl);
 }
 
 START_TEST(aria_closed_form)
@@ -133,63 +108,63 @@ END_TEST
 
 START_TEST(fifo_ranks_by_submission_without_throttle)
 {
-	struct world w;
+	struct fx_world w;
 
 	w_init(&w, 4, 2);
 	w_add(&w, fx_job(1, 30, 20, 500));
 	w_add(&w, fx_job(2, 5, 10, 100));
 	w_add(&w, fx_job(3, 7, 30, 50));
 	w_plan(&w, DL_BASE_FIFO, 40);
-	ck_assert_uint_eq(w_get(&w, 2)->rank, 1);
-	ck_assert_uint_eq(w_get(&w, 1)->rank, 2);
-	ck_assert_uint_eq(w_get(&w, 3)->rank, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 3);
 	/* no throttle: every remaining task may run */
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 30);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 5);
-	ck_assert(w_get(&w, 1)->managed && w_get(&w, 1)->urgent);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 30);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 5);
+	ck_assert(fx_world_get(&w, 1)->managed && fx_world_get(&w, 1)->urgent);
 	/* the plan is sorted by rank */
 	ck_assert_uint_eq(w.plan->jobs[0].job_id, 2);
 	w_plan(&w, DL_BASE_SLURM, 40);
-	ck_assert_uint_eq(w_get(&w, 2)->rank, 1);
-	ck_assert_uint_eq(w_get(&w, 3)->rank, 3);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 3);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(edf_ranks_by_deadline)
 {
-	struct world w;
+	struct fx_world w;
 
 	w_init(&w, 4, 2);
 	w_add(&w, fx_job(1, 10, 0, 500));
 	w_add(&w, fx_job(2, 10, 5, 0)); /* no deadline: last */
 	w_add(&w, fx_job(3, 10, 10, 200));
 	w_plan(&w, DL_BASE_EDF, 20);
-	ck_assert_uint_eq(w_get(&w, 3)->rank, 1);
-	ck_assert_uint_eq(w_get(&w, 1)->rank, 2);
-	ck_assert_uint_eq(w_get(&w, 2)->rank, 3);
-	ck_assert_uint_eq(w_get(&w, 3)->alloc, 10);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 10);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(fair_water_fills)
 {
-	struct world w;
+	struct fx_world w;
 	const struct dl_plan_job *a, *b, *c;
 
 	w_init(&w, 5, 2); /* 10 CPUs */
 	w_add(&w, fx_job(1, 100, 0, 1000));
 	w_add(&w, fx_job(2, 100, 1, 1000));
 	w_plan(&w, DL_BASE_FAIR, 10);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc, 5);
-	ck_assert_uint_eq(w_get(&w, 2)->alloc, 5);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 5);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 5);
 	/* a small job takes its whole demand, the others split the rest */
 	w_add(&w, fx_job(3, 2, 2, 1000));
 	w_plan(&w, DL_BASE_FAIR, 10);
-	a = w_get(&w, 1);
-	b = w_get(&w, 2);
-	c = w_get(&w, 3);
+	a = fx_world_get(&w, 1);
+	b = fx_world_get(&w, 2);
+	c = fx_world_get(&w, 3);
 	ck_assert_uint_eq(c->alloc, 2);
 	ck_assert_uint_eq(a->alloc + b->alloc, 8);
 	ck_assert_uint_eq(a->alloc, 4);
@@ -198,34 +173,35 @@ START_TEST(fair_water_fills)
 					      DL_NO_NODE, DL_POOL_REGULAR),
 			 0);
 	w_plan(&w, DL_BASE_FAIR, 10);
-	ck_assert_uint_gt(w_get(&w, 1)->rank, w_get(&w, 2)->rank);
-	w_free(&w);
+	ck_assert_uint_gt(fx_world_get(&w, 1)->rank, fx_world_get(&w, 2)->rank);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(fair_hands_out_leftover_in_whole_tasks)
 {
-	struct world w;
+	struct fx_world w;
 
 	w_init(&w, 1, 7); /* 7 CPUs, three jobs: 2 + 2 + 2 and one left */
 	w_add(&w, fx_job(1, 50, 0, 1000));
 	w_add(&w, fx_job(2, 50, 1, 1000));
 	w_add(&w, fx_job(3, 50, 2, 1000));
 	w_plan(&w, DL_BASE_FAIR, 10);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc + w_get(&w, 2)->alloc +
-				  w_get(&w, 3)->alloc,
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc +
+				  fx_world_get(&w, 2)->alloc +
+				  fx_world_get(&w, 3)->alloc,
 			  7);
 	for (uint64_t id = 1; id <= 3; id++) {
-		ck_assert_uint_ge(w_get(&w, id)->alloc, 2);
-		ck_assert_uint_le(w_get(&w, id)->alloc, 3);
+		ck_assert_uint_ge(fx_world_get(&w, id)->alloc, 2);
+		ck_assert_uint_le(fx_world_get(&w, id)->alloc, 3);
 	}
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(aria_gives_minimum_then_leftover)
 {
-	struct world w;
+	struct fx_world w;
 	const struct dl_plan_job *tight, *loose;
 
 	w_init(&w, 10, 1); /* 10 slots */
@@ -234,8 +210,8 @@ START_TEST(aria_gives_minimum_then_leftover)
 	w_add(&w, fx_job(1, 40, 0, 100))->phase[DL_MAP].prior_mean = 10;
 	w_add(&w, fx_job(2, 40, 0, 1000))->phase[DL_MAP].prior_mean = 10;
 	w_plan(&w, DL_BASE_ARIA, 0);
-	tight = w_get(&w, 1);
-	loose = w_get(&w, 2);
+	tight = fx_world_get(&w, 1);
+	loose = fx_world_get(&w, 2);
 	ck_assert_uint_eq(tight->rank, 1);
 	/* tight: a = 395, D = 95 -> ceil(4.16) = 5 at least */
 	ck_assert_uint_ge(tight->alloc_for_need, 5);
@@ -246,14 +222,14 @@ START_TEST(aria_gives_minimum_then_leftover)
 	/* without a task length the job gets what it could use (EDF) */
 	w.jobs[0]->phase[DL_MAP].prior_mean = 0;
 	w_plan(&w, DL_BASE_ARIA, 0);
-	ck_assert_uint_eq(w_get(&w, 1)->alloc_for_need, 10);
-	w_free(&w);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc_for_need, 10);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(bad_input)
 {
-	struct world w;
+	struct fx_world w;
 	struct dl_policy_input in;
 	char err[256] = "";
 
@@ -278,7 +254,7 @@ START_TEST(bad_input)
 	w.plan = dl_baseline_plan(DL_BASE_EDF, &in, err, sizeof(err));
 	ck_assert_ptr_nonnull(w.plan);
 	ck_assert_uint_eq(w.plan->njobs, 0);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 

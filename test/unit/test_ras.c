@@ -570,15 +570,7 @@ END_TEST
 
 /* ---- the ras plan cycle ---- */
 
-struct world {
-	struct dl_cluster cl;
-	struct dl_config cfg;
-	struct dl_job *jobs[16];
-	uint32_t n;
-	struct dl_plan *plan;
-};
-
-static void w_init(struct world *w, uint32_t nodes, uint32_t cpus)
+static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)
 {
 	char err[128];
 
@@ -589,7 +581,7 @@ static void w_init(struct world *w, uint32_t nodes, uint32_t cpus)
 		dl_config_set(&w->cfg, "Policy", "ras", err, sizeof(err)), 0);
 }
 
-static struct dl_plan *w_plan(struct world *w, double now, char *err,
+static struct dl_plan *w_plan(struct fx_world *w, double now, char *err,
 			      size_t len)
 {
 	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
@@ -600,18 +592,9 @@ static struct dl_plan *w_plan(struct world *w, double now, char *err,
 	return w->plan;
 }
 
-static void w_free(struct world *w)
-{
-	for (uint32_t i = 0; i < w->n; i++)
-		dl_job_free(w->jobs[i]);
-	dl_plan_free(w->plan);
-	dl_config_free(&w->cfg);
-	dl_cluster_free(&w->cl);
-}
-
 START_TEST(test_ras_plan)
 {
-	struct world w;
+	struct fx_world w;
 	char err[256] = "";
 	struct dl_plan *p;
 	const struct dl_plan_job *a, *b, *c;
@@ -664,13 +647,13 @@ START_TEST(test_ras_plan)
 	ck_assert(isfinite(a->utility) && isfinite(b->utility));
 	ck_assert_uint_eq(a->utility <= b->utility ? a->rank : b->rank, 1);
 	ck_assert(strstr(a->explain, "utility") != NULL);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
 START_TEST(test_ras_plan_bad_input)
 {
-	struct world w;
+	struct fx_world w;
 	char err[256] = "";
 
 	w_init(&w, 2, 4);
@@ -685,7 +668,7 @@ START_TEST(test_ras_plan_bad_input)
 	w.cfg.node_io = strdup("n[1-=5");
 	ck_assert_ptr_null(w_plan(&w, 10, err, sizeof(err)));
 	ck_assert(strstr(err, "NodeIO") != NULL || strstr(err, "n[1-") != NULL);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -693,7 +676,7 @@ END_TEST
  * reduce profile; otherwise (afterok, no overlap) none are. */
 START_TEST(test_profile_switch)
 {
-	struct world w;
+	struct fx_world w;
 	char err[256] = "";
 	struct dl_plan *p;
 	struct dl_job *j;
@@ -736,7 +719,7 @@ START_TEST(test_profile_switch)
 			reduces += p->place[k].reduces;
 		ck_assert_uint_eq(reduces, 2);
 	}
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -917,7 +900,7 @@ END_TEST
  * slots (2 waves), not Eq. 1's 13.9 (3 waves with 14: 1170 s). */
 START_TEST(test_wave_need)
 {
-	struct world w;
+	struct fx_world w;
 	char err[256] = "";
 	const struct dl_plan_job *a;
 
@@ -934,7 +917,7 @@ START_TEST(test_wave_need)
 	w.jobs[0]->soft_deadline = 1300;
 	ck_assert_ptr_nonnull(w_plan(&w, 1000, err, sizeof(err)));
 	ck_assert_double_eq(dl_plan_find(w.plan, 1)->need, 34);
-	w_free(&w);
+	fx_world_free(&w);
 }
 END_TEST
 
