@@ -52,3 +52,17 @@ void dl_format_duration(double seconds, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%ldd%02ldh", s / 86400, (s % 86400) / 3600);
 }
+
+void dl_format_span(double seconds, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	if (!isfinite(seconds))
+		snprintf(buf, len, "never");
+	else if (fabs(seconds) < 120)
+		snprintf(buf, len, "%.0fs", seconds);
+	else if (fabs(seconds) < 7200)
+		snprintf(buf, len, "%.0fm", seconds / 60);
+	else
+		snprintf(buf, len, "%.1fh", seconds / 3600);
+}

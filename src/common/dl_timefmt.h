@@ -14,5 +14,9 @@ void dl_format_time(double t, double now, char *buf, size_t len);
 /* "45s", "17m50s", "2h03m", "3d04h"; "?" for a negative, NaN or absurd
  * value. */
 void dl_format_duration(double seconds, char *buf, size_t len);
+/* The rounded span of the plan's explanations: "45s" (under 2 minutes),
+ * "17m" (under 2 hours), "2.5h"; negative spans keep their sign, an
+ * infinite or NaN one is "never". */
+void dl_format_span(double seconds, char *buf, size_t len);
 
 #endif

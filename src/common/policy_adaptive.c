@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "common/capacity.h"
+#include "common/dl_timefmt.h"
 #include "common/estimate.h"
 #include "common/goal.h"
 #include "common/heap.h"
@@ -131,18 +132,6 @@ static int initial_cmp(const void *pi, const void *pj, void *vctx)
 	const struct ajob *y = &c->a[*(const uint32_t *) pj];
 
 	return -order_cmp(x, x->key0, y, y->key0);
-}
-
-static void fmt_secs(char *buf, size_t len, double s)
-{
-	if (!isfinite(s))
-		snprintf(buf, len, "never");
-	else if (fabs(s) < 120)
-		snprintf(buf, len, "%.0fs", s);
-	else if (fabs(s) < 7200)
-		snprintf(buf, len, "%.0fm", s / 60);
-	else
-		snprintf(buf, len, "%.1fh", s / 3600);
 }
 
 /* Take one slot for a, honouring pool affinity.  Returns false when no
@@ -397,8 +386,8 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 	o->predicted_finish = finish;
 	o->finish_err = err;
 
-	fmt_secs(left, sizeof(left), a->goal.phase - now);
-	fmt_secs(late, sizeof(late), finish - a->goal.job);
+	dl_format_span(a->goal.phase - now, left, sizeof(left));
+	dl_format_span(finish - a->goal.job, late, sizeof(late));
 	if (a->cls == DL_CLASS_LATE) {
 		o->verdict = DL_VERDICT_LATE;
 		snprintf(o->explain, sizeof(o->explain),

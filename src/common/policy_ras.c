@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "common/capacity.h"
+#include "common/dl_timefmt.h"
 #include "common/estimate.h"
 #include "common/goal.h"
 #include "common/nodeset.h"
@@ -343,18 +344,6 @@ static int to_placement(struct rjob *a, struct dl_pl_job *p,
 	return 0;
 }
 
-static void fmt_secs(char *buf, size_t len, double s)
-{
-	if (!isfinite(s))
-		snprintf(buf, len, "never");
-	else if (fabs(s) < 120)
-		snprintf(buf, len, "%.0fs", s);
-	else if (fabs(s) < 7200)
-		snprintf(buf, len, "%.0fm", s / 60);
-	else
-		snprintf(buf, len, "%.1fh", s / 3600);
-}
-
 /* Plan entry of a placed job: allocation, verdict, explanation. */
 static void conclude(struct rjob *a, const struct dl_pl_job *p,
 		     enum dl_util_kind kind, uint32_t nodes_used,
@@ -409,8 +398,8 @@ static void conclude(struct rjob *a, const struct dl_pl_job *p,
 						     a->reduce_slots);
 	}
 	o->predicted_finish = finish;
-	fmt_secs(left, sizeof(left), a->goal.phase - now);
-	fmt_secs(late, sizeof(late), finish - a->goal.job);
+	dl_format_span(a->goal.phase - now, left, sizeof(left));
+	dl_format_span(finish - a->goal.job, late, sizeof(late));
 	if (o->cls == DL_CLASS_LATE) {
 		o->verdict = DL_VERDICT_LATE;
 		snprintf(o->explain, sizeof(o->explain),

@@ -177,6 +177,24 @@ START_TEST(test_formats)
 	ck_assert(b[10] == 'T');
 	dl_format_time(0, NOW, b, sizeof(b));
 	ck_assert_str_eq(b, "-");
+	/* the plan's explanations */
+	dl_format_span(45.4, b, sizeof(b));
+	ck_assert_str_eq(b, "45s");
+	dl_format_span(-7, b, sizeof(b));
+	ck_assert_str_eq(b, "-7s");
+	dl_format_span(119, b, sizeof(b));
+	ck_assert_str_eq(b, "119s");
+	dl_format_span(120, b, sizeof(b));
+	ck_assert_str_eq(b, "2m");
+	dl_format_span(-1800, b, sizeof(b));
+	ck_assert_str_eq(b, "-30m");
+	dl_format_span(9000, b, sizeof(b));
+	ck_assert_str_eq(b, "2.5h");
+	dl_format_span(INFINITY, b, sizeof(b));
+	ck_assert_str_eq(b, "never");
+	dl_format_span(NAN, b, sizeof(b));
+	ck_assert_str_eq(b, "never");
+	dl_format_span(45, NULL, 8); /* no crash */
 }
 END_TEST
 
