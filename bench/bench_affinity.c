@@ -25,21 +25,8 @@
 #include "common/affinity.h"
 #include "common/locality.h"
 #include "common/nodeset.h"
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
+#include "common/stats.h"
+#include "bench_util.h"
 
 struct stat3 {
 	double min, med, max;
@@ -47,7 +34,7 @@ struct stat3 {
 
 static struct stat3 summarise(double *v, int n)
 {
-	qsort(v, (size_t) n, sizeof(*v), cmp_double);
+	dl_sort_doubles(v, n);
 	return (struct stat3){v[0], v[n / 2], v[n - 1]};
 }
 
@@ -147,7 +134,7 @@ int main(int argc, char **argv)
 			struct stat3 st;
 
 			for (int r = 0; r < runs; r++) {
-				double t0 = now_us();
+				double t0 = bench_now_us();
 
 				if (dl_locality_parse_opt(specs[k], &modes[m].o,
 							  &loc, err,
@@ -156,7 +143,7 @@ int main(int argc, char **argv)
 						err);
 					return 1;
 				}
-				t[r] = now_us() - t0;
+				t[r] = bench_now_us() - t0;
 				dl_locality_free(&loc);
 			}
 			st = summarise(t, runs);
@@ -171,11 +158,11 @@ int main(int argc, char **argv)
 		return 1;
 	for (int r = 0; r < runs; r++) {
 		volatile int32_t sink = 0;
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		for (uint32_t task = 0; task < 4000000; task += 97)
 			sink += dl_locality_set_of(&loc, task);
-		t[r] = (now_us() - t0) / (4000000 / 97 + 1);
+		t[r] = (bench_now_us() - t0) / (4000000 / 97 + 1);
 		(void) sink;
 	}
 	{
@@ -188,11 +175,11 @@ int main(int argc, char **argv)
 	dl_locality_free(&loc);
 	for (int r = 0; r < runs; r++) {
 		unsigned n = 0;
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		dl_nodeset_foreach("n[1-65536]", 65536, count_name, &n, err,
 				   sizeof(err));
-		t[r] = now_us() - t0;
+		t[r] = bench_now_us() - t0;
 		if (n != 65536)
 			return 1;
 	}
@@ -208,13 +195,13 @@ int main(int argc, char **argv)
 	for (int r = 0; r < runs; r++) {
 		unsigned n = 0;
 		char name[32];
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		for (int i = 1; i <= 10000; i++) {
 			snprintf(name, sizeof(name), "n%d", i);
 			n += dl_nodeset_match("n[1-65536]", name);
 		}
-		t[r] = now_us() - t0;
+		t[r] = bench_now_us() - t0;
 		if (n != 10000)
 			return 1;
 	}
@@ -230,13 +217,13 @@ int main(int argc, char **argv)
 	for (uint32_t a = 0; a < DL_DEFERRALS_MAX; a++)
 		dl_affinity_attempt(&tab, 1000 + a, 0, 1, false, -1, 5, NULL);
 	for (int r = 0; r < runs; r++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		for (uint32_t a = 0; a < 10000; a++)
 			dl_affinity_attempt(&tab,
 					    1000 + (a * 7) % DL_DEFERRALS_MAX,
 					    0, 2 + r, false, -1, 1000, NULL);
-		t[r] = (now_us() - t0) / 10000;
+		t[r] = (bench_now_us() - t0) / 10000;
 	}
 	{
 		struct stat3 s = summarise(t, runs);
@@ -247,12 +234,12 @@ int main(int argc, char **argv)
 	}
 	for (int r = 0; r < runs; r++) {
 		uint32_t a = 1000 + (uint32_t) r * 997 % DL_DEFERRALS_MAX;
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		/* forget and re-insert: the memmove of a sorted table */
 		dl_deferrals_forget(&tab, a, 0);
 		dl_affinity_attempt(&tab, a, 0, 1, false, -1, 5, NULL);
-		t[r] = now_us() - t0;
+		t[r] = bench_now_us() - t0;
 	}
 	{
 		struct stat3 s = summarise(t, runs);

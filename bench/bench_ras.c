@@ -19,6 +19,8 @@
 #include "common/forecast.h"
 #include "common/policy.h"
 #include "common/policy_reverse.h"
+#include "common/stats.h"
+#include "bench_util.h"
 
 #define NJOBS  1000
 #define NNODES 1000
@@ -32,24 +34,9 @@ static double urand(void)
 	return (double) (rng >> 11) / 9007199254740992.0;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static void report(const char *what, double *t, int n, double target)
 {
-	qsort(t, n, sizeof(*t), cmp_d);
+	dl_sort_doubles(t, n);
 	printf("| %s | %.2f | %.2f | %.2f | %s |\n", what, t[0], t[n / 2],
 	       t[n - 1],
 	       target > 0 ? (t[n / 2] <= target ? "yes" : "**no**") : "-");
@@ -159,10 +146,10 @@ static int plan_runs(const char *policy, struct dl_cluster *cl,
 	for (int r = 0; r < runs; r++) {
 		struct dl_policy_input in = {cl,  jobs, NJOBS, &cfg,
 					     now, f,    NULL};
-		double t0 = now_ms();
+		double t0 = bench_now_us() / 1e3;
 		struct dl_plan *p = dl_policy_plan(&in, err, sizeof(err));
 
-		t[r] = now_ms() - t0;
+		t[r] = bench_now_us() / 1e3 - t0;
 		if (!p) {
 			fprintf(stderr, "plan failed: %s\n", err);
 			return 1;
@@ -255,11 +242,11 @@ int main(int argc, char **argv)
 				fj[j].demand[1] = 2000;
 				fj[j].demand[2] = 10 * (j % 7);
 			}
-			t0 = now_ms();
+			t0 = bench_now_us() / 1e3;
 			if (dl_avail_build(&av, an, NNODES, f) ||
 			    dl_reverse_fit(fj, NJOBS, &av, now, NULL, 0, NULL))
 				rc = 1;
-			t[r] = now_ms() - t0;
+			t[r] = bench_now_us() / 1e3 - t0;
 			dl_avail_free(&av);
 		}
 		report("reverse fitting alone, 1,000 jobs, 24 h f(t) at 1 min "

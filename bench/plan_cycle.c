@@ -18,33 +18,8 @@
 #include <time.h>
 
 #include "common/policy.h"
-
-static uint64_t rng_state;
-
-static double urand(void)
-{
-	/* xorshift64*: deterministic for a seed */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (double) ((rng_state * 2685821657736338717ull) >> 11) /
-	       (double) (1ull << 53);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
+#include "common/stats.h"
+#include "bench_util.h"
 
 int main(int argc, char **argv)
 {
@@ -80,7 +55,7 @@ int main(int argc, char **argv)
 			"plan_cycle: arrays, nodes and runs must be > 0\n");
 		return 2;
 	}
-	rng_state = seed ? seed : 1;
+	bench_seed(seed);
 	if (dl_cluster_init(&cl, nodes) ||
 	    dl_cluster_add_partition(&cl, "batch") ||
 	    dl_config_defaults(&cfg)) {
@@ -95,30 +70,32 @@ int main(int argc, char **argv)
 	}
 	jobs = calloc(arrays, sizeof(*jobs));
 	for (uint32_t i = 0; i < arrays; i++) {
-		uint32_t tasks = 50 + (uint32_t) (urand() * 1950);
-		uint32_t done = (uint32_t) (urand() * tasks * 0.5);
-		uint32_t run =
-			(uint32_t) (urand() * 0.9 * 32.0 * nodes / arrays);
-		double mu = 20 + urand() * 580;
+		uint32_t tasks = 50 + (uint32_t) (bench_urand() * 1950);
+		uint32_t done = (uint32_t) (bench_urand() * tasks * 0.5);
+		uint32_t run = (uint32_t) (bench_urand() * 0.9 * 32.0 * nodes /
+					   arrays);
+		double mu = 20 + bench_urand() * 580;
 		struct dl_job *j = dl_job_new(i + 1, "user", "array", "acct");
 
 		if (run > tasks - done)
 			run = tasks - done;
-		dl_phase_init(j, DL_MAP, tasks, 1 + (urand() < 0.2), 1000);
-		j->submit = t0 - 600 * urand();
-		j->soft_deadline = t0 + 600 + urand() * 6600;
+		dl_phase_init(j, DL_MAP, tasks, 1 + (bench_urand() < 0.2),
+			      1000);
+		j->submit = t0 - 600 * bench_urand();
+		j->soft_deadline = t0 + 600 + bench_urand() * 6600;
 		for (uint32_t k = 0; k < done; k++)
 			dl_phase_add_completed(&j->phase[DL_MAP],
-					       mu * (0.5 + urand()), 0);
+					       mu * (0.5 + bench_urand()), 0);
 		for (uint32_t k = 0; k < run; k++)
 			dl_phase_add_running(&j->phase[DL_MAP],
-					     t0 - urand() * mu * 1.5,
+					     t0 - bench_urand() * mu * 1.5,
 					     DL_NO_NODE, 0);
 		running_cpus += run * j->phase[DL_MAP].cpus_per_task;
-		if (urand() < 0.3) { /* a MapReduce pair */
+		if (bench_urand() < 0.3) { /* a MapReduce pair */
 			j->reduce_id = arrays + i + 1;
 			dl_phase_init(j, DL_REDUCE,
-				      1 + (uint32_t) (urand() * 50), 1, 2000);
+				      1 + (uint32_t) (bench_urand() * 50), 1,
+				      2000);
 		}
 		jobs[i] = j;
 	}
@@ -126,9 +103,9 @@ int main(int argc, char **argv)
 	struct dl_policy_input in = {&cl, jobs, arrays, &cfg, t0, NULL, NULL};
 	us = calloc(runs, sizeof(*us));
 	for (uint32_t r = 0; r <= runs; r++) {
-		double start = now_us();
+		double start = bench_now_us();
 		struct dl_plan *p = dl_policy_plan(&in, err, sizeof(err));
-		double t = now_us() - start;
+		double t = bench_now_us() - start;
 
 		if (!p) {
 			fprintf(stderr, "plan_cycle: %s\n", err);
@@ -139,7 +116,7 @@ int main(int argc, char **argv)
 		if (r) /* the first run warms caches */
 			us[r - 1] = t;
 	}
-	qsort(us, runs, sizeof(*us), cmp_double);
+	dl_sort_doubles(us, runs);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("arrays=%u nodes=%u cpus=%u running_cpus=%.0f runs=%u "
 	       "median_ms=%.3f p95_ms=%.3f max_ms=%.3f grants=%llu "

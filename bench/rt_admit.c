@@ -25,26 +25,8 @@
 
 #include "common/policy.h"
 #include "common/realtime.h"
-
-static uint64_t rng_state;
-
-static double urand(void)
-{
-	/* xorshift64*: deterministic for a seed */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (double) ((rng_state * 2685821657736338717ull) >> 11) /
-	       (double) (1ull << 53);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
+#include "common/stats.h"
+#include "bench_util.h"
 
 /* CPU time of this thread: the wall-clock outliers on a shared machine are
  * the scheduler's, not ours */
@@ -56,18 +38,11 @@ static double cpu_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static void report(const char *what, double *us, uint32_t n)
 {
 	if (!n)
 		return;
-	qsort(us, n, sizeof(*us), cmp_double);
+	dl_sort_doubles(us, n);
 	printf("%-34s n=%-5u median %8.1f us  p95 %8.1f us  p99 %8.1f us  max "
 	       "%8.1f us\n",
 	       what, n, us[n / 2], us[(uint32_t) (n * 0.95)],
@@ -84,12 +59,12 @@ static struct dl_rt_request random_job(uint64_t id, double now)
 	q.name = "mr";
 	q.pool = "batch";
 	q.arrival = now;
-	q.deadline = now + 7200 + urand() * 6 * 3600;
-	q.tasks[0] = 1 + (uint32_t) (urand() * 400);
-	q.tasks[1] = urand() < 0.3 ? 0 : (uint32_t) (urand() * 51);
+	q.deadline = now + 7200 + bench_urand() * 6 * 3600;
+	q.tasks[0] = 1 + (uint32_t) (bench_urand() * 400);
+	q.tasks[1] = bench_urand() < 0.3 ? 0 : (uint32_t) (bench_urand() * 51);
 	q.cpus[0] = q.cpus[1] = 1;
-	q.wc[0] = 60 + floor(urand() * 540);
-	q.wc[1] = 60 + floor(urand() * 240);
+	q.wc[0] = 60 + floor(bench_urand() * 540);
+	q.wc[1] = 60 + floor(bench_urand() * 240);
 	return q;
 }
 
@@ -119,7 +94,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	rng_state = seed ? seed : 1;
+	bench_seed(seed);
 	us = malloc(sizeof(*us) * (probes + 16));
 	st = dl_rt_state_new();
 	if (!us || !st || dl_rt_set_pool(st, "batch", units, 0, t0 - 3600))
@@ -165,10 +140,10 @@ int main(int argc, char **argv)
 			return 1;
 		for (uint32_t k = 0; k < probes; k++) {
 			struct dl_rt_request q = random_job(1000000 + k, t0);
-			double a = now_us(), c = cpu_us();
+			double a = bench_now_us(), c = cpu_us();
 
 			dl_rt_admit(st, &q, t0, false, &v);
-			us[k] = now_us() - a;
+			us[k] = bench_now_us() - a;
 			cpu[k] = cpu_us() - c;
 			yes += v.admitted;
 		}
@@ -186,7 +161,7 @@ int main(int argc, char **argv)
 			struct dl_rt_request q = random_job(1500000 + k, t0);
 			double a;
 
-			q.deadline = t0 + 60 + urand() * 2 * 3600;
+			q.deadline = t0 + 60 + bench_urand() * 2 * 3600;
 			a = cpu_us();
 			dl_rt_admit(st, &q, t0, false, &v);
 			us[k] = cpu_us() - a;
@@ -203,9 +178,9 @@ int main(int argc, char **argv)
 
 			q.deadline = where ? t0 + 30 * 86400 : t0 + 7200;
 			q.tasks[0] = 1 + k % 20;
-			a = now_us();
+			a = bench_now_us();
 			dl_rt_admit(st, &q, t0, false, &v);
-			us[k] = now_us() - a;
+			us[k] = bench_now_us() - a;
 		}
 		report(where ? "submit, end of the queue"
 			     : "submit, head of the queue",
@@ -217,10 +192,10 @@ int main(int argc, char **argv)
 
 		for (uint32_t k = 0; k < n; k++) {
 			struct dl_rt_request q = random_job(3000000 + k, t0);
-			double a = now_us();
+			double a = bench_now_us();
 
 			dl_rt_admit(st, &q, t0, true, &v);
-			us[k] = now_us() - a;
+			us[k] = bench_now_us() - a;
 			yes += v.admitted;
 		}
 		report("admit and commit", us, n);
@@ -281,11 +256,11 @@ int main(int argc, char **argv)
 			uint32_t runs_n = 20;
 
 			for (uint32_t k = 0; k < runs_n; k++) {
-				double a = now_us();
+				double a = bench_now_us();
 				struct dl_plan *plan =
 					dl_policy_plan(&in, err, sizeof(err));
 
-				us[k] = now_us() - a;
+				us[k] = bench_now_us() - a;
 				if (!plan) {
 					fprintf(stderr, "plan: %s\n", err);
 					return 1;
@@ -297,10 +272,10 @@ int main(int argc, char **argv)
 		/* save / restore, and the plan right after a restore (which
 		 * rebuilds every vector from the live state) */
 		{
-			double a = now_us();
+			double a = bench_now_us();
 
 			text = dl_rt_state_to_json(st);
-			us[0] = now_us() - a;
+			us[0] = bench_now_us() - a;
 			report("save as JSON", us, 1);
 			printf("%-34s %zu bytes\n", "", strlen(text));
 		}
@@ -308,7 +283,7 @@ int main(int argc, char **argv)
 			struct dl_policy_input in = {&cl, jobs, m,   &cfg,
 						     t0,  NULL, NULL};
 			struct dl_plan *plan;
-			double a = now_us();
+			double a = bench_now_us();
 
 			st2 = dl_rt_state_new();
 			if (dl_rt_state_from_json(st2, text, err,
@@ -316,11 +291,11 @@ int main(int argc, char **argv)
 				fprintf(stderr, "restore: %s\n", err);
 				return 1;
 			}
-			us[k] = now_us() - a;
+			us[k] = bench_now_us() - a;
 			in.rt = st2;
-			a = now_us();
+			a = bench_now_us();
 			plan = dl_policy_plan(&in, err, sizeof(err));
-			us[8 + k] = now_us() - a;
+			us[8 + k] = bench_now_us() - a;
 			dl_plan_free(plan);
 			dl_rt_state_free(st2);
 		}
