@@ -236,45 +236,44 @@ struct rt_pool *rt_add_pool(struct dl_rt_state *st, const char *name)
 	return pl;
 }
 
-struct rt_job *rt_find_job(struct dl_rt_state *st, uint64_t id,
-			   struct rt_pool **pool, uint32_t *pos)
+/* The admitted job whose pair of keys (its array ids, or its tickets)
+ * holds key; its pool and position too when asked. */
+static struct rt_job *find_by(struct dl_rt_state *st, uint64_t key,
+			      bool tickets, struct rt_pool **pool,
+			      uint32_t *pos)
 {
-	if (!id)
+	if (!key)
 		return NULL;
 	for (uint32_t k = 0; k < st->npools; k++) {
 		struct rt_pool *pl = &st->pools[k];
 
-		for (uint32_t i = 0; i < pl->n; i++)
-			if (pl->q[i]->id == id || pl->q[i]->reduce_id == id) {
-				if (pool)
-					*pool = pl;
-				if (pos)
-					*pos = i;
-				return pl->q[i];
-			}
+		for (uint32_t i = 0; i < pl->n; i++) {
+			const struct rt_job *j = pl->q[i];
+
+			if (tickets ? j->ticket != key &&
+					      j->reduce_ticket != key
+				    : j->id != key && j->reduce_id != key)
+				continue;
+			if (pool)
+				*pool = pl;
+			if (pos)
+				*pos = i;
+			return pl->q[i];
+		}
 	}
 	return NULL;
+}
+
+struct rt_job *rt_find_job(struct dl_rt_state *st, uint64_t id,
+			   struct rt_pool **pool, uint32_t *pos)
+{
+	return find_by(st, id, false, pool, pos);
 }
 
 struct rt_job *rt_find_ticket(struct dl_rt_state *st, uint64_t ticket,
 			      struct rt_pool **pool, uint32_t *pos)
 {
-	if (!ticket)
-		return NULL;
-	for (uint32_t k = 0; k < st->npools; k++) {
-		struct rt_pool *pl = &st->pools[k];
-
-		for (uint32_t i = 0; i < pl->n; i++)
-			if (pl->q[i]->ticket == ticket ||
-			    pl->q[i]->reduce_ticket == ticket) {
-				if (pool)
-					*pool = pl;
-				if (pos)
-					*pos = i;
-				return pl->q[i];
-			}
-	}
-	return NULL;
+	return find_by(st, ticket, true, pool, pos);
 }
 
 void rt_unlink(struct rt_pool *pl, uint32_t pos)
