@@ -4,7 +4,7 @@
 # bench/results/affinity-bench.md.
 noinst_PROGRAMS += bench/bench_affinity
 bench_bench_affinity_SOURCES = bench/bench_affinity.c
-bench_bench_affinity_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm -lpthread
+bench_bench_affinity_LDADD = $(DL_TOOLS_LIBS) $(JSONC_LIBS) -lm -lpthread
 bench: bench-affinity
 bench-affinity: bench/bench_affinity
 	bench/bench_affinity 11

@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/affinity.h"
-#include "common/locality.h"
-#include "common/nodeset.h"
-#include "common/stats.h"
+#include "common/policy/affinity.h"
+#include "common/model/locality.h"
+#include "common/model/nodeset.h"
+#include "common/estimate/stats.h"
 #include "bench_util.h"
 
 struct stat3 {

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/forecast.h"
-#include "common/policy.h"
-#include "common/policy_reverse.h"
-#include "common/stats.h"
+#include "common/model/forecast.h"
+#include "common/policy/policy.h"
+#include "common/policy/reverse.h"
+#include "common/estimate/stats.h"
 #include "bench_util.h"
 
 #define NJOBS  1000

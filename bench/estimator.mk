@@ -7,5 +7,5 @@ bench_estimator_accuracy_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 bench_estimator_accuracy_LDADD = src/estimator/libestimatord.la
 noinst_PROGRAMS += bench/estimator_bench
 bench_estimator_bench_SOURCES = bench/estimator_bench.c
-bench_estimator_bench_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm
+bench_estimator_bench_LDADD = $(DL_TOOLS_LIBS) $(JSONC_LIBS) -lm
 EXTRA_DIST += bench/estimator_bench.sh

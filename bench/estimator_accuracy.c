@@ -43,8 +43,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/history.h"
-#include "common/stats.h"
+#include "common/estimate/history.h"
+#include "common/estimate/stats.h"
 #include "estimator/est_config.h"
 
 struct task {

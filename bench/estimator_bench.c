@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/estimator_client.h"
-#include "common/stats.h"
+#include "common/io/estimator_client.h"
+#include "common/estimate/stats.h"
 
 static double now(void)
 {

@@ -5,7 +5,7 @@ DL_BENCHES = bench/plan_cycle
 EXTRA_PROGRAMS = $(DL_BENCHES)
 CLEANFILES += $(DL_BENCHES)
 bench_plan_cycle_SOURCES = bench/plan_cycle.c bench/bench_util.h
-bench_plan_cycle_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm -lpthread
+bench_plan_cycle_LDADD = $(DL_TOOLS_LIBS) $(JSONC_LIBS) -lm -lpthread
 EXTRA_DIST += bench/results bench/run-plan-cycle.sh
 bench: $(DL_BENCHES)
 .PHONY: bench

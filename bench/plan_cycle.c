@@ -17,8 +17,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "common/policy.h"
-#include "common/stats.h"
+#include "common/policy/policy.h"
+#include "common/estimate/stats.h"
 #include "bench_util.h"
 
 int main(int argc, char **argv)

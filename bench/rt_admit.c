@@ -23,9 +23,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "common/policy.h"
-#include "common/realtime.h"
-#include "common/stats.h"
+#include "common/policy/policy.h"
+#include "common/realtime/realtime.h"
+#include "common/estimate/stats.h"
 #include "bench_util.h"
 
 /* CPU time of this thread: the wall-clock outliers on a shared machine are

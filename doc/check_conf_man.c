@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/dl_config.h"
+#include "common/config/config.h"
 
 #define MAX_ENTRIES 256
 

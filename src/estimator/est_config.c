@@ -13,9 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/atomic_file.h"
-#include "common/dl_log.h"
-#include "common/kv_file.h"
+#include "common/io/atomic_file.h"
+#include "common/io/log.h"
+#include "common/config/kv_file.h"
 
 enum opt_type { T_STR, T_UINT, T_DOUBLE, T_DURATION, T_MODE, T_BOOL, T_LOG };
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/history.h"
+#include "common/estimate/history.h"
 
 #define EST_DEFAULT_CONFIG    "/etc/slurm/deadline-estimatord.conf"
 #define EST_MAX_PREDICT_USERS 256

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dl_log.h"
+#include "common/io/log.h"
 #include "estimator/store.h"
 
 static char *error_line(struct est_ctx *ctx, const char *id, const char *code,

@@ -13,9 +13,9 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "common/est_proto.h"
-#include "common/forecast.h"
-#include "common/history.h"
+#include "common/io/est_proto.h"
+#include "common/model/forecast.h"
+#include "common/estimate/history.h"
 #include "estimator/est_config.h"
 
 struct store;

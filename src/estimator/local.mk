@@ -9,7 +9,7 @@ src_estimator_libestimatord_la_SOURCES = \
 	src/estimator/store.c src/estimator/store.h
 src_estimator_libestimatord_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) \
 	$(SQLITE_CFLAGS)
-src_estimator_libestimatord_la_LIBADD = src/common/libdeadline_static.la \
+src_estimator_libestimatord_la_LIBADD = $(DL_TOOLS_LIBS) \
 	$(SQLITE_LIBS) $(JSONC_LIBS) -lm
 
 sbin_PROGRAMS += src/estimator/deadline-estimatord

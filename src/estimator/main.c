@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/atomic_file.h"
-#include "common/dl_log.h"
+#include "common/io/atomic_file.h"
+#include "common/io/log.h"
 #include "estimator/est_config.h"
 #include "estimator/handlers.h"
 #include "estimator/server.h"

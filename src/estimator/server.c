@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/dl_log.h"
-#include "common/est_proto.h"
+#include "common/io/log.h"
+#include "common/io/est_proto.h"
 #include "estimator/store.h"
 
 #define READ_CHUNK  65536

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/history.h"
+#include "common/estimate/history.h"
 
 struct store;
 

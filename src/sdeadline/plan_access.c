@@ -16,7 +16,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "common/plan_json.h"
+#include "common/plan/plan_json.h"
 
 /* Debian's Slurm reads this when SLURM_CONF is not set. */
 #define SDL_DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"

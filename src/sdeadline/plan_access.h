@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/dl_config.h"
-#include "common/plan.h"
+#include "common/config/config.h"
+#include "common/plan/plan.h"
 
 struct sdl_access {
 	bool setgid;          /* started with an extra effective group */

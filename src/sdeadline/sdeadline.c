@@ -28,7 +28,7 @@
 
 #include "dl_autoconf.h"
 
-#include "common/plan.h"
+#include "common/plan/plan.h"
 #include "plan_access.h"
 #include "sdl_view.h"
 

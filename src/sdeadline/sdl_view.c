@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dl_timefmt.h"
+#include "common/io/timefmt.h"
 
 void sdl_filter_init(struct sdl_filter *f)
 {

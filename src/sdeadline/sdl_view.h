@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/plan.h"
+#include "common/plan/plan.h"
 
 struct json_object;
 

@@ -26,13 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/history.h"
-#include "common/policy_baseline.h"
-#include "common/policy_realtime.h"
-#include "common/realtime.h"
-#include "common/rt_dc.h"
-#include "common/rt_dispatch.h"
-#include "common/rt_worst.h"
+#include "common/estimate/history.h"
+#include "common/compare/baseline.h"
+#include "common/realtime/plan_cycle.h"
+#include "common/realtime/realtime.h"
+#include "common/compare/dc.h"
+#include "common/realtime/dispatch.h"
+#include "common/realtime/worst.h"
 #include "sim/engine.h"
 
 /* The split pool of a typed cluster: named after the view's map partition,

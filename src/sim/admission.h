@@ -4,7 +4,7 @@
  * rtmr (RTMR as published: EDF position only, ever-growing c^max) and dc
  * (Kc & Anyanwu's Deadline Constraint test with EDF dispatch).  Their
  * hooks only translate between the engine's records and the core
- * (realtime.h, rt_worst.h, rt_dispatch.h, rt_dc.h, history.h).
+ * (realtime.h, realtime/worst.h, realtime/dispatch.h, compare/dc.h, history.h).
  */
 #ifndef SIM_ADMISSION_H
 #define SIM_ADMISSION_H

@@ -3,7 +3,7 @@
  */
 #include "sim/dist.h"
 
-#include "common/stats.h"
+#include "common/estimate/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -14,11 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/dl_config.h"
-#include "common/forecast.h"
-#include "common/place_index.h"
-#include "common/model.h"
-#include "common/plan.h"
+#include "common/config/config.h"
+#include "common/model/forecast.h"
+#include "common/policy/place_index.h"
+#include "common/model/model.h"
+#include "common/plan/plan.h"
 #include "sim/policy.h"
 #include "sim/spec.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/atomic_file.h"
+#include "common/io/atomic_file.h"
 #include "sim/gen_kinds.h"
 #include "sim/jsonutil.h"
 #include "sim/rng.h"

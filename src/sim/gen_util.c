@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/atomic_file.h"
+#include "common/io/atomic_file.h"
 
-#include "common/model.h"
+#include "common/model/model.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
 

@@ -15,7 +15,7 @@ src_sim_libsim_la_SOURCES = \
 	src/sim/rng.c src/sim/rng.h \
 	src/sim/spec.c src/sim/spec.h
 src_sim_libsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-src_sim_libsim_la_LIBADD = src/common/libdeadline_static.la $(JSONC_LIBS) -lm
+src_sim_libsim_la_LIBADD = $(DL_TOOLS_LIBS) $(JSONC_LIBS) -lm
 
 bin_PROGRAMS += src/sim/deadline-sim
 src_sim_deadline_sim_SOURCES = src/sim/main.c

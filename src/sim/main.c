@@ -20,7 +20,7 @@
 
 #include "dl_autoconf.h"
 
-#include "common/dl_config.h"
+#include "common/config/config.h"
 #include "sim/engine.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "common/oracle.h"
+#include "common/compare/oracle.h"
 #include "sim/engine.h"
 
 /* Compute the bound for an engine that has been created (lengths drawn,

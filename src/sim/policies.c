@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/policy_baseline.h"
+#include "common/compare/baseline.h"
 #include "sim/admission.h"
 
 static struct dl_plan *core_plan(void *state, const struct sim_policy *self,

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/plan.h"
-#include "common/policy.h"
+#include "common/plan/plan.h"
+#include "common/policy/policy.h"
 
 struct sim_engine;
 

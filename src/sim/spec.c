@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/atomic_file.h"
-#include "common/model.h"
+#include "common/io/atomic_file.h"
+#include "common/model/model.h"
 #include "sim/jsonutil.h"
 
 #define MAX_FILE (1024u * 1024u * 1024u)

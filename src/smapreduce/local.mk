@@ -2,8 +2,6 @@
 # MapReduce job (sbatch underneath); --wait shows progress and a verdict.
 # Linked with the static core so the installed binary needs no libdeadline.
 bin_PROGRAMS += src/smapreduce/smapreduce
-# human-readable times and durations, shared with sdeadline
-DL_CORE_SOURCES += src/common/dl_timefmt.c src/common/dl_timefmt.h
 MR_PROGRESS_SOURCES = src/smapreduce/mr_progress.c \
 	src/smapreduce/mr_progress.h
 src_smapreduce_smapreduce_SOURCES = src/smapreduce/smapreduce.c \

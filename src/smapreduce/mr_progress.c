@@ -4,7 +4,7 @@
  */
 #include "mr_progress.h"
 
-#include "common/dl_timefmt.h"
+#include "common/io/timefmt.h"
 
 #include <errno.h>
 #include <math.h>

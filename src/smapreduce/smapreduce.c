@@ -30,9 +30,9 @@
 
 #include "dl_autoconf.h"
 
-#include "common/job_hints.h"
-#include "common/locality.h"
-#include "common/model.h"
+#include "common/model/job_hints.h"
+#include "common/model/locality.h"
+#include "common/model/model.h"
 #include "mr_progress.h"
 
 /* libslurm exports these (src/common/parse_time.c, bitstring.c) without a

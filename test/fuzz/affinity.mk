@@ -5,7 +5,7 @@ TESTS += test/fuzz/replay_locality
 test_fuzz_replay_locality_SOURCES = test/fuzz/fuzz_locality.c test/fuzz/replay_main.c
 test_fuzz_replay_locality_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_locality"'
-test_fuzz_replay_locality_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_locality_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 FUZZ_BINS += test/fuzz/bin/fuzz_locality
 test/fuzz/bin/fuzz_locality: $(srcdir)/test/fuzz/fuzz_locality.c $(FUZZ_CORE)
 	@$(MKDIR_P) test/fuzz/bin

@@ -16,7 +16,7 @@ test_fuzz_replay_est_response_SOURCES = test/fuzz/fuzz_est_response.c \
 	test/fuzz/replay_main.c
 test_fuzz_replay_est_response_CPPFLAGS = $(EST_FUZZ_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_est_response"'
-test_fuzz_replay_est_response_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_est_response_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_est_request test/fuzz/bin/fuzz_est_response
 test/fuzz/bin/fuzz_est_request: $(srcdir)/test/fuzz/fuzz_est_request.c \

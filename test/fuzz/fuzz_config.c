@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/dl_config.h"
+#include "common/config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/forecast.h"
+#include "common/model/forecast.h"
 #include "estimator/est_config.h"
 #include "estimator/handlers.h"
 

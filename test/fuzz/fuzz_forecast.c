@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/forecast.h"
-#include "common/nodeset.h"
+#include "common/model/forecast.h"
+#include "common/model/nodeset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/locality.h"
-#include "common/nodeset.h"
+#include "common/model/locality.h"
+#include "common/model/nodeset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/plan_json.h"
+#include "common/plan/plan_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

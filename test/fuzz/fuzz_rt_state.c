@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/realtime.h"
+#include "common/realtime/realtime.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

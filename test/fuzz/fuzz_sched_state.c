@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/sched_state.h"
+#include "common/plan/sched_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 # Other fragments add their targets to FUZZ_BINS with the same recipe.
 FUZZ_SECONDS = 30
 FUZZ_BINS =
-FUZZ_CORE = $(addprefix $(srcdir)/,$(filter %.c,$(DL_CORE_SOURCES)))
+FUZZ_CORE = $(addprefix $(srcdir)/,$(filter %.c,$(DL_CORE_SOURCES) $(DL_TOOLS_SOURCES)))
 FUZZ_CC = $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) $(JSONC_CFLAGS)
 FUZZ_LIBS = $(JSONC_LIBS) -lm -lpthread
@@ -17,11 +17,11 @@ TESTS += test/fuzz/replay_config test/fuzz/replay_plan_json
 test_fuzz_replay_config_SOURCES = test/fuzz/fuzz_config.c test/fuzz/replay_main.c
 test_fuzz_replay_config_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_config"'
-test_fuzz_replay_config_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_config_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 test_fuzz_replay_plan_json_SOURCES = test/fuzz/fuzz_plan_json.c test/fuzz/replay_main.c
 test_fuzz_replay_plan_json_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_plan_json"'
-test_fuzz_replay_plan_json_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_plan_json_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_config test/fuzz/bin/fuzz_plan_json
 test/fuzz/bin/fuzz_config: $(srcdir)/test/fuzz/fuzz_config.c $(FUZZ_CORE)

@@ -4,7 +4,7 @@ TESTS += test/fuzz/replay_forecast
 test_fuzz_replay_forecast_SOURCES = test/fuzz/fuzz_forecast.c test/fuzz/replay_main.c
 test_fuzz_replay_forecast_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_forecast"'
-test_fuzz_replay_forecast_LDADD = src/common/libdeadline_static.la $(FUZZ_LIBS)
+test_fuzz_replay_forecast_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 FUZZ_BINS += test/fuzz/bin/fuzz_forecast
 test/fuzz/bin/fuzz_forecast: $(srcdir)/test/fuzz/fuzz_forecast.c $(FUZZ_CORE)
 	@$(MKDIR_P) test/fuzz/bin

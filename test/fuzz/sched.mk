@@ -8,7 +8,7 @@ test_fuzz_replay_sched_state_SOURCES = test/fuzz/fuzz_sched_state.c \
 	test/fuzz/replay_main.c
 test_fuzz_replay_sched_state_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_sched_state"'
-test_fuzz_replay_sched_state_LDADD = src/common/libdeadline_static.la \
+test_fuzz_replay_sched_state_LDADD = $(DL_TOOLS_LIBS) \
 	$(FUZZ_LIBS)
 FUZZ_BINS += test/fuzz/bin/fuzz_sched_state
 test/fuzz/bin/fuzz_sched_state: $(srcdir)/test/fuzz/fuzz_sched_state.c $(FUZZ_CORE)

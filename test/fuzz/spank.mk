@@ -7,7 +7,7 @@ test_fuzz_replay_spank_opts_SOURCES = test/fuzz/fuzz_spank_opts.c \
 test_fuzz_replay_spank_opts_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/src/plugins/spank \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_spank_opts"'
-test_fuzz_replay_spank_opts_LDADD = src/common/libdeadline_static.la \
+test_fuzz_replay_spank_opts_LDADD = $(DL_TOOLS_LIBS) \
 	$(SLURM_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_spank_opts

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/dl_config.h"
-#include "common/model.h"
-#include "common/plan.h"
+#include "common/config/config.h"
+#include "common/model/model.h"
+#include "common/plan/plan.h"
 
 /* n nodes of `cpus` CPUs, all in partition 0 ("batch"), regular pool;
  * the first `accel` nodes in the accelerated pool. */

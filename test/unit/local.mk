@@ -7,7 +7,7 @@ UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
 	test/unit/test_capacity test/unit/test_adaptive \
 	test/unit/test_job_hints
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
-UNIT_LDADD = src/common/libdeadline_static.la $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
+UNIT_LDADD = $(DL_TOOLS_LIBS) $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
 test_unit_test_model_SOURCES = test/unit/test_model.c test/unit/fixtures.h
 test_unit_test_model_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_model_LDADD = $(UNIT_LDADD)

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/realtime.h"
-#include "common/rt_vector.h"
+#include "common/realtime/realtime.h"
+#include "common/realtime/vector.h"
 #include "fixtures.h"
 
 /* splitmix64: small, seeded, the same on every machine */

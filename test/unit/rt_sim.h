@@ -9,7 +9,7 @@
 #ifndef DL_TEST_RT_SIM_H
 #define DL_TEST_RT_SIM_H
 
-#include "common/rt_dispatch.h"
+#include "common/realtime/dispatch.h"
 #include "rt_fixtures.h"
 
 #ifndef SIM_TRACE

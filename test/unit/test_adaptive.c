@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/capacity.h"
-#include "common/policy.h"
+#include "common/policy/capacity.h"
+#include "common/policy/policy.h"
 #include "fixtures.h"
 
 static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus,

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "common/affinity.h"
+#include "common/policy/affinity.h"
 #include "fixtures.h"
 
 START_TEST(test_sreq_now)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/policy_baseline.h"
+#include "common/compare/baseline.h"
 #include "fixtures.h"
 
 static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)

@@ -3,8 +3,8 @@
  */
 #include <math.h>
 
-#include "common/capacity.h"
-#include "common/heap.h"
+#include "common/policy/capacity.h"
+#include "common/policy/heap.h"
 #include "fixtures.h"
 
 START_TEST(test_classes)

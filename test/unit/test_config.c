@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/dl_config.h"
-#include "common/kv_file.h"
+#include "common/config/config.h"
+#include "common/config/kv_file.h"
 #include "fixtures.h"
 
 START_TEST(test_defaults)

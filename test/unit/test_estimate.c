@@ -3,8 +3,8 @@
  */
 #include <math.h>
 
-#include "common/estimate.h"
-#include "common/goal.h"
+#include "common/estimate/estimate.h"
+#include "common/estimate/goal.h"
 #include "fixtures.h"
 
 #define EPS 1e-9

@@ -3,7 +3,7 @@
  */
 #include <math.h>
 
-#include "common/goal.h"
+#include "common/estimate/goal.h"
 #include "fixtures.h"
 
 #define EPS 1e-9

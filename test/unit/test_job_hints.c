@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/job_hints.h"
+#include "common/model/job_hints.h"
 #include "fixtures.h"
 
 START_TEST(test_profile)

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "common/locality.h"
-#include "common/nodeset.h"
+#include "common/model/locality.h"
+#include "common/model/nodeset.h"
 #include "fixtures.h"
 
 struct names {

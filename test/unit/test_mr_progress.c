@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "fixtures.h"
-#include "common/dl_timefmt.h"
+#include "common/io/timefmt.h"
 #include "mr_progress.h"
 
 #define NOW 1700000000.0

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/oracle.h"
+#include "common/compare/oracle.h"
 #include "fixtures.h"
 
 /* a constant capacity of `units` of one resource */

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/atomic_file.h"
-#include "common/plan.h"
-#include "common/plan_json.h"
+#include "common/io/atomic_file.h"
+#include "common/plan/plan.h"
+#include "common/plan/plan_json.h"
 #include "fixtures.h"
 
 static struct dl_plan *sample_plan(void)

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/history.h"
-#include "common/predictor.h"
-#include "common/stats.h"
+#include "common/estimate/history.h"
+#include "common/estimate/predictor.h"
+#include "common/estimate/stats.h"
 #include "fixtures.h"
 
 static struct dl_pred_cfg pcfg(void)

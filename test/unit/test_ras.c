@@ -5,12 +5,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/place_index.h"
-#include "common/plan_json.h"
-#include "common/placement.h"
-#include "common/policy.h"
-#include "common/policy_ras.h"
-#include "common/utility.h"
+#include "common/policy/place_index.h"
+#include "common/plan/plan_json.h"
+#include "common/policy/placement.h"
+#include "common/policy/policy.h"
+#include "common/policy/ras.h"
+#include "common/policy/utility.h"
 #include "fixtures.h"
 
 #define TOL 1e-12

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/forecast.h"
-#include "common/nodeset.h"
-#include "common/policy.h"
-#include "common/policy_reverse.h"
+#include "common/model/forecast.h"
+#include "common/model/nodeset.h"
+#include "common/policy/policy.h"
+#include "common/policy/reverse.h"
 #include "fixtures.h"
 
 #define TOL 1e-9

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "common/rt_dc.h"
+#include "common/compare/dc.h"
 #include "fixtures.h"
 
 static struct dl_dc_request req(uint64_t id, double a, double d, uint32_t m,

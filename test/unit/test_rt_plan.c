@@ -4,9 +4,9 @@
  * jobs, jobs judged at plan time (admitted or held as not guaranteed), jobs
  * without deadline left alone, and the plan as JSON.
  */
-#include "common/plan_json.h"
-#include "common/policy.h"
-#include "common/policy_realtime.h"
+#include "common/plan/plan_json.h"
+#include "common/policy/policy.h"
+#include "common/realtime/plan_cycle.h"
 #include "rt_fixtures.h"
 
 struct world {

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "common/rt_worst.h"
+#include "common/realtime/worst.h"
 #include "fixtures.h"
 
 START_TEST(test_quantile)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/estimate.h"
-#include "common/sched_state.h"
+#include "common/estimate/estimate.h"
+#include "common/plan/sched_state.h"
 #include "fixtures.h"
 
 START_TEST(test_idset_basic)

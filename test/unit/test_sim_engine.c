@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/policy_baseline.h"
+#include "common/compare/baseline.h"
 #include "fixtures.h"
 #include "sim/engine.h"
 #include "sim/oracle_input.h"

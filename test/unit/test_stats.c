@@ -4,7 +4,7 @@
  */
 #include <math.h>
 
-#include "common/stats.h"
+#include "common/estimate/stats.h"
 #include "fixtures.h"
 
 START_TEST(test_quantile_type7)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/est_proto.h"
-#include "common/usage.h"
+#include "common/io/est_proto.h"
+#include "common/estimate/usage.h"
 #include "fixtures.h"
 
 #define TOL 1e-9

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/atomic_file.h"
+#include "common/io/atomic_file.h"
 
 static const char *const opt_names[DL_SPANK_OPT_COUNT] = {
 	[DL_SPANK_SOFT_DEADLINE] = "soft-deadline",

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "common/job_hints.h"
-#include "common/locality.h"
+#include "common/model/job_hints.h"
+#include "common/model/locality.h"
 
 enum dl_spank_opt {
 	DL_SPANK_SOFT_DEADLINE = 0,

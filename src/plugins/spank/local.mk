@@ -11,10 +11,10 @@ if BUILD_PLUGINS
 slurmplugin_LTLIBRARIES += src/plugins/spank/spank_deadline.la
 src_plugins_spank_spank_deadline_la_SOURCES = \
 	src/plugins/spank/deadline_spank.c $(SPANK_OPTS_SOURCES) \
-	src/common/job_hints.c src/common/job_hints.h \
-	src/common/locality.c src/common/locality.h \
-	src/common/nodeset.c src/common/nodeset.h \
-	src/common/atomic_file.c src/common/atomic_file.h
+	src/common/model/job_hints.c src/common/model/job_hints.h \
+	src/common/model/locality.c src/common/model/locality.h \
+	src/common/model/nodeset.c src/common/model/nodeset.h \
+	src/common/io/atomic_file.c src/common/io/atomic_file.h
 # -isystem: Slurm's own headers are not warning-clean under WARN_CFLAGS
 src_plugins_spank_spank_deadline_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DHAVE_CONFIG_H -isystem $(SLURM_SRC) -isystem $(SLURM_SRC)/src/common

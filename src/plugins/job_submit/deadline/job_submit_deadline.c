@@ -42,10 +42,10 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/dl_log.h"
-#include "common/job_hints.h"
-#include "common/plan.h"
-#include "common/realtime.h"
+#include "common/io/log.h"
+#include "common/model/job_hints.h"
+#include "common/plan/plan.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 const char plugin_name[] = "Deadline admission control at submit";

@@ -23,7 +23,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/realtime.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 /* Highest priority we hand out: leaves headroom below the 32-bit maximum,

@@ -39,12 +39,12 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "common/atomic_file.h"
-#include "common/policy_ras.h"
-#include "common/est_proto.h"
-#include "common/estimate.h"
-#include "common/estimator_client.h"
-#include "common/realtime.h"
+#include "common/io/atomic_file.h"
+#include "common/policy/ras.h"
+#include "common/io/est_proto.h"
+#include "common/estimate/estimate.h"
+#include "common/io/estimator_client.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 #define SDL_EST_QUEUE_FILE "deadline_estimator_queue"

@@ -29,12 +29,12 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/atomic_file.h"
-#include "common/dl_log.h"
-#include "common/forecast.h"
-#include "common/plan_json.h"
-#include "common/policy.h"
-#include "common/realtime.h"
+#include "common/io/atomic_file.h"
+#include "common/io/log.h"
+#include "common/model/forecast.h"
+#include "common/plan/plan_json.h"
+#include "common/policy/policy.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 const char plugin_name[] =

@@ -21,13 +21,13 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "common/dl_config.h"
-#include "common/dl_log.h"
-#include "common/job_hints.h"
-#include "common/model.h"
-#include "common/plan.h"
-#include "common/sched_state.h"
-#include "common/usage.h"
+#include "common/config/config.h"
+#include "common/io/log.h"
+#include "common/model/job_hints.h"
+#include "common/model/model.h"
+#include "common/plan/plan.h"
+#include "common/plan/sched_state.h"
+#include "common/estimate/usage.h"
 
 #define SDL_PREFIX "sched/deadline"
 

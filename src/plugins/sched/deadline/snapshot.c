@@ -24,7 +24,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/realtime.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 /* ---- helpers on Slurm records (lock held) ---- */

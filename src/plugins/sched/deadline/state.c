@@ -15,8 +15,8 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "common/plan_json.h"
-#include "common/realtime.h"
+#include "common/plan/plan_json.h"
+#include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
 #define SDL_STATE_FILE "deadline_state.json"

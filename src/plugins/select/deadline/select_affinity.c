@@ -23,9 +23,9 @@
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/job_hints.h"
-#include "common/locality.h"
-#include "common/nodeset.h"
+#include "common/model/job_hints.h"
+#include "common/model/locality.h"
+#include "common/model/nodeset.h"
 
 #include "select_affinity.h"
 

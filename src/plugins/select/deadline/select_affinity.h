@@ -17,7 +17,7 @@
 #include "src/common/bitstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/affinity.h"
+#include "common/policy/affinity.h"
 
 /* What the current plan says about the array of a task. */
 struct sd_aff_plan {

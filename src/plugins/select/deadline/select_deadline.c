@@ -53,8 +53,8 @@ int node_record_count;
  * (log.c aliases it; only slurm_xlator.h declares the name) */
 extern int slurm_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 
-#include "common/place_index.h"
-#include "common/plan.h"
+#include "common/policy/place_index.h"
+#include "common/plan/plan.h"
 
 #include "select_affinity.h"
 

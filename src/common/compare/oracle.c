@@ -1,0 +1,406 @@
+/*
+ * oracle.c - the deadline upper bound: a preemptive relaxation solved as an
+ * incremental max-flow (see oracle.h for the model and why it is a bound).
+ */
+#include "common/compare/oracle.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCALE 1000.0 /* flows in milli-unit-seconds */
+
+struct graph {
+	uint32_t nnodes;
+	int32_t *head;
+	int32_t *next;
+	uint32_t *to;
+	int64_t *cap; /* residual; edge e and e ^ 1 are a pair */
+	uint32_t nedges, cap_edges;
+	/* Dinic */
+	int32_t *level;
+	int32_t *iter;
+	uint32_t *queue;
+};
+
+static int add_edge(struct graph *g, uint32_t u, uint32_t v, int64_t c)
+{
+	if (g->nedges + 2 > g->cap_edges) {
+		uint32_t n = g->cap_edges ? g->cap_edges * 2 : 1024;
+		void *a = realloc(g->next, n * sizeof(*g->next));
+
+		if (!a)
+			return ENOMEM;
+		g->next = a;
+		if (!(a = realloc(g->to, n * sizeof(*g->to))))
+			return ENOMEM;
+		g->to = a;
+		if (!(a = realloc(g->cap, n * sizeof(*g->cap))))
+			return ENOMEM;
+		g->cap = a;
+		g->cap_edges = n;
+	}
+	g->to[g->nedges] = v;
+	g->cap[g->nedges] = c;
+	g->next[g->nedges] = g->head[u];
+	g->head[u] = (int32_t) g->nedges++;
+	g->to[g->nedges] = u;
+	g->cap[g->nedges] = 0;
+	g->next[g->nedges] = g->head[v];
+	g->head[v] = (int32_t) g->nedges++;
+	return 0;
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->head);
+	free(g->next);
+	free(g->to);
+	free(g->cap);
+	free(g->level);
+	free(g->iter);
+	free(g->queue);
+}
+
+static bool bfs(struct graph *g, uint32_t s, uint32_t t)
+{
+	uint32_t qh = 0, qt = 0;
+
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		g->level[i] = -1;
+	g->level[s] = 0;
+	g->queue[qt++] = s;
+	while (qh < qt) {
+		uint32_t u = g->queue[qh++];
+
+		if (g->level[t] >= 0 && g->level[u] >= g->level[t])
+			break; /* nothing beyond the sink's level is used */
+		for (int32_t e = g->head[u]; e >= 0; e = g->next[e]) {
+			uint32_t v = g->to[e];
+
+			if (g->cap[e] > 0 && g->level[v] < 0) {
+				g->level[v] = g->level[u] + 1;
+				g->queue[qt++] = v;
+			}
+		}
+	}
+	return g->level[t] >= 0;
+}
+
+static int64_t dfs(struct graph *g, uint32_t u, uint32_t t, int64_t f)
+{
+	if (u == t)
+		return f;
+	for (; g->iter[u] >= 0; g->iter[u] = g->next[g->iter[u]]) {
+		int32_t e = g->iter[u];
+		uint32_t v = g->to[e];
+
+		if (g->cap[e] > 0 && g->level[v] == g->level[u] + 1) {
+			int64_t d = dfs(g, v, t, f < g->cap[e] ? f : g->cap[e]);
+
+			if (d > 0) {
+				g->cap[e] -= d;
+				g->cap[e ^ 1] += d;
+				return d;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Push up to `want` from s to t; returns what was pushed. */
+static int64_t augment(struct graph *g, uint32_t s, uint32_t t, int64_t want,
+		       uint64_t *naug)
+{
+	int64_t total = 0;
+
+	while (total < want && bfs(g, s, t)) {
+		int64_t d;
+
+		for (uint32_t i = 0; i < g->nnodes; i++)
+			g->iter[i] = g->head[i];
+		while (total < want && (d = dfs(g, s, t, want - total)) > 0) {
+			total += d;
+			(*naug)++;
+		}
+	}
+	return total;
+}
+
+/* Integral of resource r's units from -inf-anchored t[0] to x. */
+static double integral_to(const struct dl_oracle_capacity *c,
+			  const double *prefix, uint32_t r, double x)
+{
+	const double *u = c->units + (size_t) r * c->nsteps;
+	uint32_t lo = 0, hi = c->nsteps;
+
+	if (x <= c->t[0])
+		return (u[0] > 0 ? u[0] : 0) * (x - c->t[0]);
+	while (hi - lo > 1) { /* last k with t[k] <= x */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (c->t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return prefix[(size_t) r * c->nsteps + lo] +
+	       (u[lo] > 0 ? u[lo] : 0) * (x - c->t[lo]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+struct incl {
+	uint32_t job;   /* index into the caller's jobs */
+	uint32_t node;  /* its node in the flow network */
+	int64_t demand; /* W_j in milli-unit-seconds */
+	double from[2], to[2];
+	int64_t work[2];
+};
+
+static int cmp_demand(const void *a, const void *b)
+{
+	const struct incl *x = a, *y = b;
+
+	if (x->demand != y->demand)
+		return x->demand < y->demand ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+static bool bad(double x)
+{
+	return !isfinite(x) || x < 0;
+}
+
+static int check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
+		       const struct dl_oracle_capacity *cap, char *err,
+		       size_t errlen)
+{
+	if ((njobs && !jobs) || !cap || !cap->nres ||
+	    cap->nres > DL_ORACLE_MAX_RES || !cap->nsteps || !cap->t ||
+	    !cap->units) {
+		snprintf(err, err ? errlen : 0,
+			 "oracle needs jobs, 1..%d resources and a capacity "
+			 "series",
+			 DL_ORACLE_MAX_RES);
+		return EINVAL;
+	}
+	for (uint32_t k = 0; k < cap->nsteps; k++) {
+		if (!isfinite(cap->t[k]) || (k && cap->t[k] <= cap->t[k - 1])) {
+			snprintf(err, err ? errlen : 0,
+				 "capacity breakpoints must be finite and "
+				 "increasing (step %u)",
+				 k);
+			return EINVAL;
+		}
+		for (uint32_t r = 0; r < cap->nres; r++)
+			if (!isfinite(
+				    cap->units[(size_t) r * cap->nsteps + k])) {
+				snprintf(err, err ? errlen : 0,
+					 "capacity of resource %u at step %u "
+					 "is not finite",
+					 r, k);
+				return EINVAL;
+			}
+	}
+	for (uint32_t i = 0; i < njobs; i++) {
+		const struct dl_oracle_job *j = &jobs[i];
+		const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
+
+		if (!isfinite(j->release) || !isfinite(j->deadline)) {
+			snprintf(err, err ? errlen : 0,
+				 "job %u: release and deadline must be finite",
+				 i);
+			return EINVAL;
+		}
+		for (int p = 0; p < 2; p++)
+			if (bad(ph[p]->work) || bad(ph[p]->width) ||
+			    bad(ph[p]->longest) ||
+			    (ph[p]->work > 0 && ph[p]->res >= cap->nres)) {
+				snprintf(err, err ? errlen : 0,
+					 "job %u: %s phase has a negative, NaN "
+					 "or unknown-resource value",
+					 i, p ? "reduce" : "map");
+				return EINVAL;
+			}
+		if (!(j->map.work > 0) && !(j->reduce.work > 0) && j->counted) {
+			snprintf(err, err ? errlen : 0, "job %u has no work",
+				 i);
+			return EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Windows of a job's phases; false when its critical path cannot fit. */
+static bool windows(const struct dl_oracle_job *j, struct incl *in)
+{
+	double lm = j->map.work > 0 ? j->map.longest : 0;
+	double lr = j->reduce.work > 0 ? j->reduce.longest : 0;
+
+	if (j->deadline - j->release < lm + lr)
+		return false;
+	in->from[0] = j->release;
+	in->to[0] = j->deadline - lr;
+	in->from[1] = j->release + lm;
+	in->to[1] = j->deadline;
+	in->work[0] = (int64_t) floor(j->map.work * SCALE);
+	in->work[1] = (int64_t) floor(j->reduce.work * SCALE);
+	in->demand = in->work[0] + in->work[1];
+	return in->demand > 0;
+}
+
+int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
+		    const struct dl_oracle_capacity *cap,
+		    struct dl_oracle_result *res, char *err, size_t errlen)
+{
+	struct graph g = {0};
+	struct incl *in = NULL;
+	double *bp = NULL, *prefix = NULL;
+	uint32_t ni = 0, nbp = 0, K, R, T, first_part, first_iv;
+	int rc = ENOMEM;
+
+	if (!res) {
+		snprintf(err, err ? errlen : 0, "no result buffer");
+		return EINVAL;
+	}
+	memset(res, 0, sizeof(*res));
+	if (check_input(jobs, njobs, cap, err, errlen))
+		return EINVAL;
+	R = cap->nres;
+
+	in = calloc(njobs ? njobs : 1, sizeof(*in));
+	bp = malloc((4 * (size_t) njobs + 1) * sizeof(*bp));
+	prefix = malloc((size_t) R * cap->nsteps * sizeof(*prefix));
+	if (!in || !bp || !prefix)
+		goto out;
+	for (uint32_t i = 0; i < njobs; i++) {
+		if (!jobs[i].counted)
+			continue;
+		res->counted++;
+		in[ni].job = i;
+		in[ni].node = ni;
+		if (!windows(&jobs[i], &in[ni])) {
+			res->impossible++;
+			continue;
+		}
+		for (int p = 0; p < 2; p++)
+			if (in[ni].work[p] > 0) {
+				bp[nbp++] = in[ni].from[p];
+				bp[nbp++] = in[ni].to[p];
+			}
+		ni++;
+	}
+	/* cumulative capacity at each step start, per resource */
+	for (uint32_t r = 0; r < R; r++) {
+		const double *u = cap->units + (size_t) r * cap->nsteps;
+		double acc = 0;
+
+		for (uint32_t k = 0; k < cap->nsteps; k++) {
+			prefix[(size_t) r * cap->nsteps + k] = acc;
+			if (k + 1 < cap->nsteps)
+				acc += (u[k] > 0 ? u[k] : 0) *
+				       (cap->t[k + 1] - cap->t[k]);
+		}
+	}
+	qsort(bp, nbp, sizeof(*bp), cmp_double);
+	{
+		uint32_t m = 0;
+
+		for (uint32_t k = 0; k < nbp; k++)
+			if (!m || bp[k] > bp[m - 1])
+				bp[m++] = bp[k];
+		nbp = m;
+	}
+	K = nbp > 1 ? nbp - 1 : 0;
+
+	/* nodes: jobs, their two phases, (interval, resource), sink */
+	first_part = ni;
+	first_iv = ni + 2 * ni;
+	T = first_iv + K * R;
+	g.nnodes = T + 1;
+	g.head = malloc(g.nnodes * sizeof(*g.head));
+	g.level = malloc(g.nnodes * sizeof(*g.level));
+	g.iter = malloc(g.nnodes * sizeof(*g.iter));
+	g.queue = malloc(g.nnodes * sizeof(*g.queue));
+	if (!g.head || !g.level || !g.iter || !g.queue)
+		goto out;
+	for (uint32_t v = 0; v < g.nnodes; v++)
+		g.head[v] = -1;
+	for (uint32_t k = 0; k < K; k++)
+		for (uint32_t r = 0; r < R; r++) {
+			double c = integral_to(cap, prefix, r, bp[k + 1]) -
+				   integral_to(cap, prefix, r, bp[k]);
+			int64_t ci = (int64_t) ceil(c * SCALE - 1e-6);
+
+			if (ci > 0 && add_edge(&g, first_iv + k * R + r, T, ci))
+				goto out;
+		}
+	for (uint32_t x = 0; x < ni; x++) {
+		const struct dl_oracle_job *j = &jobs[in[x].job];
+		const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
+
+		for (int p = 0; p < 2; p++) {
+			uint32_t part = first_part + 2 * x + p, k;
+
+			if (in[x].work[p] <= 0)
+				continue;
+			if (add_edge(&g, x, part, in[x].work[p]))
+				goto out;
+			/* first interval starting at the window's start */
+			{
+				uint32_t lo = 0, hi = nbp;
+
+				while (lo < hi) {
+					uint32_t mid = (lo + hi) / 2;
+
+					if (bp[mid] < in[x].from[p])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				k = lo;
+			}
+			for (; k < K && bp[k + 1] <= in[x].to[p]; k++) {
+				double c = ph[p]->width * (bp[k + 1] - bp[k]) *
+					   SCALE;
+				int64_t ci = (int64_t) ceil(c - 1e-6);
+
+				if (ci > 0 &&
+				    add_edge(&g, part,
+					     first_iv + k * R + ph[p]->res, ci))
+					goto out;
+			}
+		}
+	}
+	res->edges = g.nedges / 2;
+
+	/* greedy: smallest demand first, each as far as it routes */
+	qsort(in, ni, sizeof(*in), cmp_demand);
+	for (uint32_t x = 0; x < ni; x++) {
+		int64_t got = augment(&g, in[x].node, T, in[x].demand,
+				      &res->augmentations);
+
+		res->fraction += (double) got / (double) in[x].demand;
+		res->routed += got >= in[x].demand;
+	}
+	res->bound = (uint32_t) floor(res->fraction + 1e-6);
+	if (res->bound > res->counted - res->impossible)
+		res->bound = res->counted - res->impossible;
+	rc = 0;
+out:
+	if (rc == ENOMEM)
+		snprintf(err, err ? errlen : 0, "out of memory");
+	graph_free(&g);
+	free(in);
+	free(bp);
+	free(prefix);
+	return rc;
+}

@@ -1,0 +1,306 @@
+/*
+ * config/config.c - the deadline.conf option table, defaults and validation.
+ */
+#include "common/config/config.h"
+
+#include "common/io/atomic_file.h"
+#include "common/config/kv_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define OFF(f) offsetof(struct dl_config, f)
+
+const struct dl_option dl_options[] = {
+	{"Policy", DL_OPT_POLICY, OFF(policy), 0, 0, "adaptive",
+	 "scheduling policy: adaptive, ras, reverse or realtime"},
+	{"PlanInterval", DL_OPT_DURATION, OFF(plan_interval), 1, 3600, "10",
+	 "seconds between two plan cycles"},
+	{"ReplanDelay", DL_OPT_DURATION, OFF(replan_delay), 0, 60, "1",
+	 "seconds from a deadline job's submission or task end to a new plan"},
+	{"EstimatorSocket", DL_OPT_STRING, OFF(estimator_socket), 0, 0,
+	 "/run/slurm-deadline/estimator.sock",
+	 "Unix socket of deadline-estimatord; empty disables it"},
+	{"EstimatorTimeout", DL_OPT_DURATION, OFF(estimator_timeout), 0.001, 10,
+	 "0.2", "seconds one estimator request may take"},
+	{"MaxDeadlineShare", DL_OPT_DOUBLE, OFF(max_deadline_share), 0.01, 1,
+	 "1", "share of a partition one account may claim through deadlines"},
+	{"ReduceCost", DL_OPT_DOUBLE, OFF(reduce_cost), 0.001, 1000, "1",
+	 "default cost of a reduce task relative to a map task"},
+	{"OverdueFloor", DL_OPT_DOUBLE, OFF(overdue_floor), 0.001, 1, "0.1",
+	 "remaining time assumed for a task running longer than the mean, as a "
+	 "fraction of the mean"},
+	{"AcceleratorFeature", DL_OPT_STRING, OFF(accel_feature), 0, 0, "",
+	 "node feature marking the accelerated pool (hardware affinity); empty "
+	 "disables it"},
+	{"AcceleratorThreshold", DL_OPT_DOUBLE, OFF(accel_threshold), 1, 1000,
+	 "1.5", "speedup above which a job is accelerable"},
+	{"PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000, 4000000000.0,
+	 "4000000000", "Slurm priority given to the most urgent deadline job"},
+	{"PlanFile", DL_OPT_STRING, OFF(plan_file), 0, 0, "",
+	 "where the current plan is published as JSON; empty = "
+	 "StateSaveLocation/deadline_plan.json"},
+	{"RasRounds", DL_OPT_UINT, OFF(ras_rounds), 0, 1000, "10",
+	 "max-min rounds of the ras/reverse placement"},
+	{"NodeIO", DL_OPT_STRING, OFF(node_io), 0, 0, "",
+	 "I/O capacity per node, e.g. n[1-8]=200,n9=400 (MB/s)"},
+	{"DefaultIO", DL_OPT_DOUBLE, OFF(default_io), 0, 1e9, "0",
+	 "I/O capacity of nodes not listed in NodeIO; 0 = I/O not constrained"},
+	{"AvailabilityForecast", DL_OPT_STRING, OFF(availability_forecast), 0,
+	 0, "", "external-load forecast f(t) for the reverse policy"},
+	{"RealtimeShare", DL_OPT_DOUBLE, OFF(realtime_share), 0.01, 1, "1",
+	 "share of a partition that realtime admission may promise"},
+	{"RealtimeMargin", DL_OPT_DOUBLE, OFF(realtime_margin), 0, 10, "0.2",
+	 "safety margin added to worst-case task lengths (fraction)"},
+	{"RealtimeQuantile", DL_OPT_DOUBLE, OFF(realtime_quantile), 0.5, 1,
+	 "0.99", "task-length quantile taken as the worst case"},
+	{"RealtimeTaskOverhead", DL_OPT_DURATION, OFF(realtime_overhead), 0,
+	 3600, "5",
+	 "seconds added to every worst-case task length: from a CPU freeing to "
+	 "the next task running on it"},
+	{"FeedbackThreshold", DL_OPT_DURATION, OFF(feedback_threshold), 0,
+	 86400, "0",
+	 "realtime feedback trigger in seconds; 0 = the typical map task "
+	 "length"},
+	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
+	 "0 = decisions only, 1..3 = more detail in slurmctld's log"},
+	{NULL, 0, 0, 0, 0, NULL, NULL},
+};
+
+static const char *policy_names[DL_POLICY_COUNT] = {"adaptive", "ras",
+						    "reverse", "realtime"};
+
+const char *dl_policy_name(enum dl_policy p)
+{
+	return (unsigned) p < DL_POLICY_COUNT ? policy_names[p] : "unknown";
+}
+
+int dl_policy_from_name(const char *name)
+{
+	if (!name)
+		return -1;
+	for (int i = 0; i < DL_POLICY_COUNT; i++)
+		if (!strcasecmp(name, policy_names[i]))
+			return i;
+	return -1;
+}
+
+double dl_parse_duration(const char *s)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!s)
+		return -1;
+	while (isspace((unsigned char) *s))
+		s++;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	if (*end == 's')
+		end++;
+	else if (*end == 'm')
+		mult = 60, end++;
+	else if (*end == 'h')
+		mult = 3600, end++;
+	while (isspace((unsigned char) *end))
+		end++;
+	return *end ? -1 : v * mult;
+}
+
+static const struct dl_option *find_option(const char *name)
+{
+	for (const struct dl_option *o = dl_options; o->name; o++)
+		if (!strcasecmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
+		  char *err, size_t errlen)
+{
+	const struct dl_option *o;
+	char *field;
+	double v;
+	char *end;
+
+	if (!cfg || !name || !value) {
+		snprintf(err, err ? errlen : 0, "missing option name or value");
+		return EINVAL;
+	}
+	o = find_option(name);
+	if (!o) {
+		snprintf(err, err ? errlen : 0, "unknown option '%s'", name);
+		return EINVAL;
+	}
+	field = (char *) cfg + o->offset;
+	switch (o->type) {
+	case DL_OPT_POLICY: {
+		int p = dl_policy_from_name(value);
+
+		if (p < 0) {
+			snprintf(err, err ? errlen : 0,
+				 "%s=%s: expected adaptive, ras, reverse or "
+				 "realtime",
+				 o->name, value);
+			return EINVAL;
+		}
+		*(enum dl_policy *) field = (enum dl_policy) p;
+		return 0;
+	}
+	case DL_OPT_STRING: {
+		char *copy = strdup(value);
+
+		if (!copy) {
+			snprintf(err, err ? errlen : 0, "out of memory");
+			return ENOMEM;
+		}
+		free(*(char **) field);
+		*(char **) field = copy;
+		return 0;
+	}
+	case DL_OPT_DURATION:
+		v = dl_parse_duration(value);
+		break;
+	case DL_OPT_DOUBLE:
+	case DL_OPT_UINT:
+		errno = 0;
+		v = strtod(value, &end);
+		if (errno || end == value || !isfinite(v))
+			v = NAN;
+		else
+			while (isspace((unsigned char) *end))
+				end++;
+		if (!isnan(v) && *end)
+			v = NAN;
+		if (o->type == DL_OPT_UINT && !isnan(v) && v != floor(v))
+			v = NAN;
+		break;
+	default:
+		return EINVAL;
+	}
+	if (isnan(v) || v < o->min || v > o->max) {
+		snprintf(err, err ? errlen : 0,
+			 "%s=%s: expected a %s between %g and %g", o->name,
+			 value,
+			 o->type == DL_OPT_UINT       ? "whole number"
+			 : o->type == DL_OPT_DURATION ? "duration (s/m/h)"
+						      : "number",
+			 o->min, o->max);
+		return EINVAL;
+	}
+	if (o->type == DL_OPT_UINT)
+		*(uint32_t *) field = (uint32_t) v;
+	else
+		*(double *) field = v;
+	return 0;
+}
+
+void dl_config_free(struct dl_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (const struct dl_option *o = dl_options; o->name; o++)
+		if (o->type == DL_OPT_STRING) {
+			char **f = (char **) ((char *) cfg + o->offset);
+
+			free(*f);
+			*f = NULL;
+		}
+}
+
+int dl_config_defaults(struct dl_config *cfg)
+{
+	char err[128];
+
+	if (!cfg)
+		return EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	for (const struct dl_option *o = dl_options; o->name; o++) {
+		int rc = dl_config_set(cfg, o->name, o->def, err, sizeof(err));
+
+		if (rc) {
+			dl_config_free(cfg);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int dl_config_copy(struct dl_config *dst, const struct dl_config *src)
+{
+	if (!dst || !src)
+		return EINVAL;
+	*dst = *src;
+	for (const struct dl_option *o = dl_options; o->name; o++)
+		if (o->type == DL_OPT_STRING) {
+			char **f = (char **) ((char *) dst + o->offset);
+
+			if (*f && !(*f = strdup(*f))) {
+				/* leave dst consistent: drop what was copied */
+				for (const struct dl_option *p = dl_options;
+				     p != o; p++)
+					if (p->type == DL_OPT_STRING)
+						free(*(char **) ((char *) dst +
+								 p->offset));
+				memset(dst, 0, sizeof(*dst));
+				return ENOMEM;
+			}
+		}
+	return 0;
+}
+
+static int set_option(void *ctx, const char *name, const char *value, char *msg,
+		      size_t msglen)
+{
+	return dl_config_set(ctx, name, value, msg, msglen);
+}
+
+int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
+		    const char *origin, char *err, size_t errlen)
+{
+	struct dl_config next;
+	int rc;
+
+	if (!cfg || (!text && len))
+		return EINVAL;
+	rc = dl_config_defaults(&next);
+	if (rc)
+		return rc;
+	rc = dl_kv_parse(text, len, origin ? origin : "deadline.conf",
+			 set_option, &next, err, errlen);
+	if (rc) {
+		dl_config_free(&next);
+		return rc;
+	}
+	dl_config_free(cfg);
+	*cfg = next;
+	return 0;
+}
+
+int dl_config_load(struct dl_config *cfg, const char *path, char *err,
+		   size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!cfg || !path)
+		return EINVAL;
+	rc = dl_read_file(path, 1u << 20, &text, &len);
+	if (rc) {
+		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		return rc;
+	}
+	rc = dl_config_parse(cfg, text, len, path, err, errlen);
+	free(text);
+	return rc;
+}

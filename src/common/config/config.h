@@ -1,0 +1,100 @@
+/*
+ * config/config.h - deadline.conf settings as the core sees them.
+ *
+ * One table describes every option: its name, type, default, bounds and
+ * documentation.  The sched plugin reads the file with Slurm's s_p_hashtbl
+ * using this table's names and hands each value to dl_config_set(); the
+ * tools (simulator, sdeadline) parse the same file with dl_config_load().  So
+ * validation and defaults exist exactly once.
+ */
+#ifndef DL_CONFIG_H
+#define DL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dl_policy {
+	DL_POLICY_ADAPTIVE = 0,
+	DL_POLICY_RAS,
+	DL_POLICY_REVERSE,
+	DL_POLICY_REALTIME,
+	DL_POLICY_COUNT
+};
+
+struct dl_config {
+	enum dl_policy policy;
+	double plan_interval;      /* seconds between plan cycles */
+	double replan_delay;       /* seconds from a submit/end to a replan */
+	char *estimator_socket;    /* "" = no estimator */
+	double estimator_timeout;  /* seconds per request */
+	double max_deadline_share; /* of a partition, per account; 1 = no cap */
+	double reduce_cost;        /* default reduce/map task cost ratio */
+	double overdue_floor;      /* delta floor, as a fraction of mu */
+	char *accel_feature;       /* node feature of the accelerated pool */
+	double accel_threshold;    /* speedup mu_reg/mu_acc to be accelerable */
+	double priority_base;      /* Slurm priority of the top urgent job */
+	char *plan_file;           /* published plan; "" = StateSaveLocation */
+	uint32_t ras_rounds;       /* max-min rounds of the placement */
+	char *node_io;             /* "node[1-4]=200,node5=100" I/O capacity */
+	double default_io;         /* I/O capacity of nodes not in node_io */
+	char *availability_forecast; /* f(t) file (reverse policy) */
+	double realtime_share;     /* share of a partition for realtime jobs */
+	double realtime_margin;    /* safety margin on worst-case lengths */
+	double realtime_quantile;  /* quantile used as worst-case length */
+	double realtime_overhead;  /* slot turnover added to each task (s) */
+	double feedback_threshold; /* realtime feedback delta; 0 = auto */
+	uint32_t debug;            /* 0 quiet .. 3 very verbose */
+};
+
+enum dl_opt_type {
+	DL_OPT_POLICY,
+	DL_OPT_DOUBLE,
+	DL_OPT_UINT,
+	DL_OPT_STRING,
+	DL_OPT_DURATION, /* seconds, or a number with s/m/h suffix */
+};
+
+struct dl_option {
+	const char *name; /* as written in deadline.conf */
+	enum dl_opt_type type;
+	size_t offset; /* into struct dl_config */
+	double min, max;
+	const char *def; /* default, as text */
+	const char *doc; /* one line for man page and --help */
+};
+
+/* The table of options, terminated by a NULL name. */
+extern const struct dl_option dl_options[];
+
+/* Fill cfg with the documented defaults (strings are allocated). */
+int dl_config_defaults(struct dl_config *cfg);
+void dl_config_free(struct dl_config *cfg);
+int dl_config_copy(struct dl_config *dst, const struct dl_config *src);
+
+/* Set one option from its text value.  Names are case-insensitive like
+ * Slurm's.  Returns 0, or EINVAL (unknown option, malformed or out-of-range
+ * value) with a message naming the option and the accepted range in err;
+ * cfg is unchanged on error. */
+int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
+		  char *err, size_t errlen);
+
+/* Parse a deadline.conf (Name=Value lines, '#' comments, case-insensitive
+ * names) into cfg, starting from defaults.  On any error cfg is left
+ * untouched and err says which line is wrong.  A missing file is ENOENT
+ * (callers treat it as "all defaults"). */
+int dl_config_load(struct dl_config *cfg, const char *path, char *err,
+		   size_t errlen);
+/* The same from text in memory; origin names it in messages.  cfg must
+ * have been initialised (dl_config_defaults). */
+int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
+		    const char *origin, char *err, size_t errlen);
+
+const char *dl_policy_name(enum dl_policy p);
+/* -1 if unknown */
+int dl_policy_from_name(const char *name);
+
+/* Parse "120", "90s", "15m", "2h" into seconds; -1 on error. */
+double dl_parse_duration(const char *s);
+
+#endif

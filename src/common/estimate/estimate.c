@@ -1,0 +1,355 @@
+/*
+ * estimate.c - Polo's performance model: mu, delta, s_req (Eq. 1-3) and
+ * predicted finish times.
+ */
+#include "common/estimate/estimate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double dl_mu_pool(const struct dl_phase *ph, int pool)
+{
+	double sum = 0;
+	uint32_t n = 0;
+
+	if (!ph)
+		return 0;
+	for (int k = 0; k < DL_POOLS; k++) {
+		if (pool >= 0 && k != pool)
+			continue;
+		sum += ph->sum_len[k];
+		n += ph->done_pool[k];
+	}
+	return n ? sum / n : 0;
+}
+
+double dl_sd(const struct dl_phase *ph)
+{
+	double sum = 0, sumsq = 0, var;
+	uint32_t n = 0;
+
+	if (!ph)
+		return 0;
+	for (int k = 0; k < DL_POOLS; k++) {
+		sum += ph->sum_len[k];
+		sumsq += ph->sumsq_len[k];
+		n += ph->done_pool[k];
+	}
+	if (n < 2)
+		return 0;
+	var = (sumsq - sum * sum / n) / (n - 1);
+	return var > 0 ? sqrt(var) : 0;
+}
+
+struct dl_mu dl_phase_mu(const struct dl_phase *ph)
+{
+	struct dl_mu mu = {0, 0, DL_MU_NONE, "none"};
+
+	if (!ph)
+		return mu;
+	if (ph->completed && dl_mu_pool(ph, -1) > 0) {
+		mu.mean = dl_mu_pool(ph, -1);
+		mu.sd = dl_sd(ph);
+		mu.source = DL_MU_JOB;
+		mu.label = "job";
+	} else if (ph->prior_mean > 0) {
+		mu.mean = ph->prior_mean;
+		/* p90 of a normal is mean + 1.2816 sd */
+		mu.sd = ph->prior_p90 > ph->prior_mean
+				? (ph->prior_p90 - ph->prior_mean) / 1.2816
+				: 0;
+		mu.source = DL_MU_PRIOR;
+		mu.label = ph->prior_source[0] ? ph->prior_source : "history";
+	}
+	return mu;
+}
+
+double dl_delta(double mu, double start, double now, double floor_frac)
+{
+	double beta = now - start;
+	double floor_s = floor_frac > 0 ? floor_frac * mu : 0;
+
+	if (!(mu > 0))
+		return 0;
+	if (beta < 0)
+		beta = 0; /* clock skew: a task cannot have run negative time */
+	return mu - beta > floor_s ? mu - beta : floor_s;
+}
+
+double dl_phase_work(const struct dl_phase *ph, double mu, double now,
+		     double floor_frac, int pool)
+{
+	double w = 0;
+
+	if (!ph || !(mu > 0))
+		return 0;
+	for (uint32_t i = 0; i < ph->nrunning; i++)
+		if (pool < 0 || ph->running[i].pool == pool)
+			w += dl_delta(mu, ph->running[i].start, now,
+				      floor_frac);
+	return w + (double) dl_phase_pending(ph) * mu;
+}
+
+static uint32_t running_on(const struct dl_phase *ph, int pool)
+{
+	uint32_t n = 0;
+
+	if (pool < 0)
+		return ph->nrunning;
+	for (uint32_t i = 0; i < ph->nrunning; i++)
+		n += ph->running[i].pool == pool;
+	return n;
+}
+
+static double sreq_pool(const struct dl_phase *ph, double mu, double goal,
+			double now, double floor_frac, int pool)
+{
+	double work;
+
+	if (!ph || !(mu > 0) || !isfinite(goal) || !isfinite(now))
+		return NAN;
+	work = dl_phase_work(ph, mu, now, floor_frac, pool);
+	if (work <= 0)
+		return -(double) running_on(ph, pool);
+	if (goal <= now)
+		return INFINITY;
+	return work / (goal - now) - (double) running_on(ph, pool);
+}
+
+double dl_sreq(const struct dl_phase *ph, double mu, double goal, double now,
+	       double floor_frac)
+{
+	return sreq_pool(ph, mu, goal, now, floor_frac, -1);
+}
+
+double dl_need(const struct dl_phase *ph, double mu, double goal, double now,
+	       double floor_frac)
+{
+	double s = dl_sreq(ph, mu, goal, now, floor_frac);
+
+	return isnan(s) ? s : s + (double) ph->nrunning;
+}
+
+double dl_sreq_acc(const struct dl_phase *ph, double mu_acc, double goal,
+		   double now, double floor_frac)
+{
+	return sreq_pool(ph, mu_acc, goal, now, floor_frac, DL_POOL_ACCEL);
+}
+
+double dl_sreq_extra(double mu_reg, double mu_acc, double sreq_acc,
+		     double acc_slots)
+{
+	if (!(mu_reg > 0) || !(mu_acc > 0) || !(sreq_acc > acc_slots))
+		return 0;
+	return mu_reg / mu_acc * (sreq_acc - acc_slots);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Rearrange a[0..n) so that a[k] is the k-th smallest (0-based), with
+ * nothing larger before it and nothing smaller after it (quickselect). */
+static double nth_smallest(double *a, uint32_t n, uint32_t k)
+{
+	uint32_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = a[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = a[i];
+
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return a[k];
+}
+
+/*
+ * When the last of `pending` tasks of length mu ends, list-scheduled on
+ * slots that free at free_at[0..n): the pending-th smallest of the
+ * completion times free_at[k] + i * mu, i >= 1.
+ *
+ * g(T) = sum_k max(0, T - free_at[k]) bounds the completions by T from
+ * above (g/mu) and from below (g/mu - active slots).  T_lb, the first T with
+ * g(T) = pending * mu, is therefore a lower bound, at most one completion
+ * per active slot is missing there, and every active slot's next completion
+ * lies within one task length after T_lb, before any second one: the
+ * answer is the missing-th smallest of those next completions.  When every
+ * slot is free by T_lb (the usual case) this is O(n); otherwise free_at is
+ * sorted to find the active slots.  scratch holds n doubles.
+ */
+static double list_finish(double *free_at, uint32_t n, double mu,
+			  uint32_t pending, double *scratch)
+{
+	double sum = 0, max = 0, t_lb, done = 0;
+	uint32_t active = n, missing;
+
+	for (uint32_t k = 0; k < n; k++) {
+		sum += free_at[k];
+		max = free_at[k] > max ? free_at[k] : max;
+	}
+	t_lb = (pending * mu + sum) / n;
+	if (t_lb < max) {
+		/* some slots free only after T_lb: sweep in order */
+		qsort(free_at, n, sizeof(*free_at), cmp_double);
+		sum = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			sum += free_at[k];
+			/* g on [free_at[k], free_at[k+1]] is (k+1) T - sum */
+			t_lb = (pending * mu + sum) / (k + 1);
+			active = k + 1;
+			if (k + 1 == n || t_lb <= free_at[k + 1])
+				break;
+		}
+	}
+	for (uint32_t k = 0; k < active; k++) {
+		double i = floor((t_lb - free_at[k]) / mu + 1e-9);
+
+		done += i > 0 ? i : 0;
+		scratch[k] = free_at[k] + (i > 0 ? i + 1 : 1) * mu;
+	}
+	if (done >= pending) /* t_lb is itself a completion time */
+		return t_lb;
+	missing = pending - (uint32_t) done;
+	if (missing > active)
+		missing = active; /* guards rounding; cannot happen exactly */
+	return nth_smallest(scratch, active, missing - 1);
+}
+
+#define FINISH_STACK 256
+
+double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
+		       double slots, double floor_frac)
+{
+	double stack_delta[FINISH_STACK], stack_free[2 * FINISH_STACK];
+	double *delta = stack_delta, *free_at = stack_free, last = 0, t;
+	uint32_t pending, nslots, r;
+
+	if (!ph || !isfinite(now))
+		return NAN;
+	pending = dl_phase_pending(ph);
+	r = ph->nrunning;
+	if (!pending && !r)
+		return now;
+	if (!(mu > 0))
+		return NAN;
+	nslots = slots >= 1 ? (slots > 1e7 ? 10000000u : (uint32_t) slots) : 0;
+	if (pending && !nslots)
+		return INFINITY;
+	if (pending > 0 && nslots > pending + r)
+		nslots = pending + r; /* more slots than tasks do not help */
+	if (!pending) {
+		for (uint32_t i = 0; i < r; i++) {
+			double d = dl_delta(mu, ph->running[i].start, now,
+					    floor_frac);
+
+			last = d > last ? d : last;
+		}
+		return now + last;
+	}
+	if (!r) /* every slot free now: whole waves */
+		return now + ceil((double) pending / nslots) * mu;
+
+	if (r > FINISH_STACK)
+		delta = malloc(r * sizeof(*delta));
+	if (nslots > FINISH_STACK)
+		free_at = malloc(2 * (size_t) nslots * sizeof(*free_at));
+	if (!delta || !free_at) {
+		if (delta != stack_delta)
+			free(delta);
+		if (free_at != stack_free)
+			free(free_at);
+		return NAN;
+	}
+	for (uint32_t i = 0; i < r; i++) {
+		delta[i] = dl_delta(mu, ph->running[i].start, now, floor_frac);
+		last = delta[i] > last ? delta[i] : last;
+	}
+	/* A slot frees when a running task ends, but only once concurrency
+	 * has drained below the slot count: with r > slots, the first
+	 * r - slots endings free nothing usable. */
+	if (r > nslots) {
+		nth_smallest(delta, r, r - nslots);
+		memcpy(free_at, delta + (r - nslots),
+		       nslots * sizeof(*free_at));
+	} else {
+		memset(free_at, 0, (nslots - r) * sizeof(*free_at));
+		memcpy(free_at + (nslots - r), delta, r * sizeof(*free_at));
+	}
+	t = list_finish(free_at, nslots, mu, pending, free_at + nslots);
+	if (delta != stack_delta)
+		free(delta);
+	if (free_at != stack_free)
+		free(free_at);
+	return now + (t > last ? t : last);
+}
+
+double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots)
+{
+	double tasks;
+
+	if (!ph || !(sd > 0))
+		return 0;
+	tasks = (double) dl_phase_pending(ph) + ph->nrunning;
+	if (tasks <= 0)
+		return 0;
+	if (slots < 1)
+		slots = 1;
+	return sd * sqrt(ceil(tasks / slots));
+}
+
+/* The need in whole tasks: the smallest concurrency (running tasks
+ * included) whose list-scheduled finish (dl_phase_finish: running tasks
+ * end, pending ones start in waves as slots free) meets the goal.  Polo's
+ * Eq. 1 treats the work as divisible; with tasks long against the time
+ * left it under-counts by up to a wave (34 tasks of 390 s due in 951 s:
+ * Eq. 1 says 13.9, but 14 slots take 3 waves, 1170 s; 17 take 2).  Never
+ * below Eq. 1; everything left when even that cannot meet the goal. */
+double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
+		    double now, double floor_frac, double fluid)
+{
+	uint32_t lo = 1, hi = dl_phase_pending(ph) + ph->nrunning;
+
+	if (!(mu > 0) || !isfinite(fluid) || !(goal > now) || !hi ||
+	    !dl_phase_pending(ph))
+		return fluid;
+	if (dl_phase_finish(ph, mu, now, hi, floor_frac) > goal + 1e-6)
+		return hi;
+	/* never below Eq. 1: start there (most often the answer) */
+	if (fluid > 1 && ceil(fluid - 1e-9) < hi)
+		lo = (uint32_t) ceil(fluid - 1e-9);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dl_phase_finish(ph, mu, now, mid, floor_frac) <=
+		    goal + 1e-6)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo > fluid ? lo : fluid;
+}

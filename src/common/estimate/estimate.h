@@ -1,0 +1,86 @@
+/*
+ * estimate.h - Polo's online performance model (DESIGN §4.1, digest 000
+ * part 1 §1.3-1.4): mean task length, remaining time of running tasks, the
+ * slots a phase needs to meet its goal (Eq. 1 and Eq. 2), the overflow onto
+ * regular nodes (Eq. 3) and the predicted finish time.
+ */
+#ifndef DL_ESTIMATE_H
+#define DL_ESTIMATE_H
+
+#include <stdbool.h>
+
+#include "common/model/model.h"
+
+/* Where a phase's task length estimate comes from. */
+enum dl_mu_source {
+	DL_MU_NONE = 0, /* nothing known */
+	DL_MU_JOB,      /* the phase's own completed tasks */
+	DL_MU_PRIOR,    /* history (the estimator) */
+	DL_MU_RATIO,    /* reduce: map mu times the reduce/map cost ratio */
+};
+
+struct dl_mu {
+	double mean;
+	double sd; /* spread of one task length; 0 if unknown */
+	enum dl_mu_source source;
+	const char *label; /* "job", "history:name", "ratio", "none" */
+};
+
+/* Mean length of completed tasks on the given pool, or on all pools when
+ * pool < 0.  0 when there are none. */
+double dl_mu_pool(const struct dl_phase *ph, int pool);
+/* Sample standard deviation of completed task lengths (all pools). */
+double dl_sd(const struct dl_phase *ph);
+
+/* The task length used for a phase: own completions, then the prior. */
+struct dl_mu dl_phase_mu(const struct dl_phase *ph);
+
+/* delta_i = mu - beta_i, floored at floor_frac * mu (> 0) for a task that
+ * has run longer than the mean (the paper leaves beta > mu open). */
+double dl_delta(double mu, double start, double now, double floor_frac);
+
+/* Remaining work of a phase in task-seconds:
+ * sum over R of delta_i / mu_pool... + |U| * mu.  Running tasks on the pool
+ * given (or all when pool < 0) only. */
+double dl_phase_work(const struct dl_phase *ph, double mu, double now,
+		     double floor_frac, int pool);
+
+/* Eq. 1: s_req = (sum_{i in R} delta_i + |U| mu) / (goal - now) - |R|.
+ * Returns +INFINITY when goal <= now and work remains, and -|R| when no
+ * work remains.  mu <= 0 yields NAN (no estimate). */
+double dl_sreq(const struct dl_phase *ph, double mu, double goal, double now,
+	       double floor_frac);
+
+/* Concurrency that finishes the remaining work by the goal: s_req + |R|. */
+double dl_need(const struct dl_phase *ph, double mu, double goal, double now,
+	       double floor_frac);
+
+/* Eq. 2: s_req on the accelerated pool: only accelerated running tasks,
+ * their mean and pending tasks (all of which could go there). */
+double dl_sreq_acc(const struct dl_phase *ph, double mu_acc, double goal,
+		   double now, double floor_frac);
+
+/* Eq. 3: regular slots that compensate an accelerated-pool shortfall,
+ * (mu_reg / mu_acc) * (s_req_acc - acc_slots); 0 when there is none. */
+double dl_sreq_extra(double mu_reg, double mu_acc, double sreq_acc,
+		     double acc_slots);
+
+/* Predicted time the phase's remaining tasks finish with `slots` running
+ * concurrently: no earlier than the longest remaining running task, and the
+ * pending tasks packed in waves of `slots` behind the running ones.  Returns
+ * now when nothing remains and +INFINITY when slots == 0 and tasks wait. */
+double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
+		       double slots, double floor_frac);
+
+/* The need in whole tasks: the smallest concurrency (running tasks
+ * included) whose dl_phase_finish meets the goal, never below `fluid` (the
+ * divisible-work need of Eq. 1, dl_need); every remaining task when even
+ * that misses.  Returns fluid unchanged when there is nothing to refine
+ * (no estimate, goal passed, nothing pending). */
+double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
+		    double now, double floor_frac, double fluid);
+
+/* Spread of that prediction: sd * sqrt(tasks per slot). */
+double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * job_hints.h - the per-job hints users give through the SPANK options
+ * (--soft-deadline, --task-profile, --reduce-cost, --max-delays; the
+ * --input-nodes locality has its own parser, common/locality.h).
+ *
+ * The SPANK plugin validates the user's text with these parsers and stores
+ * a normalised value in the job control environment (job_ptr->spank_job_env
+ * keeps "NAME=value"; Slurm prefixes "SPANK_" only in prolog/epilog
+ * environments); the sched plugin reads the same entries back from
+ * job_ptr->spank_job_env with dl_hints_from_env().  One parser for both.
+ */
+#ifndef DL_JOB_HINTS_H
+#define DL_JOB_HINTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/model/model.h"
+
+/* Names in the job control environment, as the SPANK plugin sets them;
+ * prolog/epilog scripts see them with the "SPANK_" prefix. */
+#define DL_ENV_SOFT_DEADLINE "DEADLINE_SOFT"
+#define DL_ENV_TASK_PROFILE  "DEADLINE_TASK_PROFILE"
+#define DL_ENV_REDUCE_COST   "DEADLINE_REDUCE_COST"
+#define DL_ENV_MAX_DELAYS    "DEADLINE_MAX_DELAYS"
+/* --input-nodes, normalised (common/locality.h); read by select/deadline */
+#define DL_ENV_INPUT_NODES "DEADLINE_INPUT_NODES"
+/* set by smapreduce on the map array: reduce tasks that will follow, so that
+ * admission can judge the MapReduce job as one at the map submission */
+#define DL_ENV_MR_REDUCES "DEADLINE_MR_REDUCES"
+#define DL_ENV_PREFIX     "SPANK_"
+
+struct dl_job_hints {
+	double soft_deadline; /* epoch seconds; 0 = none */
+	bool has_profile;
+	struct dl_demand task; /* the array's own tasks */
+	bool has_shuffle;
+	struct dl_demand shuffle; /* reduce arrays: while maps still run */
+	double reduce_cost;       /* 0 = none */
+	int32_t max_delays;       /* -1 = none */
+	int32_t mr_reduces;       /* -1 = none */
+};
+
+void dl_hints_init(struct dl_job_hints *h);
+
+/* "cpu=2,mem=4G,io=50[,shuffle_cpu=..,shuffle_mem=..,shuffle_io=..]";
+ * mem takes K/M/G/T suffixes (MB without), cpu > 0, io >= 0 (MB/s).
+ * Returns 0 or EINVAL with a message; h unchanged on error. */
+int dl_hints_parse_profile(const char *text, struct dl_job_hints *h, char *err,
+			   size_t errlen);
+/* Normalised form "cpu=2,mem=4096,io=50[,shuffle_...]" (mem in MB), keys
+ * with a zero value left out; it parses back to the same profile. */
+int dl_hints_format_profile(const struct dl_job_hints *h, char *buf,
+			    size_t len);
+
+/* A reduce/map cost ratio: a number in (0, 1000]. */
+int dl_hints_parse_reduce_cost(const char *text, double *out, char *err,
+			       size_t errlen);
+/* A whole number of deferrals in [0, 1000]. */
+int dl_hints_parse_max_delays(const char *text, int32_t *out, char *err,
+			      size_t errlen);
+
+/* A reduce task count announced with a map array: [0, DL_MAX_TASKS]. */
+int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
+			      size_t errlen);
+
+/* Check a soft deadline against the time of submission and the hard
+ * deadline (0 = none): it must be in the future and not after the hard
+ * one.  Returns 0 or EINVAL with a message. */
+int dl_hints_check_soft(double soft, double hard, double now, char *err,
+			size_t errlen);
+
+/* The value of the entry `name` (a DL_ENV_* name, with or without the
+ * SPANK_ prefix) of a job control environment, or NULL. */
+const char *dl_hints_env_get(char *const *env, uint32_t count,
+			     const char *name);
+
+/* Read the hints from a job control environment ("NAME=value" entries,
+ * with or without the SPANK_ prefix).  Entries that fail to parse are
+ * reported in err and ignored (the others still apply); returns the number
+ * of bad entries. */
+int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
+		      char *err, size_t errlen);
+
+#endif

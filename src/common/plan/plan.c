@@ -1,0 +1,208 @@
+/*
+ * plan.c - plan objects and the process-wide current plan.
+ */
+#include "common/plan/plan.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *verdict_names[DL_VERDICT_COUNT] = {
+	"on_track", "at_risk", "late",     "no_data",
+	"capped",   "held",    "rejected", "done",
+};
+
+static const char *class_names[] = {"late", "no_data", "need", "met",
+				    "unmanaged"};
+
+void dl_plan_copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n;
+
+	if (!dst || !len)
+		return;
+	n = src ? strnlen(src, len - 1) : 0;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
+void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job)
+{
+	if (!o || !job)
+		return;
+	o->job_id = job->id;
+	o->reduce_id = job->reduce_id;
+	dl_plan_copy_str(o->user, sizeof(o->user), job->user);
+	dl_plan_copy_str(o->account, sizeof(o->account), job->account);
+	dl_plan_copy_str(o->name, sizeof(o->name), job->name);
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+
+		o->tasks[p] = ph->tasks;
+		o->done[p] = ph->completed;
+		o->running[p] = ph->nrunning;
+		o->pending[p] = dl_phase_pending(ph);
+	}
+}
+
+const char *dl_verdict_name(enum dl_verdict v)
+{
+	return (unsigned) v < DL_VERDICT_COUNT ? verdict_names[v] : "unknown";
+}
+
+const char *dl_class_name(enum dl_class c)
+{
+	return (unsigned) c <= DL_CLASS_UNMANAGED ? class_names[c] : "unknown";
+}
+
+struct dl_plan *dl_plan_new(uint32_t njobs)
+{
+	struct dl_plan *plan = calloc(1, sizeof(*plan));
+
+	if (!plan)
+		return NULL;
+	if (njobs) {
+		plan->jobs = calloc(njobs, sizeof(*plan->jobs));
+		if (!plan->jobs) {
+			free(plan);
+			return NULL;
+		}
+	}
+	plan->njobs = njobs;
+	return plan;
+}
+
+void dl_plan_free(struct dl_plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->jobs);
+	free(plan->place);
+	free(plan->nodes);
+	free(plan);
+}
+
+const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
+				       uint64_t job_id)
+{
+	if (!plan || !job_id)
+		return NULL;
+	for (uint32_t i = 0; i < plan->njobs; i++)
+		if (plan->jobs[i].job_id == job_id ||
+		    plan->jobs[i].reduce_id == job_id)
+			return &plan->jobs[i];
+	return NULL;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct dl_plan_job *x = a, *y = b;
+	uint32_t rx = x->rank ? x->rank : UINT32_MAX;
+	uint32_t ry = y->rank ? y->rank : UINT32_MAX;
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
+}
+
+static int cmp_index(const void *a, const void *b, void *jobs)
+{
+	const struct dl_plan_job *j = jobs;
+
+	return cmp_rank(&j[*(const uint32_t *) a], &j[*(const uint32_t *) b]);
+}
+
+/* Sort jobs by rank and renumber the placement rows that point at them. */
+static void sort_by_rank(struct dl_plan *plan)
+{
+	uint32_t *order, *new_index;
+	struct dl_plan_job *sorted;
+
+	if (!plan->nplace) {
+		qsort(plan->jobs, plan->njobs, sizeof(*plan->jobs), cmp_rank);
+		return;
+	}
+	order = malloc(plan->njobs * sizeof(*order));
+	new_index = malloc(plan->njobs * sizeof(*new_index));
+	sorted = malloc(plan->njobs * sizeof(*sorted));
+	if (!order || !new_index || !sorted) {
+		/* out of memory: keep the order, rows stay valid */
+		free(order);
+		free(new_index);
+		free(sorted);
+		return;
+	}
+	for (uint32_t i = 0; i < plan->njobs; i++)
+		order[i] = i;
+	qsort_r(order, plan->njobs, sizeof(*order), cmp_index, plan->jobs);
+	for (uint32_t k = 0; k < plan->njobs; k++) {
+		sorted[k] = plan->jobs[order[k]];
+		new_index[order[k]] = k;
+	}
+	for (uint32_t p = 0; p < plan->nplace; p++)
+		if (plan->place[p].job < plan->njobs)
+			plan->place[p].job = new_index[plan->place[p].job];
+	free(plan->jobs);
+	plan->jobs = sorted;
+	free(order);
+	free(new_index);
+}
+
+void dl_plan_finalize(struct dl_plan *plan)
+{
+	if (!plan)
+		return;
+	if (plan->njobs)
+		sort_by_rank(plan);
+	memset(plan->stats.per_class, 0, sizeof(plan->stats.per_class));
+	memset(plan->stats.per_verdict, 0, sizeof(plan->stats.per_verdict));
+	plan->stats.jobs = plan->njobs;
+	for (uint32_t i = 0; i < plan->njobs; i++) {
+		if ((unsigned) plan->jobs[i].cls <= DL_CLASS_UNMANAGED)
+			plan->stats.per_class[plan->jobs[i].cls]++;
+		if ((unsigned) plan->jobs[i].verdict < DL_VERDICT_COUNT)
+			plan->stats.per_verdict[plan->jobs[i].verdict]++;
+	}
+}
+
+/* ---- current plan ---- */
+
+static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dl_plan *current;
+
+static void unref_locked(struct dl_plan *plan)
+{
+	if (plan && --plan->refs == 0)
+		dl_plan_free(plan);
+}
+
+void dl_plan_publish(struct dl_plan *plan)
+{
+	pthread_mutex_lock(&current_lock);
+	if (plan)
+		plan->refs = 1; /* the "current" reference */
+	unref_locked(current);
+	current = plan;
+	pthread_mutex_unlock(&current_lock);
+}
+
+struct dl_plan *dl_plan_acquire(void)
+{
+	struct dl_plan *plan;
+
+	pthread_mutex_lock(&current_lock);
+	plan = current;
+	if (plan)
+		plan->refs++;
+	pthread_mutex_unlock(&current_lock);
+	return plan;
+}
+
+void dl_plan_release(struct dl_plan *plan)
+{
+	if (!plan)
+		return;
+	pthread_mutex_lock(&current_lock);
+	unref_locked(plan);
+	pthread_mutex_unlock(&current_lock);
+}

@@ -1,0 +1,147 @@
+/*
+ * plan.h - the output of one plan cycle: per deadline job its allocation,
+ * rank, predicted finish, need and a one-line explanation, plus the cycle's
+ * statistics.  A published plan is immutable and reference counted: the
+ * sched plugin publishes a new one each cycle; select, job_submit and the
+ * tools read the current one.
+ */
+#ifndef DL_PLAN_H
+#define DL_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/config/config.h"
+#include "common/model/model.h"
+
+/* Priority classes of the adaptive policy, most urgent first. */
+enum dl_class {
+	DL_CLASS_LATE = 0,   /* the phase goal has passed */
+	DL_CLASS_NODATA = 1, /* no task length known yet */
+	DL_CLASS_NEED = 2,   /* ranked by s_req */
+	DL_CLASS_MET = 3,    /* need met: only leftover capacity */
+	DL_CLASS_UNMANAGED = 4,
+};
+
+enum dl_verdict {
+	DL_VERDICT_ON_TRACK = 0, /* predicted to meet its deadline */
+	DL_VERDICT_AT_RISK,      /* needs more than it can get now */
+	DL_VERDICT_LATE,         /* goal passed or cannot be met */
+	DL_VERDICT_NO_DATA,      /* no estimate yet */
+	DL_VERDICT_CAPPED,       /* over MaxDeadlineShare: no deadline boost */
+	DL_VERDICT_HELD,         /* held by the policy */
+	DL_VERDICT_REJECTED,     /* refused by admission control */
+	DL_VERDICT_DONE,
+	DL_VERDICT_COUNT
+};
+
+struct dl_plan_job {
+	uint64_t job_id;    /* map (or only) array */
+	uint64_t reduce_id; /* 0 = map-only */
+	char user[32];
+	char account[32];
+	char name[64];
+	int phase; /* DL_MAP, DL_REDUCE, -1 done */
+	enum dl_class cls;
+	enum dl_verdict verdict;
+	uint32_t rank;  /* 1 = most urgent; 0 = unranked */
+	uint32_t alloc; /* target concurrent tasks, active phase */
+	uint32_t alloc_pool[DL_POOLS]; /* of which on each pool */
+	uint32_t alloc_for_need;       /* the part of alloc that serves need */
+	bool urgent;                   /* has unmet need: rank above others */
+	bool managed;                  /* false: leave Slurm's own settings */
+	bool hold;                     /* policy holds the job */
+	double need; /* concurrency that meets the phase goal */
+	double sreq; /* Eq. 1, beyond running tasks, at plan time */
+	double mu;   /* task length used (s) */
+	double mu_sd;
+	char mu_source[24];
+	double deadline; /* job goal */
+	double goal;     /* active phase goal */
+	double predicted_finish;
+	double finish_err;
+	uint32_t tasks[DL_PHASES];
+	uint32_t done[DL_PHASES];
+	uint32_t running[DL_PHASES];
+	uint32_t pending[DL_PHASES];
+	char hold_reason[48]; /* Slurm Reason text (no spaces) */
+	char explain[200];
+	/* placement policies (ras, reverse); NAN / zero otherwise */
+	double utility;                     /* u_j of the placement */
+	double sfit;                        /* reverse: s_fit (concurrency) */
+	struct dl_demand demand[DL_PHASES]; /* one task as placed: map, and
+					       a reducer (shuffle or reduce
+					       profile) */
+};
+
+struct dl_plan_stats {
+	uint32_t jobs;
+	uint32_t per_class[DL_CLASS_UNMANAGED + 1];
+	uint32_t per_verdict[DL_VERDICT_COUNT];
+	double capacity_cpus; /* CPUs the plan could hand out */
+	uint64_t grants;      /* slots handed out */
+	uint64_t compute_us;  /* plan computation */
+	uint64_t snapshot_us; /* set by the caller: lock hold for snapshot */
+	uint64_t apply_us;    /* set by the caller: lock hold for apply */
+	char estimator[48];   /* "ok", "down (fallback to job mu)", ... */
+};
+
+/* Per-node placement (ras/reverse): P[j][n] as sparse rows. */
+struct dl_place {
+	uint32_t job;  /* index into plan->jobs */
+	uint32_t node; /* index into the cluster's nodes */
+	uint32_t maps;
+	uint32_t reduces;
+};
+
+/* A node of a placement plan: what select/deadline needs to enforce it
+ * without looking anything up under slurmctld's locks. */
+struct dl_plan_node {
+	char name[64];
+	double cap[3]; /* cpu, mem (MB), io for deadline tasks this cycle,
+			  external load forecast taken off; INFINITY = not
+			  constrained */
+};
+
+struct dl_plan {
+	double now;
+	enum dl_policy policy;
+	uint64_t cycle;
+	uint32_t njobs;
+	struct dl_plan_job *jobs; /* sorted by rank, unranked last */
+	uint32_t nplace;
+	struct dl_place *place;
+	uint32_t nnodes; /* placement policies: the cluster's nodes, */
+	struct dl_plan_node *nodes; /* indexed like dl_place.node */
+	struct dl_plan_stats stats;
+	int refs; /* managed by dl_plan_acquire/release */
+};
+
+struct dl_plan *dl_plan_new(uint32_t njobs);
+void dl_plan_free(struct dl_plan *plan);
+/* Entry for a job id (map or reduce array id); NULL if absent. */
+const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
+				       uint64_t job_id);
+/* Sort jobs by rank (unranked last, then by id) and recount stats. */
+void dl_plan_finalize(struct dl_plan *plan);
+
+/* Copy into a plan's fixed-size field, truncated at its end (NULL = ""). */
+void dl_plan_copy_str(char *dst, size_t len, const char *src);
+/* The job's identity (ids, user, account, name) and its task counts per
+ * phase, as every policy reports them. */
+void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job);
+
+const char *dl_verdict_name(enum dl_verdict v);
+const char *dl_class_name(enum dl_class c);
+
+/* ---- the current plan, shared inside one process ---- */
+
+/* Make plan the current one (takes ownership); the previous one is freed
+ * once its last reader releases it. */
+void dl_plan_publish(struct dl_plan *plan);
+/* The current plan with a reference held, or NULL.  Release it after use. */
+struct dl_plan *dl_plan_acquire(void);
+void dl_plan_release(struct dl_plan *plan);
+
+#endif

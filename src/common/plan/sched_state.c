@@ -1,0 +1,788 @@
+/*
+ * sched_state.c - the sched plugin's per-array memory and its JSON state.
+ */
+#include "common/plan/sched_state.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/io/atomic_file.h"
+
+#define SSTATE_VERSION 1
+#define MAX_STATE_FILE (256u << 20)
+#define MAX_RECS       10000000u
+
+/* ---- task id sets ---- */
+
+int dl_idset_add(struct dl_idset *s, uint32_t id)
+{
+	uint32_t byte = id / 8;
+
+	if (!s || id > DL_IDSET_MAX)
+		return -EINVAL;
+	if (byte >= s->nbytes) {
+		uint32_t n = s->nbytes ? s->nbytes : 16;
+		uint8_t *p;
+
+		while (n <= byte)
+			n *= 2;
+		if (n > DL_IDSET_MAX / 8 + 1)
+			n = DL_IDSET_MAX / 8 + 1;
+		p = realloc(s->bits, n);
+		if (!p)
+			return -ENOMEM;
+		memset(p + s->nbytes, 0, n - s->nbytes);
+		s->bits = p;
+		s->nbytes = n;
+	}
+	if (s->bits[byte] & (1u << (id % 8)))
+		return 0;
+	s->bits[byte] |= (uint8_t) (1u << (id % 8));
+	s->count++;
+	return 1;
+}
+
+bool dl_idset_has(const struct dl_idset *s, uint32_t id)
+{
+	return s && id / 8 < s->nbytes && (s->bits[id / 8] & (1u << (id % 8)));
+}
+
+void dl_idset_free(struct dl_idset *s)
+{
+	if (!s)
+		return;
+	free(s->bits);
+	memset(s, 0, sizeof(*s));
+}
+
+char *dl_idset_format(const struct dl_idset *s)
+{
+	size_t cap = 64, len = 0;
+	char *out = malloc(cap);
+	uint32_t nbits = s ? s->nbytes * 8 : 0;
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (uint32_t i = 0; i < nbits; i++) {
+		uint32_t j = i;
+		char item[32];
+		int n;
+
+		if (!dl_idset_has(s, i))
+			continue;
+		while (j + 1 < nbits && dl_idset_has(s, j + 1))
+			j++;
+		if (j == i)
+			n = snprintf(item, sizeof(item), "%s%u", len ? "," : "",
+				     i);
+		else
+			n = snprintf(item, sizeof(item), "%s%u-%u",
+				     len ? "," : "", i, j);
+		if (len + (size_t) n + 1 > cap) {
+			char *p;
+
+			while (len + (size_t) n + 1 > cap)
+				cap *= 2;
+			p = realloc(out, cap);
+			if (!p) {
+				free(out);
+				return NULL;
+			}
+			out = p;
+		}
+		memcpy(out + len, item, (size_t) n + 1);
+		len += (size_t) n;
+		i = j;
+	}
+	return out;
+}
+
+static int parse_id(const char **p, uint32_t *out)
+{
+	unsigned long v = 0;
+	const char *s = *p;
+
+	if (*s < '0' || *s > '9')
+		return EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (unsigned long) (*s - '0');
+		if (v > DL_IDSET_MAX)
+			return ERANGE;
+		s++;
+	}
+	*out = (uint32_t) v;
+	*p = s;
+	return 0;
+}
+
+int dl_idset_parse(struct dl_idset *s, const char *text, char *err,
+		   size_t errlen)
+{
+	const char *p = text;
+	struct dl_idset tmp = {0};
+
+	if (!s || !text) {
+		snprintf(err, err ? errlen : 0, "no task id set");
+		return EINVAL;
+	}
+	while (*p) {
+		uint32_t lo, hi;
+
+		if (parse_id(&p, &lo))
+			goto bad;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (parse_id(&p, &hi) || hi < lo)
+				goto bad;
+		}
+		for (uint64_t i = lo; i <= hi; i++)
+			if (dl_idset_add(&tmp, (uint32_t) i) < 0) {
+				dl_idset_free(&tmp);
+				snprintf(err, err ? errlen : 0,
+					 "out of memory");
+				return ENOMEM;
+			}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	dl_idset_free(s);
+	*s = tmp;
+	return 0;
+bad:
+	dl_idset_free(&tmp);
+	snprintf(err, err ? errlen : 0,
+		 "malformed task id set near '%.20s' (expected e.g. 0-5,7; ids "
+		 "up to %u)",
+		 p, DL_IDSET_MAX);
+	return EINVAL;
+}
+
+/* ---- records ---- */
+
+void dl_sstate_init(struct dl_sstate *st)
+{
+	if (st)
+		memset(st, 0, sizeof(*st));
+}
+
+static void rec_free(struct dl_array_rec *r)
+{
+	dl_idset_free(&r->finished);
+}
+
+void dl_sstate_free(struct dl_sstate *st)
+{
+	if (!st)
+		return;
+	for (uint32_t i = 0; i < st->n; i++)
+		rec_free(&st->recs[i]);
+	free(st->recs);
+	free(st->index);
+	memset(st, 0, sizeof(*st));
+}
+
+static uint32_t hash_id(uint64_t id, uint32_t size)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (uint32_t) (id & (size - 1));
+}
+
+/* Rebuild the index; the same size reuses its memory (cannot fail). */
+static int reindex(struct dl_sstate *st, uint32_t size)
+{
+	uint32_t *idx;
+
+	if (size == st->index_size && st->index) {
+		idx = st->index;
+		memset(idx, 0, size * sizeof(*idx));
+	} else if (!(idx = calloc(size, sizeof(*idx)))) {
+		return ENOMEM;
+	}
+	for (uint32_t i = 0; i < st->n; i++) {
+		uint32_t h = hash_id(st->recs[i].id, size);
+
+		while (idx[h])
+			h = (h + 1) & (size - 1);
+		idx[h] = i + 1;
+	}
+	if (idx != st->index)
+		free(st->index);
+	st->index = idx;
+	st->index_size = size;
+	return 0;
+}
+
+struct dl_array_rec *dl_sstate_find(const struct dl_sstate *st, uint64_t id)
+{
+	uint32_t h;
+
+	if (!st || !id || !st->index_size)
+		return NULL;
+	h = hash_id(id, st->index_size);
+	while (st->index[h]) {
+		struct dl_array_rec *r = &st->recs[st->index[h] - 1];
+
+		if (r->id == id)
+			return r;
+		h = (h + 1) & (st->index_size - 1);
+	}
+	return NULL;
+}
+
+struct dl_array_rec *dl_sstate_add(struct dl_sstate *st, uint64_t id)
+{
+	struct dl_array_rec *r = dl_sstate_find(st, id);
+	uint32_t h;
+
+	if (r || !st || !id)
+		return r;
+	if (st->n >= MAX_RECS)
+		return NULL;
+	if (st->n == st->cap) {
+		uint32_t cap = st->cap ? st->cap * 2 : 64;
+		void *p = realloc(st->recs, cap * sizeof(*st->recs));
+
+		if (!p)
+			return NULL;
+		st->recs = p;
+		st->cap = cap;
+	}
+	if ((uint64_t) (st->n + 1) * 2 > st->index_size &&
+	    reindex(st, st->index_size ? st->index_size * 2 : 128))
+		return NULL;
+	r = &st->recs[st->n];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->max_delays = -1;
+	h = hash_id(id, st->index_size);
+	while (st->index[h])
+		h = (h + 1) & (st->index_size - 1);
+	st->index[h] = ++st->n;
+	return r;
+}
+
+int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
+		      double start, double end, int pool)
+{
+	int rc;
+
+	if (!rec || task_id > DL_IDSET_MAX)
+		return EINVAL;
+	if (ok && (!isfinite(start) || !isfinite(end) || start < 0 ||
+		   end < start || pool < 0 || pool >= DL_POOLS))
+		return EINVAL;
+	rc = dl_idset_add(&rec->finished, task_id);
+	if (rc < 0)
+		return -rc;
+	if (rc == 0)
+		return EEXIST;
+	if (ok) {
+		double len = end - start;
+
+		rec->completed++;
+		rec->done_pool[pool]++;
+		rec->sum_len[pool] += len;
+		rec->sumsq_len[pool] += len * len;
+		if (!(rec->first_start > 0) || start < rec->first_start)
+			rec->first_start = start;
+	} else {
+		rec->failed++;
+	}
+	if (isfinite(end) && end > rec->last_end)
+		rec->last_end = end;
+	if (rec->finished.count > rec->tasks)
+		rec->tasks = rec->finished.count;
+	return 0;
+}
+
+int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph)
+{
+	uint32_t tasks;
+
+	if (!rec || !ph)
+		return EINVAL;
+	tasks = rec->tasks;
+	if (rec->completed + (uint64_t) rec->failed > tasks)
+		tasks = rec->completed + rec->failed;
+	if (tasks > DL_MAX_TASKS)
+		return EINVAL;
+	free(ph->running);
+	memset(ph, 0, sizeof(*ph));
+	ph->tasks = tasks;
+	ph->completed = rec->completed;
+	/* an array slurmctld no longer has will run nothing more */
+	ph->failed = rec->present ? rec->failed : tasks - rec->completed;
+	for (int k = 0; k < DL_POOLS; k++) {
+		ph->done_pool[k] = rec->done_pool[k];
+		ph->sum_len[k] = rec->sum_len[k];
+		ph->sumsq_len[k] = rec->sumsq_len[k];
+	}
+	ph->cpus_per_task = rec->cpus_per_task ? rec->cpus_per_task : 1;
+	ph->mem_per_task = rec->mem_per_task;
+	ph->time_limit = rec->time_limit;
+	ph->hard_deadline = rec->hard_deadline;
+	return 0;
+}
+
+uint32_t dl_sstate_gc(struct dl_sstate *st, double now, double retention)
+{
+	uint32_t kept = 0, gone = 0;
+
+	if (!st || !st->n)
+		return 0;
+	for (uint32_t i = 0; i < st->n; i++) {
+		struct dl_array_rec *r = &st->recs[i];
+		bool keep = r->present || !(now - r->last_seen > retention);
+
+		for (uint32_t k = 0; !keep && k < st->n; k++)
+			keep = st->recs[k].present &&
+			       (st->recs[k].map_id == r->id ||
+				st->recs[k].reduce_id == r->id);
+		if (!keep) {
+			rec_free(r);
+			gone++;
+			continue;
+		}
+		if (kept != i)
+			st->recs[kept] = *r;
+		kept++;
+	}
+	st->n = kept;
+	if (gone && st->index_size)
+		reindex(st, st->index_size);
+	return gone;
+}
+
+/* ---- JSON ---- */
+
+static void put_num(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k,
+			       json_object_new_double(isfinite(v) ? v : 0));
+}
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *rec_to_json(const struct dl_array_rec *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *dp, *sl, *sq;
+	char *ids;
+
+	if (!o)
+		return NULL;
+	ids = dl_idset_format(&r->finished);
+	if (!ids) {
+		json_object_put(o);
+		return NULL;
+	}
+	put_u64(o, "id", r->id);
+	put_u64(o, "map_id", r->map_id);
+	put_u64(o, "reduce_id", r->reduce_id);
+	put_u64(o, "dep_other", r->dep_other);
+	json_object_object_add(o, "user", json_object_new_string(r->user));
+	json_object_object_add(o, "account",
+			       json_object_new_string(r->account));
+	json_object_object_add(o, "name", json_object_new_string(r->name));
+	json_object_object_add(o, "partition",
+			       json_object_new_string(r->partition));
+	put_num(o, "submit", r->submit);
+	put_u64(o, "tasks", r->tasks);
+	put_u64(o, "cpus_per_task", r->cpus_per_task);
+	put_u64(o, "mem_per_task", r->mem_per_task);
+	put_num(o, "time_limit", r->time_limit);
+	put_num(o, "hard_deadline", r->hard_deadline);
+	put_num(o, "soft_deadline", r->soft_deadline);
+	put_num(o, "reduce_cost", r->reduce_cost);
+	json_object_object_add(o, "max_delays",
+			       json_object_new_int(r->max_delays));
+	json_object_object_add(o, "finished", json_object_new_string(ids));
+	free(ids);
+	put_u64(o, "completed", r->completed);
+	put_u64(o, "failed", r->failed);
+	dp = json_object_new_array_ext(DL_POOLS);
+	sl = json_object_new_array_ext(DL_POOLS);
+	sq = json_object_new_array_ext(DL_POOLS);
+	for (int k = 0; k < DL_POOLS; k++) {
+		json_object_array_add(dp,
+				      json_object_new_uint64(r->done_pool[k]));
+		json_object_array_add(sl,
+				      json_object_new_double(r->sum_len[k]));
+		json_object_array_add(sq,
+				      json_object_new_double(r->sumsq_len[k]));
+	}
+	json_object_object_add(o, "done_pool", dp);
+	json_object_object_add(o, "sum_len", sl);
+	json_object_object_add(o, "sumsq_len", sq);
+	put_num(o, "first_start", r->first_start);
+	put_num(o, "last_end", r->last_end);
+	json_object_object_add(o, "managed",
+			       json_object_new_boolean(r->managed));
+	put_u64(o, "alloc", r->alloc);
+	put_u64(o, "prio_mode", r->prio_mode);
+	json_object_object_add(o, "user_saved",
+			       json_object_new_boolean(r->user_saved));
+	put_u64(o, "user_throttle", r->user_throttle);
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(r->verdict));
+	put_num(o, "last_seen", r->last_seen);
+	json_object_object_add(o, "present",
+			       json_object_new_boolean(r->present));
+	return o;
+}
+
+char *dl_sstate_to_string(const struct dl_sstate *st)
+{
+	struct json_object *o, *arr;
+	char *text = NULL;
+
+	if (!st)
+		return NULL;
+	o = json_object_new_object();
+	arr = json_object_new_array_ext((int) (st->n ? st->n : 1));
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	json_object_object_add(o, "version",
+			       json_object_new_int(SSTATE_VERSION));
+	put_u64(o, "cycle", st->cycle);
+	json_object_object_add(o, "arrays", arr);
+	for (uint32_t i = 0; i < st->n; i++) {
+		struct json_object *r = rec_to_json(&st->recs[i]);
+
+		if (!r || json_object_array_add(arr, r)) {
+			json_object_put(r);
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	{
+		const char *s = json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PLAIN);
+
+		text = s ? strdup(s) : NULL;
+	}
+	json_object_put(o);
+	return text;
+}
+
+/* Field readers: absent fields keep their zero default, present ones must
+ * have the right type and range. */
+struct reader {
+	const struct json_object *o;
+	char *err;
+	size_t errlen;
+	int bad;
+};
+
+static const struct json_object *field(struct reader *rd, const char *k,
+				       json_type t)
+{
+	struct json_object *v;
+
+	if (rd->bad || !json_object_object_get_ex(rd->o, k, &v) || !v)
+		return NULL;
+	if (json_object_get_type(v) != t &&
+	    !(t == json_type_double && json_object_is_type(v, json_type_int))) {
+		snprintf(rd->err, rd->err ? rd->errlen : 0,
+			 "field '%s' has the wrong type", k);
+		rd->bad = 1;
+		return NULL;
+	}
+	return v;
+}
+
+static double get_time(struct reader *rd, const char *k)
+{
+	const struct json_object *v = field(rd, k, json_type_double);
+	double d;
+
+	if (!v)
+		return 0;
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < 0 || d > 1e15) {
+		snprintf(rd->err, rd->err ? rd->errlen : 0,
+			 "field '%s' out of range", k);
+		rd->bad = 1;
+		return 0;
+	}
+	return d;
+}
+
+static uint64_t get_uint(struct reader *rd, const char *k, uint64_t max)
+{
+	const struct json_object *v = field(rd, k, json_type_int);
+	int64_t i;
+
+	if (!v)
+		return 0;
+	i = json_object_get_int64(v);
+	if (i < 0 || (uint64_t) i > max) {
+		snprintf(rd->err, rd->err ? rd->errlen : 0,
+			 "field '%s' out of range", k);
+		rd->bad = 1;
+		return 0;
+	}
+	return (uint64_t) i;
+}
+
+static bool get_bool(struct reader *rd, const char *k)
+{
+	const struct json_object *v = field(rd, k, json_type_boolean);
+
+	return v ? json_object_get_boolean(v) : false;
+}
+
+static void get_str(struct reader *rd, const char *k, char *dst, size_t len)
+{
+	const struct json_object *v = field(rd, k, json_type_string);
+
+	snprintf(dst, len, "%s",
+		 v ? json_object_get_string((struct json_object *) v) : "");
+}
+
+static void get_pool_array(struct reader *rd, const char *k, bool integer,
+			   uint32_t *u, double *d)
+{
+	const struct json_object *v = field(rd, k, json_type_array);
+
+	if (!v)
+		return;
+	if (json_object_array_length(v) != DL_POOLS) {
+		snprintf(rd->err, rd->err ? rd->errlen : 0,
+			 "field '%s' must have %d entries", k, DL_POOLS);
+		rd->bad = 1;
+		return;
+	}
+	for (int i = 0; i < DL_POOLS; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		double x = e ? json_object_get_double(e) : NAN;
+
+		if (!e ||
+		    (!json_object_is_type(e, json_type_int) &&
+		     !json_object_is_type(e, json_type_double)) ||
+		    !isfinite(x) || x < 0 || (integer && x > UINT32_MAX)) {
+			snprintf(rd->err, rd->err ? rd->errlen : 0,
+				 "field '%s' has a bad entry", k);
+			rd->bad = 1;
+			return;
+		}
+		if (integer)
+			u[i] = (uint32_t) json_object_get_int64(e);
+		else
+			d[i] = x;
+	}
+}
+
+static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
+			 char *err, size_t errlen)
+{
+	struct reader rd = {o, err, errlen, 0};
+	const struct json_object *ids;
+	uint64_t done = 0;
+	char sub[160];
+
+	r->map_id = get_uint(&rd, "map_id", UINT32_MAX);
+	r->reduce_id = get_uint(&rd, "reduce_id", UINT32_MAX);
+	r->dep_other = get_uint(&rd, "dep_other", UINT32_MAX);
+	get_str(&rd, "user", r->user, sizeof(r->user));
+	get_str(&rd, "account", r->account, sizeof(r->account));
+	get_str(&rd, "name", r->name, sizeof(r->name));
+	get_str(&rd, "partition", r->partition, sizeof(r->partition));
+	r->submit = get_time(&rd, "submit");
+	r->tasks = (uint32_t) get_uint(&rd, "tasks", DL_MAX_TASKS);
+	r->cpus_per_task =
+		(uint32_t) get_uint(&rd, "cpus_per_task", UINT16_MAX);
+	r->mem_per_task = get_uint(&rd, "mem_per_task", UINT64_MAX >> 12);
+	r->time_limit = get_time(&rd, "time_limit");
+	r->hard_deadline = get_time(&rd, "hard_deadline");
+	r->soft_deadline = get_time(&rd, "soft_deadline");
+	r->reduce_cost = get_time(&rd, "reduce_cost");
+	{
+		const struct json_object *v =
+			field(&rd, "max_delays", json_type_int);
+		int64_t md = v ? json_object_get_int64(v) : -1;
+
+		if (md < -1 || md > 1000) {
+			snprintf(err, err ? errlen : 0,
+				 "field 'max_delays' out of range");
+			rd.bad = 1;
+		}
+		r->max_delays = (int32_t) md;
+	}
+	ids = field(&rd, "finished", json_type_string);
+	if (ids &&
+	    dl_idset_parse(&r->finished,
+			   json_object_get_string((struct json_object *) ids),
+			   sub, sizeof(sub))) {
+		snprintf(err, err ? errlen : 0, "field 'finished': %s", sub);
+		rd.bad = 1;
+	}
+	r->completed = (uint32_t) get_uint(&rd, "completed", DL_MAX_TASKS);
+	r->failed = (uint32_t) get_uint(&rd, "failed", DL_MAX_TASKS);
+	get_pool_array(&rd, "done_pool", true, r->done_pool, NULL);
+	get_pool_array(&rd, "sum_len", false, NULL, r->sum_len);
+	get_pool_array(&rd, "sumsq_len", false, NULL, r->sumsq_len);
+	r->first_start = get_time(&rd, "first_start");
+	r->last_end = get_time(&rd, "last_end");
+	r->managed = get_bool(&rd, "managed");
+	r->alloc = (uint32_t) get_uint(&rd, "alloc", UINT32_MAX);
+	r->prio_mode = (uint8_t) get_uint(&rd, "prio_mode", DL_PRIO_HELD);
+	r->user_saved = get_bool(&rd, "user_saved");
+	r->user_throttle =
+		(uint32_t) get_uint(&rd, "user_throttle", UINT32_MAX);
+	get_str(&rd, "verdict", r->verdict, sizeof(r->verdict));
+	r->last_seen = get_time(&rd, "last_seen");
+	r->present = get_bool(&rd, "present");
+	if (rd.bad)
+		return EINVAL;
+	for (int k = 0; k < DL_POOLS; k++)
+		done += r->done_pool[k];
+	if (done != r->completed ||
+	    (uint64_t) r->completed + r->failed != r->finished.count) {
+		snprintf(err, err ? errlen : 0,
+			 "array %llu: counts disagree (completed %u, failed "
+			 "%u, per pool %llu, task ids %u)",
+			 (unsigned long long) r->id, r->completed, r->failed,
+			 (unsigned long long) done, r->finished.count);
+		return EINVAL;
+	}
+	if (r->tasks < r->finished.count)
+		r->tasks = r->finished.count;
+	return 0;
+}
+
+int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
+			  size_t errlen)
+{
+	struct json_object *o, *v, *arr;
+	struct dl_sstate tmp;
+	size_t n;
+	int rc = EINVAL;
+
+	if (!st || !text) {
+		snprintf(err, err ? errlen : 0, "no state");
+		return EINVAL;
+	}
+	o = json_tokener_parse(text);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		snprintf(err, err ? errlen : 0, "not a JSON object");
+		json_object_put(o);
+		return EINVAL;
+	}
+	dl_sstate_init(&tmp);
+	if (!json_object_object_get_ex(o, "version", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int(v) != SSTATE_VERSION) {
+		snprintf(err, err ? errlen : 0,
+			 "unsupported state version (expected %d)",
+			 SSTATE_VERSION);
+		goto out;
+	}
+	if (json_object_object_get_ex(o, "cycle", &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > 0)
+		tmp.cycle = (uint64_t) json_object_get_int64(v);
+	if (!json_object_object_get_ex(o, "arrays", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(err, err ? errlen : 0, "no 'arrays' list");
+		goto out;
+	}
+	n = json_object_array_length(arr);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		struct dl_array_rec *r;
+		int64_t id;
+		char sub[200];
+
+		if (!e || !json_object_is_type(e, json_type_object) ||
+		    !json_object_object_get_ex(e, "id", &v) ||
+		    !json_object_is_type(v, json_type_int) ||
+		    (id = json_object_get_int64(v)) <= 0 || id > UINT32_MAX) {
+			snprintf(err, err ? errlen : 0,
+				 "array entry %zu: missing or bad 'id'", i);
+			goto out;
+		}
+		if (dl_sstate_find(&tmp, (uint64_t) id)) {
+			snprintf(err, err ? errlen : 0,
+				 "array %lld listed twice", (long long) id);
+			goto out;
+		}
+		r = dl_sstate_add(&tmp, (uint64_t) id);
+		if (!r) {
+			snprintf(err, err ? errlen : 0, "out of memory");
+			rc = ENOMEM;
+			goto out;
+		}
+		if (rec_from_json(r, e, sub, sizeof(sub))) {
+			snprintf(err, err ? errlen : 0, "array %lld: %s",
+				 (long long) id, sub);
+			goto out;
+		}
+	}
+	dl_sstate_free(st);
+	*st = tmp;
+	json_object_put(o);
+	return 0;
+out:
+	dl_sstate_free(&tmp);
+	json_object_put(o);
+	return rc;
+}
+
+int dl_sstate_save(const struct dl_sstate *st, const char *path, unsigned mode)
+{
+	char *text;
+	int rc;
+
+	if (!st || !path)
+		return EINVAL;
+	text = dl_sstate_to_string(st);
+	if (!text)
+		return ENOMEM;
+	rc = dl_atomic_write(path, text, strlen(text), mode);
+	free(text);
+	return rc;
+}
+
+int dl_sstate_load(struct dl_sstate *st, const char *path, char *err,
+		   size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!st || !path) {
+		snprintf(err, err ? errlen : 0, "no state file");
+		return EINVAL;
+	}
+	rc = dl_read_file(path, MAX_STATE_FILE, &text, &len);
+	if (rc) {
+		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		return rc;
+	}
+	if (strlen(text) != len) {
+		snprintf(err, err ? errlen : 0, "%s: contains NUL bytes", path);
+		free(text);
+		return EINVAL;
+	}
+	rc = dl_sstate_from_string(st, text, err, errlen);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * capacity.c - node classes and slot accounting for the plan.
+ */
+#include "common/policy/capacity.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool serves(const struct dl_capclass *c, uint32_t part)
+{
+	return !c->partitions ||
+	       (part < 64 && (c->partitions & ((uint64_t) 1 << part)));
+}
+
+static int popcount64(uint64_t x)
+{
+	int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+	const struct dl_capclass *x = a, *y = b;
+	int px = x->partitions ? popcount64(x->partitions) : 65;
+	int py = y->partitions ? popcount64(y->partitions) : 65;
+
+	/* classes serving fewer partitions first: take from the least
+	 * contended nodes before the shared ones */
+	if (px != py)
+		return px - py;
+	if (x->partitions != y->partitions)
+		return x->partitions < y->partitions ? -1 : 1;
+	return (int) x->pool - (int) y->pool;
+}
+
+int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
+{
+	if (!cap)
+		return EINVAL;
+	memset(cap, 0, sizeof(*cap));
+	if (!cl || !cl->nnodes)
+		return 0;
+	cap->cls = calloc(cl->nnodes, sizeof(*cap->cls));
+	if (!cap->cls)
+		return ENOMEM;
+	for (uint32_t i = 0; i < cl->nnodes; i++) {
+		const struct dl_node *n = &cl->nodes[i];
+		struct dl_capclass *c = NULL;
+		double cpus, mem;
+
+		if (!n->up || n->pool >= DL_POOLS)
+			continue;
+		for (uint32_t k = 0; k < cap->ncls; k++)
+			if (cap->cls[k].partitions == n->partitions &&
+			    cap->cls[k].pool == n->pool) {
+				c = &cap->cls[k];
+				break;
+			}
+		if (!c) {
+			c = &cap->cls[cap->ncls++];
+			c->partitions = n->partitions;
+			c->pool = n->pool;
+		}
+		cpus = n->cpus > n->cpus_other ? n->cpus - n->cpus_other : 0;
+		mem = n->mem > n->mem_other ? (double) (n->mem - n->mem_other)
+					    : 0;
+		c->nodes++;
+		c->cpus_total += cpus;
+		c->mem_total += mem;
+		cap->has_pool[n->pool] = true;
+	}
+	qsort(cap->cls, cap->ncls, sizeof(*cap->cls), cmp_class);
+	for (uint32_t k = 0; k < cap->ncls; k++) {
+		cap->cls[k].cpus_free = cap->cls[k].cpus_total;
+		cap->cls[k].mem_free = cap->cls[k].mem_total;
+	}
+	return 0;
+}
+
+void dl_capacity_free(struct dl_capacity *cap)
+{
+	if (!cap)
+		return;
+	free(cap->cls);
+	memset(cap, 0, sizeof(*cap));
+}
+
+static double class_slots(const struct dl_capclass *c, double cpu, double mem,
+			  bool total)
+{
+	double cpus = total ? c->cpus_total : c->cpus_free;
+	double m = total ? c->mem_total : c->mem_free;
+	double s = cpu > 0 ? floor(cpus / cpu + 1e-9) : INFINITY;
+
+	if (mem > 0 && floor(m / mem + 1e-9) < s)
+		s = floor(m / mem + 1e-9);
+	return s > 0 ? s : 0;
+}
+
+double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part, int pool,
+			 double cpu, double mem, bool total)
+{
+	double s = 0;
+
+	if (!cap || !(cpu > 0 || mem > 0))
+		return 0;
+	for (uint32_t k = 0; k < cap->ncls; k++)
+		if (serves(&cap->cls[k], part) &&
+		    (pool < 0 || cap->cls[k].pool == pool))
+			s += class_slots(&cap->cls[k], cpu, mem, total);
+	return s;
+}
+
+int dl_capacity_take(struct dl_capacity *cap, uint32_t part, int pool,
+		     double cpu, double mem)
+{
+	if (!cap || !(cpu > 0 || mem > 0))
+		return -1;
+	for (uint32_t k = 0; k < cap->ncls; k++) {
+		struct dl_capclass *c = &cap->cls[k];
+
+		if (!serves(c, part) || (pool >= 0 && c->pool != pool))
+			continue;
+		if (class_slots(c, cpu, mem, false) < 1)
+			continue;
+		c->cpus_free -= cpu;
+		if (mem > 0)
+			c->mem_free -= mem;
+		return c->pool;
+	}
+	return -1;
+}

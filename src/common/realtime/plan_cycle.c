@@ -1,0 +1,451 @@
+/*
+ * realtime/plan_cycle.c - the realtime policy as a plan cycle.
+ */
+#include "common/realtime/plan_cycle.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/io/log.h"
+#include "common/plan/id_index.h"
+#include "common/realtime/realtime.h"
+#include "common/realtime/dispatch.h"
+
+/* One admitted job of the current plan. */
+struct ajob {
+	struct dl_rt_job_info info;
+	struct dl_job *job; /* live job; NULL: ticket not bound yet */
+	uint32_t out;       /* index into plan->jobs */
+	uint32_t pool;      /* index into the pool list */
+	double order_key;   /* merged rank key */
+	uint32_t running;   /* tasks of its active phase running */
+	uint32_t granted;
+	bool blocked;
+};
+
+struct pools {
+	char (*name)[64];
+	uint32_t n;
+};
+
+static uint64_t usec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static const char *partition_name(const struct dl_cluster *cl,
+				  const struct dl_job *j)
+{
+	if (j->partition < cl->npartitions && cl->partitions[j->partition])
+		return cl->partitions[j->partition];
+	return "default";
+}
+
+static void describe(struct dl_plan_job *o, const struct dl_job *job)
+{
+	dl_plan_job_describe(o, job);
+	o->phase = dl_job_active_phase(job);
+	o->deadline = dl_job_deadline(job);
+	o->goal = o->deadline;
+	o->predicted_finish = NAN;
+	o->need = o->sreq = NAN;
+	o->mu = o->mu_sd = NAN;
+}
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct ajob *x = *(const struct ajob *const *) a;
+	const struct ajob *y = *(const struct ajob *const *) b;
+
+	if (x->order_key != y->order_key)
+		return x->order_key < y->order_key ? -1 : 1;
+	if (x->pool != y->pool)
+		return x->pool < y->pool ? -1 : 1;
+	return (x->info.position > y->info.position) -
+	       (x->info.position < y->info.position);
+}
+
+/* Free units of a pool for the walk: what admission may promise minus what
+ * admitted tasks hold, and never more than the partition has free. */
+static uint64_t free_units(const struct dl_cluster *cl, const char *part,
+			   uint32_t units, uint64_t rt_running)
+{
+	int pi = dl_cluster_find_partition(cl, part);
+	double idle = 0;
+
+	if (pi >= 0)
+		for (uint32_t i = 0; i < cl->nnodes; i++) {
+			const struct dl_node *nd = &cl->nodes[i];
+
+			if (nd->up && (nd->partitions & (1ull << pi)) &&
+			    nd->cpus > nd->cpus_other)
+				idle += nd->cpus - nd->cpus_other;
+		}
+	idle -= (double) rt_running;
+	if (rt_running >= units || idle <= 0)
+		return 0;
+	return idle < units - rt_running ? (uint64_t) idle : units - rt_running;
+}
+
+static uint32_t cpus_of(const struct dl_phase *ph)
+{
+	return ph->cpus_per_task ? ph->cpus_per_task : 1;
+}
+
+/* The reservation walk over one pool's admitted jobs (queue order).  A
+ * shared pool (Slurm) runs both phases on the same CPUs; a split pool (the
+ * paper's model) has a map walk without reservations and a reduce walk. */
+static int walk_pool(struct ajob **q, uint32_t n, const struct dl_cluster *cl,
+		     const char *part, bool split, const uint32_t units[2],
+		     uint64_t *grants)
+{
+	struct dl_rt_walk_job *w = calloc(n ? n : 1, sizeof(*w));
+
+	if (!w)
+		return ENOMEM;
+	for (int pool = 0; pool < (split ? 2 : 1); pool++) {
+		uint64_t running = 0;
+
+		for (uint32_t k = 0; k < n; k++) {
+			const struct ajob *a = q[k];
+			const struct dl_job *j = a->job;
+			int act = dl_job_active_phase(j);
+
+			memset(&w[k], 0, sizeof(w[k]));
+			for (int p = 0; p < DL_PHASES; p++)
+				if (!split || p == pool)
+					running += (uint64_t) j->phase[p]
+							   .nrunning *
+						   cpus_of(&j->phase[p]);
+			if (act < 0 || a->info.held)
+				continue;
+			if (!split || act == pool) {
+				w[k].ready = dl_phase_pending(&j->phase[act]);
+				w[k].cpus = a->info.cpus[act];
+			}
+			/* not in its reduce stage yet: its reducers' CPUs */
+			if (act == DL_MAP && (!split || pool == DL_REDUCE)) {
+				uint32_t red = a->info.tasks[DL_REDUCE];
+
+				if (j->phase[DL_REDUCE].tasks > red)
+					red = j->phase[DL_REDUCE].tasks;
+				w[k].reserve = (uint64_t) red *
+					       a->info.cpus[DL_REDUCE];
+			}
+		}
+		dl_rt_walk(w, n, free_units(cl, part, units[pool], running));
+		for (uint32_t k = 0; k < n; k++) {
+			int act = dl_job_active_phase(q[k]->job);
+
+			if (act < 0 || (split && act != pool))
+				continue;
+			q[k]->granted += w[k].granted;
+			q[k]->blocked = w[k].blocked;
+			*grants += w[k].granted;
+		}
+	}
+	free(w);
+	return 0;
+}
+
+static void admitted_out(struct ajob *a, struct dl_plan_job *o,
+			 const struct dl_config *cfg)
+{
+	int act = o->phase;
+	char fin[40], dl[40];
+
+	(void) cfg;
+	o->managed = true;
+	o->cls = DL_CLASS_NEED;
+	o->verdict = DL_VERDICT_ON_TRACK;
+	o->urgent = true;
+	o->deadline = a->info.deadline;
+	o->goal = act == DL_MAP && a->info.tasks[DL_REDUCE] ? a->info.map_finish
+							    : a->info.deadline;
+	o->predicted_finish = a->info.finish;
+	o->finish_err = 0;
+	o->mu = act >= 0 ? a->info.wc[act] : NAN;
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), "worst case");
+	o->alloc = a->running + a->granted;
+	o->alloc_pool[DL_POOL_REGULAR] = o->alloc;
+	o->alloc_for_need = o->alloc;
+	o->need = o->alloc;
+	o->sreq = a->granted;
+	dl_rt_fmt_time(fin, sizeof(fin), a->info.finish);
+	dl_rt_fmt_time(dl, sizeof(dl), a->info.deadline);
+	snprintf(o->explain, sizeof(o->explain),
+		 "admitted: worst-case finish %s, deadline %s; %u running, %u "
+		 "may start now%s",
+		 fin, dl, a->running, a->granted,
+		 a->blocked && !a->granted
+			 ? " (waiting: CPUs are kept for earlier jobs)"
+			 : "");
+	if (!o->alloc) {
+		/* the throttle cannot say "none": hold it until its turn */
+		o->hold = true;
+		dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+				 DL_RT_REASON_WAIT);
+	}
+}
+
+struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
+				 size_t errlen)
+{
+	struct dl_rt_state *st;
+	struct dl_rt_sync_stats ss;
+	struct dl_plan *plan = NULL;
+	struct ajob *adm = NULL, **order = NULL;
+	struct dl_id_index x = {NULL, 0};
+	bool *known = NULL;
+	uint64_t *starts = NULL;
+	uint32_t nstarts = 0;
+	struct pools pools = {NULL, 0};
+	uint64_t t0 = usec_now(), grants = 0;
+	uint32_t n, nadm = 0, cap;
+	int rc;
+
+	if (dl_policy_check_input(in, err, errlen))
+		return NULL;
+	st = in->rt;
+	if (!st) {
+		snprintf(err, err ? errlen : 0,
+			 "the realtime policy needs its admitted set");
+		return NULL;
+	}
+	n = in->njobs;
+	if (dl_rt_configure(st, in->cfg)) {
+		snprintf(err, err ? errlen : 0, "bad realtime configuration");
+		return NULL;
+	}
+	/* every partition with deadline jobs has a pool */
+	for (uint32_t i = 0; i < n; i++) {
+		const char *part = partition_name(in->cluster, in->jobs[i]);
+		uint32_t units[2];
+
+		if (!(dl_job_deadline(in->jobs[i]) > 0) ||
+		    !dl_rt_pool_units(st, part, units, NULL))
+			continue;
+		rc = dl_rt_set_pool(
+			st, part,
+			dl_rt_partition_units(in->cluster, part,
+					      in->cfg->realtime_share),
+			0, in->now);
+		if (rc) {
+			snprintf(err, err ? errlen : 0, "realtime pool %s: %s",
+				 part, strerror(rc));
+			return NULL;
+		}
+	}
+	rc = dl_rt_sync(st, in->jobs, n, in->cluster, in->now, &ss);
+	if (rc) {
+		snprintf(err, err ? errlen : 0, "realtime resync: %s",
+			 strerror(rc));
+		return NULL;
+	}
+	plan = dl_plan_new(n);
+	known = calloc(n ? n : 1, sizeof(*known));
+	if (!plan || !known || dl_id_index_build(&x, in->jobs, n)) {
+		snprintf(err, err ? errlen : 0, "out of memory");
+		goto fail;
+	}
+	/* the live jobs the admitted set knows */
+	for (uint32_t k = 0, cnt = dl_rt_count(st); k < cnt; k++) {
+		struct dl_rt_job_info info;
+		int64_t li;
+
+		if (dl_rt_job_at(st, k, &info))
+			break;
+		li = dl_id_index_find(&x, info.id);
+		if (li < 0)
+			li = dl_id_index_find(&x, info.reduce_id);
+		if (li >= 0)
+			known[li] = true;
+	}
+	plan->now = in->now;
+	plan->policy = DL_POLICY_REALTIME;
+	for (uint32_t i = 0; i < n; i++) {
+		struct dl_job *j = in->jobs[i];
+		struct dl_plan_job *o = &plan->jobs[i];
+
+		describe(o, j);
+		if (o->phase < 0) {
+			o->verdict = DL_VERDICT_DONE;
+			o->cls = DL_CLASS_UNMANAGED;
+			snprintf(o->explain, sizeof(o->explain),
+				 "all tasks finished");
+			continue;
+		}
+		if (!(o->deadline > 0)) {
+			o->cls = DL_CLASS_UNMANAGED;
+			o->verdict = DL_VERDICT_ON_TRACK;
+			snprintf(o->explain, sizeof(o->explain),
+				 "no deadline: left to Slurm's priority and "
+				 "backfill");
+			continue;
+		}
+		if (known[i])
+			continue;
+		/* not judged at submit (plugin not loaded, state lost, ...):
+		 * judge it now */
+		{
+			struct dl_rt_request req;
+			struct dl_rt_verdict v;
+			const char *part = partition_name(in->cluster, j);
+
+			memset(&v, 0, sizeof(v));
+			if (dl_rt_request_from_job(st, j, part, in->now,
+						   &req) == 0)
+				dl_rt_admit(st, &req, in->now, true, &v);
+			else
+				snprintf(v.msg, sizeof(v.msg),
+					 "deadline cannot be guaranteed: no "
+					 "tasks or no deadline");
+			if (v.admitted) {
+				dl_log(DL_LOG_INFO,
+				       "realtime: job %llu judged at plan "
+				       "time: %s",
+				       (unsigned long long) j->id, v.msg);
+				continue;
+			}
+			o->managed = true;
+			o->hold = true;
+			o->cls = DL_CLASS_UNMANAGED;
+			o->verdict = DL_VERDICT_REJECTED;
+			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+					 DL_RT_REASON_REJECTED);
+			dl_plan_copy_str(o->explain, sizeof(o->explain), v.msg);
+			o->predicted_finish = v.earliest;
+		}
+	}
+
+	/* the admitted jobs, pool by pool in queue order */
+	cap = dl_rt_count(st);
+	adm = calloc(cap ? cap : 1, sizeof(*adm));
+	order = calloc(cap ? cap : 1, sizeof(*order));
+	pools.name = calloc(cap ? cap : 1, sizeof(*pools.name));
+	starts = calloc(cap ? cap : 1, sizeof(*starts));
+	if (!adm || !order || !pools.name || !starts) {
+		snprintf(err, err ? errlen : 0, "out of memory");
+		goto fail;
+	}
+	for (uint32_t k = 0; k < cap; k++) {
+		struct ajob *a = &adm[nadm];
+		int64_t li;
+		uint32_t p;
+
+		if (dl_rt_job_at(st, k, &a->info))
+			break;
+		if (a->info.finished)
+			continue;
+		li = dl_id_index_find(&x, a->info.id);
+		if (li < 0)
+			li = dl_id_index_find(&x, a->info.reduce_id);
+		if (li < 0)
+			continue; /* its Slurm job does not exist yet */
+		a->job = in->jobs[li];
+		a->out = (uint32_t) li;
+		if (dl_job_active_phase(a->job) < 0)
+			continue;
+		for (p = 0; p < pools.n; p++)
+			if (!strcmp(pools.name[p], a->info.pool))
+				break;
+		if (p == pools.n)
+			dl_plan_copy_str(pools.name[pools.n++],
+					 sizeof(*pools.name), a->info.pool);
+		a->pool = p;
+		{
+			int act = dl_job_active_phase(a->job);
+
+			a->running = a->job->phase[act].nrunning;
+		}
+		nadm++;
+	}
+	/* the walk per pool */
+	for (uint32_t p = 0; p < pools.n; p++) {
+		uint32_t m = 0, units[2] = {0, 0};
+		bool split = false;
+		double run_max = -INFINITY;
+
+		for (uint32_t k = 0; k < nadm; k++)
+			if (adm[k].pool == p) {
+				order[m++] = &adm[k];
+				/* ranks: queue order, merged by deadline */
+				if (adm[k].info.key > run_max)
+					run_max = adm[k].info.key;
+				adm[k].order_key = run_max;
+			}
+		dl_rt_pool_units(st, pools.name[p], units, &split);
+		if (walk_pool(order, m, in->cluster, pools.name[p], split,
+			      units, &grants)) {
+			snprintf(err, err ? errlen : 0, "out of memory");
+			goto fail;
+		}
+	}
+	for (uint32_t k = 0; k < nadm; k++)
+		order[k] = &adm[k];
+	qsort(order, nadm, sizeof(*order), order_cmp);
+	for (uint32_t k = 0, rank = 0; k < nadm; k++) {
+		struct ajob *a = order[k];
+		struct dl_plan_job *o = &plan->jobs[a->out];
+
+		if (a->info.held) {
+			o->managed = true;
+			o->hold = true;
+			o->cls = DL_CLASS_LATE;
+			o->verdict = DL_VERDICT_HELD;
+			o->deadline = a->info.deadline;
+			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+					 DL_RT_REASON_INFEASIBLE);
+			dl_plan_copy_str(o->explain, sizeof(o->explain),
+					 a->info.hold_why);
+			o->predicted_finish = a->info.finish;
+			continue;
+		}
+		o->rank = ++rank;
+		admitted_out(a, o, in->cfg);
+		/* a job allowed to start is never passed by a later one */
+		if (a->granted && !a->info.started)
+			starts[nstarts++] = a->info.id;
+	}
+	{
+		uint32_t units[2];
+
+		for (uint32_t p = 0; p < pools.n; p++)
+			if (!dl_rt_pool_units(st, pools.name[p], units, NULL))
+				plan->stats.capacity_cpus += units[0];
+	}
+	if (ss.held || ss.released || ss.feedback || ss.removed)
+		dl_log(DL_LOG_VERBOSE,
+		       "realtime: %u finished (%u beyond the feedback "
+		       "threshold), %u gone, %u held, %u released, %u pools "
+		       "rebuilt",
+		       ss.finished, ss.feedback, ss.removed, ss.held,
+		       ss.released, ss.resynced_pools);
+	dl_rt_mark_started_many(st, starts, nstarts);
+	plan->stats.grants = grants;
+	dl_plan_finalize(plan);
+	plan->stats.compute_us = usec_now() - t0;
+	dl_id_index_free(&x);
+	free(known);
+	free(starts);
+	free(adm);
+	free(order);
+	free(pools.name);
+	return plan;
+fail:
+	dl_plan_free(plan);
+	dl_id_index_free(&x);
+	free(known);
+	free(starts);
+	free(adm);
+	free(order);
+	free(pools.name);
+	return NULL;
+}
