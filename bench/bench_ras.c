@@ -144,8 +144,13 @@ static int plan_runs(const char *policy, struct dl_cluster *cl,
 	dl_config_set(&cfg, "Policy", policy, err, sizeof(err));
 	dl_config_set(&cfg, "RasRounds", "10", err, sizeof(err));
 	for (int r = 0; r < runs; r++) {
-		struct dl_policy_input in = {cl,  jobs, NJOBS, &cfg,
-					     now, f,    NULL};
+		struct dl_policy_input in = {.cluster = cl,
+					     .jobs = jobs,
+					     .njobs = NJOBS,
+					     .cfg = &cfg,
+					     .now = now,
+					     .forecast = f,
+					     .rt = NULL};
 		double t0 = bench_now_us() / 1e3;
 		struct dl_plan *p = dl_policy_plan(&in, err, sizeof(err));
 

@@ -100,7 +100,13 @@ int main(int argc, char **argv)
 		jobs[i] = j;
 	}
 
-	struct dl_policy_input in = {&cl, jobs, arrays, &cfg, t0, NULL, NULL};
+	struct dl_policy_input in = {.cluster = &cl,
+				     .jobs = jobs,
+				     .njobs = arrays,
+				     .cfg = &cfg,
+				     .now = t0,
+				     .forecast = NULL,
+				     .rt = NULL};
 	us = calloc(runs, sizeof(*us));
 	for (uint32_t r = 0; r <= runs; r++) {
 		double start = bench_now_us();

@@ -251,8 +251,13 @@ int main(int argc, char **argv)
 			jobs[m++] = j;
 		}
 		{
-			struct dl_policy_input in = {&cl, jobs, m, &cfg,
-						     t0,  NULL, st};
+			struct dl_policy_input in = {.cluster = &cl,
+						     .jobs = jobs,
+						     .njobs = m,
+						     .cfg = &cfg,
+						     .now = t0,
+						     .forecast = NULL,
+						     .rt = st};
 			uint32_t runs_n = 20;
 
 			for (uint32_t k = 0; k < runs_n; k++) {
@@ -280,8 +285,13 @@ int main(int argc, char **argv)
 			printf("%-34s %zu bytes\n", "", strlen(text));
 		}
 		for (uint32_t k = 0; k < 5; k++) {
-			struct dl_policy_input in = {&cl, jobs, m,   &cfg,
-						     t0,  NULL, NULL};
+			struct dl_policy_input in = {.cluster = &cl,
+						     .jobs = jobs,
+						     .njobs = m,
+						     .cfg = &cfg,
+						     .now = t0,
+						     .forecast = NULL,
+						     .rt = NULL};
 			struct dl_plan *plan;
 			double a = bench_now_us();
 

@@ -31,6 +31,9 @@ DL_CORE_SOURCES = \
 	src/common/policy/placement.c src/common/policy/placement.h \
 	src/common/policy/place_index.c src/common/policy/place_index.h \
 	src/common/policy/affinity.c src/common/policy/affinity.h \
+	src/common/policy/share.c src/common/policy/share.h \
+	src/common/policy/lookahead.c src/common/policy/lookahead.h \
+	src/common/policy/triage.c src/common/policy/triage.h \
 	src/common/realtime/realtime.c src/common/realtime/realtime.h \
 	src/common/realtime/internal.h \
 	src/common/realtime/sync.c src/common/realtime/state_json.c \
@@ -40,6 +43,7 @@ DL_CORE_SOURCES = \
 	src/common/realtime/plan_cycle.c src/common/realtime/plan_cycle.h \
 	src/common/plan/plan.c src/common/plan/plan.h \
 	src/common/plan/plan_json.c src/common/plan/plan_json.h \
+	src/common/plan/decide.c src/common/plan/decide.h \
 	src/common/plan/sched_state.c src/common/plan/sched_state.h \
 	src/common/plan/id_index.c src/common/plan/id_index.h \
 	src/common/config/config.c src/common/config/config.h \

@@ -356,8 +356,11 @@ struct dl_plan *sim_adm_plan(void *state, const struct sim_policy *self,
 	struct dl_plan *plan;
 
 	(void) self;
-	if (a->kind == SIM_ADM_DC)
-		return dl_baseline_plan(DL_BASE_EDF, in, err, errlen);
+	if (a->kind == SIM_ADM_DC) {
+		cfg.policy = DL_POLICY_EDF;
+		copy.cfg = &cfg;
+		return dl_policy_plan(&copy, err, errlen);
+	}
 	/* the core's realtime plan cycle: resync, holds, queue ranks */
 	cfg.policy = DL_POLICY_REALTIME;
 	cfg.realtime_overhead = a->overhead;
@@ -368,15 +371,18 @@ struct dl_plan *sim_adm_plan(void *state, const struct sim_policy *self,
 		return NULL;
 	/* An admitted job's throttle is the walk at plan time; the engine
 	 * sees every slot free the instant it frees, so it runs the same
-	 * walk at each start instead (may_start): such jobs are not
-	 * throttled here.  Held jobs keep the plan's throttle. */
+	 * walk at each start instead (may_start): such jobs keep their EDF
+	 * rank but no throttle here.  Held jobs keep the plan's throttle. */
 	for (uint32_t k = 0; k < plan->njobs; k++) {
 		struct dl_plan_job *pj = &plan->jobs[k];
 
 		if (pj->managed && pj->verdict == DL_VERDICT_ON_TRACK &&
-		    pj->job_id && pj->job_id <= e->njobs &&
+		    pj->phase >= 0 && pj->job_id && pj->job_id <= e->njobs &&
 		    a->in_rt[pj->job_id - 1]) {
-			pj->managed = false;
+			pj->alloc =
+				pj->pending[pj->phase] + pj->running[pj->phase];
+			pj->alloc_for_need = pj->alloc;
+			pj->urgent = true;
 			pj->hold = false;
 		}
 	}

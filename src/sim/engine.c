@@ -277,14 +277,21 @@ static void apply_ext(struct sim_engine *e)
 	recount_free(e);
 }
 
-/* Keep the policies' view of external load current (cpus_other). */
-static void update_view(struct sim_engine *e)
+/* Keep the policies' view of what the plan does not manage current, as
+ * the sched plugin's snapshot sees it: the external load's share and the
+ * running tasks of jobs without deadlines in each node's cpus_other and
+ * mem_other, the latter also as held capacity that Slurm expects back at
+ * start + time limit. */
+static int update_view(struct sim_engine *e)
 {
+	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+
+	e->view.nheld = 0;
 	for (uint32_t n = 0; n < e->nnodes; n++) {
 		const struct sim_node *nd = &e->nodes[n];
 		double h = 1 - nd->avail;
 
-		if (e->cs->mode == SIM_SLOTS_TYPED) {
+		if (typed) {
 			e->view.nodes[2 * n].cpus_other =
 				(uint32_t) ceil(h * nd->spec->map_slots - 1e-6);
 			e->view.nodes[2 * n + 1].cpus_other = (uint32_t) ceil(
@@ -295,7 +302,26 @@ static void update_view(struct sim_engine *e)
 			e->view.nodes[n].mem_other = (uint64_t) ceil(
 				h * (double) e->view.nodes[n].mem - 1e-6);
 		}
+		for (uint32_t k = 0; k < nd->nrun; k++) {
+			const struct sim_ref *r = &nd->run[k];
+			const struct sim_job *o = &e->jobs[r->job];
+			const struct sim_task *t = &o->task[r->phase][r->task];
+			uint32_t v = view_node(e, n, r->phase);
+			uint32_t cpus = phase_cpus(e, o, r->phase);
+			uint64_t mem = typed ? 0 : o->spec->phase[r->phase].mem;
+			int rc;
+
+			if (o->deadline > 0)
+				continue;
+			e->view.nodes[v].cpus_other += cpus;
+			e->view.nodes[v].mem_other += mem;
+			if ((rc = dl_cluster_add_held(
+				     &e->view, v, cpus, mem,
+				     t->start + o->time_limit[r->phase])))
+				return rc;
+		}
 	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ job setup */
@@ -556,6 +582,12 @@ static void note(struct sim_engine *e, const char *fmt, ...)
 static uint32_t pending(const struct sim_job *j, int p)
 {
 	return dl_phase_pending(&j->dj->phase[p]);
+}
+
+/* Whether the plan manages the array of phase p (else it is Slurm's). */
+static bool managed(const struct sim_job *j, int p)
+{
+	return j->in_plan && j->dec[p].manage;
 }
 
 static bool phase_over(const struct sim_job *j, int p)
@@ -844,22 +876,90 @@ static int cmp_row(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
+/* Order of the arrays in a dispatch: urgent ones by rank, Slurm's own by
+ * submission (priority/basic: oldest first), idle ones by rank. */
+static int array_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct sim_engine *e = vctx;
+	uint32_t a = *(const uint32_t *) pa, b = *(const uint32_t *) pb;
+	const struct sim_job *x = &e->jobs[a / 2], *y = &e->jobs[b / 2];
+	int gx = x->mode[a % 2], gy = y->mode[b % 2];
+	/* group: urgent 0, Slurm's 1, idle 2 */
+	int kx = gx == DL_PRIO_URGENT ? 0 : (gx == DL_PRIO_IDLE ? 2 : 1);
+	int ky = gy == DL_PRIO_URGENT ? 0 : (gy == DL_PRIO_IDLE ? 2 : 1);
+
+	if (kx != ky)
+		return kx - ky;
+	if (kx != 1 && x->dec[a % 2].rank != y->dec[b % 2].rank)
+		return x->dec[a % 2].rank < y->dec[b % 2].rank ? -1 : 1;
+	if (x->spec->arrival != y->spec->arrival)
+		return x->spec->arrival < y->spec->arrival ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* An array that can take part in dispatches: an admission policy's jobs
+ * wait for the plan that has judged them (job_submit/deadline holds them
+ * until the sched plugin's next cycle), held arrays wait. */
+static bool dispatchable(const struct sim_engine *e, const struct sim_job *j,
+			 int p)
+{
+	if (!j->spec->phase[p].tasks || j->state != SIM_JOB_ACTIVE)
+		return false;
+	if (e->policy->admission && j->deadline > 0 && !j->in_plan)
+		return false;
+	return j->mode[p] != DL_PRIO_HELD;
+}
+
+static void build_order(struct sim_engine *e)
 {
 	uint32_t n = 0;
 
 	for (uint32_t k = 0; k < e->nactive; k++) {
+		const struct sim_job *j = &e->jobs[e->active[k]];
+
+		for (int p = 0; p < 2; p++)
+			if (dispatchable(e, j, p))
+				e->order[n++] = j->idx * 2 + (uint32_t) p;
+	}
+	qsort_r(e->order, n, sizeof(*e->order), array_cmp, e);
+	e->norder = n;
+	e->slurm_end = 0;
+	while (e->slurm_end < n &&
+	       e->jobs[e->order[e->slurm_end] / 2]
+			       .mode[e->order[e->slurm_end] % 2] !=
+		       DL_PRIO_IDLE)
+		e->slurm_end++;
+}
+
+/* A job that arrives between plans is Slurm's until the next plan: its
+ * arrays go after Slurm's others (the newest submission). */
+static void order_arrival(struct sim_engine *e, const struct sim_job *j)
+{
+	for (int p = 0; p < 2; p++) {
+		if (!dispatchable(e, j, p))
+			continue;
+		memmove(e->order + e->slurm_end + 1, e->order + e->slurm_end,
+			(e->norder - e->slurm_end) * sizeof(*e->order));
+		e->order[e->slurm_end++] = j->idx * 2 + (uint32_t) p;
+		e->norder++;
+	}
+}
+
+static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
+{
+	for (uint32_t k = 0; k < e->nactive; k++) {
 		struct sim_job *j = &e->jobs[e->active[k]];
 
-		j->in_plan = j->managed = j->urgent = false;
-		j->alloc = 0;
-		j->alloc_phase = -1;
-		j->rank = 0;
+		j->in_plan = false;
+		memset(j->dec, 0, sizeof(j->dec));
+		j->mode[0] = j->mode[1] = DL_PRIO_NONE;
 		j->place_off = j->place_n = 0;
 	}
 	for (uint32_t k = 0; k < plan->njobs; k++) {
 		const struct dl_plan_job *pj = &plan->jobs[k];
+		struct dl_decision d[2];
 		struct sim_job *j;
+		uint32_t nd;
 
 		if (!pj->job_id || pj->job_id > e->njobs)
 			continue;
@@ -868,11 +968,14 @@ static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
 			continue;
 		j->in_plan = true;
 		j->plan_idx = k;
-		j->managed = pj->managed;
-		j->urgent = pj->urgent;
-		j->alloc = pj->alloc;
-		j->alloc_phase = pj->phase;
-		j->rank = pj->rank;
+		nd = dl_decide(pj, d);
+		for (uint32_t i = 0; i < nd; i++) {
+			int p = d[i].phase;
+
+			j->dec[p] = d[i];
+			j->mode[p] = (uint8_t) dl_decide_prio(
+				&d[i], j->started[p] - j->ended[p]);
+		}
 	}
 	/* placement: rows per job, merged per cluster node, sorted */
 	e->nplace = 0;
@@ -943,24 +1046,7 @@ static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
 				}
 		}
 	}
-	/* dispatch order: managed jobs with unmet need by rank, then the
-	 * jobs the plan leaves to Slurm, then the rest by rank */
-	for (int pass = 0; pass < 3; pass++)
-		for (uint32_t k = 0; k < plan->njobs; k++) {
-			const struct dl_plan_job *pj = &plan->jobs[k];
-			struct sim_job *j;
-			int want;
-
-			if (!pj->job_id || pj->job_id > e->njobs)
-				continue;
-			j = &e->jobs[pj->job_id - 1];
-			if (j->state != SIM_JOB_ACTIVE || !j->in_plan)
-				continue;
-			want = j->managed ? (j->urgent ? 0 : 2) : 1;
-			if (want == pass)
-				e->order[n++] = j->idx;
-		}
-	e->norder = n;
+	build_order(e);
 	return 0;
 }
 
@@ -969,26 +1055,35 @@ static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
 	struct dl_policy_input in;
 	struct dl_plan *plan;
 	struct timespec a, b;
+	uint32_t n = 0;
 	int rc;
 
 	if (!e->nactive)
 		return 0;
-	update_view(e);
+	if ((rc = update_view(e))) {
+		snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	/* the plan sees the jobs with a deadline, as the sched plugin does;
+	 * the others only hold capacity (update_view) */
 	for (uint32_t k = 0; k < e->nactive; k++) {
 		struct sim_job *j = &e->jobs[e->active[k]];
 
+		if (!(j->deadline > 0))
+			continue;
 		if (e->cs->mode == SIM_SLOTS_TYPED)
 			j->dj->partition = phase_over(j, DL_MAP)
 						   ? e->part_reduce
 						   : e->part_map;
-		e->in_jobs[k] = j->dj;
+		e->in_jobs[n++] = j->dj;
 	}
 	memset(&in, 0, sizeof(in));
 	in.cluster = &e->view;
 	in.jobs = e->in_jobs;
-	in.njobs = e->nactive;
+	in.njobs = n;
 	in.cfg = &e->cfg;
 	in.now = e->now;
+	in.prev = e->plan;
 	if (e->policy->forecast) {
 		if ((rc = build_forecast(e))) {
 			snprintf(err, errlen, "external load as a forecast: %s",
@@ -1111,7 +1206,7 @@ static void reserve(struct sim_engine *e, struct sim_job *j, int p,
 	for (uint32_t n = 0; n < e->nnodes; n++) {
 		double t;
 
-		if (e->plan_has_place && j->managed && !row_of(e, j, n))
+		if (e->plan_has_place && managed(j, p) && !row_of(e, j, n))
 			continue;
 		t = shadow_on(e, n, j, p, s);
 		if (t < best) {
@@ -1161,7 +1256,7 @@ static void deadline_use(const struct sim_engine *e, uint32_t n, int p,
 
 		if (e->cs->mode == SIM_SLOTS_TYPED && r->phase != p)
 			continue; /* the other view node */
-		if (o->state != SIM_JOB_ACTIVE || !o->in_plan || !o->managed)
+		if (o->state != SIM_JOB_ACTIVE || !managed(o, r->phase))
 			continue;
 		dl_place_add_use(e->plan, o->plan_idx, r->phase, used);
 	}
@@ -1172,7 +1267,7 @@ static enum pick pick_node(struct sim_engine *e, struct sim_job *j, int p,
 {
 	bool plan_limited = false;
 
-	if (e->plan_has_place && j->managed) {
+	if (e->plan_has_place && managed(j, p)) {
 		/* select/deadline's rule (the core's place_index): below
 		 * P[j][n] and within the node's capacity for deadline tasks
 		 * this cycle; then the node must really have room */
@@ -1237,20 +1332,16 @@ static int dispatch(struct sim_engine *e)
 			k++; /* else the slot now holds another job */
 	}
 	for (uint32_t k = 0; k < e->norder; k++) {
-		struct sim_job *j = &e->jobs[e->order[k]];
+		struct sim_job *j = &e->jobs[e->order[k] / 2];
+		int p = (int) (e->order[k] % 2);
 		uint32_t limit, running;
-		int p;
 
 		if (!(typed ? e->free_units[0] || e->free_units[1]
 			    : e->free_units[0] > 0))
 			break; /* no task of any job can start */
-		if (j->state != SIM_JOB_ACTIVE || !j->in_plan)
+		if (j->state != SIM_JOB_ACTIVE || startable_phase(j) != p)
 			continue;
-		p = startable_phase(j);
-		if (p < 0)
-			continue;
-		limit = !j->managed ? UINT32_MAX
-				    : (j->alloc_phase == p ? j->alloc : 0);
+		limit = managed(j, p) ? j->dec[p].throttle : UINT32_MAX;
 		running = j->started[p] - j->ended[p];
 		while (running < limit && pending(j, p)) {
 			uint32_t n;
@@ -1303,6 +1394,7 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 	j->state = SIM_JOB_ACTIVE;
 	j->active_pos = e->nactive;
 	e->active[e->nactive++] = jx;
+	order_arrival(e, j);
 	if (j->hard && j->deadline > 0)
 		for (int p = 0; p < 2; p++) {
 			double tl =
@@ -1589,7 +1681,7 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	e->njobs = ws->njobs;
 	e->jobs = calloc(ws->njobs ? ws->njobs : 1, sizeof(*e->jobs));
 	e->active = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->active));
-	e->order = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->order));
+	e->order = malloc((ws->njobs ? 2 * ws->njobs : 1) * sizeof(*e->order));
 	e->in_jobs = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->in_jobs));
 	e->dirty = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->dirty));
 	if (!e->nodes || !e->jobs || !e->active || !e->order || !e->in_jobs ||

@@ -18,6 +18,7 @@
 #include "common/model/forecast.h"
 #include "common/policy/place_index.h"
 #include "common/model/model.h"
+#include "common/plan/decide.h"
 #include "common/plan/plan.h"
 #include "sim/policy.h"
 #include "sim/spec.h"
@@ -55,11 +56,11 @@ struct sim_job {
 	double unit_seconds; /* slot-seconds (typed) or CPU-seconds used */
 	uint32_t max_running;
 	char why[160]; /* admission verdict */
-	/* the current plan's view of the job */
-	bool in_plan, managed, urgent;
-	int alloc_phase;
-	uint32_t alloc;
-	uint32_t rank;
+	/* the current plan's decisions for the job's two arrays (the core's
+	 * dl_decide, as the sched plugin applies them) */
+	bool in_plan;
+	struct dl_decision dec[2];
+	uint8_t mode[2]; /* enum dl_prio_mode, set when the plan is applied */
 	uint32_t place_off, place_n; /* rows in the engine's placement table */
 	uint32_t plan_idx;           /* index into the current plan's jobs */
 	uint32_t active_pos;
@@ -135,8 +136,12 @@ struct sim_engine {
 	uint32_t *active; /* indexes of active jobs */
 	uint32_t nactive;
 	struct dl_job **in_jobs; /* policy input buffer */
-	uint32_t *order;         /* dispatch order of the current plan */
+	/* dispatch order: arrays as job * 2 + phase -- urgent ones by rank,
+	 * then Slurm's own (not managed, jobs without deadlines) by
+	 * submission, then idle ones by rank */
+	uint32_t *order;
 	uint32_t norder;
+	uint32_t slurm_end; /* where Slurm's own arrays end in order */
 	struct sim_place_row *place;
 	uint32_t nplace, capplace;
 	bool plan_has_place;

@@ -42,7 +42,39 @@ static struct dl_plan *baseline_plan(void *state, const struct sim_policy *self,
 	return dl_baseline_plan((enum dl_baseline) self->arg, in, err, errlen);
 }
 
+/* Slurm as shipped: no plugin, so no plan -- every array keeps Slurm's
+ * own priority (submission order) and no throttle. */
+static struct dl_plan *slurm_plan(void *state, const struct sim_policy *self,
+				  struct sim_engine *eng,
+				  const struct dl_policy_input *in, char *err,
+				  size_t errlen)
+{
+	struct dl_plan *plan = dl_plan_new(0);
+
+	(void) state;
+	(void) self;
+	(void) eng;
+	if (!plan) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	plan->now = in->now;
+	plan->policy = DL_POLICY_COUNT; /* none of deadline.conf's */
+	return plan;
+}
+
 static const struct sim_policy registry[] = {
+	{.name = "triage",
+	 .summary = "EDF with Moore-Hodgson triage of hopeless jobs, the "
+		    "default (core)",
+	 .forecast = true,
+	 .plan = core_plan,
+	 .arg = DL_POLICY_TRIAGE},
+	{.name = "edf",
+	 .summary = "earliest deadline first, as wide as possible (core)",
+	 .forecast = true,
+	 .plan = core_plan,
+	 .arg = DL_POLICY_EDF},
 	{.name = "adaptive",
 	 .summary = "Polo's Adaptive Scheduler (core)",
 	 .plan = core_plan,
@@ -92,22 +124,18 @@ static const struct sim_policy registry[] = {
 	 .job_end = sim_adm_job_end,
 	 .arg = SIM_ADM_DC},
 	{.name = "fifo",
-	 .summary = "submission order, no throttle (Hadoop FIFO)",
-	 .plan = baseline_plan,
-	 .arg = DL_BASE_FIFO},
+	 .summary = "submission order, no throttle (Hadoop FIFO; Slurm's "
+		    "priority/basic without the plugin)",
+	 .plan = slurm_plan},
 	{.name = "fair",
 	 .summary = "max-min equal share per partition (Hadoop Fair)",
 	 .plan = baseline_plan,
 	 .arg = DL_BASE_FAIR},
-	{.name = "edf",
-	 .summary = "earliest deadline first, no throttle",
-	 .plan = baseline_plan,
-	 .arg = DL_BASE_EDF},
 	{.name = "slurm",
-	 .summary = "Slurm priority/basic + backfill, deadlines as --deadline",
+	 .summary = "Slurm as shipped: priority/basic + backfill, deadlines "
+		    "as --deadline",
 	 .hard_deadlines = true,
-	 .plan = baseline_plan,
-	 .arg = DL_BASE_SLURM},
+	 .plan = slurm_plan},
 	{.name = "aria",
 	 .summary = "ARIA-style minimum slots, EDF order",
 	 .plan = baseline_plan,

@@ -24,8 +24,13 @@ static struct dl_job *w_add(struct fx_world *w, struct dl_job *j)
 
 static void w_plan(struct fx_world *w, enum dl_baseline b, double now)
 {
-	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
-				     now,    NULL,    NULL};
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = now,
+				     .forecast = NULL,
+				     .rt = NULL};
 	char err[256] = "";
 
 	dl_plan_free(w->plan);

@@ -584,8 +584,13 @@ static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)
 static struct dl_plan *w_plan(struct fx_world *w, double now, char *err,
 			      size_t len)
 {
-	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
-				     now,    NULL,    NULL};
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = now,
+				     .forecast = NULL,
+				     .rt = NULL};
 
 	dl_plan_free(w->plan);
 	w->plan = dl_policy_plan(&in, err, len);

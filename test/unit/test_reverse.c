@@ -383,8 +383,13 @@ struct world {
 static struct dl_plan *plan_with(struct world *w, const char *policy,
 				 const struct dl_forecast *f, double now)
 {
-	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
-				     now,    f,       NULL};
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = now,
+				     .forecast = f,
+				     .rt = NULL};
 	char err[256] = "";
 	struct dl_plan *p;
 

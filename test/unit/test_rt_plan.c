@@ -72,8 +72,13 @@ static void w_admit(struct world *w, uint64_t id, double deadline,
 
 static void w_plan(struct world *w, double now)
 {
-	struct dl_policy_input in = {&w->cl, w->jobs, w->n, &w->cfg,
-				     now,    NULL,    w->st};
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = now,
+				     .forecast = NULL,
+				     .rt = w->st};
 	char err[256] = "";
 
 	dl_plan_free(w->plan);

@@ -16,68 +16,119 @@
 
 #define OFF(f) offsetof(struct dl_config, f)
 
+static const char *const policy_names[DL_POLICY_COUNT + 1] = {
+	"adaptive", "ras", "reverse", "realtime", "triage", "edf", NULL};
+static const char *const hopeless_rank_names[] = {"below", "above", NULL};
+
+_Static_assert(sizeof(enum dl_policy) == sizeof(int) &&
+		       sizeof(enum dl_hopeless_rank) == sizeof(int),
+	       "DL_OPT_CHOICE fields are written as int");
+
 const struct dl_option dl_options[] = {
-	{"Policy", DL_OPT_POLICY, OFF(policy), 0, 0, "adaptive",
-	 "scheduling policy: adaptive, ras, reverse or realtime"},
+	{"Policy", DL_OPT_CHOICE, OFF(policy), 0, 0, "triage",
+	 "scheduling policy: triage, edf, adaptive, ras, reverse or realtime",
+	 policy_names},
 	{"PlanInterval", DL_OPT_DURATION, OFF(plan_interval), 1, 3600, "10",
-	 "seconds between two plan cycles"},
+	 "seconds between two plan cycles", NULL},
 	{"ReplanDelay", DL_OPT_DURATION, OFF(replan_delay), 0, 60, "1",
-	 "seconds from a deadline job's submission or task end to a new plan"},
+	 "seconds from a deadline job's submission or task end to a new plan",
+	 NULL},
 	{"EstimatorSocket", DL_OPT_STRING, OFF(estimator_socket), 0, 0,
 	 "/run/slurm-deadline/estimator.sock",
-	 "Unix socket of deadline-estimatord; empty disables it"},
+	 "Unix socket of deadline-estimatord; empty disables it", NULL},
 	{"EstimatorTimeout", DL_OPT_DURATION, OFF(estimator_timeout), 0.001, 10,
-	 "0.2", "seconds one estimator request may take"},
+	 "0.2", "seconds one estimator request may take", NULL},
 	{"MaxDeadlineShare", DL_OPT_DOUBLE, OFF(max_deadline_share), 0.01, 1,
-	 "1", "share of a partition one account may claim through deadlines"},
+	 "1", "share of a partition one account may claim through deadlines",
+	 NULL},
 	{"ReduceCost", DL_OPT_DOUBLE, OFF(reduce_cost), 0.001, 1000, "1",
-	 "default cost of a reduce task relative to a map task"},
+	 "default cost of a reduce task relative to a map task", NULL},
 	{"OverdueFloor", DL_OPT_DOUBLE, OFF(overdue_floor), 0.001, 1, "0.1",
 	 "remaining time assumed for a task running longer than the mean, as a "
-	 "fraction of the mean"},
+	 "fraction of the mean",
+	 NULL},
 	{"AcceleratorFeature", DL_OPT_STRING, OFF(accel_feature), 0, 0, "",
 	 "node feature marking the accelerated pool (hardware affinity); empty "
-	 "disables it"},
+	 "disables it",
+	 NULL},
 	{"AcceleratorThreshold", DL_OPT_DOUBLE, OFF(accel_threshold), 1, 1000,
-	 "1.5", "speedup above which a job is accelerable"},
+	 "1.5", "speedup above which a job is accelerable", NULL},
 	{"PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000, 4000000000.0,
-	 "4000000000", "Slurm priority given to the most urgent deadline job"},
+	 "4000000000", "Slurm priority given to the most urgent deadline job",
+	 NULL},
 	{"PlanFile", DL_OPT_STRING, OFF(plan_file), 0, 0, "",
 	 "where the current plan is published as JSON; empty = "
-	 "StateSaveLocation/deadline_plan.json"},
+	 "StateSaveLocation/deadline_plan.json",
+	 NULL},
 	{"RasRounds", DL_OPT_UINT, OFF(ras_rounds), 0, 1000, "10",
-	 "max-min rounds of the ras/reverse placement"},
+	 "max-min rounds of the ras/reverse placement", NULL},
 	{"NodeIO", DL_OPT_STRING, OFF(node_io), 0, 0, "",
-	 "I/O capacity per node, e.g. n[1-8]=200,n9=400 (MB/s)"},
+	 "I/O capacity per node, e.g. n[1-8]=200,n9=400 (MB/s)", NULL},
 	{"DefaultIO", DL_OPT_DOUBLE, OFF(default_io), 0, 1e9, "0",
-	 "I/O capacity of nodes not listed in NodeIO; 0 = I/O not constrained"},
+	 "I/O capacity of nodes not listed in NodeIO; 0 = I/O not constrained",
+	 NULL},
 	{"AvailabilityForecast", DL_OPT_STRING, OFF(availability_forecast), 0,
-	 0, "", "external-load forecast f(t) for the reverse policy"},
+	 0, "", "external-load forecast f(t) for the reverse policy", NULL},
 	{"RealtimeShare", DL_OPT_DOUBLE, OFF(realtime_share), 0.01, 1, "1",
-	 "share of a partition that realtime admission may promise"},
+	 "share of a partition that realtime admission may promise", NULL},
 	{"RealtimeMargin", DL_OPT_DOUBLE, OFF(realtime_margin), 0, 10, "0.2",
-	 "safety margin added to worst-case task lengths (fraction)"},
+	 "safety margin added to worst-case task lengths (fraction)", NULL},
 	{"RealtimeQuantile", DL_OPT_DOUBLE, OFF(realtime_quantile), 0.5, 1,
-	 "0.99", "task-length quantile taken as the worst case"},
+	 "0.99", "task-length quantile taken as the worst case", NULL},
 	{"RealtimeTaskOverhead", DL_OPT_DURATION, OFF(realtime_overhead), 0,
 	 3600, "5",
 	 "seconds added to every worst-case task length: from a CPU freeing to "
-	 "the next task running on it"},
+	 "the next task running on it",
+	 NULL},
 	{"FeedbackThreshold", DL_OPT_DURATION, OFF(feedback_threshold), 0,
 	 86400, "0",
 	 "realtime feedback trigger in seconds; 0 = the typical map task "
-	 "length"},
+	 "length",
+	 NULL},
+	{"TriageQuantile", DL_OPT_DOUBLE, OFF(triage_quantile), 0.05, 0.95,
+	 "0.5",
+	 "task-length quantile with which the triage policy tests whether a "
+	 "job can still meet its deadline",
+	 NULL},
+	{"HopelessRank", DL_OPT_CHOICE, OFF(hopeless_rank), 0, 0, "below",
+	 "triage: jobs that cannot meet their deadline rank below (or above) "
+	 "jobs without deadlines",
+	 hopeless_rank_names},
+	{"HopelessAging", DL_OPT_DURATION, OFF(hopeless_aging), 0, 604800,
+	 "30m",
+	 "triage: after this long a hopeless job ranks above jobs without "
+	 "deadlines again (HopelessRank=below)",
+	 NULL},
+	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
+	 "triage: share of a feasible job's predicted slack that hopeless "
+	 "jobs may use to run before it (0 = none)",
+	 NULL},
+	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
+	 "time grid (s) of the dispatcher lookahead of the triage and edf "
+	 "policies",
+	 NULL},
 	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
-	 "0 = decisions only, 1..3 = more detail in slurmctld's log"},
-	{NULL, 0, 0, 0, 0, NULL, NULL},
+	 "0 = decisions only, 1..3 = more detail in slurmctld's log", NULL},
+	{NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
-
-static const char *policy_names[DL_POLICY_COUNT] = {"adaptive", "ras",
-						    "reverse", "realtime"};
 
 const char *dl_policy_name(enum dl_policy p)
 {
 	return (unsigned) p < DL_POLICY_COUNT ? policy_names[p] : "unknown";
+}
+
+const char *dl_hopeless_rank_name(enum dl_hopeless_rank r)
+{
+	return (unsigned) r <= DL_HOPELESS_ABOVE ? hopeless_rank_names[r]
+						 : "unknown";
+}
+
+static int choice_index(const char *const *choices, const char *name)
+{
+	for (int i = 0; choices && choices[i]; i++)
+		if (!strcasecmp(name, choices[i]))
+			return i;
+	return -1;
 }
 
 int dl_policy_from_name(const char *name)
@@ -143,17 +194,27 @@ int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
 	}
 	field = (char *) cfg + o->offset;
 	switch (o->type) {
-	case DL_OPT_POLICY: {
-		int p = dl_policy_from_name(value);
+	case DL_OPT_CHOICE: {
+		int p = choice_index(o->choices, value);
 
 		if (p < 0) {
+			char list[160] = "";
+			size_t used = 0;
+
+			for (int i = 0; o->choices && o->choices[i]; i++)
+				used += (size_t) snprintf(
+					list + used,
+					used < sizeof(list)
+						? sizeof(list) - used
+						: 0,
+					"%s%s", i ? ", " : "", o->choices[i]);
 			snprintf(err, err ? errlen : 0,
-				 "%s=%s: expected adaptive, ras, reverse or "
-				 "realtime",
-				 o->name, value);
+				 "%s=%s: expected one of %s", o->name, value,
+				 list);
 			return EINVAL;
 		}
-		*(enum dl_policy *) field = (enum dl_policy) p;
+		/* every choice field is an enum of int size */
+		memcpy(field, &p, sizeof(p));
 		return 0;
 	}
 	case DL_OPT_STRING: {

@@ -19,7 +19,16 @@ enum dl_policy {
 	DL_POLICY_RAS,
 	DL_POLICY_REVERSE,
 	DL_POLICY_REALTIME,
+	DL_POLICY_TRIAGE, /* the default: EDF with Moore-Hodgson demotion */
+	DL_POLICY_EDF,    /* earliest deadline first, as wide as possible */
 	DL_POLICY_COUNT
+};
+
+/* Where jobs the triage policy gave up on rank against jobs without
+ * deadlines (HopelessRank=). */
+enum dl_hopeless_rank {
+	DL_HOPELESS_BELOW = 0, /* after them, until HopelessAging */
+	DL_HOPELESS_ABOVE = 1, /* before them, after every feasible job */
 };
 
 struct dl_config {
@@ -44,11 +53,16 @@ struct dl_config {
 	double realtime_quantile;  /* quantile used as worst-case length */
 	double realtime_overhead;  /* slot turnover added to each task (s) */
 	double feedback_threshold; /* realtime feedback delta; 0 = auto */
-	uint32_t debug;            /* 0 quiet .. 3 very verbose */
+	double triage_quantile;    /* task-length quantile of the triage test */
+	enum dl_hopeless_rank hopeless_rank;
+	double hopeless_aging; /* s a job stays below others once hopeless */
+	double hopeless_slack; /* share of a feasible job's slack lent */
+	double lookahead_step; /* time grid of the dispatcher lookahead */
+	uint32_t debug;        /* 0 quiet .. 3 very verbose */
 };
 
 enum dl_opt_type {
-	DL_OPT_POLICY,
+	DL_OPT_CHOICE, /* one of `choices`; the field is an enum */
 	DL_OPT_DOUBLE,
 	DL_OPT_UINT,
 	DL_OPT_STRING,
@@ -60,8 +74,9 @@ struct dl_option {
 	enum dl_opt_type type;
 	size_t offset; /* into struct dl_config */
 	double min, max;
-	const char *def; /* default, as text */
-	const char *doc; /* one line for man page and --help */
+	const char *def;            /* default, as text */
+	const char *doc;            /* one line for man page and --help */
+	const char *const *choices; /* DL_OPT_CHOICE: names, NULL-ended */
 };
 
 /* The table of options, terminated by a NULL name. */
@@ -91,6 +106,7 @@ int dl_config_parse(struct dl_config *cfg, const char *text, size_t len,
 		    const char *origin, char *err, size_t errlen);
 
 const char *dl_policy_name(enum dl_policy p);
+const char *dl_hopeless_rank_name(enum dl_hopeless_rank r);
 /* -1 if unknown */
 int dl_policy_from_name(const char *name);
 

@@ -260,10 +260,33 @@ int dl_cluster_init(struct dl_cluster *cl, uint32_t nnodes)
 	return 0;
 }
 
+int dl_cluster_add_held(struct dl_cluster *cl, uint32_t node, uint32_t cpus,
+			uint64_t mem, double end)
+{
+	if (!cl || node >= cl->nnodes || isnan(end))
+		return EINVAL;
+	if (cl->nheld == cl->capheld) {
+		uint32_t n = cl->capheld ? cl->capheld * 2 : 64;
+		struct dl_held *h = realloc(cl->held, n * sizeof(*h));
+
+		if (!h)
+			return ENOMEM;
+		cl->held = h;
+		cl->capheld = n;
+	}
+	cl->held[cl->nheld].node = node;
+	cl->held[cl->nheld].cpus = cpus;
+	cl->held[cl->nheld].mem = mem;
+	cl->held[cl->nheld].end = end;
+	cl->nheld++;
+	return 0;
+}
+
 void dl_cluster_free(struct dl_cluster *cl)
 {
 	if (!cl)
 		return;
+	free(cl->held);
 	for (uint32_t i = 0; i < cl->nnodes; i++)
 		free(cl->nodes[i].name);
 	free(cl->nodes);

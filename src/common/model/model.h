@@ -108,9 +108,21 @@ struct dl_node {
 	bool up; /* schedulable (not down, drained or failing) */
 };
 
+/* Capacity that work the plan does not manage holds on a node (already
+ * counted in the node's cpus_other/mem_other), and when Slurm expects it
+ * back: the job's end time, start + time limit. */
+struct dl_held {
+	uint32_t node;
+	uint32_t cpus;
+	uint64_t mem; /* MB */
+	double end;
+};
+
 struct dl_cluster {
 	struct dl_node *nodes;
 	uint32_t nnodes;
+	struct dl_held *held; /* may be empty: ends unknown */
+	uint32_t nheld, capheld;
 	char *partitions[DL_MAX_PARTITIONS];
 	uint32_t npartitions;
 };
@@ -164,6 +176,10 @@ int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 /* ---- cluster ---- */
 
 int dl_cluster_init(struct dl_cluster *cl, uint32_t nnodes);
+/* Record capacity held on node until end.  EINVAL (bad node, NaN end),
+ * ENOMEM. */
+int dl_cluster_add_held(struct dl_cluster *cl, uint32_t node, uint32_t cpus,
+			uint64_t mem, double end);
 void dl_cluster_free(struct dl_cluster *cl);
 /* Add a partition name; returns its index or -1 (full, NULL, ENOMEM). */
 int dl_cluster_add_partition(struct dl_cluster *cl, const char *name);

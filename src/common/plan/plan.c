@@ -4,16 +4,18 @@
 #include "common/plan/plan.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *verdict_names[DL_VERDICT_COUNT] = {
-	"on_track", "at_risk", "late",     "no_data",
-	"capped",   "held",    "rejected", "done",
+	"on_track", "at_risk",  "late", "no_data",  "capped",
+	"held",     "rejected", "done", "hopeless",
 };
 
-static const char *class_names[] = {"late", "no_data", "need", "met",
-				    "unmanaged"};
+static const char *class_names[] = {"late", "no_data",  "need",
+				    "met",  "hopeless", "unmanaged"};
 
 void dl_plan_copy_str(char *dst, size_t len, const char *src)
 {
@@ -43,6 +45,33 @@ void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job)
 		o->running[p] = ph->nrunning;
 		o->pending[p] = dl_phase_pending(ph);
 	}
+}
+
+void dl_plan_explain(struct dl_plan_job *o, const char *fmt, ...)
+{
+	const size_t len = sizeof(o->explain);
+	va_list ap;
+	int n;
+
+	if (!o || !fmt)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->explain, len, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		o->explain[0] = '\0';
+		return;
+	}
+	if ((size_t) n < len)
+		return;
+	/* too long: end at a word boundary with room for "..." */
+	size_t cut = len - 4;
+
+	while (cut > 0 && o->explain[cut] != ' ')
+		cut--;
+	if (!cut)
+		cut = len - 4;
+	memcpy(o->explain + cut, "...", 4);
 }
 
 const char *dl_verdict_name(enum dl_verdict v)

@@ -17,11 +17,12 @@
 
 /* Priority classes of the adaptive policy, most urgent first. */
 enum dl_class {
-	DL_CLASS_LATE = 0,   /* the phase goal has passed */
-	DL_CLASS_NODATA = 1, /* no task length known yet */
-	DL_CLASS_NEED = 2,   /* ranked by s_req */
-	DL_CLASS_MET = 3,    /* need met: only leftover capacity */
-	DL_CLASS_UNMANAGED = 4,
+	DL_CLASS_LATE = 0,     /* the phase goal has passed */
+	DL_CLASS_NODATA = 1,   /* no task length known yet */
+	DL_CLASS_NEED = 2,     /* ranked by s_req */
+	DL_CLASS_MET = 3,      /* need met: only leftover capacity */
+	DL_CLASS_HOPELESS = 4, /* triage: cannot meet its deadline */
+	DL_CLASS_UNMANAGED = 5,
 };
 
 enum dl_verdict {
@@ -33,6 +34,7 @@ enum dl_verdict {
 	DL_VERDICT_HELD,         /* held by the policy */
 	DL_VERDICT_REJECTED,     /* refused by admission control */
 	DL_VERDICT_DONE,
+	DL_VERDICT_HOPELESS, /* triage: cannot meet it; runs after others */
 	DL_VERDICT_COUNT
 };
 
@@ -65,7 +67,10 @@ struct dl_plan_job {
 	uint32_t done[DL_PHASES];
 	uint32_t running[DL_PHASES];
 	uint32_t pending[DL_PHASES];
-	char hold_reason[48]; /* Slurm Reason text (no spaces) */
+	double hopeless_since; /* triage: first plan that gave up on it; 0 */
+	uint64_t ahead_of;     /* triage: hopeless, run in the slack just
+				  before this feasible job; 0 = none */
+	char hold_reason[48];  /* Slurm Reason text (no spaces) */
 	char explain[200];
 	/* placement policies (ras, reverse); NAN / zero otherwise */
 	double utility;                     /* u_j of the placement */
@@ -131,6 +136,11 @@ void dl_plan_copy_str(char *dst, size_t len, const char *src);
 /* The job's identity (ids, user, account, name) and its task counts per
  * phase, as every policy reports them. */
 void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job);
+
+/* Format the entry's explanation; a text longer than the field is cut at
+ * the last space that fits, never inside a word, and ends in "...". */
+void dl_plan_explain(struct dl_plan_job *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 const char *dl_verdict_name(enum dl_verdict v);
 const char *dl_class_name(enum dl_class c);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/model/model.h"
+#include "common/plan/decide.h" /* enum dl_prio_mode */
 
 /* Largest task id Slurm accepts (MaxArraySize is at most 4000001). */
 #define DL_IDSET_MAX 4000000u
@@ -40,14 +41,6 @@ char *dl_idset_format(const struct dl_idset *s);
  * text (the set is left empty). */
 int dl_idset_parse(struct dl_idset *s, const char *text, char *err,
 		   size_t errlen);
-
-/* How the plugin last set an array's priority. */
-enum dl_prio_mode {
-	DL_PRIO_NONE = 0,   /* not touched: Slurm's own priority */
-	DL_PRIO_URGENT = 1, /* above jobs without deadlines */
-	DL_PRIO_IDLE = 2,   /* below them: only idle capacity */
-	DL_PRIO_HELD = 3,   /* held by the policy (priority 0) */
-};
 
 struct dl_array_rec {
 	uint64_t id;        /* ArrayJobId */

@@ -26,6 +26,7 @@
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 #include "common/policy/heap.h"
+#include "common/policy/share.h"
 
 struct ajob {
 	struct dl_job *job;
@@ -202,14 +203,6 @@ static void setup_affinity(struct ajob *a, const struct dl_capacity *cap,
 		a->need_acc += ph->running[i].pool == DL_POOL_ACCEL;
 }
 
-/* MaxDeadlineShare: per account and partition, in submission order, a job
- * whose claim would take the account over its share is left to Slurm. */
-struct claim {
-	const char *account;
-	uint32_t part;
-	double claimed;
-};
-
 static int submit_cmp(const void *pi, const void *pj, void *vctx)
 {
 	struct actx *c = vctx;
@@ -221,13 +214,15 @@ static int submit_cmp(const void *pi, const void *pj, void *vctx)
 	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
 }
 
-/* idx: the jobs in submission order */
+/* MaxDeadlineShare (policy/share.h): a no-data job claims one slot, a
+ * late one all its remaining tasks, the others their need.  idx: the jobs
+ * in submission order. */
 static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 			   const struct dl_capacity *cap,
 			   const struct dl_config *cfg)
 {
-	struct claim *claims;
-	uint32_t nclaims = 0;
+	struct dl_share_claim *claims;
+	int rc;
 
 	if (!(cfg->max_deadline_share < 1))
 		return 0;
@@ -236,49 +231,24 @@ static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 		return ENOMEM;
 	for (uint32_t k = 0; k < n; k++) {
 		struct ajob *j = &a[idx[k]];
-		const char *acct = j->job->account ? j->job->account : "";
-		struct claim *c = NULL;
-		double want, limit;
 
-		if (!j->managed)
-			continue;
-		for (uint32_t i = 0; i < nclaims; i++)
-			if (claims[i].part == j->job->partition &&
-			    !strcmp(claims[i].account, acct)) {
-				c = &claims[i];
-				break;
-			}
-		if (!c) {
-			c = &claims[nclaims++];
-			c->account = acct;
-			c->part = j->job->partition;
-		}
+		claims[k].job = j->job;
+		claims[k].out = j->out;
+		claims[k].cpu = j->cpu;
+		claims[k].mem = j->mem;
+		claims[k].managed = j->managed;
 		if (j->cls == DL_CLASS_NODATA)
-			want = 1;
+			claims[k].want = 1;
 		else if (j->cls == DL_CLASS_LATE)
-			want = j->rem;
+			claims[k].want = j->rem;
 		else
-			want = fmin(ceil(j->need), j->rem);
-		limit = cfg->max_deadline_share *
-			dl_capacity_slots(cap, j->job->partition, -1, j->cpu,
-					  j->mem, true);
-		if (c->claimed + want > limit + 1e-9) {
-			j->managed = false;
-			j->out->verdict = DL_VERDICT_CAPPED;
-			j->out->cls = DL_CLASS_UNMANAGED;
-			snprintf(j->out->explain, sizeof(j->out->explain),
-				 "account %s would claim %.0f of %.0f slots in "
-				 "its partition (MaxDeadlineShare %.0f%%): "
-				 "scheduled as a job without deadline",
-				 acct[0] ? acct : "(none)", c->claimed + want,
-				 limit / cfg->max_deadline_share,
-				 cfg->max_deadline_share * 100);
-			continue;
-		}
-		c->claimed += want;
+			claims[k].want = fmin(ceil(j->need), j->rem);
 	}
+	rc = dl_share_cap(claims, n, cap, cfg);
+	for (uint32_t k = 0; !rc && k < n; k++)
+		a[idx[k]].managed = claims[k].managed;
 	free(claims);
-	return 0;
+	return rc;
 }
 
 /* Prepare one job: goal, estimates and class. */

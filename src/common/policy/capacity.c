@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool serves(const struct dl_capclass *c, uint32_t part)
+bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part)
 {
 	return !c->partitions ||
 	       (part < 64 && (c->partitions & ((uint64_t) 1 << part)));
@@ -82,6 +82,17 @@ int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
 	return 0;
 }
 
+int dl_capacity_class_of(const struct dl_capacity *cap, const struct dl_node *n)
+{
+	if (!cap || !n || !n->up || n->pool >= DL_POOLS)
+		return -1;
+	for (uint32_t k = 0; k < cap->ncls; k++)
+		if (cap->cls[k].partitions == n->partitions &&
+		    cap->cls[k].pool == n->pool)
+			return (int) k;
+	return -1;
+}
+
 void dl_capacity_free(struct dl_capacity *cap)
 {
 	if (!cap)
@@ -110,7 +121,7 @@ double dl_capacity_slots(const struct dl_capacity *cap, uint32_t part, int pool,
 	if (!cap || !(cpu > 0 || mem > 0))
 		return 0;
 	for (uint32_t k = 0; k < cap->ncls; k++)
-		if (serves(&cap->cls[k], part) &&
+		if (dl_capclass_serves(&cap->cls[k], part) &&
 		    (pool < 0 || cap->cls[k].pool == pool))
 			s += class_slots(&cap->cls[k], cpu, mem, total);
 	return s;
@@ -124,7 +135,8 @@ int dl_capacity_take(struct dl_capacity *cap, uint32_t part, int pool,
 	for (uint32_t k = 0; k < cap->ncls; k++) {
 		struct dl_capclass *c = &cap->cls[k];
 
-		if (!serves(c, part) || (pool >= 0 && c->pool != pool))
+		if (!dl_capclass_serves(c, part) ||
+		    (pool >= 0 && c->pool != pool))
 			continue;
 		if (class_slots(c, cpu, mem, false) < 1)
 			continue;

@@ -8,6 +8,7 @@
 #ifndef DL_CAPACITY_H
 #define DL_CAPACITY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/model/model.h"
@@ -28,6 +29,13 @@ struct dl_capacity {
 
 int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl);
 void dl_capacity_free(struct dl_capacity *cap);
+
+/* Whether the class's nodes take jobs of partition `part`. */
+bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part);
+/* The index of the class an up node belongs to, or -1 (down node, or a
+ * cluster other than the one the classes were built from). */
+int dl_capacity_class_of(const struct dl_capacity *cap,
+			 const struct dl_node *n);
 
 /* Whole slots of size (cpu, mem) a job of partition `part` finds on `pool`
  * (-1: any pool); `total` counts all capacity, otherwise what is free. */

@@ -12,6 +12,7 @@
 #include "common/policy/adaptive.h"
 #include "common/policy/ras.h"
 #include "common/policy/reverse.h"
+#include "common/policy/triage.h"
 #include "common/realtime/plan_cycle.h"
 
 int dl_policy_check_input(const struct dl_policy_input *in, char *err,
@@ -62,6 +63,10 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 		return dl_reverse_plan(in, err, errlen);
 	case DL_POLICY_REALTIME:
 		return dl_realtime_plan(in, err, errlen);
+	case DL_POLICY_TRIAGE:
+		return dl_triage_plan(in, err, errlen);
+	case DL_POLICY_EDF:
+		return dl_edf_plan(in, err, errlen);
 	default:
 		snprintf(err, err ? errlen : 0, "policy %s is not available",
 			 dl_policy_name(in->cfg->policy));

@@ -26,6 +26,9 @@ struct dl_policy_input {
 	double now;
 	const struct dl_forecast *forecast; /* may be NULL */
 	struct dl_rt_state *rt;             /* may be NULL */
+	/* the previous cycle's plan (may be NULL): what a policy remembers
+	 * from one cycle to the next (triage's hysteresis) */
+	const struct dl_plan *prev;
 };
 
 /* Compute a plan with the policy cfg->policy.  Returns NULL with a message

@@ -1,12 +1,10 @@
 /*
- * apply.c - the core's plan -> Slurm actions on each array's record of
- * unstarted tasks:
- *   ArrayTaskThrottle = the job's allocation (Slurm's throttle cannot say
- *     "none": a job allotted nothing keeps a throttle of 1 and the lowest
- *     priority, so it only uses a slot nobody else takes);
- *   priority (direct_set_prio): while fewer tasks run than the part of the
- *     allocation that serves the job's need, above every job without a
- *     deadline (urgent); otherwise below them (idle capacity only);
+ * apply.c - the core's decisions (common/plan/decide.h: throttle, priority
+ * mode, hold per array) -> slurmctld's records of unstarted tasks:
+ *   ArrayTaskThrottle = the decision's throttle;
+ *   priority (direct_set_prio): urgent arrays above every pending job
+ *     without a deadline, in rank order; idle ones just above Slurm's
+ *     floor, below them;
  *   hold (priority 0, WAIT_HELD, our Reason) when the policy holds a job.
  * A job that stops being managed gets its own throttle back and its
  * priority from the priority plugin again.
@@ -44,32 +42,20 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 	dec = xcalloc(plan->njobs * 2, sizeof(*dec));
 	for (uint32_t i = 0; i < plan->njobs; i++) {
 		const struct dl_plan_job *pj = &plan->jobs[i];
-		uint64_t ids[2] = {pj->job_id, pj->reduce_id};
+		struct dl_decision core[2];
+		uint32_t nc = dl_decide(pj, core);
 
-		for (int k = 0; k < 2; k++) {
+		for (uint32_t k = 0; k < nc; k++) {
 			const struct dl_array_rec *r;
 			struct sdl_decision *d;
-			bool active = pj->phase >= 0 &&
-				      ((k == 0 && pj->phase == DL_MAP) ||
-				       (k == 1 && pj->phase == DL_REDUCE));
 
-			if (!ids[k] || !(r = dl_sstate_find(st, ids[k])) ||
+			if (!(r = dl_sstate_find(st, core[k].array_id)) ||
 			    !r->present)
 				continue;
-			if (pj->managed && active) {
+			if (core[k].manage) {
 				d = &dec[n++];
-				d->array_id = (uint32_t) ids[k];
-				d->rank = pj->rank;
-				d->manage = true;
-				d->throttle = pj->alloc ? pj->alloc : 1;
-				d->alloc_for_need = pj->alloc_for_need;
-				d->urgent = pj->urgent;
-				d->hold = pj->hold;
-				snprintf(d->hold_reason, sizeof(d->hold_reason),
-					 "%s",
-					 pj->hold_reason[0] ? pj->hold_reason
-							    : "sched/deadline");
-				d->release_hold = !pj->hold &&
+				d->d = core[k];
+				d->release_hold = !core[k].hold &&
 						  r->prio_mode == DL_PRIO_HELD;
 				d->fresh = !r->managed &&
 					   r->prio_mode == DL_PRIO_NONE;
@@ -78,8 +64,7 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 			} else if (r->managed && pj->phase >= 0) {
 				/* ours before, not any more: give it back */
 				d = &dec[n++];
-				d->array_id = (uint32_t) ids[k];
-				d->manage = false;
+				d->d = core[k];
 				d->user_throttle = r->user_throttle;
 				d->restore_prio = r->prio_mode != DL_PRIO_NONE;
 				d->release_hold = r->prio_mode == DL_PRIO_HELD;
@@ -123,11 +108,11 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 	/* who is urgent now: the plan's view plus the live running count */
 	for (uint32_t i = 0; i < ndec; i++) {
 		struct sdl_decision *d = &dec[i];
-		job_record_t *job_ptr = find_job_record(d->array_id);
+		job_record_t *job_ptr = find_job_record(d->d.array_id);
 
 		d->gone = !job_ptr || !job_ptr->array_recs ||
-			  job_ptr->array_job_id != d->array_id;
-		if (d->gone || !d->manage)
+			  job_ptr->array_job_id != d->d.array_id;
+		if (d->gone || !d->d.manage)
 			continue;
 		/* held at submit by job_submit/deadline (realtime), which
 		 * marks that hold in the job's control environment; ours to
@@ -141,16 +126,14 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
 			!d->release_hold &&
 			!(d->ours_held && job_ptr->state_reason == WAIT_HELD);
-		if (d->hold || d->user_held)
+		if (d->d.hold || d->user_held)
 			continue;
-		if (d->urgent &&
-		    job_ptr->array_recs->tot_run_tasks < d->alloc_for_need) {
-			d->prio_mode = DL_PRIO_URGENT;
+		d->prio_mode = dl_decide_prio(
+			&d->d, job_ptr->array_recs->tot_run_tasks);
+		if (d->prio_mode == DL_PRIO_URGENT)
 			nurgent++;
-		} else {
-			d->prio_mode = DL_PRIO_IDLE;
+		else
 			nidle++;
-		}
 	}
 	/* urgent jobs rank above every other pending job, in plan order */
 	top = (uint32_t) cfg->priority_base;
@@ -166,9 +149,9 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 
 		if (d->gone)
 			continue;
-		job_ptr = find_job_record(d->array_id);
+		job_ptr = find_job_record(d->d.array_id);
 		ar = job_ptr->array_recs;
-		if (!d->manage) {
+		if (!d->d.manage) {
 			if (ar->max_run_tasks != d->user_throttle) {
 				ar->max_run_tasks = d->user_throttle;
 				changes++;
@@ -186,21 +169,21 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			d->prio_mode = DL_PRIO_NONE;
 			continue;
 		}
-		if (ar->max_run_tasks != d->throttle) {
-			ar->max_run_tasks = d->throttle;
+		if (ar->max_run_tasks != d->d.throttle) {
+			ar->max_run_tasks = d->d.throttle;
 			changes++;
 		}
 		if (d->user_held || !IS_JOB_PENDING(job_ptr))
 			continue;
-		if (d->hold) {
+		if (d->d.hold) {
 			d->prio_mode = DL_PRIO_HELD;
 			if (job_ptr->priority ||
 			    job_ptr->state_reason != WAIT_HELD ||
-			    xstrcmp(job_ptr->state_desc, d->hold_reason)) {
+			    xstrcmp(job_ptr->state_desc, d->d.hold_reason)) {
 				_set_prio(job_ptr, 0);
 				job_ptr->state_reason = WAIT_HELD;
 				xfree(job_ptr->state_desc);
-				job_ptr->state_desc = xstrdup(d->hold_reason);
+				job_ptr->state_desc = xstrdup(d->d.hold_reason);
 				changes++;
 			}
 			continue;
@@ -224,33 +207,20 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 	return changes;
 }
 
-static const char *_mode_name(uint8_t mode)
-{
-	switch (mode) {
-	case DL_PRIO_URGENT:
-		return "urgent";
-	case DL_PRIO_IDLE:
-		return "idle-only";
-	case DL_PRIO_HELD:
-		return "held";
-	default:
-		return "slurm";
-	}
-}
-
 extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 		       const struct dl_plan *plan, struct dl_sstate *st)
 {
 	for (uint32_t i = 0; i < ndec; i++) {
 		const struct sdl_decision *d = &dec[i];
-		struct dl_array_rec *r = dl_sstate_find(st, d->array_id);
-		const struct dl_plan_job *pj = dl_plan_find(plan, d->array_id);
-		uint32_t alloc = d->manage ? d->throttle : d->user_throttle;
+		struct dl_array_rec *r = dl_sstate_find(st, d->d.array_id);
+		const struct dl_plan_job *pj =
+			dl_plan_find(plan, d->d.array_id);
+		uint32_t alloc = d->d.manage ? d->d.throttle : d->user_throttle;
 		uint8_t mode = d->prio_mode;
 
 		if (!r || d->gone)
 			continue;
-		if (r->managed != d->manage || r->alloc != alloc ||
+		if (r->managed != d->d.manage || r->alloc != alloc ||
 		    r->prio_mode != mode) {
 			char from[24], to[24];
 
@@ -259,27 +229,29 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 			else
 				snprintf(from, sizeof(from), "%s",
 					 r->user_throttle ? "user" : "none");
-			if (d->manage)
+			if (d->d.manage)
 				snprintf(to, sizeof(to), "%u", alloc);
 			else if (alloc)
 				snprintf(to, sizeof(to), "user's %u", alloc);
 			else
 				snprintf(to, sizeof(to), "none");
-			info("%s: JobId=%u%s throttle %s -> %s, priority %s -> "
+			info("%s: JobId=%" PRIu64
+			     "%s throttle %s -> %s, priority %s -> "
 			     "%s%s: %s",
-			     SDL_PREFIX, d->array_id,
-			     pj && pj->reduce_id == d->array_id ? " (reduce)"
-								: "",
-			     from, to, _mode_name(r->prio_mode),
-			     _mode_name(mode),
+			     SDL_PREFIX, d->d.array_id,
+			     pj && pj->reduce_id == d->d.array_id ? " (reduce)"
+								  : "",
+			     from, to, dl_prio_mode_name(r->prio_mode),
+			     dl_prio_mode_name(mode),
 			     d->user_held ? " (user hold kept)" : "",
 			     pj ? pj->explain : "");
-			if (d->hold)
-				info("%s: JobId=%u held: %s", SDL_PREFIX,
-				     d->array_id, d->hold_reason);
+			if (d->d.hold)
+				info("%s: JobId=%" PRIu64 " held: %s",
+				     SDL_PREFIX, d->d.array_id,
+				     d->d.hold_reason);
 		}
-		r->managed = d->manage;
-		r->alloc = d->manage ? alloc : 0;
+		r->managed = d->d.manage;
+		r->alloc = d->d.manage ? alloc : 0;
 		r->prio_mode = mode;
 	}
 	/* verdict changes are decisions too (e.g. capped by

@@ -25,6 +25,7 @@
 #include "common/io/log.h"
 #include "common/model/job_hints.h"
 #include "common/model/model.h"
+#include "common/plan/decide.h"
 #include "common/plan/plan.h"
 #include "common/plan/sched_state.h"
 #include "common/estimate/usage.h"
@@ -90,14 +91,8 @@ struct sdl_snapshot {
 /* ---- decisions (what apply.c sets per array) ---- */
 
 struct sdl_decision {
-	uint32_t array_id;
-	uint32_t rank;
-	bool manage;       /* false: give back the user's own settings */
-	uint32_t throttle; /* manage: ArrayTaskThrottle */
-	uint32_t alloc_for_need;
-	bool urgent; /* the plan says it has unmet need */
-	bool hold;
-	char hold_reason[48];
+	struct dl_decision d; /* the core's (common/plan/decide.h); not
+				 managed: give back the user's own settings */
 	bool fresh;     /* never managed: a hold it has may be job_submit's */
 	bool ours_held; /* we held it last cycle */
 	/* restore (manage == false) */

@@ -274,11 +274,20 @@ static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
 			continue;
 		if ((uint32_t) i < s->cl.nnodes) {
 			struct dl_node *n = &s->cl.nodes[i];
+			uint32_t cpus = jr->cpus ? jr->cpus[k] : 0;
+			uint64_t mem = jr->memory_allocated
+					       ? jr->memory_allocated[k]
+					       : 0;
 
-			if (jr->cpus)
-				n->cpus_other += jr->cpus[k];
-			if (jr->memory_allocated)
-				n->mem_other += jr->memory_allocated[k];
+			n->cpus_other += cpus;
+			n->mem_other += mem;
+			/* back when Slurm expects the job to end (start +
+			 * time limit); none known: held for good */
+			if (job_ptr->end_time > job_ptr->start_time &&
+			    job_ptr->end_time != (time_t) INFINITE)
+				dl_cluster_add_held(&s->cl, (uint32_t) i, cpus,
+						    mem,
+						    (double) job_ptr->end_time);
 		}
 		k++;
 	}

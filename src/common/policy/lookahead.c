@@ -1,0 +1,751 @@
+/*
+ * policy/lookahead.c - an event-driven run of the dispatcher over the
+ * plan's jobs (see lookahead.h for what is modelled).
+ *
+ * State of a run: free CPUs and memory per class, a min-heap of events
+ * (a batch of tasks ending, held capacity freeing, the forecast's next
+ * sample) and, per job, its pending and running tasks per phase.  The jobs
+ * that have a task ready to start are a bitset over their positions in the
+ * order, so the dispatcher walks them highest priority first and a job
+ * whose reduces become ready takes its place again in O(1).
+ */
+#include "common/policy/lookahead.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/policy/capacity.h"
+
+#define EPS 1e-9
+
+enum la_kind {
+	LA_END = 0, /* a batch of tasks (or held capacity) ends */
+	LA_CAP = 1, /* the forecast's next sample in a class */
+};
+
+struct la_event {
+	double t;
+	double cpu, mem; /* freed (LA_END) */
+	uint32_t cls;
+	uint32_t job; /* DL_LA_NONE: capacity only */
+	uint32_t count;
+	uint8_t phase;
+	uint8_t kind;
+};
+
+/* Capacity of a class under a forecast class: the CPUs and memory of its
+ * nodes there, loaded by that forecast class's series. */
+struct la_fc_part {
+	uint32_t cls;
+	int fc;
+	double cpu, mem;
+};
+
+struct la_state {
+	uint32_t pending[DL_PHASES];
+	uint32_t running[DL_PHASES];
+	double last_end;
+	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
+};
+
+struct dl_lookahead {
+	double now, res;
+	const struct dl_forecast *fc;
+	struct dl_capacity cap; /* the classes: identity and order */
+	uint32_t ncls;
+	uint32_t nnodes;
+	int *node_cls;    /* per node: class, or -1 */
+	bool *node_fc;    /* per node: under the forecast */
+	double *base_cpu; /* per class, without forecast nodes */
+	double *base_mem;
+	struct la_fc_part *fcp;
+	uint32_t nfcp, capfcp;
+	double *hold_cpu; /* per class: running tasks' use at now */
+	double *hold_mem;
+	/* jobs and their classes (offsets into jcls) */
+	struct dl_la_job *jobs;
+	uint32_t *jcls_off, *jcls_n;
+	uint32_t *jcls;
+	uint32_t njobs, capjobs, njcls, capjcls;
+	/* initial events */
+	struct la_event *ev0;
+	uint32_t nev0, capev0;
+	uint32_t *run0[DL_PHASES]; /* running tasks per job at now */
+	/* the run */
+	struct la_state *st;
+	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
+	struct la_event *heap;
+	uint32_t nheap, capheap;
+	uint64_t *ready; /* bitset over order positions */
+	uint32_t nready_words, capready;
+	const uint32_t *order;
+	uint32_t norder;
+	uint64_t batches;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static double grid_up(const struct dl_lookahead *la, double t)
+{
+	double k;
+
+	if (!(t > la->now))
+		return la->now;
+	k = ceil((t - la->now) / la->res - 1e-9);
+	return la->now + k * la->res;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t n;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, (size_t) n * size);
+	if (!q)
+		return ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static bool ev_before(const struct la_event *a, const struct la_event *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	return a->kind < b->kind; /* capacity changes after task ends */
+}
+
+static int heap_push(struct dl_lookahead *la, const struct la_event *e)
+{
+	uint32_t i;
+
+	if (grow((void **) &la->heap, &la->capheap, la->nheap + 1,
+		 sizeof(*la->heap)))
+		return ENOMEM;
+	i = la->nheap++;
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+
+		if (!ev_before(e, &la->heap[parent]))
+			break;
+		la->heap[i] = la->heap[parent];
+		i = parent;
+	}
+	la->heap[i] = *e;
+	return 0;
+}
+
+static void heap_sift_down(struct dl_lookahead *la, uint32_t i)
+{
+	struct la_event x = la->heap[i];
+
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = l;
+
+		if (l >= la->nheap)
+			break;
+		if (r < la->nheap && ev_before(&la->heap[r], &la->heap[l]))
+			m = r;
+		if (!ev_before(&la->heap[m], &x))
+			break;
+		la->heap[i] = la->heap[m];
+		i = m;
+	}
+	la->heap[i] = x;
+}
+
+static struct la_event heap_pop(struct dl_lookahead *la)
+{
+	struct la_event top = la->heap[0];
+
+	la->heap[0] = la->heap[--la->nheap];
+	if (la->nheap)
+		heap_sift_down(la, 0);
+	return top;
+}
+
+/* ----------------------------------------------------------- building */
+
+static double fc_load(const struct dl_lookahead *la, int fc, int r, double t)
+{
+	double v = dl_forecast_load_at(la->fc, fc, r, t);
+
+	return isfinite(v) ? (v < 0 ? 0 : (v > 1 ? 1 : v)) : 0;
+}
+
+/* What class k has at t: its nodes outside the forecast, plus those under
+ * it minus the forecast load. */
+static void class_capacity(const struct dl_lookahead *la, uint32_t k, double t,
+			   double *cpu, double *mem)
+{
+	*cpu = la->base_cpu[k];
+	*mem = la->base_mem[k];
+	for (uint32_t i = 0; i < la->nfcp; i++) {
+		const struct la_fc_part *p = &la->fcp[i];
+
+		if (p->cls != k)
+			continue;
+		*cpu += p->cpu * (1 - fc_load(la, p->fc, DL_RES_CPU, t));
+		*mem += p->mem * (1 - fc_load(la, p->fc, DL_RES_MEM, t));
+	}
+}
+
+static bool class_has_fc(const struct dl_lookahead *la, uint32_t k)
+{
+	for (uint32_t i = 0; i < la->nfcp; i++)
+		if (la->fcp[i].cls == k)
+			return true;
+	return false;
+}
+
+/* The forecast's first sample boundary after t; INFINITY when the series
+ * no longer changes (past the end of a series that is not periodic). */
+static double fc_next(const struct dl_lookahead *la, double t)
+{
+	double start, step, period;
+	uint32_t n;
+	double b;
+
+	dl_forecast_grid(la->fc, &start, &step, &period, &n);
+	if (!(step > 0))
+		return INFINITY;
+	if (t < start)
+		return start;
+	b = start + (floor((t - start) / step + 1e-9) + 1) * step;
+	if (!(period > 0) && b > start + (double) n * step + EPS)
+		return INFINITY;
+	return b;
+}
+
+struct dl_lookahead *dl_la_new(const struct dl_cluster *cl,
+			       const struct dl_forecast *forecast, double now,
+			       double resolution)
+{
+	struct dl_lookahead *la;
+
+	if (!cl || (cl->nnodes && !cl->nodes) || !isfinite(now) ||
+	    !(resolution > 0) || !isfinite(resolution))
+		return NULL;
+	la = calloc(1, sizeof(*la));
+	if (!la)
+		return NULL;
+	la->now = now;
+	la->res = resolution;
+	la->fc = forecast;
+	la->nnodes = cl->nnodes;
+	if (dl_capacity_build(&la->cap, cl))
+		goto fail;
+	la->ncls = la->cap.ncls;
+	la->node_cls = calloc(cl->nnodes ? cl->nnodes : 1, sizeof(int));
+	la->node_fc = calloc(cl->nnodes ? cl->nnodes : 1, sizeof(bool));
+	la->base_cpu = calloc(la->ncls + 1, sizeof(double));
+	la->base_mem = calloc(la->ncls + 1, sizeof(double));
+	la->hold_cpu = calloc(la->ncls + 1, sizeof(double));
+	la->hold_mem = calloc(la->ncls + 1, sizeof(double));
+	la->free_cpu = calloc(la->ncls + 1, sizeof(double));
+	la->free_mem = calloc(la->ncls + 1, sizeof(double));
+	la->cap_cpu = calloc(la->ncls + 1, sizeof(double));
+	la->cap_mem = calloc(la->ncls + 1, sizeof(double));
+	if (!la->node_cls || !la->node_fc || !la->base_cpu || !la->base_mem ||
+	    !la->hold_cpu || !la->hold_mem || !la->free_cpu || !la->free_mem ||
+	    !la->cap_cpu || !la->cap_mem)
+		goto fail;
+	for (uint32_t i = 0; i < cl->nnodes; i++) {
+		const struct dl_node *n = &cl->nodes[i];
+		int k = dl_capacity_class_of(&la->cap, n);
+		int fc = forecast && n->name
+				 ? dl_forecast_class_of(forecast, n->name)
+				 : -1;
+
+		la->node_cls[i] = k;
+		if (k < 0)
+			continue;
+		if (fc < 0) {
+			la->base_cpu[k] += n->cpus > n->cpus_other
+						   ? n->cpus - n->cpus_other
+						   : 0;
+			la->base_mem[k] +=
+				n->mem > n->mem_other
+					? (double) (n->mem - n->mem_other)
+					: 0;
+			continue;
+		}
+		la->node_fc[i] = true;
+		/* one part per (class, forecast class) */
+		uint32_t p;
+
+		for (p = 0; p < la->nfcp; p++)
+			if (la->fcp[p].cls == (uint32_t) k &&
+			    la->fcp[p].fc == fc)
+				break;
+		if (p == la->nfcp) {
+			if (grow((void **) &la->fcp, &la->capfcp, la->nfcp + 1,
+				 sizeof(*la->fcp)))
+				goto fail;
+			la->fcp[p].cls = (uint32_t) k;
+			la->fcp[p].fc = fc;
+			la->fcp[p].cpu = la->fcp[p].mem = 0;
+			la->nfcp++;
+		}
+		la->fcp[p].cpu += n->cpus;
+		la->fcp[p].mem += (double) n->mem;
+	}
+	return la;
+fail:
+	dl_la_free(la);
+	return NULL;
+}
+
+void dl_la_free(struct dl_lookahead *la)
+{
+	if (!la)
+		return;
+	dl_capacity_free(&la->cap);
+	free(la->node_cls);
+	free(la->node_fc);
+	free(la->base_cpu);
+	free(la->base_mem);
+	free(la->fcp);
+	free(la->hold_cpu);
+	free(la->hold_mem);
+	free(la->jobs);
+	free(la->jcls_off);
+	free(la->jcls_n);
+	free(la->jcls);
+	free(la->ev0);
+	for (int p = 0; p < DL_PHASES; p++)
+		free(la->run0[p]);
+	free(la->st);
+	free(la->free_cpu);
+	free(la->free_mem);
+	free(la->cap_cpu);
+	free(la->cap_mem);
+	free(la->heap);
+	free(la->ready);
+	free(la);
+}
+
+static bool phase_ok(const struct dl_la_phase *p)
+{
+	if (!p->pending)
+		return true;
+	return isfinite(p->cpus) && p->cpus >= 0 && isfinite(p->mem) &&
+	       p->mem >= 0 && (p->cpus > 0 || p->mem > 0) && isfinite(p->len) &&
+	       p->len > 0 && !isnan(p->latest_start);
+}
+
+/* Room for one more job in every per-job array. */
+static int grow_jobs(struct dl_lookahead *la)
+{
+	uint32_t n;
+
+	if (la->njobs < la->capjobs)
+		return 0;
+	n = la->capjobs ? la->capjobs * 2 : 64;
+#define GROW(a)                                                                \
+	do {                                                                   \
+		void *q = realloc(la->a, (size_t) n * sizeof(*la->a));         \
+		if (!q)                                                        \
+			return ENOMEM;                                         \
+		la->a = q;                                                     \
+	} while (0)
+	GROW(jobs);
+	GROW(jcls_off);
+	GROW(jcls_n);
+	GROW(run0[DL_MAP]);
+	GROW(run0[DL_REDUCE]);
+	GROW(st);
+#undef GROW
+	la->capjobs = n;
+	return 0;
+}
+
+uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job)
+{
+	uint32_t j, n = 0;
+
+	if (!la || !job || !phase_ok(&job->phase[DL_MAP]) ||
+	    !phase_ok(&job->phase[DL_REDUCE]) || la->njobs == DL_LA_NONE - 1)
+		return DL_LA_NONE;
+	if (grow_jobs(la) || grow((void **) &la->jcls, &la->capjcls,
+				  la->njcls + la->ncls + 1, sizeof(*la->jcls)))
+		return DL_LA_NONE;
+	j = la->njobs++;
+	la->jobs[j] = *job;
+	la->jobs[j].map_end = la->jobs[j].finish = INFINITY;
+	la->jobs[j].cancelled = false;
+	la->jcls_off[j] = la->njcls;
+	for (uint32_t k = 0; k < la->ncls; k++)
+		if (dl_capclass_serves(&la->cap.cls[k], job->partition))
+			la->jcls[la->njcls + n++] = k;
+	la->jcls_n[j] = n;
+	la->njcls += n;
+	for (int p = 0; p < DL_PHASES; p++)
+		la->run0[p][j] = 0;
+	return j;
+}
+
+struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j)
+{
+	return la && j < la->njobs ? &la->jobs[j] : NULL;
+}
+
+static int add_event(struct dl_lookahead *la, const struct la_event *e)
+{
+	if (grow((void **) &la->ev0, &la->capev0, la->nev0 + 1,
+		 sizeof(*la->ev0)))
+		return ENOMEM;
+	la->ev0[la->nev0++] = *e;
+	return 0;
+}
+
+static int node_class(const struct dl_lookahead *la, uint32_t node,
+		      uint32_t job)
+{
+	if (node < la->nnodes)
+		return la->node_cls[node];
+	if (job != DL_LA_NONE && la->jcls_n[job])
+		return (int) la->jcls[la->jcls_off[job]];
+	return -1;
+}
+
+int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
+		      uint32_t node, double cpus, double mem, double end)
+{
+	struct la_event e = {0};
+	int k;
+
+	if (!la || (job != DL_LA_NONE && job >= la->njobs) ||
+	    (phase != DL_MAP && phase != DL_REDUCE) || !isfinite(cpus) ||
+	    cpus < 0 || !isfinite(mem) || mem < 0 || isnan(end))
+		return EINVAL;
+	k = node_class(la, node, job);
+	if (job != DL_LA_NONE)
+		la->run0[phase][job]++;
+	if (!(end > la->now)) /* overdue: frees at the next step */
+		end = la->now + la->res;
+	e.t = grid_up(la, end);
+	e.kind = LA_END;
+	e.job = job;
+	e.phase = (uint8_t) phase;
+	e.count = 1;
+	e.cls = k >= 0 ? (uint32_t) k : DL_LA_NONE;
+	if (k >= 0) {
+		e.cpu = cpus;
+		e.mem = mem;
+		la->hold_cpu[k] += cpus;
+		la->hold_mem[k] += mem;
+	}
+	return add_event(la, &e);
+}
+
+int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
+		   double mem, double end)
+{
+	struct la_event e = {0};
+
+	if (!la || node >= la->nnodes || !isfinite(cpus) || cpus < 0 ||
+	    !isfinite(mem) || mem < 0 || isnan(end))
+		return EINVAL;
+	if (la->node_cls[node] < 0 || la->node_fc[node] || !isfinite(end))
+		return 0; /* down, the forecast's load, or never frees */
+	e.t = grid_up(la, end > la->now ? end : la->now);
+	e.kind = LA_END;
+	e.job = DL_LA_NONE;
+	e.cls = (uint32_t) la->node_cls[node];
+	e.cpu = cpus;
+	e.mem = mem;
+	return add_event(la, &e);
+}
+
+bool dl_la_serves(const struct dl_lookahead *la, uint32_t partition)
+{
+	if (!la)
+		return false;
+	for (uint32_t k = 0; k < la->ncls; k++)
+		if (dl_capclass_serves(&la->cap.cls[k], partition))
+			return true;
+	return false;
+}
+
+bool dl_la_compete(const struct dl_lookahead *la, uint32_t part_a,
+		   uint32_t part_b)
+{
+	if (!la)
+		return false;
+	if (part_a == part_b)
+		return true;
+	for (uint32_t k = 0; k < la->ncls; k++)
+		if (dl_capclass_serves(&la->cap.cls[k], part_a) &&
+		    dl_capclass_serves(&la->cap.cls[k], part_b))
+			return true;
+	return false;
+}
+
+uint64_t dl_la_batches(const struct dl_lookahead *la)
+{
+	return la ? la->batches : 0;
+}
+
+/* -------------------------------------------------------------- the run */
+
+static void ready_set(struct dl_lookahead *la, uint32_t pos, bool on)
+{
+	uint64_t bit = UINT64_C(1) << (pos % 64);
+
+	if (on)
+		la->ready[pos / 64] |= bit;
+	else
+		la->ready[pos / 64] &= ~bit;
+}
+
+/* The first ready position at or after pos, or DL_LA_NONE. */
+static uint32_t ready_next(const struct dl_lookahead *la, uint32_t pos)
+{
+	uint32_t w = pos / 64;
+	uint64_t word;
+
+	if (pos >= la->norder)
+		return DL_LA_NONE;
+	word = la->ready[w] & (~UINT64_C(0) << (pos % 64));
+	for (;;) {
+		if (word)
+			return w * 64 + (uint32_t) __builtin_ctzll(word);
+		if (++w >= la->nready_words)
+			return DL_LA_NONE;
+		word = la->ready[w];
+	}
+}
+
+/* The phase whose tasks may start: maps, then reduces once every map has
+ * ended; -1 when none may. */
+static int startable(const struct dl_lookahead *la, uint32_t j)
+{
+	const struct la_state *s = &la->st[j];
+
+	if (s->pending[DL_MAP])
+		return DL_MAP;
+	if (s->running[DL_MAP])
+		return -1;
+	return s->pending[DL_REDUCE] ? DL_REDUCE : -1;
+}
+
+static void settle(struct dl_lookahead *la, uint32_t j, double t)
+{
+	struct la_state *s = &la->st[j];
+	struct dl_la_job *job = &la->jobs[j];
+
+	if (!s->pending[DL_MAP] && !s->running[DL_MAP] &&
+	    !isfinite(job->map_end) && !job->cancelled)
+		job->map_end = s->last_end > la->now ? s->last_end : t;
+	if (!s->pending[DL_MAP] && !s->running[DL_MAP] &&
+	    !s->pending[DL_REDUCE] && !s->running[DL_REDUCE] && !job->cancelled)
+		job->finish = s->last_end > la->now ? s->last_end : la->now;
+	if (s->pos != DL_LA_NONE)
+		ready_set(la, s->pos, startable(la, j) >= 0 && !job->cancelled);
+}
+
+static bool any_free(const struct dl_lookahead *la)
+{
+	for (uint32_t k = 0; k < la->ncls; k++)
+		if (la->free_cpu[k] >= 1 - EPS)
+			return true;
+	return false;
+}
+
+static uint32_t fits(const struct dl_lookahead *la, uint32_t k,
+		     const struct dl_la_phase *ph)
+{
+	double n = ph->cpus > 0 ? floor(la->free_cpu[k] / ph->cpus + EPS)
+				: INFINITY;
+
+	if (ph->mem > 0) {
+		double m = floor(la->free_mem[k] / ph->mem + EPS);
+
+		n = m < n ? m : n;
+	}
+	if (!(n > 0))
+		return 0;
+	return n >= ph->pending ? ph->pending : (uint32_t) n;
+}
+
+static int dispatch(struct dl_lookahead *la, double t)
+{
+	for (uint32_t pos = ready_next(la, 0); pos != DL_LA_NONE;
+	     pos = ready_next(la, pos + 1)) {
+		uint32_t j = la->order[pos];
+		struct la_state *s = &la->st[j];
+		struct dl_la_job *job = &la->jobs[j];
+		int p = startable(la, j);
+		struct dl_la_phase ph;
+
+		if (!any_free(la))
+			break;
+		if (p < 0) {
+			ready_set(la, pos, false);
+			continue;
+		}
+		ph = job->phase[p];
+		if (t > ph.latest_start + EPS) {
+			/* Slurm cancels the unstarted rest: never finishes */
+			job->cancelled = true;
+			job->finish = INFINITY;
+			ready_set(la, pos, false);
+			continue;
+		}
+		ph.pending = s->pending[p];
+		for (uint32_t c = 0; c < la->jcls_n[j] && ph.pending; c++) {
+			uint32_t k = la->jcls[la->jcls_off[j] + c];
+			uint32_t n = fits(la, k, &ph);
+			struct la_event e = {0};
+
+			if (!n)
+				continue;
+			la->free_cpu[k] -= n * ph.cpus;
+			la->free_mem[k] -= n * ph.mem;
+			e.t = grid_up(la, t + ph.len);
+			e.kind = LA_END;
+			e.cls = k;
+			e.job = j;
+			e.phase = (uint8_t) p;
+			e.count = n;
+			e.cpu = n * ph.cpus;
+			e.mem = n * ph.mem;
+			if (heap_push(la, &e))
+				return ENOMEM;
+			ph.pending -= n;
+			s->pending[p] -= n;
+			s->running[p] += n;
+			la->batches++;
+		}
+		if (!s->pending[p])
+			ready_set(la, pos, false);
+	}
+	return 0;
+}
+
+static void apply_event(struct dl_lookahead *la, const struct la_event *e,
+			double horizon)
+{
+	if (e->kind == LA_CAP) {
+		double cpu, mem, next;
+
+		class_capacity(la, e->cls, e->t, &cpu, &mem);
+		la->free_cpu[e->cls] += cpu - la->cap_cpu[e->cls];
+		la->free_mem[e->cls] += mem - la->cap_mem[e->cls];
+		la->cap_cpu[e->cls] = cpu;
+		la->cap_mem[e->cls] = mem;
+		next = fc_next(la, e->t);
+		if (next <= horizon) {
+			struct la_event n = *e;
+
+			n.t = next;
+			heap_push(la, &n); /* no memory: the series holds */
+		}
+		return;
+	}
+	if (e->cls != DL_LA_NONE) {
+		la->free_cpu[e->cls] += e->cpu;
+		la->free_mem[e->cls] += e->mem;
+	}
+	if (e->job != DL_LA_NONE) {
+		struct la_state *s = &la->st[e->job];
+
+		s->running[e->phase] = s->running[e->phase] > e->count
+					       ? s->running[e->phase] - e->count
+					       : 0;
+		if (e->t > s->last_end)
+			s->last_end = e->t;
+		settle(la, e->job, e->t);
+	}
+}
+
+int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
+	      double horizon)
+{
+	uint32_t words;
+	int rc;
+
+	if (!la || (norder && !order) || isnan(horizon))
+		return EINVAL;
+	for (uint32_t i = 0; i < norder; i++)
+		if (order[i] >= la->njobs)
+			return EINVAL;
+	words = norder / 64 + 1;
+	if (grow((void **) &la->ready, &la->capready, words,
+		 sizeof(*la->ready)))
+		return ENOMEM;
+	memset(la->ready, 0, (size_t) words * sizeof(*la->ready));
+	la->nready_words = words;
+	la->order = order;
+	la->norder = norder;
+	la->batches = 0;
+	/* the state at now */
+	for (uint32_t j = 0; j < la->njobs; j++) {
+		struct la_state *s = &la->st[j];
+		struct dl_la_job *job = &la->jobs[j];
+
+		for (int p = 0; p < DL_PHASES; p++) {
+			s->pending[p] = job->phase[p].pending;
+			s->running[p] = la->run0[p][j];
+		}
+		s->last_end = la->now;
+		s->pos = DL_LA_NONE;
+		job->map_end = job->finish = INFINITY;
+		job->cancelled = false;
+	}
+	for (uint32_t i = 0; i < norder; i++)
+		if (la->st[order[i]].pos == DL_LA_NONE)
+			la->st[order[i]].pos = i;
+	for (uint32_t k = 0; k < la->ncls; k++) {
+		class_capacity(la, k, la->now, &la->cap_cpu[k],
+			       &la->cap_mem[k]);
+		la->free_cpu[k] = la->cap_cpu[k] - la->hold_cpu[k];
+		la->free_mem[k] = la->cap_mem[k] - la->hold_mem[k];
+	}
+	la->nheap = 0;
+	if (grow((void **) &la->heap, &la->capheap, la->nev0 + la->ncls + 1,
+		 sizeof(*la->heap)))
+		return ENOMEM;
+	for (uint32_t i = 0; i < la->nev0; i++)
+		if (la->ev0[i].t <= horizon)
+			la->heap[la->nheap++] = la->ev0[i];
+	for (uint32_t k = 0; la->fc && k < la->ncls; k++) {
+		struct la_event e = {0};
+
+		if (!class_has_fc(la, k))
+			continue;
+		e.t = fc_next(la, la->now);
+		e.kind = LA_CAP;
+		e.cls = k;
+		e.job = DL_LA_NONE;
+		if (e.t <= horizon)
+			la->heap[la->nheap++] = e;
+	}
+	for (uint32_t i = la->nheap / 2; i-- > 0;)
+		heap_sift_down(la, i);
+	for (uint32_t j = 0; j < la->njobs; j++)
+		settle(la, j, la->now);
+
+	if ((rc = dispatch(la, la->now)))
+		return rc;
+	while (la->nheap && la->heap[0].t <= horizon) {
+		double t = la->heap[0].t;
+
+		while (la->nheap && la->heap[0].t == t) {
+			struct la_event e = heap_pop(la);
+
+			apply_event(la, &e, horizon);
+		}
+		if ((rc = dispatch(la, t)))
+			return rc;
+	}
+	return 0;
+}

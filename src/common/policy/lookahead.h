@@ -1,0 +1,103 @@
+/*
+ * policy/lookahead.h - what Slurm's dispatcher will do with a priority
+ * order, from now on: an event-driven run over the plan's deadline jobs.
+ *
+ * Whenever capacity frees in a node class (policy/capacity.h: nodes with
+ * the same partitions and pool, CPUs and memory aggregated), it goes to
+ * the first job in the order that has a task which may start and fits:
+ * a job's maps first, its reduces once its last map has ended (afterok),
+ * no task of a phase with a hard --deadline after deadline - time limit
+ * (Slurm cancels the rest, so the job can no longer finish).  Running
+ * tasks end after their remaining time; work the plan does not manage
+ * (jobs without deadlines) frees its CPUs when it is expected to end; an
+ * external-load forecast changes what each class has over time.  Tasks
+ * are never pre-empted, so a job lower in the order that starts while a
+ * higher one waits on its map->reduce barrier keeps what it took.
+ *
+ * Task ends are rounded up to a grid of `resolution` seconds, so tasks
+ * that end together free capacity as one event and start the next ones as
+ * one batch: a run costs in proportion to the (time, job) batches, not to
+ * the tasks.
+ *
+ * A lookahead is built once per plan cycle (classes, running tasks, held
+ * capacity, forecast) and then run any number of times with different
+ * orders, so a policy can try what demoting one job does to the others.
+ */
+#ifndef DL_LOOKAHEAD_H
+#define DL_LOOKAHEAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/model/forecast.h"
+#include "common/model/model.h"
+
+#define DL_LA_NONE UINT32_MAX
+
+/* One phase of a job as the dispatcher sees it. */
+struct dl_la_phase {
+	uint32_t pending;    /* tasks not started yet */
+	double cpus;         /* per task (>= 1 when mem is 0) */
+	double mem;          /* per task, MB (0 = not constrained) */
+	double len;          /* task length, seconds (> 0 when pending) */
+	double latest_start; /* last moment a task may start; INFINITY */
+};
+
+struct dl_la_job {
+	uint32_t partition;
+	struct dl_la_phase phase[DL_PHASES];
+	/* results of the last run */
+	double map_end; /* when its last map ended; INFINITY = not by then */
+	double finish;  /* when its last task ended; INFINITY = not by the
+			   horizon, or never (a phase was cancelled) */
+	bool cancelled; /* a hard deadline's start window closed */
+};
+
+struct dl_lookahead;
+
+/* A lookahead over the cluster's up nodes at `now`.  `forecast` (may be
+ * NULL) replaces the use by unmanaged work on the nodes of its classes, as
+ * for the reverse policy.  `resolution` > 0 is the time grid (s).  NULL
+ * when out of memory or on bad arguments. */
+struct dl_lookahead *dl_la_new(const struct dl_cluster *cl,
+			       const struct dl_forecast *forecast, double now,
+			       double resolution);
+void dl_la_free(struct dl_lookahead *la);
+
+/* Declare a job; returns its index, or DL_LA_NONE on bad input or when
+ * out of memory. */
+uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job);
+struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j);
+
+/* A running task holding (cpus, mem) on node `node` (DL_NO_NODE: the
+ * first class of the job's partition) until `end`; `job` is DL_LA_NONE
+ * for work the plan does not manage that is not in the nodes' *_other
+ * counts (a job without deadline in the input).  A map task of a job
+ * delays its reduces until it ends.  0, EINVAL or ENOMEM. */
+int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
+		      uint32_t node, double cpus, double mem, double end);
+
+/* Capacity already counted in a node's cpus_other/mem_other (work the plan
+ * does not manage) that frees at `end`.  Ignored on nodes under the
+ * forecast, whose load it already is.  0, EINVAL or ENOMEM. */
+int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
+		   double mem, double end);
+
+/* Run the dispatcher with the jobs of `order` (indexes, highest priority
+ * first; jobs not in it take nothing) until every one has finished or the
+ * clock passes `horizon`.  Results go into each job's map_end, finish and
+ * cancelled.  0, EINVAL or ENOMEM. */
+int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
+	      double horizon);
+
+/* Batches started by the last run (cost accounting for benchmarks). */
+uint64_t dl_la_batches(const struct dl_lookahead *la);
+
+/* Whether any up node of the cluster serves the partition. */
+bool dl_la_serves(const struct dl_lookahead *la, uint32_t partition);
+
+/* Whether the two partitions share a node class (compete for capacity). */
+bool dl_la_compete(const struct dl_lookahead *la, uint32_t part_a,
+		   uint32_t part_b);
+
+#endif

@@ -1,0 +1,1000 @@
+/*
+ * policy/triage.c - EDF with triage, and plain EDF (see triage.h).
+ *
+ * One cycle:
+ *  1. every job with a deadline is prepared (goal, task lengths); jobs
+ *     without one only hold capacity with their running tasks;
+ *  2. two lookaheads of the dispatcher are built, one with optimistic task
+ *     lengths (the feasibility test) and one with the mean ones (the
+ *     predicted finish);
+ *  3. triage (not for Policy=edf): Moore-Hodgson over the optimistic
+ *     lookahead, then hopeless jobs of the previous plan that are feasible
+ *     again with mean lengths come back;
+ *  4. ranks, throttles, verdicts and explanations.
+ */
+#include "common/policy/triage.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/estimate/estimate.h"
+#include "common/estimate/goal.h"
+#include "common/estimate/stats.h"
+#include "common/io/timefmt.h"
+#include "common/policy/capacity.h"
+#include "common/policy/lookahead.h"
+#include "common/policy/share.h"
+
+enum tstate {
+	T_OUT = 0,    /* not managed: no deadline, capped or done */
+	T_FEASIBLE,   /* meets its deadline in deadline order */
+	T_NODATA,     /* no task length known: cannot be judged */
+	T_DEMOTED,    /* others due earlier meet theirs only without it */
+	T_IMPOSSIBLE, /* cannot meet its deadline even alone */
+	T_PASSED,     /* the deadline has passed */
+};
+
+struct tjob {
+	struct dl_job *job;
+	struct dl_plan_job *out;
+	struct dl_goal goal;
+	enum tstate state;
+	uint32_t la;  /* index in both lookaheads */
+	uint32_t rem; /* tasks left in the active phase */
+	uint32_t pos; /* deadline order */
+	double cpu;   /* one task of the active phase */
+	double mem;
+	double work; /* pending CPU-seconds at optimistic lengths */
+	double finish_opt, finish_mean, alone;
+	double since; /* hopeless since; 0 = not hopeless */
+	bool readmit; /* hopeless in the previous plan: may come back */
+	/* a job not ahead placed in the slack of the jobs ahead: it goes
+	 * just before the job at deadline-order place `anchor`; NO_ANCHOR =
+	 * after every job ahead */
+	uint32_t anchor;
+};
+
+#define NO_ANCHOR UINT32_MAX
+
+struct tctx {
+	const struct dl_policy_input *in;
+	struct tjob *t;
+	uint32_t n;
+	uint32_t *edf; /* managed jobs in deadline order */
+	uint32_t nedf;
+	uint32_t *order;  /* the order of a lookahead run (la indexes) */
+	uint32_t *seq;    /* the same as job indexes */
+	uint32_t *behind; /* jobs not ahead, in their own order */
+	uint32_t nbehind;
+	struct dl_lookahead *opt, *mean;
+	double tol;
+	bool triage;
+};
+
+double dl_triage_length(double mean, double sd, double q, double waves)
+{
+	double cv, s2, len;
+
+	if (!(mean > 0) || !isfinite(mean))
+		return 0;
+	if (!(sd > 0) || !isfinite(sd) || !(q > 0 && q < 1))
+		return mean;
+	cv = sd / mean;
+	s2 = log1p(cv * cv);
+	len = mean * exp(-s2 / 2 + dl_normal_quantile(q) * sqrt(s2));
+	if (waves > 1)
+		len = mean + (len - mean) / sqrt(waves);
+	return len > 0 ? len : mean;
+}
+
+static uint64_t usec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
+}
+
+/* ---------------------------------------------------------- preparing */
+
+/* A task length for a job nobody has a number for yet: it still holds
+ * capacity others need.  Half its time limit (users ask for more than
+ * they use), else a minute. */
+static double unknown_length(const struct dl_phase *ph)
+{
+	return ph->time_limit > 0 ? ph->time_limit / 2 : 60;
+}
+
+/* Slurm's hard-deadline start window: with --deadline, an array's tasks
+ * start only while now + time limit (at least a minute) is before it. */
+static double latest_start(const struct dl_phase *ph)
+{
+	double tl;
+
+	if (!(ph->hard_deadline > 0))
+		return INFINITY;
+	tl = ph->time_limit > 60 ? ph->time_limit : 60;
+	return ph->hard_deadline - tl;
+}
+
+static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
+			  int p, const struct dl_capacity *cap, double q,
+			  double *opt, double *mean)
+{
+	const struct dl_phase *ph = &job->phase[p];
+	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : g->mu_reduce;
+	double cpu = ph->cpus_per_task ? ph->cpus_per_task : 1;
+	double slots, waves = 1;
+	uint32_t pending = dl_phase_pending(ph);
+
+	if (!(mu.mean > 0)) {
+		*opt = *mean = unknown_length(ph);
+		return;
+	}
+	slots = dl_capacity_slots(cap, job->partition, -1, cpu,
+				  (double) ph->mem_per_task, true);
+	if (slots >= 1 && pending > slots)
+		waves = ceil(pending / slots);
+	*mean = mu.mean;
+	*opt = dl_triage_length(mu.mean, mu.sd, q, waves);
+}
+
+/* The job in both lookaheads: its phases and running tasks. */
+static int add_to_lookaheads(struct tctx *c, struct tjob *t,
+			     const struct dl_capacity *cap)
+{
+	const struct dl_config *cfg = c->in->cfg;
+	struct dl_la_job lo = {0}, lm = {0};
+	double len_opt[DL_PHASES], len_mean[DL_PHASES];
+
+	lo.partition = lm.partition = t->job->partition;
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &t->job->phase[p];
+		struct dl_la_phase x = {0};
+
+		phase_lengths(t->job, &t->goal, p, cap, cfg->triage_quantile,
+			      &len_opt[p], &len_mean[p]);
+		x.pending = dl_phase_pending(ph);
+		x.cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+		x.mem = (double) ph->mem_per_task;
+		x.latest_start = latest_start(ph);
+		x.len = len_opt[p];
+		lo.phase[p] = x;
+		x.len = len_mean[p];
+		lm.phase[p] = x;
+		t->work += x.pending * len_opt[p] * lo.phase[p].cpus;
+	}
+	t->la = dl_la_add_job(c->opt, &lo);
+	if (t->la == DL_LA_NONE || dl_la_add_job(c->mean, &lm) != t->la)
+		return ENOMEM;
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &t->job->phase[p];
+		double cpus = lo.phase[p].cpus, mem = lo.phase[p].mem;
+
+		for (uint32_t i = 0; i < ph->nrunning; i++) {
+			const struct dl_running_task *r = &ph->running[i];
+			double now = c->in->now;
+			double eo = now + dl_delta(len_opt[p], r->start, now,
+						   cfg->overdue_floor);
+			double em = now + dl_delta(len_mean[p], r->start, now,
+						   cfg->overdue_floor);
+
+			if (dl_la_add_running(c->opt, t->la, p, r->node, cpus,
+					      mem, eo) ||
+			    dl_la_add_running(c->mean, t->la, p, r->node, cpus,
+					      mem, em))
+				return ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* A job without deadline holds its nodes until its tasks end: after their
+ * known length, else their time limit (what Slurm itself assumes). */
+static int add_other(struct tctx *c, const struct dl_job *job)
+{
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+		struct dl_mu mu = dl_phase_mu(ph);
+		double len = mu.mean > 0 ? mu.mean : ph->time_limit;
+		double cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+
+		for (uint32_t i = 0; i < ph->nrunning; i++) {
+			const struct dl_running_task *r = &ph->running[i];
+			double end = len > 0 ? r->start + len : INFINITY;
+
+			if (end <= c->in->now)
+				end = c->in->now + c->in->cfg->lookahead_step;
+			if (dl_la_add_running(c->opt, DL_LA_NONE, p, r->node,
+					      cpus, (double) ph->mem_per_task,
+					      end) ||
+			    dl_la_add_running(c->mean, DL_LA_NONE, p, r->node,
+					      cpus, (double) ph->mem_per_task,
+					      end))
+				return ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Goal, task lengths and the state the cycle starts from. */
+static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
+		    uint32_t i, const struct dl_capacity *cap)
+{
+	const struct dl_config *cfg = c->in->cfg;
+	const struct dl_plan_job *pj;
+	const struct dl_phase *ph;
+
+	t->job = c->in->jobs[i];
+	t->out = &plan->jobs[i];
+	t->finish_opt = t->finish_mean = t->alone = NAN;
+	if (!dl_policy_prepare_job(t->out, t->job, cap, cfg, c->in->now,
+				   &t->goal, NULL))
+		return;
+	ph = &t->job->phase[t->goal.phase_kind];
+	t->rem = dl_phase_pending(ph) + ph->nrunning;
+	t->cpu = ph->cpus_per_task ? ph->cpus_per_task : 1;
+	t->mem = (double) ph->mem_per_task;
+	if (!(t->goal.job > 0)) {
+		t->out->verdict = DL_VERDICT_ON_TRACK;
+		t->out->cls = DL_CLASS_UNMANAGED;
+		snprintf(t->out->explain, sizeof(t->out->explain),
+			 "no deadline: left to Slurm's priority and backfill");
+		return;
+	}
+	if (t->goal.mu.source == DL_MU_NONE)
+		t->state = T_NODATA;
+	else if (t->goal.job <= c->in->now)
+		t->state = T_PASSED;
+	else
+		t->state = T_FEASIBLE;
+	if (!c->triage || !c->in->prev ||
+	    c->in->prev->policy != DL_POLICY_TRIAGE)
+		return;
+	/* hysteresis: what the previous plan gave up on stays given up until
+	 * it is feasible with mean task lengths */
+	pj = dl_plan_find(c->in->prev, t->job->id);
+
+	if (pj && pj->hopeless_since > 0 && t->state == T_FEASIBLE) {
+		t->state = T_DEMOTED;
+		t->readmit = true;
+		t->since = pj->hopeless_since;
+	} else if (pj && pj->hopeless_since > 0) {
+		t->since = pj->hopeless_since;
+	}
+}
+
+/* ----------------------------------------------------------- the order */
+
+static int edf_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct tjob *t = vctx;
+	const struct tjob *x = &t[*(const uint32_t *) pa];
+	const struct tjob *y = &t[*(const uint32_t *) pb];
+
+	if (x->goal.job != y->goal.job)
+		return x->goal.job < y->goal.job ? -1 : 1;
+	if (x->job->submit != y->job->submit)
+		return x->job->submit < y->job->submit ? -1 : 1;
+	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
+}
+
+/* Dispatched first: feasible and unjudged jobs (and, without triage, every
+ * job) in deadline order. */
+static bool ahead(const struct tctx *c, const struct tjob *t)
+{
+	if (!c->triage)
+		return t->state != T_OUT;
+	return t->state == T_FEASIBLE || t->state == T_NODATA;
+}
+
+/* Jobs not ahead among themselves: the least pending work first, so the
+ * late jobs that can be done soonest are (shortest remaining processing
+ * time: least lateness summed over them); deadline order breaks ties. */
+static int behind_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct tjob *t = vctx;
+	const struct tjob *x = &t[*(const uint32_t *) pa];
+	const struct tjob *y = &t[*(const uint32_t *) pb];
+
+	if (x->work != y->work)
+		return x->work < y->work ? -1 : 1;
+	return x->pos < y->pos ? -1 : (x->pos > y->pos);
+}
+
+static void sort_behind(struct tctx *c)
+{
+	c->nbehind = 0;
+	for (uint32_t k = 0; k < c->nedf; k++)
+		if (!ahead(c, &c->t[c->edf[k]]))
+			c->behind[c->nbehind++] = c->edf[k];
+	qsort_r(c->behind, c->nbehind, sizeof(*c->behind), behind_cmp, c->t);
+}
+
+/* The dispatch order: the jobs ahead in deadline order, each preceded by
+ * the jobs behind anchored at its place, then (with `tail`) the other jobs
+ * behind.  `extra` (if not UINT32_MAX) counts as ahead.  Fills c->order
+ * (lookahead indexes) and c->seq (job indexes); returns their length and
+ * the horizon: the latest deadline of a job ahead. */
+static uint32_t build_order(struct tctx *c, bool tail, uint32_t extra,
+			    double *horizon)
+{
+	uint32_t n = 0;
+
+	*horizon = c->in->now;
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		uint32_t i = c->edf[k];
+		struct tjob *t = &c->t[i];
+
+		for (uint32_t b = 0; b < c->nbehind; b++) {
+			struct tjob *d = &c->t[c->behind[b]];
+
+			if (d->anchor == k && c->behind[b] != extra &&
+			    !ahead(c, d)) {
+				c->seq[n] = c->behind[b];
+				c->order[n++] = d->la;
+			}
+		}
+		if (!ahead(c, t) && i != extra)
+			continue;
+		c->seq[n] = i;
+		c->order[n++] = t->la;
+		if (t->goal.job > *horizon)
+			*horizon = t->goal.job;
+	}
+	for (uint32_t b = 0; tail && b < c->nbehind; b++) {
+		struct tjob *d = &c->t[c->behind[b]];
+
+		if (d->anchor == NO_ANCHOR && c->behind[b] != extra &&
+		    !ahead(c, d)) {
+			c->seq[n] = c->behind[b];
+			c->order[n++] = d->la;
+		}
+	}
+	*horizon += c->tol;
+	return n;
+}
+
+static bool late(const struct tctx *c, const struct tjob *t, double finish)
+{
+	return !(finish <= t->goal.job + c->tol);
+}
+
+/* ------------------------------------------------------------- triage */
+
+/* Places in the slack found by the previous plan, while the job they were
+ * found before is still ahead (Moore-Hodgson gives back any that would now
+ * cost a deadline). */
+static void restore_anchors(struct tctx *c)
+{
+	const struct dl_plan *prev = c->in->prev;
+
+	if (!prev || prev->policy != DL_POLICY_TRIAGE)
+		return;
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		struct tjob *d = &c->t[c->edf[k]];
+		const struct dl_plan_job *pj;
+
+		if (ahead(c, d) || !(pj = dl_plan_find(prev, d->job->id)) ||
+		    !pj->ahead_of)
+			continue;
+		for (uint32_t a = 0; a < c->nedf; a++) {
+			struct tjob *t = &c->t[c->edf[a]];
+
+			if (t->job->id == pj->ahead_of) {
+				if (ahead(c, t))
+					d->anchor = a;
+				break;
+			}
+		}
+	}
+}
+
+/* Moore-Hodgson: while a job ahead is late, demote the job with the most
+ * pending work among those due no later than it that compete for its
+ * capacity -- or the late job itself when even alone it cannot make it. */
+static int moore_hodgson(struct tctx *c)
+{
+	for (uint32_t step = 0; step < DL_TRIAGE_MAX_STEPS; step++) {
+		double horizon;
+		uint32_t n = build_order(c, true, UINT32_MAX, &horizon);
+		struct tjob *lj = NULL, *victim = NULL;
+		uint32_t lk = 0;
+		int rc;
+
+		if ((rc = dl_la_run(c->opt, c->order, n, horizon)))
+			return rc;
+		for (uint32_t k = 0; k < c->nedf && !lj; k++) {
+			struct tjob *t = &c->t[c->edf[k]];
+
+			if (t->state != T_FEASIBLE)
+				continue;
+			t->finish_opt = dl_la_job(c->opt, t->la)->finish;
+			if (late(c, t, t->finish_opt)) {
+				lj = t;
+				lk = k;
+			}
+		}
+		if (!lj)
+			return 0;
+		/* slack taken by jobs behind must never cost a deadline: give
+		 * it back first */
+		bool gave_back = false;
+
+		for (uint32_t b = 0; b < c->nbehind; b++) {
+			struct tjob *d = &c->t[c->behind[b]];
+
+			if (d->anchor != NO_ANCHOR && d->anchor <= lk) {
+				d->anchor = NO_ANCHOR;
+				gave_back = true;
+			}
+		}
+		if (gave_back)
+			continue;
+		for (uint32_t k = 0; k <= lk; k++) {
+			struct tjob *t = &c->t[c->edf[k]];
+
+			if (t->state != T_FEASIBLE || !(t->work > 0) ||
+			    !dl_la_compete(c->opt, t->job->partition,
+					   lj->job->partition))
+				continue;
+			if (!victim || t->work > victim->work)
+				victim = t;
+		}
+		if (victim && victim != lj) {
+			/* is the late job lost anyway?  Then only it goes */
+			c->order[0] = lj->la;
+			if ((rc = dl_la_run(c->opt, c->order, 1,
+					    lj->goal.job + c->tol)))
+				return rc;
+			lj->alone = dl_la_job(c->opt, lj->la)->finish;
+			if (late(c, lj, lj->alone))
+				victim = lj;
+		}
+		if (!victim) /* nothing pending left to give: it is lost */
+			victim = lj;
+		victim->state = victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
+				: victim == lj && isfinite(lj->alone) &&
+						late(c, lj, lj->alone)
+					? T_IMPOSSIBLE
+					: T_DEMOTED;
+		if (!(victim->since > 0))
+			victim->since = c->in->now;
+		victim->anchor = NO_ANCHOR;
+		sort_behind(c);
+	}
+	return 0;
+}
+
+/* Finishes of the jobs ahead with mean lengths in the current order. */
+static int mean_run(struct tctx *c, uint32_t extra)
+{
+	double horizon;
+	uint32_t n = build_order(c, false, extra, &horizon);
+
+	return dl_la_run(c->mean, c->order, n, horizon);
+}
+
+/* Which jobs ahead meet their deadline with mean lengths now. */
+static int measure_met(struct tctx *c, bool *met)
+{
+	int rc = mean_run(c, UINT32_MAX);
+
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < c->nedf; i++) {
+		struct tjob *t = &c->t[c->edf[i]];
+
+		met[c->edf[i]] = ahead(c, t) &&
+				 !late(c, t, dl_la_job(c->mean, t->la)->finish);
+	}
+	return 0;
+}
+
+/* Hysteresis: a job hopeless in the previous plan comes back when, with
+ * mean task lengths, it meets its deadline at its place and no job ahead
+ * that met its deadline misses it because of it. */
+static int readmit(struct tctx *c)
+{
+	bool *met = calloc(c->n ? c->n : 1, sizeof(*met));
+	bool measured = false;
+	uint32_t tried = 0;
+	int rc = 0;
+
+	if (!met)
+		return ENOMEM;
+	for (uint32_t k = 0; k < c->nedf && tried < DL_TRIAGE_MAX_READMIT;
+	     k++) {
+		struct tjob *d = &c->t[c->edf[k]];
+		bool ok;
+
+		if (d->state != T_DEMOTED || !d->readmit)
+			continue;
+		tried++;
+		if (!measured && (rc = measure_met(c, met)))
+			break;
+		measured = true;
+		if ((rc = mean_run(c, c->edf[k])))
+			break;
+		ok = !late(c, d, dl_la_job(c->mean, d->la)->finish);
+		for (uint32_t i = 0; ok && i < c->nedf; i++) {
+			struct tjob *t = &c->t[c->edf[i]];
+
+			if (met[c->edf[i]] &&
+			    late(c, t, dl_la_job(c->mean, t->la)->finish))
+				ok = false;
+		}
+		if (!ok)
+			continue;
+		d->state = T_FEASIBLE;
+		d->readmit = false;
+		d->since = 0;
+		d->anchor = NO_ANCHOR;
+		sort_behind(c);
+		measured = false; /* the jobs ahead changed */
+	}
+	free(met);
+	return rc;
+}
+
+/* The mean-length finish of every job ahead in the current order. */
+static int ahead_finishes(struct tctx *c, double *fin)
+{
+	double horizon;
+	uint32_t n = build_order(c, false, UINT32_MAX, &horizon);
+	int rc = dl_la_run(c->mean, c->order, n, horizon);
+
+	for (uint32_t k = 0; !rc && k < c->nedf; k++) {
+		struct tjob *t = &c->t[c->edf[k]];
+
+		fin[c->edf[k]] =
+			ahead(c, t) ? dl_la_job(c->mean, t->la)->finish : NAN;
+	}
+	return rc;
+}
+
+/* Whether, against the finishes fin0, no job ahead that was on time is
+ * late and no late one is later. */
+static bool harmless(const struct tctx *c, const double *fin0)
+{
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+		double f, f0 = fin0[c->edf[k]];
+
+		if (!ahead(c, t))
+			continue;
+		f = dl_la_job(c->mean, t->la)->finish;
+		if (!late(c, t, f0)) {
+			/* of its slack, the job lends HopelessSlack */
+			double lend = c->in->cfg->hopeless_slack;
+
+			if (f > f0 + lend * (t->goal.job - f0) + c->tol)
+				return false;
+		} else if (f > f0 + c->tol) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Slack stealing: a job behind runs as early as it can without costing a
+ * job ahead its deadline (or a late one more lateness), with mean task
+ * lengths -- so hopeless jobs end as little late as the feasible ones
+ * allow.  Each job behind, in its order, looks for the earliest place by
+ * bisection over the places of the jobs ahead; DL_TRIAGE_MAX_SLACK_RUNS
+ * lookahead runs per cycle, the places found carry over to the next. */
+static int steal_slack(struct tctx *c)
+{
+	uint32_t *places = malloc((c->nedf ? c->nedf : 1) * sizeof(*places));
+	double *fin0 = malloc((c->n ? c->n : 1) * sizeof(*fin0));
+	uint32_t np = 0, runs = 0;
+	bool measured = false;
+	int rc = 0;
+
+	if (!places || !fin0) {
+		free(places);
+		free(fin0);
+		return ENOMEM;
+	}
+	for (uint32_t k = 0; k < c->nedf; k++)
+		if (ahead(c, &c->t[c->edf[k]]))
+			places[np++] = k;
+	for (uint32_t b = 0; c->in->cfg->hopeless_slack > 0 && b < c->nbehind &&
+			     runs < DL_TRIAGE_MAX_SLACK_RUNS;
+	     b++) {
+		struct tjob *d = &c->t[c->behind[b]];
+		uint32_t was = d->anchor, lo = 0, hi = np, best;
+
+		if (!(d->work > 0))
+			continue; /* nothing left to start */
+		while (hi > 0 && was != NO_ANCHOR && places[hi - 1] >= was)
+			hi--; /* below its current place only */
+		best = hi;
+		if (!measured) {
+			if ((rc = ahead_finishes(c, fin0)))
+				break;
+			runs++;
+			measured = true;
+		}
+		while (lo < hi && runs < DL_TRIAGE_MAX_SLACK_RUNS) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			double horizon;
+			uint32_t n;
+
+			d->anchor = places[mid];
+			n = build_order(c, false, UINT32_MAX, &horizon);
+			if ((rc = dl_la_run(c->mean, c->order, n, horizon)))
+				goto out;
+			runs++;
+			if (harmless(c, fin0)) {
+				best = mid;
+				hi = mid;
+			} else {
+				lo = mid + 1;
+			}
+		}
+		if (best < np && (was == NO_ANCHOR || places[best] < was)) {
+			d->anchor = places[best];
+			measured = false;
+		} else {
+			d->anchor = was;
+		}
+	}
+out:
+	free(places);
+	free(fin0);
+	return rc;
+}
+
+/* ------------------------------------------------------------ results */
+
+static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
+			  uint32_t nahead)
+{
+	struct dl_plan_job *o = t->out;
+	double now = c->in->now;
+	char when[32], margin[32];
+
+	if (t->state == T_NODATA) {
+		o->verdict = DL_VERDICT_NO_DATA;
+		dl_plan_explain(
+			o,
+			"no task length known yet: deadline order %u of %u, "
+			"every task allowed at once; judged once a task "
+			"ends",
+			rank, nahead);
+		return;
+	}
+	dl_format_span(t->finish_mean - now, when, sizeof(when));
+	if (t->state == T_PASSED) { /* edf: it keeps its place */
+		dl_format_span(now - t->goal.job, margin, sizeof(margin));
+		o->verdict = DL_VERDICT_LATE;
+		dl_plan_explain(
+			o,
+			"deadline passed %s ago: deadline order %u of %u, "
+			"finishing in about %s",
+			margin, rank, nahead, when);
+		return;
+	}
+	if (!late(c, t, t->finish_mean)) {
+		dl_format_span(t->goal.job - t->finish_mean, margin,
+			       sizeof(margin));
+		o->verdict = DL_VERDICT_ON_TRACK;
+		dl_plan_explain(
+			o,
+			"deadline order %u of %u, ahead of jobs without "
+			"deadlines: finishes in about %s, %s before its "
+			"deadline",
+			rank, nahead, when, margin);
+		return;
+	}
+	dl_format_span(t->finish_mean - t->goal.job, margin, sizeof(margin));
+	o->verdict = DL_VERDICT_AT_RISK;
+	dl_plan_explain(
+		o,
+		"deadline order %u of %u, ahead of jobs without deadlines: "
+		"finishes in about %s, %s late with mean task lengths "
+		"(in time if they run short)",
+		rank, nahead, when, margin);
+}
+
+static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
+{
+	struct dl_plan_job *o = t->out;
+	const struct dl_config *cfg = c->in->cfg;
+	double now = c->in->now, f;
+	char span[16], when[16], aged[16], rank[64];
+
+	if (urgent) {
+		snprintf(rank, sizeof(rank), "after feasible deadline jobs");
+	} else {
+		dl_format_span(t->since + cfg->hopeless_aging - now, aged,
+			       sizeof(aged));
+		snprintf(rank, sizeof(rank),
+			 "after jobs without deadlines for %s", aged);
+	}
+	dl_format_span(t->finish_mean - now, when, sizeof(when));
+	if (t->state == T_PASSED) {
+		dl_format_span(now - t->goal.job, span, sizeof(span));
+		o->verdict = DL_VERDICT_LATE;
+		o->cls = DL_CLASS_LATE;
+		dl_plan_explain(
+			o,
+			"deadline passed %s ago: still runs, %s; finishes "
+			"in about %s",
+			span, rank, when);
+		return;
+	}
+	o->verdict = DL_VERDICT_HOPELESS;
+	o->cls = DL_CLASS_HOPELESS;
+	if (t->state == T_IMPOSSIBLE || t->readmit) {
+		f = isfinite(t->alone) ? t->alone : t->finish_opt;
+		dl_format_span(f - t->goal.job, span, sizeof(span));
+		dl_plan_explain(
+			o,
+			"cannot meet its deadline%s: ends %s after it even "
+			"with short tasks, so needs a deadline that much "
+			"later; still runs, %s",
+			t->state == T_IMPOSSIBLE ? " even alone" : "",
+			isfinite(f) ? span : "long", rank);
+		return;
+	}
+	dl_format_span(t->finish_opt - t->goal.job, span, sizeof(span));
+	dl_plan_explain(
+		o,
+		"cannot meet its deadline without making jobs due earlier "
+		"late: ends %s after it in deadline order; still runs, %s",
+		isfinite(t->finish_opt) ? span : "long", rank);
+}
+
+static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
+		     uint32_t nahead)
+{
+	const struct dl_config *cfg = c->in->cfg;
+	struct dl_plan_job *o = t->out;
+	const struct dl_phase *ph = &t->job->phase[t->goal.phase_kind];
+	bool urgent;
+
+	o->managed = true;
+	o->rank = rank;
+	o->alloc = t->rem;
+	o->alloc_pool[DL_POOL_REGULAR] = t->rem;
+	o->predicted_finish = t->finish_mean;
+	o->finish_err = dl_phase_finish_err(ph, t->goal.mu.sd, (double) t->rem);
+	o->hopeless_since = t->since;
+	if (t->goal.mu.mean > 0 && t->goal.phase > c->in->now)
+		o->need =
+			dl_wave_need(ph, t->goal.mu.mean, t->goal.phase,
+				     c->in->now, cfg->overdue_floor,
+				     dl_need(ph, t->goal.mu.mean, t->goal.phase,
+					     c->in->now, cfg->overdue_floor));
+	else
+		o->need = t->rem;
+	if (t->goal.mu.mean > 0)
+		o->sreq = dl_sreq(ph, t->goal.mu.mean, t->goal.phase,
+				  c->in->now, cfg->overdue_floor);
+	if (ahead(c, t)) {
+		o->cls = t->state == T_NODATA   ? DL_CLASS_NODATA
+			 : t->state == T_PASSED ? DL_CLASS_LATE
+						: DL_CLASS_NEED;
+		o->urgent = true;
+		o->alloc_for_need = t->rem;
+		explain_ahead(c, t, rank, nahead);
+		return;
+	}
+	if (t->anchor != NO_ANCHOR)
+		o->ahead_of = c->t[c->edf[t->anchor]].job->id;
+	/* in the slack of the jobs ahead, it ranks among them */
+	urgent = t->anchor != NO_ANCHOR ||
+		 cfg->hopeless_rank == DL_HOPELESS_ABOVE ||
+		 (t->since > 0 && c->in->now - t->since >= cfg->hopeless_aging);
+	o->urgent = urgent;
+	o->alloc_for_need = urgent ? t->rem : 0;
+	explain_hopeless(c, t, urgent);
+}
+
+/* ------------------------------------------------------------- the plan */
+
+static void ctx_free(struct tctx *c)
+{
+	dl_la_free(c->opt);
+	dl_la_free(c->mean);
+	free(c->t);
+	free(c->edf);
+	free(c->order);
+	free(c->seq);
+	free(c->behind);
+}
+
+/* MaxDeadlineShare: jobs claim the concurrency that meets their goal (an
+ * unjudged one a single slot, a late one every remaining task). */
+static int share_cap(struct tctx *c, const struct dl_capacity *cap)
+{
+	struct dl_share_claim *claims;
+	uint32_t *bysubmit;
+	int rc;
+
+	if (!(c->in->cfg->max_deadline_share < 1))
+		return 0;
+	claims = calloc(c->n ? c->n : 1, sizeof(*claims));
+	bysubmit = malloc((c->n ? c->n : 1) * sizeof(*bysubmit));
+	if (!claims || !bysubmit) {
+		free(claims);
+		free(bysubmit);
+		return ENOMEM;
+	}
+	for (uint32_t i = 0; i < c->n; i++)
+		bysubmit[i] = i;
+	for (uint32_t i = 1; i < c->n; i++) /* insertion: few jobs usually */
+		for (uint32_t k = i; k > 0; k--) {
+			const struct dl_job *a = c->t[bysubmit[k - 1]].job;
+			const struct dl_job *b = c->t[bysubmit[k]].job;
+
+			if (a->submit < b->submit ||
+			    (a->submit == b->submit && a->id <= b->id))
+				break;
+			uint32_t x = bysubmit[k];
+			bysubmit[k] = bysubmit[k - 1];
+			bysubmit[k - 1] = x;
+		}
+	for (uint32_t k = 0; k < c->n; k++) {
+		struct tjob *t = &c->t[bysubmit[k]];
+		const struct dl_phase *ph;
+
+		claims[k].job = t->job;
+		claims[k].out = t->out;
+		claims[k].managed = t->state != T_OUT;
+		if (t->state == T_OUT)
+			continue;
+		ph = &t->job->phase[t->goal.phase_kind];
+		claims[k].cpu = t->cpu;
+		claims[k].mem = t->mem;
+		if (t->state == T_NODATA)
+			claims[k].want = 1;
+		else if (t->state == T_PASSED)
+			claims[k].want = t->rem;
+		else
+			claims[k].want =
+				fmin(ceil(dl_need(ph, t->goal.mu.mean,
+						  t->goal.phase, c->in->now,
+						  c->in->cfg->overdue_floor) -
+					  1e-9),
+				     t->rem);
+	}
+	rc = dl_share_cap(claims, c->n, cap, c->in->cfg);
+	for (uint32_t k = 0; !rc && k < c->n; k++)
+		if (!claims[k].managed)
+			c->t[bysubmit[k]].state = T_OUT;
+	free(claims);
+	free(bysubmit);
+	return rc;
+}
+
+static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
+				char *err, size_t errlen)
+{
+	struct tctx c = {0};
+	struct dl_capacity cap = {0};
+	struct dl_plan *plan = NULL;
+	uint64_t t0 = usec_now();
+	uint32_t rank = 0, nahead = 0;
+	int rc = ENOMEM;
+
+	if (dl_policy_check_input(in, err, errlen))
+		return NULL;
+	c.in = in;
+	c.n = in->njobs;
+	c.triage = triage;
+	c.tol = in->cfg->lookahead_step;
+	if (dl_capacity_build(&cap, in->cluster))
+		goto fail;
+	plan = dl_plan_new(c.n);
+	c.t = calloc(c.n ? c.n : 1, sizeof(*c.t));
+	c.edf = malloc((c.n ? c.n : 1) * sizeof(*c.edf));
+	c.order = malloc((c.n ? c.n : 1) * sizeof(*c.order));
+	c.seq = malloc((c.n ? c.n : 1) * sizeof(*c.seq));
+	c.behind = malloc((c.n ? c.n : 1) * sizeof(*c.behind));
+	c.opt = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
+	c.mean = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
+	if (!plan || !c.t || !c.edf || !c.order || !c.seq || !c.behind ||
+	    !c.opt || !c.mean)
+		goto fail;
+	plan->now = in->now;
+	plan->policy = triage ? DL_POLICY_TRIAGE : DL_POLICY_EDF;
+	for (uint32_t k = 0; k < cap.ncls; k++)
+		plan->stats.capacity_cpus += cap.cls[k].cpus_total;
+
+	for (uint32_t i = 0; i < c.n; i++) {
+		prepare(&c, &c.t[i], plan, i, &cap);
+	}
+	if ((rc = share_cap(&c, &cap)))
+		goto fail;
+	for (uint32_t i = 0; i < in->cluster->nheld; i++) {
+		const struct dl_held *h = &in->cluster->held[i];
+
+		if ((rc = dl_la_add_held(c.opt, h->node, h->cpus,
+					 (double) h->mem, h->end)) ||
+		    (rc = dl_la_add_held(c.mean, h->node, h->cpus,
+					 (double) h->mem, h->end)))
+			goto fail;
+	}
+	for (uint32_t i = 0; i < c.n; i++) {
+		struct tjob *t = &c.t[i];
+
+		if (t->state == T_OUT) {
+			if (t->goal.phase_kind >= 0 && !(t->goal.job > 0) &&
+			    (rc = add_other(&c, t->job)))
+				goto fail;
+			continue;
+		}
+		if ((rc = add_to_lookaheads(&c, t, &cap)))
+			goto fail;
+		c.edf[c.nedf++] = i;
+	}
+	qsort_r(c.edf, c.nedf, sizeof(*c.edf), edf_cmp, c.t);
+	for (uint32_t k = 0; k < c.nedf; k++) {
+		struct tjob *t = &c.t[c.edf[k]];
+
+		t->pos = k;
+		t->anchor = NO_ANCHOR;
+		if (triage && t->state == T_PASSED && !(t->since > 0))
+			t->since = in->now;
+	}
+	if (triage)
+		restore_anchors(&c);
+	sort_behind(&c);
+	if (triage && ((rc = moore_hodgson(&c)) || (rc = readmit(&c)) ||
+		       (rc = steal_slack(&c))))
+		goto fail;
+	/* final runs in the final order, with both lengths: predicted
+	 * finishes for verdicts and explanations */
+	{
+		double horizon, h2;
+		uint32_t n = build_order(&c, true, UINT32_MAX, &horizon);
+
+		h2 = horizon + (horizon - in->now) + 3600;
+		if ((rc = dl_la_run(c.opt, c.order, n, h2)) ||
+		    (rc = dl_la_run(c.mean, c.order, n, h2)))
+			goto fail;
+		plan->stats.grants =
+			dl_la_batches(c.opt) + dl_la_batches(c.mean);
+		for (uint32_t k = 0; k < c.nedf; k++) {
+			struct tjob *t = &c.t[c.edf[k]];
+
+			t->finish_opt = dl_la_job(c.opt, t->la)->finish;
+			t->finish_mean = dl_la_job(c.mean, t->la)->finish;
+			nahead += ahead(&c, t);
+		}
+		for (uint32_t k = 0; k < n; k++)
+			conclude(&c, &c.t[c.seq[k]], ++rank, nahead);
+	}
+
+	dl_plan_finalize(plan);
+	plan->stats.compute_us = usec_now() - t0;
+	ctx_free(&c);
+	dl_capacity_free(&cap);
+	return plan;
+fail:
+	snprintf(err, err ? errlen : 0, "%s",
+		 rc == ENOMEM ? "out of memory" : "lookahead failed");
+	ctx_free(&c);
+	dl_plan_free(plan);
+	dl_capacity_free(&cap);
+	return NULL;
+}
+
+struct dl_plan *dl_triage_plan(const struct dl_policy_input *in, char *err,
+			       size_t errlen)
+{
+	return plan_edf(in, true, err, errlen);
+}
+
+struct dl_plan *dl_edf_plan(const struct dl_policy_input *in, char *err,
+			    size_t errlen)
+{
+	return plan_edf(in, false, err, errlen);
+}

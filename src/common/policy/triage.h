@@ -1,0 +1,56 @@
+/*
+ * policy/triage.h - the default policy: earliest deadline first, as wide as
+ * each job can use, with triage (Policy=triage), and plain EDF without it
+ * (Policy=edf).
+ *
+ * Under overload, deadline order alone has a domino effect: the job due
+ * first that can no longer make it still takes the capacity the next one
+ * needed, and every job ends up a little late.  Triage stops it the way
+ * Moore and Hodgson's rule minimises late jobs on one machine: the jobs
+ * are taken in deadline order and what the dispatcher will do with them
+ * is simulated (policy/lookahead.h: running tasks, jobs without deadlines,
+ * CPUs and memory per task, partitions, the map->reduce barrier, Slurm's
+ * hard-deadline start window, the external-load forecast); while some job
+ * is predicted late, the job with the most pending work among those due no
+ * later than it is demoted, unless the late job cannot make it even alone
+ * (then it is the one demoted).  The test uses optimistic task lengths (a
+ * lower quantile, TriageQuantile=), so a job is not written off on a
+ * pessimistic guess.
+ *
+ * Feasible jobs run urgent (before jobs without deadlines), in deadline
+ * order, with every remaining task allowed at once.  Demoted jobs get the
+ * verdict hopeless and an explanation of what it would take; they still
+ * run, in deadline order, below jobs without deadlines (HopelessRank=
+ * below) until they have been hopeless for HopelessAging, or above them
+ * (HopelessRank=above).  Hysteresis: a job hopeless in the previous plan
+ * comes back only when it is feasible with its mean task lengths, not
+ * merely the optimistic ones, so it does not flip from one cycle to the
+ * next.
+ */
+#ifndef DL_POLICY_TRIAGE_H
+#define DL_POLICY_TRIAGE_H
+
+#include "common/policy/policy.h"
+
+/* Demotion steps one cycle may take (each runs the lookahead again); the
+ * rest carries over to the next cycle, whose hysteresis keeps what was
+ * decided. */
+#define DL_TRIAGE_MAX_STEPS 64
+/* Hopeless jobs one cycle tries to bring back. */
+#define DL_TRIAGE_MAX_READMIT 8
+/* Lookahead runs one cycle spends placing hopeless jobs in the slack of
+ * the feasible ones. */
+#define DL_TRIAGE_MAX_SLACK_RUNS 16
+
+struct dl_plan *dl_triage_plan(const struct dl_policy_input *in, char *err,
+			       size_t errlen);
+struct dl_plan *dl_edf_plan(const struct dl_policy_input *in, char *err,
+			    size_t errlen);
+
+/* The optimistic task length of the triage test: quantile q of a
+ * log-normal with the estimate's mean and spread, moved back towards the
+ * mean by sqrt(waves) (the tasks one slot runs in sequence average out).
+ * The mean when the spread is unknown; never above the mean for q < 0.5. */
+double dl_triage_length(double mean, double sd, double q, double waves);
+
+#endif
