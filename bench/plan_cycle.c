@@ -1,14 +1,19 @@
 /*
- * plan_cycle.c - time of one adaptive plan cycle (dl_policy_plan) for a
- * synthetic cluster: ARRAYS active deadline arrays on NODES nodes of 32
- * CPUs, every array with completed, running and pending tasks and a
- * deadline between 10 minutes and 2 hours away.
+ * plan_cycle.c - time of one plan cycle (dl_policy_plan) for a synthetic
+ * cluster: ARRAYS active deadline arrays on NODES nodes of 32 CPUs, every
+ * array with completed, running and pending tasks and a deadline between
+ * 10 minutes and 2 hours away (more work than the cluster can do by then).
  *
  *   plan_cycle [--arrays N] [--nodes M] [--runs R] [--seed S]
+ *              [--policy NAME]
  *
- * Prints the median, p95 and max of R cycles (after one warm-up), the
- * grants handed out and the peak RSS.  A benchmark, not a test: results go
- * to bench/results/ with the machine and command.
+ * Each cycle gets the previous cycle's plan, as in slurmctld, so a policy
+ * that remembers (triage's hysteresis) is measured in its steady state:
+ * the first cycle (cold: no previous plan) is reported apart, then
+ * R + 10 cycles run and the median, p95 and max of the last R are
+ * printed, with the grants (or lookahead batches) and the peak RSS.  A
+ * benchmark, not a test: results go to bench/results/ with the machine and
+ * command.  The default policy is deadline.conf's default.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +30,10 @@ int main(int argc, char **argv)
 {
 	uint32_t arrays = 1000, nodes = 1000, runs = 50;
 	uint64_t seed = 42;
+	const char *policy = NULL;
+	struct dl_plan *prev = NULL;
+	double cold_ms = 0;
+	uint32_t total;
 	struct dl_cluster cl;
 	struct dl_config cfg;
 	struct dl_job **jobs;
@@ -42,10 +51,12 @@ int main(int argc, char **argv)
 			runs = (uint32_t) strtoul(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--policy"))
+			policy = argv[i + 1];
 		else {
 			fprintf(stderr,
 				"usage: %s [--arrays N] [--nodes M] [--runs R] "
-				"[--seed S]\n",
+				"[--seed S] [--policy NAME]\n",
 				argv[0]);
 			return 2;
 		}
@@ -107,27 +118,39 @@ int main(int argc, char **argv)
 				     .now = t0,
 				     .forecast = NULL,
 				     .rt = NULL};
+	if (policy && dl_config_set(&cfg, "Policy", policy, err, sizeof(err))) {
+		fprintf(stderr, "plan_cycle: %s\n", err);
+		return 2;
+	}
 	us = calloc(runs, sizeof(*us));
-	for (uint32_t r = 0; r <= runs; r++) {
-		double start = bench_now_us();
-		struct dl_plan *p = dl_policy_plan(&in, err, sizeof(err));
-		double t = bench_now_us() - start;
+	total = runs + 10; /* ten cycles to settle */
+	for (uint32_t r = 0; r <= total; r++) {
+		double start = bench_now_us(), t;
+		struct dl_plan *p;
 
+		in.prev = prev;
+		p = dl_policy_plan(&in, err, sizeof(err));
+		t = bench_now_us() - start;
 		if (!p) {
 			fprintf(stderr, "plan_cycle: %s\n", err);
 			return 1;
 		}
 		grants = p->stats.grants;
-		dl_plan_free(p);
-		if (r) /* the first run warms caches */
-			us[r - 1] = t;
+		dl_plan_free(prev);
+		prev = p;
+		if (!r)
+			cold_ms = t / 1e3;
+		if (r > total - runs) /* the last `runs` cycles */
+			us[r - (total - runs) - 1] = t;
 	}
+	dl_plan_free(prev);
 	dl_sort_doubles(us, runs);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("arrays=%u nodes=%u cpus=%u running_cpus=%.0f runs=%u "
-	       "median_ms=%.3f p95_ms=%.3f max_ms=%.3f grants=%llu "
-	       "maxrss_mb=%.1f\n",
-	       arrays, nodes, nodes * 32, running_cpus, runs,
+	printf("policy=%s arrays=%u nodes=%u cpus=%u running_cpus=%.0f "
+	       "runs=%u cold_ms=%.3f median_ms=%.3f p95_ms=%.3f max_ms=%.3f "
+	       "grants=%llu maxrss_mb=%.1f\n",
+	       dl_policy_name(cfg.policy), arrays, nodes, nodes * 32,
+	       running_cpus, runs, cold_ms,
 	       us[runs / 2] / 1e3,
 	       us[(uint32_t) (runs * 0.95) < runs ? (uint32_t) (runs * 0.95)
 						  : runs - 1] /

@@ -108,6 +108,7 @@ void dl_plan_free(struct dl_plan *plan)
 	free(plan->jobs);
 	free(plan->place);
 	free(plan->nodes);
+	free(plan->ids);
 	free(plan);
 }
 
@@ -116,6 +117,21 @@ const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
 {
 	if (!plan || !job_id)
 		return NULL;
+	if (plan->ids) {
+		uint32_t lo = 0, hi = plan->nids;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (plan->ids[2 * mid] < job_id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < plan->nids && plan->ids[2 * lo] == job_id
+			       ? &plan->jobs[plan->ids[2 * lo + 1]]
+			       : NULL;
+	}
 	for (uint32_t i = 0; i < plan->njobs; i++)
 		if (plan->jobs[i].job_id == job_id ||
 		    plan->jobs[i].reduce_id == job_id)
@@ -177,12 +193,44 @@ static void sort_by_rank(struct dl_plan *plan)
 	free(new_index);
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The id index; without memory dl_plan_find stays a linear search. */
+static void index_ids(struct dl_plan *plan)
+{
+	uint32_t n = 0;
+
+	free(plan->ids);
+	plan->nids = 0;
+	plan->ids = malloc((4 * (size_t) plan->njobs + 1) * sizeof(*plan->ids));
+	if (!plan->ids)
+		return;
+	for (uint32_t i = 0; i < plan->njobs; i++) {
+		uint64_t id[2] = {plan->jobs[i].job_id, plan->jobs[i].reduce_id};
+
+		for (int k = 0; k < 2; k++)
+			if (id[k]) {
+				plan->ids[2 * n] = id[k];
+				plan->ids[2 * n + 1] = i;
+				n++;
+			}
+	}
+	qsort(plan->ids, n, 2 * sizeof(*plan->ids), cmp_pair);
+	plan->nids = n;
+}
+
 void dl_plan_finalize(struct dl_plan *plan)
 {
 	if (!plan)
 		return;
 	if (plan->njobs)
 		sort_by_rank(plan);
+	index_ids(plan);
 	memset(plan->stats.per_class, 0, sizeof(plan->stats.per_class));
 	memset(plan->stats.per_verdict, 0, sizeof(plan->stats.per_verdict));
 	plan->stats.jobs = plan->njobs;

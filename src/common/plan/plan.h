@@ -120,6 +120,10 @@ struct dl_plan {
 	uint32_t nnodes; /* placement policies: the cluster's nodes, */
 	struct dl_plan_node *nodes; /* indexed like dl_place.node */
 	struct dl_plan_stats stats;
+	/* map and reduce ids -> index into jobs, as sorted (id, index)
+	 * pairs: dl_plan_find in O(log n) once the plan is finalized */
+	uint64_t *ids;
+	uint32_t nids;
 	int refs; /* managed by dl_plan_acquire/release */
 };
 
@@ -128,7 +132,8 @@ void dl_plan_free(struct dl_plan *plan);
 /* Entry for a job id (map or reduce array id); NULL if absent. */
 const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
 				       uint64_t job_id);
-/* Sort jobs by rank (unranked last, then by id) and recount stats. */
+/* Sort jobs by rank (unranked last, then by id), index their ids and
+ * recount stats.  Entries must not change ids afterwards. */
 void dl_plan_finalize(struct dl_plan *plan);
 
 /* Copy into a plan's fixed-size field, truncated at its end (NULL = ""). */

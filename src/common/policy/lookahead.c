@@ -2,12 +2,16 @@
  * policy/lookahead.c - an event-driven run of the dispatcher over the
  * plan's jobs (see lookahead.h for what is modelled).
  *
- * State of a run: free CPUs and memory per class, a min-heap of events
- * (a batch of tasks ending, held capacity freeing, the forecast's next
- * sample) and, per job, its pending and running tasks per phase.  The jobs
- * that have a task ready to start are a bitset over their positions in the
- * order, so the dispatcher walks them highest priority first and a job
- * whose reduces become ready takes its place again in O(1).
+ * State of a run: free CPUs and memory per class, the events, and per job
+ * its pending tasks per phase.  A task's end only gives capacity back, so
+ * the tasks running at the start (every running task in the cluster) are
+ * merged into one event per (time, class) and read from a sorted array;
+ * the run's own events (batches ending, a job's reduces becoming ready when
+ * its last map ends, the forecast's next sample) come from a heap.  A
+ * job's last map end is known the moment its last map starts, so the
+ * map->reduce barrier is one event, not a count kept per task.  The jobs
+ * with a task ready to start are a bitset over their positions in the
+ * order: the dispatcher walks them highest priority first.
  */
 #include "common/policy/lookahead.h"
 
@@ -21,17 +25,16 @@
 #define EPS 1e-9
 
 enum la_kind {
-	LA_END = 0, /* a batch of tasks (or held capacity) ends */
-	LA_CAP = 1, /* the forecast's next sample in a class */
+	LA_END = 0,   /* tasks (or held capacity) end: capacity back */
+	LA_READY = 1, /* a job's last map ended: its reduces may start */
+	LA_CAP = 2,   /* the forecast's next sample in a class */
 };
 
 struct la_event {
 	double t;
 	double cpu, mem; /* freed (LA_END) */
 	uint32_t cls;
-	uint32_t job; /* DL_LA_NONE: capacity only */
-	uint32_t count;
-	uint8_t phase;
+	uint32_t job; /* LA_READY */
 	uint8_t kind;
 };
 
@@ -45,8 +48,9 @@ struct la_fc_part {
 
 struct la_state {
 	uint32_t pending[DL_PHASES];
-	uint32_t running[DL_PHASES];
-	double last_end;
+	double map_free; /* when its started maps have all ended */
+	double last_end; /* when its started tasks have all ended */
+	bool reduce_ready;
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
 };
 
@@ -69,10 +73,13 @@ struct dl_lookahead {
 	uint32_t *jcls_off, *jcls_n;
 	uint32_t *jcls;
 	uint32_t njobs, capjobs, njcls, capjcls;
-	/* initial events */
+	/* initial events, sorted once before the first run */
 	struct la_event *ev0;
 	uint32_t nev0, capev0;
-	uint32_t *run0[DL_PHASES]; /* running tasks per job at now */
+	bool ev0_sorted;
+	uint32_t next0; /* the run's next initial event */
+	/* per job: when the tasks running at now end, maps and all */
+	double *map_end0, *end0;
 	/* the run */
 	struct la_state *st;
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
@@ -83,6 +90,11 @@ struct dl_lookahead {
 	const uint32_t *order;
 	uint32_t norder;
 	uint64_t batches;
+	/* free CPU-seconds over time per class with no job of the plan
+	 * placed (dl_la_supply): cumulative at each change, per class */
+	double *sup_t, *sup_cum, *sup_rate;
+	uint32_t *sup_off, *sup_n;
+	double sup_horizon;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -169,6 +181,67 @@ static struct la_event heap_pop(struct dl_lookahead *la)
 	if (la->nheap)
 		heap_sift_down(la, 0);
 	return top;
+}
+
+static int ev_cmp(const void *pa, const void *pb)
+{
+	const struct la_event *a = pa, *b = pb;
+
+	return ev_before(a, b) ? -1 : (ev_before(b, a) ? 1 : 0);
+}
+
+/* The initial events are on the grid (task ends round up to it): a
+ * counting sort by grid step when the steps span little more than the
+ * events, else a comparison sort. */
+static int sort_initial(struct dl_lookahead *la)
+{
+	uint64_t span = 0, *count;
+	struct la_event *out;
+
+	for (uint32_t i = 0; i < la->nev0; i++) {
+		double k = (la->ev0[i].t - la->now) / la->res;
+
+		if (!(k < 4.0 * la->nev0 + 1024)) {
+			qsort(la->ev0, la->nev0, sizeof(*la->ev0), ev_cmp);
+			return 0;
+		}
+		if ((uint64_t) (k + 0.5) > span)
+			span = (uint64_t) (k + 0.5);
+	}
+	count = calloc(span + 2, sizeof(*count));
+	out = malloc((la->nev0 ? la->nev0 : 1) * sizeof(*out));
+	if (!count || !out) {
+		free(count);
+		free(out);
+		return ENOMEM;
+	}
+	for (uint32_t i = 0; i < la->nev0; i++)
+		count[(uint64_t) ((la->ev0[i].t - la->now) / la->res + 0.5) +
+		      1]++;
+	for (uint64_t k = 1; k <= span + 1; k++)
+		count[k] += count[k - 1];
+	/* stable: equal times keep their order (all are task ends) */
+	for (uint32_t i = 0; i < la->nev0; i++)
+		out[count[(uint64_t) ((la->ev0[i].t - la->now) / la->res +
+				      0.5)]++] = la->ev0[i];
+	free(la->ev0);
+	la->ev0 = out;
+	la->capev0 = la->nev0 ? la->nev0 : 1;
+	free(count);
+	return 0;
+}
+
+/* The earliest pending event, from the sorted initial ones or the heap;
+ * NULL when there is none. */
+static const struct la_event *next_event(const struct dl_lookahead *la)
+{
+	const struct la_event *a =
+		la->next0 < la->nev0 ? &la->ev0[la->next0] : NULL;
+	const struct la_event *b = la->nheap ? &la->heap[0] : NULL;
+
+	if (!a || (b && ev_before(b, a)))
+		return b;
+	return a;
 }
 
 /* ----------------------------------------------------------- building */
@@ -320,8 +393,8 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->jcls_n);
 	free(la->jcls);
 	free(la->ev0);
-	for (int p = 0; p < DL_PHASES; p++)
-		free(la->run0[p]);
+	free(la->map_end0);
+	free(la->end0);
 	free(la->st);
 	free(la->free_cpu);
 	free(la->free_mem);
@@ -329,6 +402,11 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->cap_mem);
 	free(la->heap);
 	free(la->ready);
+	free(la->sup_t);
+	free(la->sup_cum);
+	free(la->sup_rate);
+	free(la->sup_off);
+	free(la->sup_n);
 	free(la);
 }
 
@@ -359,8 +437,8 @@ static int grow_jobs(struct dl_lookahead *la)
 	GROW(jobs);
 	GROW(jcls_off);
 	GROW(jcls_n);
-	GROW(run0[DL_MAP]);
-	GROW(run0[DL_REDUCE]);
+	GROW(map_end0);
+	GROW(end0);
 	GROW(st);
 #undef GROW
 	la->capjobs = n;
@@ -387,8 +465,7 @@ uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job)
 			la->jcls[la->njcls + n++] = k;
 	la->jcls_n[j] = n;
 	la->njcls += n;
-	for (int p = 0; p < DL_PHASES; p++)
-		la->run0[p][j] = 0;
+	la->map_end0[j] = la->end0[j] = la->now;
 	return j;
 }
 
@@ -403,6 +480,7 @@ static int add_event(struct dl_lookahead *la, const struct la_event *e)
 		 sizeof(*la->ev0)))
 		return ENOMEM;
 	la->ev0[la->nev0++] = *e;
+	la->ev0_sorted = false;
 	return 0;
 }
 
@@ -427,22 +505,23 @@ int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 	    cpus < 0 || !isfinite(mem) || mem < 0 || isnan(end))
 		return EINVAL;
 	k = node_class(la, node, job);
-	if (job != DL_LA_NONE)
-		la->run0[phase][job]++;
 	if (!(end > la->now)) /* overdue: frees at the next step */
 		end = la->now + la->res;
 	e.t = grid_up(la, end);
-	e.kind = LA_END;
-	e.job = job;
-	e.phase = (uint8_t) phase;
-	e.count = 1;
-	e.cls = k >= 0 ? (uint32_t) k : DL_LA_NONE;
-	if (k >= 0) {
-		e.cpu = cpus;
-		e.mem = mem;
-		la->hold_cpu[k] += cpus;
-		la->hold_mem[k] += mem;
+	if (job != DL_LA_NONE) {
+		if (phase == DL_MAP && e.t > la->map_end0[job])
+			la->map_end0[job] = e.t;
+		if (e.t > la->end0[job])
+			la->end0[job] = e.t;
 	}
+	if (k < 0)
+		return 0; /* on no class: holds nothing the plan hands out */
+	e.kind = LA_END;
+	e.cls = (uint32_t) k;
+	e.cpu = cpus;
+	e.mem = mem;
+	la->hold_cpu[k] += cpus;
+	la->hold_mem[k] += mem;
 	return add_event(la, &e);
 }
 
@@ -458,7 +537,6 @@ int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
 		return 0; /* down, the forecast's load, or never frees */
 	e.t = grid_up(la, end > la->now ? end : la->now);
 	e.kind = LA_END;
-	e.job = DL_LA_NONE;
 	e.cls = (uint32_t) la->node_cls[node];
 	e.cpu = cpus;
 	e.mem = mem;
@@ -526,30 +604,35 @@ static uint32_t ready_next(const struct dl_lookahead *la, uint32_t pos)
 
 /* The phase whose tasks may start: maps, then reduces once every map has
  * ended; -1 when none may. */
-static int startable(const struct dl_lookahead *la, uint32_t j)
+static int startable(const struct la_state *s)
+{
+	if (s->pending[DL_MAP])
+		return DL_MAP;
+	return s->reduce_ready && s->pending[DL_REDUCE] ? DL_REDUCE : -1;
+}
+
+static void mark_ready(struct dl_lookahead *la, uint32_t j)
 {
 	const struct la_state *s = &la->st[j];
 
-	if (s->pending[DL_MAP])
-		return DL_MAP;
-	if (s->running[DL_MAP])
-		return -1;
-	return s->pending[DL_REDUCE] ? DL_REDUCE : -1;
+	if (s->pos != DL_LA_NONE)
+		ready_set(la, s->pos,
+			  startable(s) >= 0 && !la->jobs[j].cancelled);
 }
 
-static void settle(struct dl_lookahead *la, uint32_t j, double t)
+/* Every map has started: the reduces wait for the last one to end. */
+static int maps_started(struct dl_lookahead *la, uint32_t j)
 {
 	struct la_state *s = &la->st[j];
-	struct dl_la_job *job = &la->jobs[j];
+	struct la_event e = {0};
 
-	if (!s->pending[DL_MAP] && !s->running[DL_MAP] &&
-	    !isfinite(job->map_end) && !job->cancelled)
-		job->map_end = s->last_end > la->now ? s->last_end : t;
-	if (!s->pending[DL_MAP] && !s->running[DL_MAP] &&
-	    !s->pending[DL_REDUCE] && !s->running[DL_REDUCE] && !job->cancelled)
-		job->finish = s->last_end > la->now ? s->last_end : la->now;
-	if (s->pos != DL_LA_NONE)
-		ready_set(la, s->pos, startable(la, j) >= 0 && !job->cancelled);
+	la->jobs[j].map_end = s->map_free;
+	if (!s->pending[DL_REDUCE])
+		return 0;
+	e.t = s->map_free;
+	e.kind = LA_READY;
+	e.job = j;
+	return heap_push(la, &e);
 }
 
 static bool any_free(const struct dl_lookahead *la)
@@ -583,8 +666,9 @@ static int dispatch(struct dl_lookahead *la, double t)
 		uint32_t j = la->order[pos];
 		struct la_state *s = &la->st[j];
 		struct dl_la_job *job = &la->jobs[j];
-		int p = startable(la, j);
+		int p = startable(s);
 		struct dl_la_phase ph;
+		int rc;
 
 		if (!any_free(la))
 			break;
@@ -596,7 +680,6 @@ static int dispatch(struct dl_lookahead *la, double t)
 		if (t > ph.latest_start + EPS) {
 			/* Slurm cancels the unstarted rest: never finishes */
 			job->cancelled = true;
-			job->finish = INFINITY;
 			ready_set(la, pos, false);
 			continue;
 		}
@@ -613,18 +696,21 @@ static int dispatch(struct dl_lookahead *la, double t)
 			e.t = grid_up(la, t + ph.len);
 			e.kind = LA_END;
 			e.cls = k;
-			e.job = j;
-			e.phase = (uint8_t) p;
-			e.count = n;
 			e.cpu = n * ph.cpus;
 			e.mem = n * ph.mem;
 			if (heap_push(la, &e))
 				return ENOMEM;
 			ph.pending -= n;
 			s->pending[p] -= n;
-			s->running[p] += n;
+			if (e.t > s->last_end)
+				s->last_end = e.t;
+			if (p == DL_MAP && e.t > s->map_free)
+				s->map_free = e.t;
 			la->batches++;
 		}
+		if (p == DL_MAP && !s->pending[DL_MAP] &&
+		    (rc = maps_started(la, j)))
+			return rc;
 		if (!s->pending[p])
 			ready_set(la, pos, false);
 	}
@@ -651,20 +737,37 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 		}
 		return;
 	}
-	if (e->cls != DL_LA_NONE) {
-		la->free_cpu[e->cls] += e->cpu;
-		la->free_mem[e->cls] += e->mem;
+	if (e->kind == LA_READY) {
+		la->st[e->job].reduce_ready = true;
+		mark_ready(la, e->job);
+		return;
 	}
-	if (e->job != DL_LA_NONE) {
-		struct la_state *s = &la->st[e->job];
+	la->free_cpu[e->cls] += e->cpu;
+	la->free_mem[e->cls] += e->mem;
+}
 
-		s->running[e->phase] = s->running[e->phase] > e->count
-					       ? s->running[e->phase] - e->count
-					       : 0;
-		if (e->t > s->last_end)
-			s->last_end = e->t;
-		settle(la, e->job, e->t);
+/* The initial events, once: sorted, and merged per (time, class). */
+static int prepare_initial(struct dl_lookahead *la)
+{
+	uint32_t out = 0;
+	int rc;
+
+	if ((rc = sort_initial(la)))
+		return rc;
+	for (uint32_t i = 0; i < la->nev0; i++) {
+		struct la_event *e = &la->ev0[i];
+
+		if (out && la->ev0[out - 1].t == e->t &&
+		    la->ev0[out - 1].cls == e->cls) {
+			la->ev0[out - 1].cpu += e->cpu;
+			la->ev0[out - 1].mem += e->mem;
+			continue;
+		}
+		la->ev0[out++] = *e;
 	}
+	la->nev0 = out;
+	la->ev0_sorted = true;
+	return 0;
 }
 
 int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
@@ -678,6 +781,8 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	for (uint32_t i = 0; i < norder; i++)
 		if (order[i] >= la->njobs)
 			return EINVAL;
+	if (!la->ev0_sorted && (rc = prepare_initial(la)))
+		return rc;
 	words = norder / 64 + 1;
 	if (grow((void **) &la->ready, &la->capready, words,
 		 sizeof(*la->ready)))
@@ -687,36 +792,14 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->order = order;
 	la->norder = norder;
 	la->batches = 0;
-	/* the state at now */
-	for (uint32_t j = 0; j < la->njobs; j++) {
-		struct la_state *s = &la->st[j];
-		struct dl_la_job *job = &la->jobs[j];
-
-		for (int p = 0; p < DL_PHASES; p++) {
-			s->pending[p] = job->phase[p].pending;
-			s->running[p] = la->run0[p][j];
-		}
-		s->last_end = la->now;
-		s->pos = DL_LA_NONE;
-		job->map_end = job->finish = INFINITY;
-		job->cancelled = false;
-	}
-	for (uint32_t i = 0; i < norder; i++)
-		if (la->st[order[i]].pos == DL_LA_NONE)
-			la->st[order[i]].pos = i;
+	la->next0 = 0;
+	la->nheap = 0;
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		class_capacity(la, k, la->now, &la->cap_cpu[k],
 			       &la->cap_mem[k]);
 		la->free_cpu[k] = la->cap_cpu[k] - la->hold_cpu[k];
 		la->free_mem[k] = la->cap_mem[k] - la->hold_mem[k];
 	}
-	la->nheap = 0;
-	if (grow((void **) &la->heap, &la->capheap, la->nev0 + la->ncls + 1,
-		 sizeof(*la->heap)))
-		return ENOMEM;
-	for (uint32_t i = 0; i < la->nev0; i++)
-		if (la->ev0[i].t <= horizon)
-			la->heap[la->nheap++] = la->ev0[i];
 	for (uint32_t k = 0; la->fc && k < la->ncls; k++) {
 		struct la_event e = {0};
 
@@ -725,27 +808,183 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		e.t = fc_next(la, la->now);
 		e.kind = LA_CAP;
 		e.cls = k;
-		e.job = DL_LA_NONE;
-		if (e.t <= horizon)
-			la->heap[la->nheap++] = e;
+		if (e.t <= horizon && (rc = heap_push(la, &e)))
+			return rc;
 	}
-	for (uint32_t i = la->nheap / 2; i-- > 0;)
-		heap_sift_down(la, i);
-	for (uint32_t j = 0; j < la->njobs; j++)
-		settle(la, j, la->now);
+	/* the state at now */
+	for (uint32_t j = 0; j < la->njobs; j++) {
+		struct la_state *s = &la->st[j];
+		struct dl_la_job *job = &la->jobs[j];
+
+		for (int p = 0; p < DL_PHASES; p++)
+			s->pending[p] = job->phase[p].pending;
+		s->map_free = la->map_end0[j];
+		s->last_end = la->end0[j];
+		s->reduce_ready = false;
+		s->pos = DL_LA_NONE;
+		job->map_end = INFINITY;
+		job->finish = INFINITY;
+		job->cancelled = false;
+	}
+	for (uint32_t i = 0; i < norder; i++)
+		if (la->st[order[i]].pos == DL_LA_NONE)
+			la->st[order[i]].pos = i;
+	for (uint32_t j = 0; j < la->njobs; j++) {
+		if (!la->st[j].pending[DL_MAP] && (rc = maps_started(la, j)))
+			return rc;
+		mark_ready(la, j);
+	}
 
 	if ((rc = dispatch(la, la->now)))
 		return rc;
-	while (la->nheap && la->heap[0].t <= horizon) {
-		double t = la->heap[0].t;
+	for (;;) {
+		const struct la_event *e = next_event(la);
+		double t;
 
-		while (la->nheap && la->heap[0].t == t) {
-			struct la_event e = heap_pop(la);
+		if (!e || e->t > horizon)
+			break;
+		t = e->t;
+		while ((e = next_event(la)) && e->t == t) {
+			struct la_event x = *e;
 
-			apply_event(la, &e, horizon);
+			if (e == &la->ev0[la->next0])
+				la->next0++;
+			else
+				heap_pop(la);
+			apply_event(la, &x, horizon);
 		}
 		if ((rc = dispatch(la, t)))
 			return rc;
 	}
+	/* what ended by the horizon: every task started, and its last end
+	 * is known (a job whose last task ends past the horizon still gets
+	 * that time) */
+	for (uint32_t j = 0; j < la->njobs; j++) {
+		const struct la_state *s = &la->st[j];
+		struct dl_la_job *job = &la->jobs[j];
+
+		if (!job->cancelled && !s->pending[DL_MAP] &&
+		    !s->pending[DL_REDUCE])
+			job->finish = s->last_end;
+	}
 	return 0;
+}
+
+/* ------------------------------------------------------------- supply */
+
+int dl_la_supply_build(struct dl_lookahead *la, double horizon)
+{
+	uint32_t nfc = 0, cap;
+	int rc;
+
+	if (!la || isnan(horizon))
+		return EINVAL;
+	if (!la->ev0_sorted && (rc = prepare_initial(la)))
+		return rc;
+	free(la->sup_t);
+	free(la->sup_cum);
+	free(la->sup_rate);
+	free(la->sup_off);
+	free(la->sup_n);
+	la->sup_t = la->sup_cum = la->sup_rate = NULL;
+	la->sup_off = la->sup_n = NULL;
+	/* forecast samples up to the horizon, per class under it */
+	if (la->fc) {
+		double b = fc_next(la, la->now);
+
+		while (b <= horizon && nfc < (1u << 22)) {
+			nfc++;
+			b = fc_next(la, b);
+		}
+	}
+	cap = la->nev0 + la->ncls * (nfc + 1) + 1;
+	la->sup_t = malloc(cap * sizeof(double));
+	la->sup_cum = malloc(cap * sizeof(double));
+	la->sup_rate = malloc(cap * sizeof(double));
+	la->sup_off = calloc(la->ncls + 1, sizeof(uint32_t));
+	la->sup_n = calloc(la->ncls + 1, sizeof(uint32_t));
+	if (!la->sup_t || !la->sup_cum || !la->sup_rate || !la->sup_off ||
+	    !la->sup_n)
+		return ENOMEM;
+	la->sup_horizon = horizon;
+	uint32_t used = 0;
+
+	for (uint32_t k = 0; k < la->ncls; k++) {
+		double cpu, mem, t = la->now, cum = 0, rate;
+		double nextfc = la->fc && class_has_fc(la, k)
+					? fc_next(la, la->now)
+					: INFINITY;
+		uint32_t i = 0;
+
+		class_capacity(la, k, la->now, &cpu, &mem);
+		rate = cpu - la->hold_cpu[k];
+		la->sup_off[k] = used;
+		la->sup_t[used] = t;
+		la->sup_cum[used] = 0;
+		la->sup_rate[used++] = rate > 0 ? rate : 0;
+		for (;;) {
+			double te = INFINITY;
+
+			while (i < la->nev0 && la->ev0[i].cls != k)
+				i++;
+			if (i < la->nev0)
+				te = la->ev0[i].t;
+			if (!(fmin(te, nextfc) <= horizon))
+				break;
+			if (nextfc < te) {
+				double c2, m2;
+
+				cum += (rate > 0 ? rate : 0) * (nextfc - t);
+				t = nextfc;
+				class_capacity(la, k, t, &c2, &m2);
+				rate += c2 - cpu;
+				cpu = c2;
+				nextfc = fc_next(la, t);
+			} else {
+				cum += (rate > 0 ? rate : 0) * (te - t);
+				t = te;
+				rate += la->ev0[i].cpu;
+				i++;
+			}
+			if (la->sup_t[used - 1] == t) {
+				la->sup_rate[used - 1] = rate > 0 ? rate : 0;
+				continue;
+			}
+			if (used == cap)
+				break;
+			la->sup_t[used] = t;
+			la->sup_cum[used] = cum;
+			la->sup_rate[used++] = rate > 0 ? rate : 0;
+		}
+		la->sup_n[k] = used - la->sup_off[k];
+	}
+	return 0;
+}
+
+double dl_la_supply(const struct dl_lookahead *la, uint32_t partition,
+		    double t)
+{
+	double sum = 0;
+
+	if (!la || !la->sup_n || !(t > la->now))
+		return 0;
+	for (uint32_t k = 0; k < la->ncls; k++) {
+		const double *ts = la->sup_t + la->sup_off[k];
+		uint32_t lo = 0, hi = la->sup_n[k];
+
+		if (!hi || !dl_capclass_serves(&la->cap.cls[k], partition))
+			continue;
+		/* the last change at or before t */
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (ts[mid] <= t)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		sum += la->sup_cum[la->sup_off[k] + lo] +
+		       la->sup_rate[la->sup_off[k] + lo] * (t - ts[lo]);
+	}
+	return sum;
 }

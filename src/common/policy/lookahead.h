@@ -90,6 +90,16 @@ int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
 int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	      double horizon);
 
+/* The fluid supply: CPU-seconds the classes serving `partition` have free
+ * for the plan's jobs from now until t -- what the running tasks, the held
+ * capacity and the forecast leave, with no job of the plan placed.  Build
+ * once (up to `horizon`; later times hold the last rate), then query.
+ * A necessary condition for a set of jobs to finish by t is that their
+ * work fits in it. */
+int dl_la_supply_build(struct dl_lookahead *la, double horizon);
+double dl_la_supply(const struct dl_lookahead *la, uint32_t partition,
+		    double t);
+
 /* Batches started by the last run (cost accounting for benchmarks). */
 uint64_t dl_la_batches(const struct dl_lookahead *la);
 

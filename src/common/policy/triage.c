@@ -26,8 +26,10 @@
 #include "common/estimate/stats.h"
 #include "common/io/timefmt.h"
 #include "common/policy/capacity.h"
+#include "common/policy/heap.h"
 #include "common/policy/lookahead.h"
 #include "common/policy/share.h"
+#include "common/plan/id_index.h"
 
 enum tstate {
 	T_OUT = 0,    /* not managed: no deadline, capped or done */
@@ -52,6 +54,7 @@ struct tjob {
 	double finish_opt, finish_mean, alone;
 	double since; /* hopeless since; 0 = not hopeless */
 	bool readmit; /* hopeless in the previous plan: may come back */
+	double prev_late; /* the previous plan's predicted lateness */
 	/* a job not ahead placed in the slack of the jobs ahead: it goes
 	 * just before the job at deadline-order place `anchor`; NO_ANCHOR =
 	 * after every job ahead */
@@ -70,6 +73,8 @@ struct tctx {
 	uint32_t *seq;    /* the same as job indexes */
 	uint32_t *behind; /* jobs not ahead, in their own order */
 	uint32_t nbehind;
+	uint32_t *anchored; /* those with a place in the slack, by place */
+	uint32_t nanchored;
 	struct dl_lookahead *opt, *mean;
 	double tol;
 	bool triage;
@@ -263,6 +268,9 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 		t->state = T_DEMOTED;
 		t->readmit = true;
 		t->since = pj->hopeless_since;
+		t->prev_late = isfinite(pj->predicted_finish)
+				       ? pj->predicted_finish - t->goal.job
+				       : INFINITY;
 	} else if (pj && pj->hopeless_since > 0) {
 		t->since = pj->hopeless_since;
 	}
@@ -306,6 +314,18 @@ static int behind_cmp(const void *pa, const void *pb, void *vctx)
 	return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
 
+/* Anchored jobs by place, then in the order of the jobs behind. */
+static int anchor_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct tjob *t = vctx;
+	const struct tjob *x = &t[*(const uint32_t *) pa];
+	const struct tjob *y = &t[*(const uint32_t *) pb];
+
+	if (x->anchor != y->anchor)
+		return x->anchor < y->anchor ? -1 : 1;
+	return behind_cmp(pa, pb, vctx);
+}
+
 static void sort_behind(struct tctx *c)
 {
 	c->nbehind = 0;
@@ -323,21 +343,26 @@ static void sort_behind(struct tctx *c)
 static uint32_t build_order(struct tctx *c, bool tail, uint32_t extra,
 			    double *horizon)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, b = 0;
 
+	/* the jobs behind that have a place, by place: c->anchored */
+	c->nanchored = 0;
+	for (uint32_t i = 0; i < c->nbehind; i++)
+		if (c->t[c->behind[i]].anchor != NO_ANCHOR &&
+		    c->behind[i] != extra && !ahead(c, &c->t[c->behind[i]]))
+			c->anchored[c->nanchored++] = c->behind[i];
+	if (c->nanchored > 1)
+		qsort_r(c->anchored, c->nanchored, sizeof(*c->anchored),
+			anchor_cmp, c->t);
 	*horizon = c->in->now;
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		uint32_t i = c->edf[k];
 		struct tjob *t = &c->t[i];
 
-		for (uint32_t b = 0; b < c->nbehind; b++) {
-			struct tjob *d = &c->t[c->behind[b]];
-
-			if (d->anchor == k && c->behind[b] != extra &&
-			    !ahead(c, d)) {
-				c->seq[n] = c->behind[b];
-				c->order[n++] = d->la;
-			}
+		for (; b < c->nanchored && c->t[c->anchored[b]].anchor == k;
+		     b++) {
+			c->seq[n] = c->anchored[b];
+			c->order[n++] = c->t[c->anchored[b]].la;
 		}
 		if (!ahead(c, t) && i != extra)
 			continue;
@@ -346,12 +371,12 @@ static uint32_t build_order(struct tctx *c, bool tail, uint32_t extra,
 		if (t->goal.job > *horizon)
 			*horizon = t->goal.job;
 	}
-	for (uint32_t b = 0; tail && b < c->nbehind; b++) {
-		struct tjob *d = &c->t[c->behind[b]];
+	for (uint32_t i = 0; tail && i < c->nbehind; i++) {
+		struct tjob *d = &c->t[c->behind[i]];
 
-		if (d->anchor == NO_ANCHOR && c->behind[b] != extra &&
+		if (d->anchor == NO_ANCHOR && c->behind[i] != extra &&
 		    !ahead(c, d)) {
-			c->seq[n] = c->behind[b];
+			c->seq[n] = c->behind[i];
 			c->order[n++] = d->la;
 		}
 	}
@@ -369,29 +394,97 @@ static bool late(const struct tctx *c, const struct tjob *t, double finish)
 /* Places in the slack found by the previous plan, while the job they were
  * found before is still ahead (Moore-Hodgson gives back any that would now
  * cost a deadline). */
-static void restore_anchors(struct tctx *c)
+static int restore_anchors(struct tctx *c)
 {
 	const struct dl_plan *prev = c->in->prev;
+	struct dl_id_index idx;
 
 	if (!prev || prev->policy != DL_POLICY_TRIAGE)
-		return;
+		return 0;
+	if (dl_id_index_build(&idx, c->in->jobs, c->in->njobs))
+		return ENOMEM;
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		struct tjob *d = &c->t[c->edf[k]];
 		const struct dl_plan_job *pj;
+		int64_t i;
 
 		if (ahead(c, d) || !(pj = dl_plan_find(prev, d->job->id)) ||
 		    !pj->ahead_of)
 			continue;
-		for (uint32_t a = 0; a < c->nedf; a++) {
-			struct tjob *t = &c->t[c->edf[a]];
+		i = dl_id_index_find(&idx, pj->ahead_of);
+		if (i >= 0 && c->t[i].state != T_OUT && ahead(c, &c->t[i]))
+			d->anchor = c->t[i].pos;
+	}
+	dl_id_index_free(&idx);
+	return 0;
+}
 
-			if (t->job->id == pj->ahead_of) {
-				if (ahead(c, t))
-					d->anchor = a;
-				break;
+static int work_before(uint32_t a, uint32_t b, void *vctx)
+{
+	const struct tjob *t = vctx;
+
+	if (t[a].work != t[b].work)
+		return t[a].work > t[b].work ? 1 : -1;
+	return t[a].pos > t[b].pos ? 1 : -1; /* the later due goes first */
+}
+
+/* Fluid Moore-Hodgson, a cheap first cut for a cycle with much to decide
+ * (the first after a restart, a burst of submissions): in deadline order,
+ * the pending work of the jobs ahead in a partition must fit in what its
+ * classes have free until each deadline (dl_la_supply); while it does not,
+ * the job with the most pending work goes.  Fitting is necessary, not
+ * sufficient -- tasks are whole and not pre-empted, partitions may share
+ * nodes -- so the exact pass over the lookahead follows. */
+static int fluid_triage(struct tctx *c)
+{
+	struct dl_heap h = {0};
+	double horizon = c->in->now;
+	int rc;
+
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (t->state == T_FEASIBLE && t->goal.job > horizon)
+			horizon = t->goal.job;
+	}
+	if ((rc = dl_la_supply_build(c->opt, horizon)) ||
+	    (rc = dl_heap_init(&h, c->nedf ? c->nedf : 1, work_before, c->t)))
+		return rc;
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		uint32_t part = c->t[c->edf[k]].job->partition;
+		double w = 0;
+		bool first = true;
+
+		/* each partition once, from its first job on */
+		for (uint32_t i = 0; i < k && first; i++)
+			first = c->t[c->edf[i]].job->partition != part;
+		if (!first)
+			continue;
+		h.n = 0;
+		for (uint32_t i = k; i < c->nedf; i++) {
+			struct tjob *t = &c->t[c->edf[i]];
+			uint32_t v;
+
+			if (t->job->partition != part || !ahead(c, t))
+				continue;
+			w += t->work;
+			if (t->state == T_FEASIBLE &&
+			    (rc = dl_heap_push(&h, c->edf[i])))
+				goto out;
+			if (t->state != T_FEASIBLE)
+				continue;
+			while (w > dl_la_supply(c->opt, part, t->goal.job) +
+					   c->tol && dl_heap_pop(&h, &v)) {
+				c->t[v].state = T_DEMOTED;
+				c->t[v].since = c->in->now;
+				w -= c->t[v].work;
 			}
 		}
 	}
+out:
+	dl_heap_free(&h);
+	sort_behind(c);
+	return rc;
 }
 
 /* Moore-Hodgson: while a job ahead is late, demote the job with the most
@@ -495,30 +588,47 @@ static int measure_met(struct tctx *c, bool *met)
 	return 0;
 }
 
+static int readmit_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct tjob *t = vctx;
+	const struct tjob *x = &t[*(const uint32_t *) pa];
+	const struct tjob *y = &t[*(const uint32_t *) pb];
+
+	if (x->prev_late != y->prev_late)
+		return x->prev_late < y->prev_late ? -1 : 1;
+	return x->pos < y->pos ? -1 : (x->pos > y->pos);
+}
+
 /* Hysteresis: a job hopeless in the previous plan comes back when, with
  * mean task lengths, it meets its deadline at its place and no job ahead
- * that met its deadline misses it because of it. */
+ * that met its deadline misses it because of it.  The jobs the previous
+ * plan saw least late are tried first, DL_TRIAGE_MAX_READMIT a cycle. */
 static int readmit(struct tctx *c)
 {
 	bool *met = calloc(c->n ? c->n : 1, sizeof(*met));
+	uint32_t *cand = malloc((c->nedf ? c->nedf : 1) * sizeof(*cand));
+	uint32_t ncand = 0;
 	bool measured = false;
-	uint32_t tried = 0;
 	int rc = 0;
 
-	if (!met)
+	if (!met || !cand) {
+		free(met);
+		free(cand);
 		return ENOMEM;
-	for (uint32_t k = 0; k < c->nedf && tried < DL_TRIAGE_MAX_READMIT;
-	     k++) {
-		struct tjob *d = &c->t[c->edf[k]];
+	}
+	for (uint32_t k = 0; k < c->nedf; k++)
+		if (c->t[c->edf[k]].state == T_DEMOTED &&
+		    c->t[c->edf[k]].readmit)
+			cand[ncand++] = c->edf[k];
+	qsort_r(cand, ncand, sizeof(*cand), readmit_cmp, c->t);
+	for (uint32_t k = 0; k < ncand && k < DL_TRIAGE_MAX_READMIT; k++) {
+		struct tjob *d = &c->t[cand[k]];
 		bool ok;
 
-		if (d->state != T_DEMOTED || !d->readmit)
-			continue;
-		tried++;
 		if (!measured && (rc = measure_met(c, met)))
 			break;
 		measured = true;
-		if ((rc = mean_run(c, c->edf[k])))
+		if ((rc = mean_run(c, cand[k])))
 			break;
 		ok = !late(c, d, dl_la_job(c->mean, d->la)->finish);
 		for (uint32_t i = 0; ok && i < c->nedf; i++) {
@@ -538,6 +648,7 @@ static int readmit(struct tctx *c)
 		measured = false; /* the jobs ahead changed */
 	}
 	free(met);
+	free(cand);
 	return rc;
 }
 
@@ -766,14 +877,19 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 	o->predicted_finish = t->finish_mean;
 	o->finish_err = dl_phase_finish_err(ph, t->goal.mu.sd, (double) t->rem);
 	o->hopeless_since = t->since;
-	if (t->goal.mu.mean > 0 && t->goal.phase > c->in->now)
-		o->need =
-			dl_wave_need(ph, t->goal.mu.mean, t->goal.phase,
-				     c->in->now, cfg->overdue_floor,
-				     dl_need(ph, t->goal.mu.mean, t->goal.phase,
-					     c->in->now, cfg->overdue_floor));
-	else
+	/* the concurrency that meets the phase goal, what data affinity
+	 * defers against: in whole waves only for a job that may defer (the
+	 * refinement costs a search) */
+	if (t->goal.mu.mean > 0 && t->goal.phase > c->in->now) {
+		o->need = dl_need(ph, t->goal.mu.mean, t->goal.phase,
+				  c->in->now, cfg->overdue_floor);
+		if (t->job->max_delays)
+			o->need = dl_wave_need(ph, t->goal.mu.mean,
+					       t->goal.phase, c->in->now,
+					       cfg->overdue_floor, o->need);
+	} else {
 		o->need = t->rem;
+	}
 	if (t->goal.mu.mean > 0)
 		o->sreq = dl_sreq(ph, t->goal.mu.mean, t->goal.phase,
 				  c->in->now, cfg->overdue_floor);
@@ -808,6 +924,7 @@ static void ctx_free(struct tctx *c)
 	free(c->order);
 	free(c->seq);
 	free(c->behind);
+	free(c->anchored);
 }
 
 /* MaxDeadlineShare: jobs claim the concurrency that meets their goal (an
@@ -898,9 +1015,11 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	c.order = malloc((c.n ? c.n : 1) * sizeof(*c.order));
 	c.seq = malloc((c.n ? c.n : 1) * sizeof(*c.seq));
 	c.behind = malloc((c.n ? c.n : 1) * sizeof(*c.behind));
+	c.anchored = malloc((c.n ? c.n : 1) * sizeof(*c.anchored));
 	c.opt = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
 	c.mean = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
 	if (!plan || !c.t || !c.edf || !c.order || !c.seq || !c.behind ||
+	    !c.anchored ||
 	    !c.opt || !c.mean)
 		goto fail;
 	plan->now = in->now;
@@ -944,10 +1063,11 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		if (triage && t->state == T_PASSED && !(t->since > 0))
 			t->since = in->now;
 	}
-	if (triage)
-		restore_anchors(&c);
+	if (triage && (rc = restore_anchors(&c)))
+		goto fail;
 	sort_behind(&c);
-	if (triage && ((rc = moore_hodgson(&c)) || (rc = readmit(&c)) ||
+	if (triage && ((rc = fluid_triage(&c)) || (rc = moore_hodgson(&c)) ||
+		       (rc = readmit(&c)) ||
 		       (rc = steal_slack(&c))))
 		goto fail;
 	/* final runs in the final order, with both lengths: predicted
@@ -956,16 +1076,16 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		double horizon, h2;
 		uint32_t n = build_order(&c, true, UINT32_MAX, &horizon);
 
-		h2 = horizon + (horizon - in->now) + 3600;
-		if ((rc = dl_la_run(c.opt, c.order, n, h2)) ||
-		    (rc = dl_la_run(c.mean, c.order, n, h2)))
+		/* the jobs behind are followed an hour past the last
+		 * deadline ahead; later than that they finish "long" after */
+		h2 = horizon + 3600;
+		if ((rc = dl_la_run(c.mean, c.order, n, h2)))
 			goto fail;
-		plan->stats.grants =
-			dl_la_batches(c.opt) + dl_la_batches(c.mean);
+		plan->stats.grants = dl_la_batches(c.mean);
 		for (uint32_t k = 0; k < c.nedf; k++) {
 			struct tjob *t = &c.t[c.edf[k]];
 
-			t->finish_opt = dl_la_job(c.opt, t->la)->finish;
+			/* finish_opt stays what triage saw when it decided */
 			t->finish_mean = dl_la_job(c.mean, t->la)->finish;
 			nahead += ahead(&c, t);
 		}

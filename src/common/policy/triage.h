@@ -37,7 +37,7 @@
  * decided. */
 #define DL_TRIAGE_MAX_STEPS 64
 /* Hopeless jobs one cycle tries to bring back. */
-#define DL_TRIAGE_MAX_READMIT 8
+#define DL_TRIAGE_MAX_READMIT 2
 /* Lookahead runs one cycle spends placing hopeless jobs in the slack of
  * the feasible ones. */
 #define DL_TRIAGE_MAX_SLACK_RUNS 16
