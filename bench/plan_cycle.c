@@ -150,8 +150,7 @@ int main(int argc, char **argv)
 	       "runs=%u cold_ms=%.3f median_ms=%.3f p95_ms=%.3f max_ms=%.3f "
 	       "grants=%llu maxrss_mb=%.1f\n",
 	       dl_policy_name(cfg.policy), arrays, nodes, nodes * 32,
-	       running_cpus, runs, cold_ms,
-	       us[runs / 2] / 1e3,
+	       running_cpus, runs, cold_ms, us[runs / 2] / 1e3,
 	       us[(uint32_t) (runs * 0.95) < runs ? (uint32_t) (runs * 0.95)
 						  : runs - 1] /
 		       1e3,

@@ -5,7 +5,7 @@ if HAVE_CHECK
 UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
 	test/unit/test_goal test/unit/test_config test/unit/test_plan \
 	test/unit/test_capacity test/unit/test_adaptive \
-	test/unit/test_job_hints
+	test/unit/test_job_hints test/unit/test_lookahead test/unit/test_triage
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
 UNIT_LDADD = $(DL_TOOLS_LIBS) $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
 test_unit_test_model_SOURCES = test/unit/test_model.c test/unit/fixtures.h
@@ -29,6 +29,12 @@ test_unit_test_capacity_LDADD = $(UNIT_LDADD)
 test_unit_test_adaptive_SOURCES = test/unit/test_adaptive.c test/unit/fixtures.h
 test_unit_test_adaptive_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_adaptive_LDADD = $(UNIT_LDADD)
+test_unit_test_lookahead_SOURCES = test/unit/test_lookahead.c test/unit/fixtures.h
+test_unit_test_lookahead_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_lookahead_LDADD = $(UNIT_LDADD)
+test_unit_test_triage_SOURCES = test/unit/test_triage.c test/unit/fixtures.h
+test_unit_test_triage_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_triage_LDADD = $(UNIT_LDADD)
 test_unit_test_job_hints_SOURCES = test/unit/test_job_hints.c test/unit/fixtures.h
 test_unit_test_job_hints_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_job_hints_LDADD = $(UNIT_LDADD)

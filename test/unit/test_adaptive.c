@@ -16,6 +16,7 @@ static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus,
 	memset(w, 0, sizeof(*w));
 	fx_cluster(&w->cl, nodes, cpus, accel);
 	w->cfg = fx_config();
+	w->cfg.policy = DL_POLICY_ADAPTIVE;
 }
 
 static struct dl_job *w_add(struct fx_world *w, struct dl_job *j)

@@ -1,7 +1,7 @@
 /*
  * test_baselines.c - the comparison policies: ARIA's minimum slots (its
- * closed form, minimality, degenerate inputs), and the plans of FIFO, EDF,
- * Fair, Slurm-like and ARIA (ranks, throttles, work conservation).
+ * closed form, minimality, degenerate inputs), and the plans of Fair and
+ * ARIA (ranks, throttles, work conservation).
  */
 #include <math.h>
 #include <string.h>
@@ -96,60 +96,15 @@ START_TEST(aria_map_only_and_degenerate)
 }
 END_TEST
 
-START_TEST(names_and_flags)
+START_TEST(names)
 {
 	for (int b = 0; b < DL_BASE_COUNT; b++)
 		ck_assert_int_eq(dl_baseline_from_name(dl_baseline_name(
 					 (enum dl_baseline) b)),
 				 b);
-	ck_assert_int_eq(dl_baseline_from_name("EDF"), DL_BASE_EDF);
-	ck_assert_int_eq(dl_baseline_from_name("lifo"), -1);
+	ck_assert_int_eq(dl_baseline_from_name("ARIA"), DL_BASE_ARIA);
+	ck_assert_int_eq(dl_baseline_from_name("edf"), -1); /* core now */
 	ck_assert_int_eq(dl_baseline_from_name(NULL), -1);
-	ck_assert(dl_baseline_hard_deadlines(DL_BASE_SLURM));
-	ck_assert(!dl_baseline_hard_deadlines(DL_BASE_FIFO));
-	ck_assert(!dl_baseline_hard_deadlines(DL_BASE_EDF));
-}
-END_TEST
-
-START_TEST(fifo_ranks_by_submission_without_throttle)
-{
-	struct fx_world w;
-
-	w_init(&w, 4, 2);
-	w_add(&w, fx_job(1, 30, 20, 500));
-	w_add(&w, fx_job(2, 5, 10, 100));
-	w_add(&w, fx_job(3, 7, 30, 50));
-	w_plan(&w, DL_BASE_FIFO, 40);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
-	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 2);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 3);
-	/* no throttle: every remaining task may run */
-	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 30);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 5);
-	ck_assert(fx_world_get(&w, 1)->managed && fx_world_get(&w, 1)->urgent);
-	/* the plan is sorted by rank */
-	ck_assert_uint_eq(w.plan->jobs[0].job_id, 2);
-	w_plan(&w, DL_BASE_SLURM, 40);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 3);
-	fx_world_free(&w);
-}
-END_TEST
-
-START_TEST(edf_ranks_by_deadline)
-{
-	struct fx_world w;
-
-	w_init(&w, 4, 2);
-	w_add(&w, fx_job(1, 10, 0, 500));
-	w_add(&w, fx_job(2, 10, 5, 0)); /* no deadline: last */
-	w_add(&w, fx_job(3, 10, 10, 200));
-	w_plan(&w, DL_BASE_EDF, 20);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
-	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 2);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 10);
-	fx_world_free(&w);
 }
 END_TEST
 
@@ -241,10 +196,10 @@ START_TEST(bad_input)
 	w_init(&w, 2, 2);
 	memset(&in, 0, sizeof(in));
 	ck_assert_ptr_null(
-		dl_baseline_plan(DL_BASE_FIFO, &in, err, sizeof(err)));
+		dl_baseline_plan(DL_BASE_FAIR, &in, err, sizeof(err)));
 	ck_assert(err[0]);
 	ck_assert_ptr_null(
-		dl_baseline_plan(DL_BASE_FIFO, NULL, err, sizeof(err)));
+		dl_baseline_plan(DL_BASE_FAIR, NULL, err, sizeof(err)));
 	in.cluster = &w.cl;
 	in.cfg = &w.cfg;
 	err[0] = '\0';
@@ -253,10 +208,10 @@ START_TEST(bad_input)
 	ck_assert(strstr(err, "unknown"));
 	in.now = NAN;
 	ck_assert_ptr_null(
-		dl_baseline_plan(DL_BASE_EDF, &in, err, sizeof(err)));
+		dl_baseline_plan(DL_BASE_ARIA, &in, err, sizeof(err)));
 	/* no jobs: an empty plan */
 	in.now = 0;
-	w.plan = dl_baseline_plan(DL_BASE_EDF, &in, err, sizeof(err));
+	w.plan = dl_baseline_plan(DL_BASE_ARIA, &in, err, sizeof(err));
 	ck_assert_ptr_nonnull(w.plan);
 	ck_assert_uint_eq(w.plan->njobs, 0);
 	fx_world_free(&w);
@@ -271,9 +226,7 @@ int main(void)
 	tcase_add_test(tc, aria_closed_form);
 	tcase_add_test(tc, aria_is_minimal);
 	tcase_add_test(tc, aria_map_only_and_degenerate);
-	tcase_add_test(tc, names_and_flags);
-	tcase_add_test(tc, fifo_ranks_by_submission_without_throttle);
-	tcase_add_test(tc, edf_ranks_by_deadline);
+	tcase_add_test(tc, names);
 	tcase_add_test(tc, fair_water_fills);
 	tcase_add_test(tc, fair_hands_out_leftover_in_whole_tasks);
 	tcase_add_test(tc, aria_gives_minimum_then_leftover);

@@ -15,7 +15,10 @@ START_TEST(test_defaults)
 {
 	struct dl_config c = fx_config();
 
-	ck_assert_int_eq(c.policy, DL_POLICY_ADAPTIVE);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
+	ck_assert(c.hopeless_aging == 1800);
+	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);
 	ck_assert(c.reduce_cost == 1);
@@ -58,9 +61,32 @@ START_TEST(test_set_invalid)
 	struct dl_config c = fx_config();
 	char err[256];
 
-	ck_assert_int_eq(dl_config_set(&c, "Policy", "edf", err, sizeof(err)),
+	ck_assert_int_eq(dl_config_set(&c, "Policy", "lifo", err, sizeof(err)),
 			 EINVAL);
+	/* the message lists every choice */
 	ck_assert_ptr_nonnull(strstr(err, "adaptive"));
+	ck_assert_ptr_nonnull(strstr(err, "triage"));
+	ck_assert_ptr_nonnull(strstr(err, "edf"));
+	ck_assert_int_eq(
+		dl_config_set(&c, "HopelessRank", "middle", err, sizeof(err)),
+		EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "below, above"));
+	ck_assert_int_eq(dl_config_set(&c, "Policy", "EDF", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	ck_assert_int_eq(
+		dl_config_set(&c, "HopelessRank", "Above", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
+	ck_assert_str_eq(dl_hopeless_rank_name(c.hopeless_rank), "above");
+	ck_assert_int_eq(
+		dl_config_set(&c, "Policy", "triage", err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		dl_config_set(&c, "HopelessRank", "below", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(
+		dl_config_set(&c, "TriageQuantile", "0.99", err, sizeof(err)),
+		EINVAL);
 	ck_assert_int_eq(
 		dl_config_set(&c, "PlanInterval", "0", err, sizeof(err)),
 		EINVAL);
@@ -86,7 +112,10 @@ START_TEST(test_set_invalid)
 	ck_assert_int_eq(dl_config_set(NULL, "Policy", "ras", NULL, 0), EINVAL);
 	ck_assert_int_eq(dl_config_set(&c, NULL, "ras", NULL, 0), EINVAL);
 	/* failed sets change nothing */
-	ck_assert_int_eq(c.policy, DL_POLICY_ADAPTIVE);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
+	ck_assert(c.hopeless_aging == 1800);
+	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);
 	dl_config_free(&c);

@@ -259,7 +259,8 @@ START_TEST(test_bad_input)
 	char err[128] = "";
 
 	w_init(&w, 2);
-	in = (struct dl_policy_input){&w.cl, w.jobs, 0, &w.cfg, 0, NULL, NULL};
+	in = (struct dl_policy_input){
+		.cluster = &w.cl, .jobs = w.jobs, .cfg = &w.cfg};
 	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "admitted set"));
 	in.rt = w.st;

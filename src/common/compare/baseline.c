@@ -1,14 +1,10 @@
 /*
- * compare/baseline.c - FIFO, Fair, EDF, Slurm-like and ARIA-style plans.
+ * compare/baseline.c - Fair and ARIA-style plans.
  *
  * A plan gives every job with tasks left a rank (the order in which it gets
  * free slots) and a target concurrency (the throttle).  The dispatcher --
  * Slurm in production, the simulator's model of it otherwise -- starts
  * pending tasks in rank order within the throttles, so:
- *   FIFO, Slurm-like  rank by submission, no throttle: the oldest job takes
- *                     every slot it can use (Hadoop FIFO; Slurm's
- *                     priority/basic, the Debian default);
- *   EDF               rank by deadline, no throttle;
  *   Fair              max-min equal share of each partition's CPUs among its
  *                     active jobs (water-filling), whole tasks, leftover
  *                     round-robin; rank by how far a job runs below its share
@@ -31,8 +27,7 @@
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 
-static const char *base_names[DL_BASE_COUNT] = {"fifo", "fair", "edf", "slurm",
-						"aria"};
+static const char *base_names[DL_BASE_COUNT] = {"fair", "aria"};
 
 const char *dl_baseline_name(enum dl_baseline b)
 {
@@ -47,11 +42,6 @@ int dl_baseline_from_name(const char *name)
 		if (!strcasecmp(name, base_names[i]))
 			return i;
 	return -1;
-}
-
-bool dl_baseline_hard_deadlines(enum dl_baseline b)
-{
-	return b == DL_BASE_SLURM;
 }
 
 int dl_aria_min_slots(double A, double mu_m, double lam_m, double B,
@@ -181,9 +171,7 @@ static void fair_shares(struct bjob *a, uint32_t n,
 				idx[m++] = k;
 			}
 		for (uint32_t c = 0; c < cap->ncls; c++)
-			if (!cap->cls[c].partitions ||
-			    (part < 64 &&
-			     (cap->cls[c].partitions & ((uint64_t) 1 << part))))
+			if (dl_capclass_serves(&cap->cls[c], part))
 				capacity += cap->cls[c].cpus_total;
 		/* demands ascending: each job below the level takes its
 		 * whole demand, the rest split what remains equally */
@@ -345,38 +333,19 @@ struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 		struct bjob *b = &a[order[k]];
 		double dl = b->goal.job;
 
-		switch (kind) {
-		case DL_BASE_EDF:
-		case DL_BASE_ARIA:
+		if (kind == DL_BASE_ARIA) {
 			/* jobs without a deadline after every deadline */
 			b->key = dl > 0 ? dl : INFINITY;
-			break;
-		case DL_BASE_FAIR:
+			b->need = aria_need(b, in->cfg, in->now);
+		} else {
 			/* furthest below its share first */
 			b->key = (double) b->ph->nrunning - (double) b->need;
-			break;
-		default:
-			b->key = b->job->submit;
-			break;
 		}
-		if (kind == DL_BASE_ARIA)
-			b->need = aria_need(b, in->cfg, in->now);
-		else if (kind != DL_BASE_FAIR)
-			b->need = b->rem;
 	}
 	qsort_r(order, nact, sizeof(*order), cmp_key, a);
 	for (uint32_t k = 0; k < nact; k++)
 		a[order[k]].out->rank = k + 1;
 
-	/* FIFO, EDF and Slurm-like do not throttle: capacity that frees
-	 * between two plans goes to the first job in rank order that can
-	 * use it, as in Hadoop's FIFO and Slurm's own scheduler. */
-	if (kind == DL_BASE_FIFO || kind == DL_BASE_EDF ||
-	    kind == DL_BASE_SLURM) {
-		for (uint32_t k = 0; k < nact; k++)
-			a[order[k]].alloc = a[order[k]].rem;
-		goto done;
-	}
 	/* needs (shares, minimum slots) in rank order ... */
 	for (uint32_t k = 0; k < nact; k++) {
 		struct bjob *b = &a[order[k]];
@@ -386,7 +355,6 @@ struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 	}
 	/* ... then whatever is left, round-robin (work-conserving) */
 	grants += leftover(a, order, nact, &cap);
-done:
 	for (uint32_t k = 0; k < nact; k++)
 		conclude(&a[order[k]], kind, in->now);
 

@@ -1,11 +1,12 @@
 /*
- * compare/baseline.h - the comparison policies of the simulator (DESIGN
- * §4.5): FIFO, Fair (equal share), EDF, Slurm-like (priority order, hard
- * deadlines) and ARIA-style minimum slots with EDF.  They produce the same
- * plan as the project's policies (rank + target concurrency per job), so the
- * simulator applies every policy through one dispatcher.
+ * compare/baseline.h - comparison policies of the simulator that throttle
+ * deadline jobs: Fair (equal share) and ARIA-style minimum slots with EDF.
+ * They produce the same plan as the project's policies (rank + target
+ * concurrency per job), so the simulator applies them through the same
+ * decisions as every policy.  (FIFO and Slurm as shipped are the
+ * simulator's model of Slurm without a plan; EDF is Policy=edf.)
  *
- * None of them is selectable in deadline.conf: they exist to be measured
+ * Neither is selectable in deadline.conf: they exist to be measured
  * against.
  */
 #ifndef DL_POLICY_BASELINE_H
@@ -16,10 +17,7 @@
 #include "common/policy/policy.h"
 
 enum dl_baseline {
-	DL_BASE_FIFO = 0, /* submission order, no throttle (Hadoop FIFO) */
-	DL_BASE_FAIR,     /* max-min equal share per partition (Fair) */
-	DL_BASE_EDF,      /* earliest deadline first, no throttle */
-	DL_BASE_SLURM,    /* priority/basic order; deadlines are --deadline */
+	DL_BASE_FAIR = 0, /* max-min equal share per partition (Fair) */
 	DL_BASE_ARIA,     /* ARIA minimum slots, EDF order, leftover shared */
 	DL_BASE_COUNT
 };
@@ -28,16 +26,10 @@ const char *dl_baseline_name(enum dl_baseline b);
 /* -1 if unknown (case-insensitive) */
 int dl_baseline_from_name(const char *name);
 
-/* True when the baseline treats job deadlines as Slurm's hard --deadline
- * (the unstarted rest of an array is cancelled once it can no longer start
- * in time); the others treat them as soft goals. */
-bool dl_baseline_hard_deadlines(enum dl_baseline b);
-
 /* The plan of baseline b for the input (same contract as
  * dl_policy_plan()).  Every job with tasks left is managed and ranked;
- * `alloc` is the throttle: the job's remaining tasks for the unthrottled
- * baselines, its share for Fair and its minimum slots plus leftover for
- * ARIA. */
+ * `alloc` is the throttle: its share for Fair, its minimum slots plus
+ * leftover for ARIA. */
 struct dl_plan *dl_baseline_plan(enum dl_baseline b,
 				 const struct dl_policy_input *in, char *err,
 				 size_t errlen);

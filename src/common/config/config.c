@@ -87,26 +87,25 @@ const struct dl_option dl_options[] = {
 	 NULL},
 	{"TriageQuantile", DL_OPT_DOUBLE, OFF(triage_quantile), 0.05, 0.95,
 	 "0.5",
-	 "task-length quantile with which the triage policy tests whether a "
-	 "job can still meet its deadline",
+	 "task-length quantile with which triage tests whether a job can still "
+	 "meet its deadline",
 	 NULL},
 	{"HopelessRank", DL_OPT_CHOICE, OFF(hopeless_rank), 0, 0, "below",
-	 "triage: jobs that cannot meet their deadline rank below (or above) "
-	 "jobs without deadlines",
+	 "where jobs that triage gave up on rank against jobs without "
+	 "deadlines",
 	 hopeless_rank_names},
 	{"HopelessAging", DL_OPT_DURATION, OFF(hopeless_aging), 0, 604800,
 	 "30m",
-	 "triage: after this long a hopeless job ranks above jobs without "
-	 "deadlines again (HopelessRank=below)",
+	 "with HopelessRank=below, how long a hopeless job stays below jobs "
+	 "without deadlines",
 	 NULL},
 	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
-	 "triage: share of a feasible job's predicted slack that hopeless "
-	 "jobs may use to run before it (0 = none)",
+	 "share of a feasible job's predicted slack that hopeless jobs may "
+	 "take "
+	 "by running before it",
 	 NULL},
 	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
-	 "time grid (s) of the dispatcher lookahead of the triage and edf "
-	 "policies",
-	 NULL},
+	 "time grid of the dispatcher simulation of triage and edf", NULL},
 	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
 	 "0 = decisions only, 1..3 = more detail in slurmctld's log", NULL},
 	{NULL, 0, 0, 0, 0, NULL, NULL, NULL},

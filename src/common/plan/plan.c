@@ -211,7 +211,8 @@ static void index_ids(struct dl_plan *plan)
 	if (!plan->ids)
 		return;
 	for (uint32_t i = 0; i < plan->njobs; i++) {
-		uint64_t id[2] = {plan->jobs[i].job_id, plan->jobs[i].reduce_id};
+		uint64_t id[2] = {plan->jobs[i].job_id,
+				  plan->jobs[i].reduce_id};
 
 		for (int k = 0; k < 2; k++)
 			if (id[k]) {

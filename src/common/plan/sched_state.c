@@ -786,3 +786,46 @@ int dl_sstate_load(struct dl_sstate *st, const char *path, char *err,
 	free(text);
 	return rc;
 }
+
+uint32_t dl_sstate_decisions(const struct dl_plan *plan,
+			     const struct dl_sstate *st,
+			     struct dl_array_decision *out)
+{
+	uint32_t n = 0;
+
+	if (!plan || !st || !out)
+		return 0;
+	for (uint32_t i = 0; i < plan->njobs; i++) {
+		const struct dl_plan_job *pj = &plan->jobs[i];
+		struct dl_decision core[2];
+		uint32_t nc = dl_decide(pj, core);
+
+		for (uint32_t k = 0; k < nc; k++) {
+			const struct dl_array_rec *r =
+				dl_sstate_find(st, core[k].array_id);
+			struct dl_array_decision *d;
+
+			if (!r || !r->present)
+				continue;
+			if (core[k].manage) {
+				d = &out[n++];
+				memset(d, 0, sizeof(*d));
+				d->d = core[k];
+				d->release_hold = !core[k].hold &&
+						  r->prio_mode == DL_PRIO_HELD;
+				d->fresh = !r->managed &&
+					   r->prio_mode == DL_PRIO_NONE;
+				d->ours_held = r->prio_mode == DL_PRIO_HELD;
+			} else if (r->managed && pj->phase >= 0) {
+				/* ours before, not any more: give it back */
+				d = &out[n++];
+				memset(d, 0, sizeof(*d));
+				d->d = core[k];
+				d->user_throttle = r->user_throttle;
+				d->restore_prio = r->prio_mode != DL_PRIO_NONE;
+				d->release_hold = r->prio_mode == DL_PRIO_HELD;
+			}
+		}
+	}
+	return n;
+}

@@ -17,7 +17,8 @@
 #include <stdint.h>
 
 #include "common/model/model.h"
-#include "common/plan/decide.h" /* enum dl_prio_mode */
+#include "common/plan/decide.h"
+#include "common/plan/plan.h"
 
 /* Largest task id Slurm accepts (MaxArraySize is at most 4000001). */
 #define DL_IDSET_MAX 4000000u
@@ -118,6 +119,26 @@ int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
  * (!present) tasks never seen finishing count as failed, so the phase ends.
  * Returns 0 or EINVAL. */
 int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph);
+
+/* What the sched plugin tells Slurm about one array this cycle: the core's
+ * decision (plan/decide.h) and what applying it has to undo from the last
+ * cycle, read from the array's record. */
+struct dl_array_decision {
+	struct dl_decision d;
+	bool fresh;             /* never managed: a hold it has may be
+				   job_submit/deadline's */
+	bool ours_held;         /* held by the plan last cycle */
+	bool release_hold;      /* a hold of ours goes */
+	bool restore_prio;      /* managed before, not now: Slurm's priority */
+	uint32_t user_throttle; /* not managed: the user's own throttle */
+};
+
+/* The decisions of a plan for the arrays present in st: every managed
+ * array, and every array managed before that no longer is (given back).
+ * out holds 2 * plan->njobs entries; returns how many were written. */
+uint32_t dl_sstate_decisions(const struct dl_plan *plan,
+			     const struct dl_sstate *st,
+			     struct dl_array_decision *out);
 
 /* Forget arrays that slurmctld no longer has and that were last seen more
  * than `retention` seconds before now, unless an array still present refers

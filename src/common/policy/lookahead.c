@@ -484,38 +484,14 @@ static int add_event(struct dl_lookahead *la, const struct la_event *e)
 	return 0;
 }
 
-static int node_class(const struct dl_lookahead *la, uint32_t node,
-		      uint32_t job)
-{
-	if (node < la->nnodes)
-		return la->node_cls[node];
-	if (job != DL_LA_NONE && la->jcls_n[job])
-		return (int) la->jcls[la->jcls_off[job]];
-	return -1;
-}
-
-int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
-		      uint32_t node, double cpus, double mem, double end)
+static int hold_until(struct dl_lookahead *la, int k, double cpus, double mem,
+		      double end)
 {
 	struct la_event e = {0};
-	int k;
 
-	if (!la || (job != DL_LA_NONE && job >= la->njobs) ||
-	    (phase != DL_MAP && phase != DL_REDUCE) || !isfinite(cpus) ||
-	    cpus < 0 || !isfinite(mem) || mem < 0 || isnan(end))
-		return EINVAL;
-	k = node_class(la, node, job);
-	if (!(end > la->now)) /* overdue: frees at the next step */
-		end = la->now + la->res;
-	e.t = grid_up(la, end);
-	if (job != DL_LA_NONE) {
-		if (phase == DL_MAP && e.t > la->map_end0[job])
-			la->map_end0[job] = e.t;
-		if (e.t > la->end0[job])
-			la->end0[job] = e.t;
-	}
 	if (k < 0)
 		return 0; /* on no class: holds nothing the plan hands out */
+	e.t = end;
 	e.kind = LA_END;
 	e.cls = (uint32_t) k;
 	e.cpu = cpus;
@@ -523,6 +499,53 @@ int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 	la->hold_cpu[k] += cpus;
 	la->hold_mem[k] += mem;
 	return add_event(la, &e);
+}
+
+static bool hold_ok(double cpus, double mem, double end)
+{
+	return isfinite(cpus) && cpus >= 0 && isfinite(mem) && mem >= 0 &&
+	       !isnan(end);
+}
+
+int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
+		      uint32_t node, double cpus, double mem, double end)
+{
+	int k;
+
+	if (!la || job >= la->njobs ||
+	    (phase != DL_MAP && phase != DL_REDUCE) || !hold_ok(cpus, mem, end))
+		return EINVAL;
+	k = node < la->nnodes ? la->node_cls[node]
+	    : la->jcls_n[job] ? (int) la->jcls[la->jcls_off[job]]
+			      : -1;
+	if (!(end > la->now)) /* overdue: frees at the next step */
+		end = la->now + la->res;
+	end = grid_up(la, end);
+	if (phase == DL_MAP && end > la->map_end0[job])
+		la->map_end0[job] = end;
+	if (end > la->end0[job])
+		la->end0[job] = end;
+	return hold_until(la, k, cpus, mem, end);
+}
+
+int dl_la_add_other(struct dl_lookahead *la, uint32_t partition, uint32_t node,
+		    double cpus, double mem, double end)
+{
+	int k = -1;
+
+	if (!la || !hold_ok(cpus, mem, end))
+		return EINVAL;
+	if (node < la->nnodes) {
+		k = la->node_cls[node];
+	} else {
+		for (uint32_t c = 0; c < la->ncls && k < 0; c++)
+			if (dl_capclass_serves(&la->cap.cls[c], partition))
+				k = (int) c;
+	}
+	if (!(end > la->now))
+		end = la->now + la->res;
+	return hold_until(la, k, cpus, mem,
+			  isfinite(end) ? grid_up(la, end) : INFINITY);
 }
 
 int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
@@ -729,7 +752,7 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 		la->cap_cpu[e->cls] = cpu;
 		la->cap_mem[e->cls] = mem;
 		next = fc_next(la, e->t);
-		if (next <= horizon) {
+		if (isfinite(next) && next <= horizon) {
 			struct la_event n = *e;
 
 			n.t = next;
@@ -808,7 +831,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		e.t = fc_next(la, la->now);
 		e.kind = LA_CAP;
 		e.cls = k;
-		if (e.t <= horizon && (rc = heap_push(la, &e)))
+		if (isfinite(e.t) && e.t <= horizon && (rc = heap_push(la, &e)))
 			return rc;
 	}
 	/* the state at now */
@@ -841,7 +864,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		const struct la_event *e = next_event(la);
 		double t;
 
-		if (!e || e->t > horizon)
+		if (!e || e->t > horizon || !isfinite(e->t))
 			break;
 		t = e->t;
 		while ((e = next_event(la)) && e->t == t) {
@@ -929,7 +952,8 @@ int dl_la_supply_build(struct dl_lookahead *la, double horizon)
 				i++;
 			if (i < la->nev0)
 				te = la->ev0[i].t;
-			if (!(fmin(te, nextfc) <= horizon))
+			if (!isfinite(fmin(te, nextfc)) ||
+			    !(fmin(te, nextfc) <= horizon))
 				break;
 			if (nextfc < te) {
 				double c2, m2;
@@ -961,8 +985,7 @@ int dl_la_supply_build(struct dl_lookahead *la, double horizon)
 	return 0;
 }
 
-double dl_la_supply(const struct dl_lookahead *la, uint32_t partition,
-		    double t)
+double dl_la_supply(const struct dl_lookahead *la, uint32_t partition, double t)
 {
 	double sum = 0;
 

@@ -69,13 +69,18 @@ void dl_la_free(struct dl_lookahead *la);
 uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job);
 struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j);
 
-/* A running task holding (cpus, mem) on node `node` (DL_NO_NODE: the
- * first class of the job's partition) until `end`; `job` is DL_LA_NONE
- * for work the plan does not manage that is not in the nodes' *_other
- * counts (a job without deadline in the input).  A map task of a job
- * delays its reduces until it ends.  0, EINVAL or ENOMEM. */
+/* A running task of a job holding (cpus, mem) on node `node` (DL_NO_NODE:
+ * the first class of the job's partition) until `end`.  A map task delays
+ * its job's reduces until it ends.  0, EINVAL or ENOMEM. */
 int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 		      uint32_t node, double cpus, double mem, double end);
+
+/* A running task of work the plan does not manage that is not in the
+ * nodes' *_other counts (a job without deadline among the input's jobs),
+ * on node `node` (DL_NO_NODE: the first class serving `partition`) until
+ * `end` (INFINITY: for good).  0, EINVAL or ENOMEM. */
+int dl_la_add_other(struct dl_lookahead *la, uint32_t partition, uint32_t node,
+		    double cpus, double mem, double end);
 
 /* Capacity already counted in a node's cpus_other/mem_other (work the plan
  * does not manage) that frees at `end`.  Ignored on nodes under the

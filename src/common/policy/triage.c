@@ -50,10 +50,11 @@ struct tjob {
 	uint32_t pos; /* deadline order */
 	double cpu;   /* one task of the active phase */
 	double mem;
-	double work; /* pending CPU-seconds at optimistic lengths */
+	double work;     /* pending CPU-seconds at optimistic lengths */
+	double alone_lb; /* no earlier than this even alone (optimistic) */
 	double finish_opt, finish_mean, alone;
-	double since; /* hopeless since; 0 = not hopeless */
-	bool readmit; /* hopeless in the previous plan: may come back */
+	double since;     /* hopeless since; 0 = not hopeless */
+	bool readmit;     /* hopeless in the previous plan: may come back */
 	double prev_late; /* the previous plan's predicted lateness */
 	/* a job not ahead placed in the slack of the jobs ahead: it goes
 	 * just before the job at deadline-order place `anchor`; NO_ANCHOR =
@@ -149,8 +150,48 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 }
 
 /* The job in both lookaheads: its phases and running tasks. */
+/* The earliest the job could finish with the whole of its partition to
+ * itself (every node free, tasks of optimistic length, whole waves): its
+ * running maps end, its pending maps run in waves of what the partition
+ * holds, then its reduces the same way.  A valid lower bound: a job whose
+ * bound is past its deadline is lost whatever the others do. */
+static double alone_bound(const struct tctx *c, const struct tjob *t,
+			  const struct dl_capacity *full,
+			  const double len[DL_PHASES])
+{
+	double now = c->in->now, end[DL_PHASES] = {now, now};
+	const struct dl_phase *m = &t->job->phase[DL_MAP];
+
+	/* running maps end; pending ones could run beside them */
+	for (uint32_t i = 0; i < m->nrunning; i++) {
+		double e = now + dl_delta(len[DL_MAP], m->running[i].start, now,
+					  c->in->cfg->overdue_floor);
+
+		end[DL_MAP] = e > end[DL_MAP] ? e : end[DL_MAP];
+	}
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &t->job->phase[p];
+		uint32_t pending = dl_phase_pending(ph);
+		double slots, from = p == DL_MAP ? now : end[DL_MAP], e;
+
+		if (!pending)
+			continue;
+		slots = dl_capacity_slots(full, t->job->partition, -1,
+					  ph->cpus_per_task ? ph->cpus_per_task
+							    : 1,
+					  (double) ph->mem_per_task, true);
+		if (!(slots >= 1))
+			return INFINITY; /* nothing could ever run it */
+		e = from + ceil(pending / slots) * len[p];
+		end[p] = e > end[p] ? e : end[p];
+	}
+	/* the reduces start once the last map has ended */
+	return end[DL_REDUCE] > end[DL_MAP] ? end[DL_REDUCE] : end[DL_MAP];
+}
+
 static int add_to_lookaheads(struct tctx *c, struct tjob *t,
-			     const struct dl_capacity *cap)
+			     const struct dl_capacity *cap,
+			     const struct dl_capacity *full)
 {
 	const struct dl_config *cfg = c->in->cfg;
 	struct dl_la_job lo = {0}, lm = {0};
@@ -173,6 +214,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		lm.phase[p] = x;
 		t->work += x.pending * len_opt[p] * lo.phase[p].cpus;
 	}
+	t->alone_lb = alone_bound(c, t, full, len_opt);
 	t->la = dl_la_add_job(c->opt, &lo);
 	if (t->la == DL_LA_NONE || dl_la_add_job(c->mean, &lm) != t->la)
 		return ENOMEM;
@@ -214,12 +256,12 @@ static int add_other(struct tctx *c, const struct dl_job *job)
 
 			if (end <= c->in->now)
 				end = c->in->now + c->in->cfg->lookahead_step;
-			if (dl_la_add_running(c->opt, DL_LA_NONE, p, r->node,
-					      cpus, (double) ph->mem_per_task,
-					      end) ||
-			    dl_la_add_running(c->mean, DL_LA_NONE, p, r->node,
-					      cpus, (double) ph->mem_per_task,
-					      end))
+			if (dl_la_add_other(c->opt, job->partition, r->node,
+					    cpus, (double) ph->mem_per_task,
+					    end) ||
+			    dl_la_add_other(c->mean, job->partition, r->node,
+					    cpus, (double) ph->mem_per_task,
+					    end))
 				return ENOMEM;
 		}
 	}
@@ -474,7 +516,8 @@ static int fluid_triage(struct tctx *c)
 			if (t->state != T_FEASIBLE)
 				continue;
 			while (w > dl_la_supply(c->opt, part, t->goal.job) +
-					   c->tol && dl_heap_pop(&h, &v)) {
+					       c->tol &&
+			       dl_heap_pop(&h, &v)) {
 				c->t[v].state = T_DEMOTED;
 				c->t[v].since = c->in->now;
 				w -= c->t[v].work;
@@ -915,6 +958,27 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 
 /* ------------------------------------------------------------- the plan */
 
+/* The capacity classes with every node's CPUs and memory, what other work
+ * holds now included: the most any job could ever get (alone_bound). */
+static int build_full(struct dl_capacity *full, const struct dl_cluster *cl)
+{
+	struct dl_cluster copy = *cl;
+	int rc;
+
+	copy.nodes =
+		malloc((cl->nnodes ? cl->nnodes : 1) * sizeof(*copy.nodes));
+	if (!copy.nodes)
+		return ENOMEM;
+	for (uint32_t i = 0; i < cl->nnodes; i++) {
+		copy.nodes[i] = cl->nodes[i];
+		copy.nodes[i].cpus_other = 0;
+		copy.nodes[i].mem_other = 0;
+	}
+	rc = dl_capacity_build(full, &copy);
+	free(copy.nodes);
+	return rc;
+}
+
 static void ctx_free(struct tctx *c)
 {
 	dl_la_free(c->opt);
@@ -995,7 +1059,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 				char *err, size_t errlen)
 {
 	struct tctx c = {0};
-	struct dl_capacity cap = {0};
+	struct dl_capacity cap = {0}, full = {0};
 	struct dl_plan *plan = NULL;
 	uint64_t t0 = usec_now();
 	uint32_t rank = 0, nahead = 0;
@@ -1007,7 +1071,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	c.n = in->njobs;
 	c.triage = triage;
 	c.tol = in->cfg->lookahead_step;
-	if (dl_capacity_build(&cap, in->cluster))
+	if (dl_capacity_build(&cap, in->cluster) ||
+	    build_full(&full, in->cluster))
 		goto fail;
 	plan = dl_plan_new(c.n);
 	c.t = calloc(c.n ? c.n : 1, sizeof(*c.t));
@@ -1019,8 +1084,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	c.opt = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
 	c.mean = dl_la_new(in->cluster, in->forecast, in->now, c.tol);
 	if (!plan || !c.t || !c.edf || !c.order || !c.seq || !c.behind ||
-	    !c.anchored ||
-	    !c.opt || !c.mean)
+	    !c.anchored || !c.opt || !c.mean)
 		goto fail;
 	plan->now = in->now;
 	plan->policy = triage ? DL_POLICY_TRIAGE : DL_POLICY_EDF;
@@ -1050,7 +1114,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 				goto fail;
 			continue;
 		}
-		if ((rc = add_to_lookaheads(&c, t, &cap)))
+		if ((rc = add_to_lookaheads(&c, t, &cap, &full)))
 			goto fail;
 		c.edf[c.nedf++] = i;
 	}
@@ -1063,12 +1127,22 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		if (triage && t->state == T_PASSED && !(t->since > 0))
 			t->since = in->now;
 	}
+	/* lost whatever the others do: triage gives them up at once */
+	for (uint32_t k = 0; triage && k < c.nedf; k++) {
+		struct tjob *t = &c.t[c.edf[k]];
+
+		if (t->state == T_FEASIBLE && late(&c, t, t->alone_lb)) {
+			t->state = T_IMPOSSIBLE;
+			t->alone = t->alone_lb;
+			if (!(t->since > 0))
+				t->since = in->now;
+		}
+	}
 	if (triage && (rc = restore_anchors(&c)))
 		goto fail;
 	sort_behind(&c);
 	if (triage && ((rc = fluid_triage(&c)) || (rc = moore_hodgson(&c)) ||
-		       (rc = readmit(&c)) ||
-		       (rc = steal_slack(&c))))
+		       (rc = readmit(&c)) || (rc = steal_slack(&c))))
 		goto fail;
 	/* final runs in the final order, with both lengths: predicted
 	 * finishes for verdicts and explanations */
@@ -1097,6 +1171,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	plan->stats.compute_us = usec_now() - t0;
 	ctx_free(&c);
 	dl_capacity_free(&cap);
+	dl_capacity_free(&full);
 	return plan;
 fail:
 	snprintf(err, err ? errlen : 0, "%s",
@@ -1104,6 +1179,7 @@ fail:
 	ctx_free(&c);
 	dl_plan_free(plan);
 	dl_capacity_free(&cap);
+	dl_capacity_free(&full);
 	return NULL;
 }
 

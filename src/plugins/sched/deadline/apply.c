@@ -32,45 +32,20 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 				       const struct dl_sstate *st,
 				       uint32_t *ndec)
 {
+	struct dl_array_decision *core;
 	struct sdl_decision *dec;
-	uint32_t n = 0;
+	uint32_t n;
 
 	*ndec = 0;
 	if (!plan || !plan->njobs)
 		return NULL;
 	/* at most two arrays per job */
-	dec = xcalloc(plan->njobs * 2, sizeof(*dec));
-	for (uint32_t i = 0; i < plan->njobs; i++) {
-		const struct dl_plan_job *pj = &plan->jobs[i];
-		struct dl_decision core[2];
-		uint32_t nc = dl_decide(pj, core);
-
-		for (uint32_t k = 0; k < nc; k++) {
-			const struct dl_array_rec *r;
-			struct sdl_decision *d;
-
-			if (!(r = dl_sstate_find(st, core[k].array_id)) ||
-			    !r->present)
-				continue;
-			if (core[k].manage) {
-				d = &dec[n++];
-				d->d = core[k];
-				d->release_hold = !core[k].hold &&
-						  r->prio_mode == DL_PRIO_HELD;
-				d->fresh = !r->managed &&
-					   r->prio_mode == DL_PRIO_NONE;
-				/* held by us last cycle, and maybe still */
-				d->ours_held = r->prio_mode == DL_PRIO_HELD;
-			} else if (r->managed && pj->phase >= 0) {
-				/* ours before, not any more: give it back */
-				d = &dec[n++];
-				d->d = core[k];
-				d->user_throttle = r->user_throttle;
-				d->restore_prio = r->prio_mode != DL_PRIO_NONE;
-				d->release_hold = r->prio_mode == DL_PRIO_HELD;
-			}
-		}
-	}
+	core = xcalloc(plan->njobs * 2, sizeof(*core));
+	n = dl_sstate_decisions(plan, st, core);
+	dec = xcalloc(n ? n : 1, sizeof(*dec));
+	for (uint32_t i = 0; i < n; i++)
+		dec[i].a = core[i];
+	xfree(core);
 	*ndec = n;
 	return dec;
 }
@@ -108,28 +83,29 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 	/* who is urgent now: the plan's view plus the live running count */
 	for (uint32_t i = 0; i < ndec; i++) {
 		struct sdl_decision *d = &dec[i];
-		job_record_t *job_ptr = find_job_record(d->d.array_id);
+		job_record_t *job_ptr = find_job_record(d->a.d.array_id);
 
 		d->gone = !job_ptr || !job_ptr->array_recs ||
-			  job_ptr->array_job_id != d->d.array_id;
-		if (d->gone || !d->d.manage)
+			  job_ptr->array_job_id != d->a.d.array_id;
+		if (d->gone || !d->a.d.manage)
 			continue;
 		/* held at submit by job_submit/deadline (realtime), which
 		 * marks that hold in the job's control environment; ours to
 		 * release */
-		if (d->fresh && IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
+		if (d->a.fresh && IS_JOB_PENDING(job_ptr) &&
+		    !job_ptr->priority &&
 		    dl_rt_hold_from_env(job_ptr->spank_job_env,
 					job_ptr->spank_job_env_size))
-			d->release_hold = true;
+			d->a.release_hold = true;
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held =
 			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-			!d->release_hold &&
-			!(d->ours_held && job_ptr->state_reason == WAIT_HELD);
-		if (d->d.hold || d->user_held)
+			!d->a.release_hold &&
+			!(d->a.ours_held && job_ptr->state_reason == WAIT_HELD);
+		if (d->a.d.hold || d->user_held)
 			continue;
 		d->prio_mode = dl_decide_prio(
-			&d->d, job_ptr->array_recs->tot_run_tasks);
+			&d->a.d, job_ptr->array_recs->tot_run_tasks);
 		if (d->prio_mode == DL_PRIO_URGENT)
 			nurgent++;
 		else
@@ -149,19 +125,19 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 
 		if (d->gone)
 			continue;
-		job_ptr = find_job_record(d->d.array_id);
+		job_ptr = find_job_record(d->a.d.array_id);
 		ar = job_ptr->array_recs;
-		if (!d->d.manage) {
-			if (ar->max_run_tasks != d->user_throttle) {
-				ar->max_run_tasks = d->user_throttle;
+		if (!d->a.d.manage) {
+			if (ar->max_run_tasks != d->a.user_throttle) {
+				ar->max_run_tasks = d->a.user_throttle;
 				changes++;
 			}
-			if (d->release_hold && !job_ptr->priority) {
+			if (d->a.release_hold && !job_ptr->priority) {
 				_release(job_ptr);
 				changes++;
 			}
-			if (d->restore_prio && IS_JOB_PENDING(job_ptr) &&
-			    (job_ptr->priority || d->release_hold)) {
+			if (d->a.restore_prio && IS_JOB_PENDING(job_ptr) &&
+			    (job_ptr->priority || d->a.release_hold)) {
 				job_ptr->direct_set_prio = 0;
 				set_job_prio(job_ptr);
 				changes++;
@@ -169,26 +145,27 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			d->prio_mode = DL_PRIO_NONE;
 			continue;
 		}
-		if (ar->max_run_tasks != d->d.throttle) {
-			ar->max_run_tasks = d->d.throttle;
+		if (ar->max_run_tasks != d->a.d.throttle) {
+			ar->max_run_tasks = d->a.d.throttle;
 			changes++;
 		}
 		if (d->user_held || !IS_JOB_PENDING(job_ptr))
 			continue;
-		if (d->d.hold) {
+		if (d->a.d.hold) {
 			d->prio_mode = DL_PRIO_HELD;
 			if (job_ptr->priority ||
 			    job_ptr->state_reason != WAIT_HELD ||
-			    xstrcmp(job_ptr->state_desc, d->d.hold_reason)) {
+			    xstrcmp(job_ptr->state_desc, d->a.d.hold_reason)) {
 				_set_prio(job_ptr, 0);
 				job_ptr->state_reason = WAIT_HELD;
 				xfree(job_ptr->state_desc);
-				job_ptr->state_desc = xstrdup(d->d.hold_reason);
+				job_ptr->state_desc =
+					xstrdup(d->a.d.hold_reason);
 				changes++;
 			}
 			continue;
 		}
-		if (d->release_hold) {
+		if (d->a.release_hold) {
 			_release(job_ptr);
 			changes++;
 		}
@@ -212,15 +189,16 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 {
 	for (uint32_t i = 0; i < ndec; i++) {
 		const struct sdl_decision *d = &dec[i];
-		struct dl_array_rec *r = dl_sstate_find(st, d->d.array_id);
+		struct dl_array_rec *r = dl_sstate_find(st, d->a.d.array_id);
 		const struct dl_plan_job *pj =
-			dl_plan_find(plan, d->d.array_id);
-		uint32_t alloc = d->d.manage ? d->d.throttle : d->user_throttle;
+			dl_plan_find(plan, d->a.d.array_id);
+		uint32_t alloc =
+			d->a.d.manage ? d->a.d.throttle : d->a.user_throttle;
 		uint8_t mode = d->prio_mode;
 
 		if (!r || d->gone)
 			continue;
-		if (r->managed != d->d.manage || r->alloc != alloc ||
+		if (r->managed != d->a.d.manage || r->alloc != alloc ||
 		    r->prio_mode != mode) {
 			char from[24], to[24];
 
@@ -229,7 +207,7 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 			else
 				snprintf(from, sizeof(from), "%s",
 					 r->user_throttle ? "user" : "none");
-			if (d->d.manage)
+			if (d->a.d.manage)
 				snprintf(to, sizeof(to), "%u", alloc);
 			else if (alloc)
 				snprintf(to, sizeof(to), "user's %u", alloc);
@@ -238,20 +216,21 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 			info("%s: JobId=%" PRIu64
 			     "%s throttle %s -> %s, priority %s -> "
 			     "%s%s: %s",
-			     SDL_PREFIX, d->d.array_id,
-			     pj && pj->reduce_id == d->d.array_id ? " (reduce)"
-								  : "",
+			     SDL_PREFIX, d->a.d.array_id,
+			     pj && pj->reduce_id == d->a.d.array_id
+				     ? " (reduce)"
+				     : "",
 			     from, to, dl_prio_mode_name(r->prio_mode),
 			     dl_prio_mode_name(mode),
 			     d->user_held ? " (user hold kept)" : "",
 			     pj ? pj->explain : "");
-			if (d->d.hold)
+			if (d->a.d.hold)
 				info("%s: JobId=%" PRIu64 " held: %s",
-				     SDL_PREFIX, d->d.array_id,
-				     d->d.hold_reason);
+				     SDL_PREFIX, d->a.d.array_id,
+				     d->a.d.hold_reason);
 		}
-		r->managed = d->d.manage;
-		r->alloc = d->d.manage ? alloc : 0;
+		r->managed = d->a.d.manage;
+		r->alloc = d->a.d.manage ? alloc : 0;
 		r->prio_mode = mode;
 	}
 	/* verdict changes are decisions too (e.g. capped by

@@ -295,7 +295,7 @@ static void _cycle(bool due)
 	plan->stats.apply_us = apply_us;
 	sdl_record(dec, ndec, plan, &tracker);
 	for (uint32_t i = 0; i < ndec; i++) {
-		managed += dec[i].d.manage && !dec[i].gone;
+		managed += dec[i].a.d.manage && !dec[i].gone;
 		urgent += dec[i].prio_mode == DL_PRIO_URGENT;
 	}
 	if (njobs || cfg.debug)

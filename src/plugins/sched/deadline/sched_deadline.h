@@ -91,14 +91,10 @@ struct sdl_snapshot {
 /* ---- decisions (what apply.c sets per array) ---- */
 
 struct sdl_decision {
-	struct dl_decision d; /* the core's (common/plan/decide.h); not
-				 managed: give back the user's own settings */
-	bool fresh;     /* never managed: a hold it has may be job_submit's */
-	bool ours_held; /* we held it last cycle */
-	/* restore (manage == false) */
-	uint32_t user_throttle;
-	bool restore_prio;
-	bool release_hold;
+	/* the core's (dl_sstate_decisions: common/plan/decide.h and
+	 * common/plan/sched_state.h); not managed: give back the user's own
+	 * settings */
+	struct dl_array_decision a;
 	/* out: what apply did */
 	uint8_t prio_mode; /* enum dl_prio_mode set */
 	uint32_t prio;

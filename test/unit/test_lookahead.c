@@ -1,0 +1,337 @@
+/*
+ * test_lookahead.c - the dispatcher lookahead: waves, priority order,
+ * running tasks, the map->reduce barrier and what a lower job takes while a
+ * higher one waits on it, Slurm's hard-deadline start window, held
+ * capacity, the forecast, partitions, the time grid, the fluid supply, and
+ * bad input.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/policy/lookahead.h"
+#include "fixtures.h"
+
+#define NOW 1000.0
+
+static struct dl_la_job map_job(uint32_t tasks, double len)
+{
+	struct dl_la_job j;
+
+	memset(&j, 0, sizeof(j));
+	j.phase[DL_MAP].pending = tasks;
+	j.phase[DL_MAP].cpus = 1;
+	j.phase[DL_MAP].len = len;
+	j.phase[DL_MAP].latest_start = INFINITY;
+	j.phase[DL_REDUCE].latest_start = INFINITY;
+	return j;
+}
+
+static struct dl_lookahead *la_on(struct dl_cluster *cl, uint32_t nodes,
+				  uint32_t cpus)
+{
+	struct dl_lookahead *la;
+
+	fx_cluster(cl, nodes, cpus, 0);
+	for (uint32_t i = 0; i < nodes; i++)
+		cl->nodes[i].up = true;
+	la = dl_la_new(cl, NULL, NOW, 1);
+	ck_assert_ptr_nonnull(la);
+	return la;
+}
+
+static double finish(struct dl_lookahead *la, uint32_t j)
+{
+	return dl_la_job(la, j)->finish - NOW;
+}
+
+START_TEST(whole_waves)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 2, 2);
+	struct dl_la_job j = map_job(10, 10);
+	uint32_t a = dl_la_add_job(la, &j);
+
+	/* 10 tasks on 4 CPUs: three waves */
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 30, 1e-9);
+	/* not in the order: it never starts */
+	ck_assert_int_eq(dl_la_run(la, NULL, 0, INFINITY), 0);
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(priority_order)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job ja = map_job(8, 10), jb = map_job(4, 10);
+	uint32_t a = dl_la_add_job(la, &ja), b = dl_la_add_job(la, &jb);
+	uint32_t ba[2] = {b, a}, ab[2] = {a, b};
+
+	ck_assert_int_eq(dl_la_run(la, ba, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, b), 10, 1e-9);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	ck_assert_int_eq(dl_la_run(la, ab, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 30, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(running_tasks_hold_capacity)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job j = map_job(4, 10);
+	uint32_t a = dl_la_add_job(la, &j);
+
+	/* two of its own tasks run until NOW + 5 */
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5),
+			 0);
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5),
+			 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	/* two start now (end 10), two at 5 (end 15) */
+	ck_assert_double_eq_tol(finish(la, a), 15, 1e-9);
+	/* a running task outlasting the pending ones sets the finish */
+	ck_assert_int_eq(
+		dl_la_add_running(la, a, DL_MAP, DL_NO_NODE, 0, 0, NOW + 40),
+		0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 40, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(barrier_and_what_lower_jobs_take)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job mr = map_job(2, 10), other = map_job(10, 100);
+	uint32_t a, b, order[2];
+
+	mr.phase[DL_REDUCE] = mr.phase[DL_MAP];
+	mr.phase[DL_REDUCE].pending = 4;
+	a = dl_la_add_job(la, &mr);
+	b = dl_la_add_job(la, &other);
+	order[0] = a;
+	order[1] = b;
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	/* maps [0, 10]; meanwhile the lower job takes the two free CPUs
+	 * until 100, so the four reduces run two at a time: 10-20, 20-30 */
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 10, 1e-9);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	/* alone, all four reduces run at once */
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	/* a running map keeps the reduces waiting until it ends */
+	mr.phase[DL_MAP].pending = 0;
+	a = dl_la_add_job(la, &mr);
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 25),
+			 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 25, 1e-9);
+	ck_assert_double_eq_tol(finish(la, a), 35, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(hard_deadline_start_window)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job j = map_job(8, 10);
+	uint32_t a;
+
+	/* the second wave would start at 10, after the window closed */
+	j.phase[DL_MAP].latest_start = NOW + 5;
+	a = dl_la_add_job(la, &j);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert(dl_la_job(la, a)->cancelled);
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	/* open until 10: both waves start in time */
+	dl_la_job(la, a)->phase[DL_MAP].latest_start = NOW + 10;
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert(!dl_la_job(la, a)->cancelled);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(held_capacity_comes_back)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job j = map_job(6, 10);
+	uint32_t a;
+
+	fx_cluster(&cl, 1, 4, 0);
+	cl.nodes[0].up = true;
+	cl.nodes[0].cpus_other = 2; /* a job without deadline */
+	la = dl_la_new(&cl, NULL, NOW, 1);
+	a = dl_la_add_job(la, &j);
+	/* never back: 6 tasks on 2 CPUs */
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	dl_la_free(la);
+	/* back at 5: 2 at 0, 2 at 5, 2 at 10 */
+	la = dl_la_new(&cl, NULL, NOW, 1);
+	a = dl_la_add_job(la, &j);
+	ck_assert_int_eq(dl_la_add_held(la, 0, 2, 0, NOW + 5), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	/* a job without deadline among the input's jobs holds 2 more CPUs
+	 * until 100 (node unknown: the partition's class): from 5 on, 2
+	 * CPUs run the 6 tasks in three waves */
+	ck_assert_int_eq(dl_la_add_other(la, 0, DL_NO_NODE, 2, 0, NOW + 100),
+			 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 35, 1e-9);
+	/* 2 more for good: the node is over-full until 100 and then has 2
+	 * CPUs for the job */
+	ck_assert_int_eq(dl_la_add_other(la, 0, 0, 2, 0, INFINITY), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 130, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(forecast_takes_capacity)
+{
+	struct dl_cluster cl;
+	struct dl_forecast *f;
+	struct dl_lookahead *la;
+	struct dl_la_job j = map_job(4, 10);
+	double load[3] = {0.5, 0.5, 0}; /* half the CPUs until NOW + 100 */
+	uint32_t a;
+
+	fx_cluster(&cl, 1, 4, 0);
+	cl.nodes[0].up = true;
+	cl.nodes[0].cpus_other = 4; /* replaced by the forecast there */
+	f = dl_forecast_new(NOW, 50, 0, 3);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(dl_forecast_add_class(f, "web", "n1", 0, load), 0);
+	la = dl_la_new(&cl, f, NOW, 1);
+	a = dl_la_add_job(la, &j);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	/* 8 tasks: 2 at 0, 2 at 10, ..., all 4 CPUs from 100 */
+	dl_la_job(la, a)->phase[DL_MAP].pending = 24;
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	/* 20 tasks by 100 (2 per 10 s), then 4 at once */
+	ck_assert_double_eq_tol(finish(la, a), 110, 1e-9);
+	/* supply: 2 CPUs for 100 s, then 4 */
+	ck_assert_int_eq(dl_la_supply_build(la, NOW + 200), 0);
+	ck_assert_double_eq_tol(dl_la_supply(la, 0, NOW + 150), 400, 1e-6);
+	dl_la_free(la);
+	dl_forecast_free(f);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(partitions_and_grid)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job j = map_job(4, 3);
+	uint32_t a;
+
+	fx_cluster(&cl, 2, 2, 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
+	cl.nodes[1].partitions = 2; /* n2 only in "gpu" */
+	cl.nodes[0].up = cl.nodes[1].up = true;
+	/* a 5 s grid: 3 s tasks end at 5 */
+	la = dl_la_new(&cl, NULL, NOW, 5);
+	a = dl_la_add_job(la, &j);
+	ck_assert(dl_la_serves(la, 0) && dl_la_serves(la, 1));
+	ck_assert(!dl_la_compete(la, 0, 1));
+	ck_assert(dl_la_compete(la, 1, 1));
+	/* partition 0 has 2 CPUs: two waves of 5 */
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 10, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(supply_of_running_tasks)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job j = map_job(1, 10);
+	uint32_t a = dl_la_add_job(la, &j);
+
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 2, 0, NOW + 10),
+			 0);
+	ck_assert_int_eq(dl_la_supply_build(la, NOW + 100), 0);
+	/* 2 free CPUs for 10 s, then 4 */
+	ck_assert_double_eq_tol(dl_la_supply(la, 0, NOW + 20), 60, 1e-9);
+	ck_assert_double_eq_tol(dl_la_supply(la, 0, NOW + 5), 10, 1e-9);
+	ck_assert_double_eq_tol(dl_la_supply(la, 0, NOW), 0, 1e-9);
+	ck_assert_double_eq_tol(dl_la_supply(la, 1, NOW + 20), 0, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job j = map_job(1, 10);
+	uint32_t a, bad = 7;
+
+	ck_assert_ptr_null(dl_la_new(NULL, NULL, NOW, 1));
+	ck_assert_ptr_null(dl_la_new(&cl, NULL, NAN, 1));
+	ck_assert_ptr_null(dl_la_new(&cl, NULL, NOW, 0));
+	j.phase[DL_MAP].len = 0; /* pending tasks need a length */
+	ck_assert_uint_eq(dl_la_add_job(la, &j), DL_LA_NONE);
+	j.phase[DL_MAP].len = NAN;
+	ck_assert_uint_eq(dl_la_add_job(la, &j), DL_LA_NONE);
+	j.phase[DL_MAP].len = 10;
+	a = dl_la_add_job(la, &j);
+	ck_assert_uint_ne(a, DL_LA_NONE);
+	ck_assert_int_eq(dl_la_add_running(la, a + 1, DL_MAP, 0, 1, 0, NOW),
+			 EINVAL);
+	ck_assert_int_eq(dl_la_add_running(la, a, 2, 0, 1, 0, NOW), EINVAL);
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, NAN, 0, NOW),
+			 EINVAL);
+	ck_assert_int_eq(dl_la_add_running(la, DL_LA_NONE, DL_MAP, 0, 1, 0, NOW),
+			 EINVAL);
+	ck_assert_int_eq(dl_la_add_other(la, 0, 0, -1, 0, NOW), EINVAL);
+	ck_assert_int_eq(dl_la_add_held(la, 5, 1, 0, NOW), EINVAL);
+	ck_assert_int_eq(dl_la_run(la, &bad, 1, INFINITY), EINVAL);
+	ck_assert_int_eq(dl_la_run(NULL, &a, 1, INFINITY), EINVAL);
+	ck_assert_ptr_null(dl_la_job(la, 9));
+	dl_la_free(la);
+	dl_la_free(NULL);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("lookahead");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, whole_waves);
+	tcase_add_test(tc, priority_order);
+	tcase_add_test(tc, running_tasks_hold_capacity);
+	tcase_add_test(tc, barrier_and_what_lower_jobs_take);
+	tcase_add_test(tc, hard_deadline_start_window);
+	tcase_add_test(tc, held_capacity_comes_back);
+	tcase_add_test(tc, forecast_takes_capacity);
+	tcase_add_test(tc, partitions_and_grid);
+	tcase_add_test(tc, supply_of_running_tasks);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}

@@ -1,0 +1,377 @@
+/*
+ * test_triage.c - Policy=triage and Policy=edf: the optimistic task
+ * length, Moore and Hodgson's worked example on one CPU (EDF lets two jobs
+ * be late, triage one), a job that cannot make it even alone, hysteresis
+ * through the previous plan, where hopeless jobs rank, capacity held by
+ * jobs without deadlines, MaxDeadlineShare, and plain EDF.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/policy/policy.h"
+#include "common/policy/triage.h"
+#include "fixtures.h"
+
+#define T0 1000.0 /* now in these tests: a time since the epoch */
+
+static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)
+{
+	memset(w, 0, sizeof(*w));
+	fx_cluster(&w->cl, nodes, cpus, 0);
+	for (uint32_t i = 0; i < nodes; i++)
+		w->cl.nodes[i].up = true;
+	w->cfg = fx_config();
+}
+
+/* A one-task job whose task length is known exactly (a prior without
+ * spread), due at `deadline`. */
+static struct dl_job *w_task(struct fx_world *w, uint64_t id, double len,
+			     double deadline)
+{
+	struct dl_job *j = fx_job(id, 1, T0, T0 + deadline);
+
+	j->phase[DL_MAP].prior_mean = len;
+	j->phase[DL_MAP].prior_p90 = len;
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+static void w_plan(struct fx_world *w, const char *policy, double now,
+		   const struct dl_plan *prev)
+{
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = now,
+				     .prev = prev};
+	char err[256] = "";
+
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "Policy", policy, err, sizeof(err)), 0);
+	if (w->plan != prev)
+		dl_plan_free(w->plan);
+	w->plan = dl_policy_plan(&in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+}
+
+START_TEST(optimistic_length)
+{
+	double mean = 100, sd = 50, cv2 = 0.25, s = sqrt(log1p(cv2));
+
+	/* no spread, or no quantile: the mean */
+	ck_assert_double_eq(dl_triage_length(mean, 0, 0.25, 1), mean);
+	ck_assert_double_eq(dl_triage_length(mean, sd, 0, 1), mean);
+	/* the median of the log-normal with that mean and spread */
+	ck_assert_double_eq_tol(dl_triage_length(mean, sd, 0.5, 1),
+				mean / sqrt(1 + cv2), 1e-9);
+	/* the lower quartile, z = -0.6745 */
+	ck_assert_double_eq_tol(dl_triage_length(mean, sd, 0.25, 1),
+				mean * exp(-s * s / 2 - 0.6744897502 * s),
+				1e-6);
+	/* four waves average out: half the way back to the mean */
+	ck_assert_double_eq_tol(
+		dl_triage_length(mean, sd, 0.25, 4),
+		mean + (dl_triage_length(mean, sd, 0.25, 1) - mean) / 2, 1e-9);
+	ck_assert(dl_triage_length(mean, sd, 0.1, 1) < mean);
+	ck_assert_double_eq(dl_triage_length(0, sd, 0.25, 1), 0);
+	ck_assert_double_eq(dl_triage_length(NAN, sd, 0.25, 1), 0);
+}
+END_TEST
+
+/* Moore and Hodgson's example on one machine: processing times 20, 60, 30,
+ * 40 s due 30, 80, 90, 110 s from now.  In deadline order the third is late;
+ * dropping the longest so far (60) leaves the others on time.  EDF makes
+ * the third and fourth late. */
+static void mh_jobs(struct fx_world *w)
+{
+	w_init(w, 1, 1);
+	w_task(w, 1, 20, 30);
+	w_task(w, 2, 60, 80);
+	w_task(w, 3, 30, 90);
+	w_task(w, 4, 40, 110);
+}
+
+START_TEST(moore_hodgson_example)
+{
+	struct fx_world w;
+	const struct dl_plan_job *j2;
+
+	mh_jobs(&w);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_ON_TRACK);
+	j2 = fx_world_get(&w, 2);
+	ck_assert_int_eq(j2->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(j2->cls, DL_CLASS_HOPELESS);
+	ck_assert_msg(strstr(j2->explain, "cannot meet its deadline"), "%s",
+		      j2->explain);
+	ck_assert_double_eq(j2->hopeless_since, T0);
+	/* feasible in deadline order, the hopeless one last */
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->rank, 3);
+	ck_assert_uint_eq(j2->rank, 4);
+	/* feasible jobs are urgent with every task allowed; the hopeless
+	 * one ranks below jobs without deadlines (HopelessRank=below) */
+	ck_assert(fx_world_get(&w, 3)->urgent);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc_for_need, 1);
+	ck_assert(!j2->urgent && j2->managed);
+	ck_assert_uint_eq(j2->alloc, 1);
+	/* predicted finishes in the triaged order */
+	ck_assert_double_eq_tol(fx_world_get(&w, 4)->predicted_finish, T0 + 90,
+				1e-9);
+	ck_assert_double_eq_tol(j2->predicted_finish, T0 + 150, 1e-9);
+
+	/* EDF keeps the order and lets two be late */
+	w_plan(&w, "edf", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert(fx_world_get(&w, 4)->urgent);
+	ck_assert_double_eq_tol(fx_world_get(&w, 4)->predicted_finish,
+				T0 + 150, 1e-9);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(impossible_alone_goes_itself)
+{
+	struct fx_world w;
+	struct dl_job *big;
+	const struct dl_plan_job *pj;
+
+	/* 2 CPUs.  Job 1: four 10 s tasks due at 20; job 2: one 30 s task
+	 * due at 25, which cannot make it even alone.  Job 1 has more work,
+	 * so plain Moore-Hodgson would drop it; the alone test drops job 2
+	 * and job 1 keeps its deadline. */
+	w_init(&w, 1, 2);
+	big = fx_job(1, 4, T0, T0 + 20);
+	big->phase[DL_MAP].prior_mean = big->phase[DL_MAP].prior_p90 = 10;
+	w.jobs[w.n++] = big;
+	w_task(&w, 2, 30, 25);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(deadline_passed)
+{
+	struct fx_world w;
+
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 50);
+	w_task(&w, 2, 10, 5); /* due before now */
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	/* EDF runs the late one first */
+	w_plan(&w, "edf", T0 + 10, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(hysteresis)
+{
+	struct fx_world w;
+	struct dl_plan *first;
+	struct dl_job *j2;
+
+	mh_jobs(&w);
+	w_plan(&w, "triage", T0, NULL);
+	first = w.plan;
+	w.plan = NULL;
+	ck_assert_int_eq(fx_world_get(&(struct fx_world){.plan = first}, 2)
+				 ->verdict,
+			 DL_VERDICT_HOPELESS);
+	/* job 2's tasks turn out shorter: 45 s on average, 20 s in the
+	 * optimistic quantile.  Fresh, triage would keep it (20+20+30+40 by
+	 * 110); after the previous plan gave up on it, it must be feasible
+	 * with mean lengths, which it is not (job 3 would end at 95 > 90) */
+	j2 = w.jobs[1];
+	j2->phase[DL_MAP].prior_mean = 45;
+	j2->phase[DL_MAP].prior_p90 = 45 + 1.2816 * 40;
+	ck_assert_int_eq(dl_config_set(&w.cfg, "TriageQuantile", "0.05", NULL,
+				       0),
+			 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	w_plan(&w, "triage", T0, first);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0);
+	/* with short enough tasks on average it comes back */
+	j2->phase[DL_MAP].prior_mean = 5;
+	j2->phase[DL_MAP].prior_p90 = 5;
+	w_plan(&w, "triage", T0, first);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, 0);
+	ck_assert_msg(strstr(fx_world_get(&w, 2)->explain, "before its "
+							   "deadline"),
+		      "%s", fx_world_get(&w, 2)->explain);
+	dl_plan_free(first);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(hopeless_rank_and_aging)
+{
+	struct fx_world w;
+	struct dl_plan *first;
+
+	mh_jobs(&w);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert(!fx_world_get(&w, 2)->urgent);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_for_need, 0);
+	ck_assert_msg(strstr(fx_world_get(&w, 2)->explain,
+			     "after jobs without deadlines for 30m"),
+		      "%s", fx_world_get(&w, 2)->explain);
+	/* HopelessRank=above: before jobs without deadlines at once */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessRank", "above", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert(fx_world_get(&w, 2)->urgent);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 4);
+	/* below again, and hopeless since 0: urgent once 30 minutes old */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessRank", "below", NULL, 0),
+			 0);
+	first = w.plan;
+	w.plan = NULL;
+	w_plan(&w, "triage", T0 + 1799, first);
+	ck_assert(!fx_world_get(&w, 2)->urgent);
+	w_plan(&w, "triage", T0 + 1800, first);
+	ck_assert(fx_world_get(&w, 2)->urgent);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0);
+	dl_plan_free(first);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(jobs_without_deadline_hold_capacity)
+{
+	struct fx_world w;
+	struct dl_job *other;
+
+	/* 2 CPUs; a job without deadline runs 2 tasks known to take 100 s;
+	 * a 2-task deadline job due at 50 cannot make it */
+	w_init(&w, 1, 2);
+	other = fx_job(1, 2, T0, T0 + 50);
+	other->phase[DL_MAP].prior_mean = other->phase[DL_MAP].prior_p90 = 10;
+	w.jobs[w.n++] = other;
+	other = fx_job(2, 2, T0, 0); /* no deadline */
+	other->phase[DL_MAP].prior_mean = 100;
+	fx_run(other, DL_MAP, 2, T0, 0);
+	w.jobs[w.n++] = other;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert(!fx_world_get(&w, 2)->managed);
+	ck_assert_int_eq(fx_world_get(&w, 2)->cls, DL_CLASS_UNMANAGED);
+	/* the same held as the sched plugin sees it: cpus_other with an
+	 * end time */
+	w.n = 1;
+	w.cl.nodes[0].cpus_other = 2;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(dl_cluster_add_held(&w.cl, 0, 2, 0, T0 + 30), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	w.n = 2;
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(share_cap_applies)
+{
+	struct fx_world w;
+	char err[128];
+
+	/* 4 CPUs, MaxDeadlineShare 50 %: the second job of the account
+	 * would take the claim over 2 slots */
+	w_init(&w, 1, 4);
+	w_task(&w, 1, 100, 150);
+	w_task(&w, 2, 100, 150);
+	w.jobs[1]->submit = T0 + 1;
+	w_task(&w, 3, 100, 150);
+	w.jobs[2]->submit = T0 + 2;
+	ck_assert_int_eq(dl_config_set(&w.cfg, "MaxDeadlineShare", "0.5", err,
+				       sizeof(err)),
+			 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert(fx_world_get(&w, 1)->managed);
+	ck_assert(fx_world_get(&w, 2)->managed);
+	ck_assert(!fx_world_get(&w, 3)->managed);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_CAPPED);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(no_data_is_not_judged)
+{
+	struct fx_world w;
+	struct dl_job *j;
+
+	w_init(&w, 1, 1);
+	j = fx_job(1, 3, T0, T0 + 5); /* hopeless if it had a length */
+	j->phase[DL_MAP].time_limit = 600;
+	w.jobs[w.n++] = j;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert(fx_world_get(&w, 1)->urgent);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 3);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	struct fx_world w;
+	struct dl_policy_input in;
+	char err[128] = "";
+
+	w_init(&w, 1, 1);
+	memset(&in, 0, sizeof(in));
+	ck_assert_ptr_null(dl_triage_plan(&in, err, sizeof(err)));
+	ck_assert(err[0]);
+	ck_assert_ptr_null(dl_edf_plan(NULL, err, sizeof(err)));
+	in.cluster = &w.cl;
+	in.cfg = &w.cfg;
+	in.now = NAN;
+	ck_assert_ptr_null(dl_triage_plan(&in, err, sizeof(err)));
+	in.now = T0; /* no jobs: an empty plan */
+	w.plan = dl_triage_plan(&in, err, sizeof(err));
+	ck_assert_ptr_nonnull(w.plan);
+	ck_assert_uint_eq(w.plan->njobs, 0);
+	ck_assert_int_eq(w.plan->policy, DL_POLICY_TRIAGE);
+	fx_world_free(&w);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("triage");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, optimistic_length);
+	tcase_add_test(tc, moore_hodgson_example);
+	tcase_add_test(tc, impossible_alone_goes_itself);
+	tcase_add_test(tc, deadline_passed);
+	tcase_add_test(tc, hysteresis);
+	tcase_add_test(tc, hopeless_rank_and_aging);
+	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
+	tcase_add_test(tc, share_cap_applies);
+	tcase_add_test(tc, no_data_is_not_judged);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}
