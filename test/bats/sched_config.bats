@@ -14,7 +14,7 @@ teardown_file() {
 }
 
 @test "deadline.conf is read at start" {
-	grep -q 'sched/deadline: Policy=adaptive PlanInterval=5s .*MaxDeadlineShare=0.50' "$(dl_ctld_log)"
+	grep -q 'sched/deadline: Policy=triage PlanInterval=5s .*MaxDeadlineShare=0.50' "$(dl_ctld_log)"
 }
 
 @test "a broken deadline.conf on reconfigure keeps the previous configuration" {
@@ -47,10 +47,10 @@ teardown_file() {
 	printf 'PlanInterval=7\n' >"$BATS_FILE_TMPDIR/good2.conf"
 	lc --deadline-conf "$BATS_FILE_TMPDIR/good2.conf" reconfigure
 	for _ in $(seq 20); do
-		grep -q 'sched/deadline: Policy=adaptive PlanInterval=7s' "$(dl_ctld_log)" && break
+		grep -q 'sched/deadline: Policy=triage PlanInterval=7s' "$(dl_ctld_log)" && break
 		sleep 0.5
 	done
-	grep -q 'sched/deadline: Policy=adaptive PlanInterval=7s' "$(dl_ctld_log)"
+	grep -q 'sched/deadline: Policy=triage PlanInterval=7s' "$(dl_ctld_log)"
 }
 
 @test "MaxDeadlineShare: an account's claim beyond its share is planned as a job without deadline" {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Two MapReduce jobs (a reduce array with afterok on a map array) with
-# different deadlines: the tighter one gets the larger throttle and finishes
-# first, although it was submitted second.
+# different deadlines: under the default policy (triage) the tighter one
+# ranks first and finishes first, although it was submitted second, and both
+# meet their deadlines.
 load helpers
 
 setup_file() {
@@ -21,10 +22,8 @@ submit_mr() { # name maps map-seconds deadline
 	echo "$m $r"
 }
 
-@test "MapReduce: the tighter deadline gets the larger throttle and finishes first" {
-	local loose tight lm lr tm tr samples=0 bigger=0
-	# 32 CPUs; once task lengths are known the tight job needs about 15
-	# concurrent maps, the loose one about 5: the rest is shared out
+@test "MapReduce: the tighter deadline ranks first and finishes first" {
+	local loose tight lm lr tm tr samples=0 ahead=0
 	loose=$(submit_mr loose 192 6 300)
 	sleep 1
 	tight=$(submit_mr tight 96 6 100)
@@ -35,28 +34,27 @@ submit_mr() { # name maps map-seconds deadline
 	[ "$(dl_plan_field "$tm" reduce_id)" = "$tr" ]
 	[ "$(dl_plan_field "$lm" reduce_id)" = "$lr" ]
 
-	# while both map phases run with task lengths known and the tight
-	# job has more tasks left than it could be allotted, compare the
-	# throttles slurmctld enforces
-	for _ in $(seq 90); do
-		local tv lv tt lt
-		tv=$(dl_plan_field "$tm" verdict)
-		lv=$(dl_plan_field "$lm" verdict)
+	# while both map phases run, the plan ranks the tight job first and
+	# slurmctld gives it the higher priority
+	for _ in $(seq 30); do
+		local tk lk tp lp
 		[ "$(dl_plan_field "$tm" phase)" = map ] || break
-		[ "$(dl_plan_field "$tm" pending)" -gt 36 ] || break
-		if [ "$tv" != no_data ] && [ "$lv" != no_data ] &&
-			[ "$(dl_plan_field "$lm" phase)" = map ]; then
-			tt=$(dl_throttle "$tm")
-			lt=$(dl_throttle "$lm")
+		[ "$(dl_plan_field "$lm" phase)" = map ] || break
+		[ "$(dl_plan_field "$tm" pending)" -gt 0 ] || break
+		tk=$(dl_plan_field "$tm" rank)
+		lk=$(dl_plan_field "$lm" rank)
+		tp=$(squeue -h -j "$tm" -t PD -o %Q | head -n 1)
+		lp=$(squeue -h -j "$lm" -t PD -o %Q | head -n 1)
+		if [ -n "$tp" ] && [ -n "$lp" ]; then
 			samples=$((samples + 1))
-			[ "$tt" -gt "$lt" ] && bigger=$((bigger + 1))
-			echo "sample: tight throttle $tt, loose throttle $lt"
+			[ "$tk" -lt "$lk" ] && [ "$tp" -gt "$lp" ] && ahead=$((ahead + 1))
+			echo "sample: tight rank $tk priority $tp, loose rank $lk priority $lp"
 		fi
 		sleep 1
 	done
-	echo "tight had the larger throttle in $bigger of $samples samples"
+	echo "tight ranked ahead in $ahead of $samples samples"
 	[ "$samples" -ge 1 ]
-	[ "$bigger" -eq "$samples" ]
+	[ "$ahead" -eq "$samples" ]
 
 	dl_wait_jobs 200 "$lm" "$lr" "$tm" "$tr"
 	[ "$(dl_completed "$tm")" -eq 96 ]

@@ -79,9 +79,9 @@ teardown_file() {
 	echo "$output" | grep -qE "^MapReduce job $map:$red completed at [0-9:]+, [0-9a-z]+ before its soft deadline"
 	# sdeadline shows the pair as one row with a verdict and why (the plan
 	# may still be the one from before the end: then a running verdict)
-	echo "$output" | grep -qE "^$map\+$red +root +(map|reduce|done) +adaptive .* (on_track|at_risk|no_data|met) +[a-z]+ "
+	echo "$output" | grep -qE "^$map\+$red +root +(map|reduce|done) +triage .* (on_track|at_risk|no_data|met) +[a-z]+ "
 	# the by-hand pair is planned too, as one row
-	echo "$output" | grep -qE "^[0-9]+\+[0-9]+ +root +(map|reduce|done) +adaptive .* (on_track|at_risk|no_data|met) +[a-z]+ "
+	echo "$output" | grep -qE "^[0-9]+\+[0-9]+ +root +(map|reduce|done) +triage .* (on_track|at_risk|no_data|met) +[a-z]+ "
 	# and the word count is right: every word in one reduce output, the
 	# totals those of the input
 	want=$(tr -cs '[:alpha:]' '\n' </usr/share/common-licenses/GPL-3 | grep -vc '^$')

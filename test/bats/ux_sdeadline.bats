@@ -76,11 +76,11 @@ rows() {
 	echo "stderr: $stderr"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[[ "${lines[0]}" =~ ^plan\ cycle\ [0-9]+\ at\ [0-9:]+\ \([0-9a-z]+\ ago\),\ policy\ adaptive,\ estimator\ [^,]+,\ 3\ deadline\ jobs$ ]]
+	[[ "${lines[0]}" =~ ^plan\ cycle\ [0-9]+\ at\ [0-9:]+\ \([0-9a-z]+\ ago\),\ policy\ triage,\ estimator\ [^,]+,\ 3\ deadline\ jobs$ ]]
 	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +SOURCE\ +VERDICT\ +EXPLANATION$ ]]
 	# the MapReduce job is one row, map+reduce
 	line=$(echo "$output" | grep "^${M%%:*}+${M##*:} ")
-	[[ "$line" =~ $ALICE\ +map\ +adaptive\ +[0-9:]+\  ]]
+	[[ "$line" =~ $ALICE\ +map\ +triage\ +[0-9:]+\  ]]
 	# a one-sentence explanation ends every row
 	line=$(echo "$output" | grep "^$B ")
 	[[ "$line" == *"$BOB"* ]]

@@ -153,16 +153,14 @@ static struct dl_plan *copy_fixed(void *state, const struct sim_policy *self,
 	(void) eng;
 	(void) err;
 	(void) errlen;
-	memcpy(p->jobs, fixed_plan->jobs,
-	       fixed_plan->njobs * sizeof(*p->jobs));
+	memcpy(p->jobs, fixed_plan->jobs, fixed_plan->njobs * sizeof(*p->jobs));
 	p->now = in->now;
 	dl_plan_finalize(p);
 	return p;
 }
 
-static const struct sim_policy fixed_policy = {.name = "fixed",
-					       .summary = "a given plan",
-					       .plan = copy_fixed};
+static const struct sim_policy fixed_policy = {
+	.name = "fixed", .summary = "a given plan", .plan = copy_fixed};
 
 START_TEST(simulator_applies_the_same_decisions)
 {
@@ -188,9 +186,8 @@ START_TEST(simulator_applies_the_same_decisions)
 	ck_assert_msg(sim_cluster_parse(cluster, strlen(cluster), "cluster",
 					NULL, &cs, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_msg(sim_workload_parse(workload, strlen(workload),
-					 "workload", &cs, &ws, err,
-					 sizeof(err)) == 0,
+	ck_assert_msg(sim_workload_parse(workload, strlen(workload), "workload",
+					 &cs, &ws, err, sizeof(err)) == 0,
 		      "%s", err);
 	fixed_plan = dl_plan_new(2);
 	fixed_plan->jobs[0] = entry(1, 0, DL_MAP);

@@ -90,10 +90,8 @@ START_TEST(running_tasks_hold_capacity)
 	uint32_t a = dl_la_add_job(la, &j);
 
 	/* two of its own tasks run until NOW + 5 */
-	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5),
-			 0);
-	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5),
-			 0);
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5), 0);
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5), 0);
 	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
 	/* two start now (end 10), two at 5 (end 15) */
 	ck_assert_double_eq_tol(finish(la, a), 15, 1e-9);
@@ -304,8 +302,9 @@ START_TEST(bad_input)
 	ck_assert_int_eq(dl_la_add_running(la, a, 2, 0, 1, 0, NOW), EINVAL);
 	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, NAN, 0, NOW),
 			 EINVAL);
-	ck_assert_int_eq(dl_la_add_running(la, DL_LA_NONE, DL_MAP, 0, 1, 0, NOW),
-			 EINVAL);
+	ck_assert_int_eq(
+		dl_la_add_running(la, DL_LA_NONE, DL_MAP, 0, 1, 0, NOW),
+		EINVAL);
 	ck_assert_int_eq(dl_la_add_other(la, 0, 0, -1, 0, NOW), EINVAL);
 	ck_assert_int_eq(dl_la_add_held(la, 5, 1, 0, NOW), EINVAL);
 	ck_assert_int_eq(dl_la_run(la, &bad, 1, INFINITY), EINVAL);

@@ -132,8 +132,8 @@ START_TEST(moore_hodgson_example)
 	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_AT_RISK);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	ck_assert(fx_world_get(&w, 4)->urgent);
-	ck_assert_double_eq_tol(fx_world_get(&w, 4)->predicted_finish,
-				T0 + 150, 1e-9);
+	ck_assert_double_eq_tol(fx_world_get(&w, 4)->predicted_finish, T0 + 150,
+				1e-9);
 	fx_world_free(&w);
 }
 END_TEST
@@ -191,9 +191,9 @@ START_TEST(hysteresis)
 	w_plan(&w, "triage", T0, NULL);
 	first = w.plan;
 	w.plan = NULL;
-	ck_assert_int_eq(fx_world_get(&(struct fx_world){.plan = first}, 2)
-				 ->verdict,
-			 DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(
+		fx_world_get(&(struct fx_world){.plan = first}, 2)->verdict,
+		DL_VERDICT_HOPELESS);
 	/* job 2's tasks turn out shorter: 45 s on average, 20 s in the
 	 * optimistic quantile.  Fresh, triage would keep it (20+20+30+40 by
 	 * 110); after the previous plan gave up on it, it must be feasible
@@ -201,9 +201,8 @@ START_TEST(hysteresis)
 	j2 = w.jobs[1];
 	j2->phase[DL_MAP].prior_mean = 45;
 	j2->phase[DL_MAP].prior_p90 = 45 + 1.2816 * 40;
-	ck_assert_int_eq(dl_config_set(&w.cfg, "TriageQuantile", "0.05", NULL,
-				       0),
-			 0);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "TriageQuantile", "0.05", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
 	w_plan(&w, "triage", T0, first);
@@ -236,14 +235,14 @@ START_TEST(hopeless_rank_and_aging)
 			     "after jobs without deadlines for 30m"),
 		      "%s", fx_world_get(&w, 2)->explain);
 	/* HopelessRank=above: before jobs without deadlines at once */
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessRank", "above", NULL, 0),
-			 0);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessRank", "above", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert(fx_world_get(&w, 2)->urgent);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 4);
 	/* below again, and hopeless since 0: urgent once 30 minutes old */
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessRank", "below", NULL, 0),
-			 0);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessRank", "below", NULL, 0), 0);
 	first = w.plan;
 	w.plan = NULL;
 	w_plan(&w, "triage", T0 + 1799, first);

@@ -4,6 +4,8 @@
  */
 #include "common/estimate/estimate.h"
 
+#include "common/estimate/stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,30 @@ double dl_delta(double mu, double start, double now, double floor_frac)
 	if (beta < 0)
 		beta = 0; /* clock skew: a task cannot have run negative time */
 	return mu - beta > floor_s ? mu - beta : floor_s;
+}
+
+double dl_remaining_at(double mean, double sd, double elapsed, double u,
+		       double floor_frac)
+{
+	double floor_s, s2, m, z0, p0, p, len;
+
+	if (!(mean > 0) || !isfinite(mean))
+		return 0;
+	floor_s = floor_frac > 0 ? floor_frac * mean : 0;
+	if (elapsed < 0 || !isfinite(elapsed))
+		elapsed = 0;
+	if (!(sd > 0) || !isfinite(sd) || !(u > 0 && u < 1))
+		return mean - elapsed > floor_s ? mean - elapsed : floor_s;
+	s2 = log1p((sd / mean) * (sd / mean));
+	m = log(mean) - s2 / 2;
+	/* P(L <= elapsed), then the level u of what is left above it */
+	z0 = elapsed > 0 ? (log(elapsed) - m) / sqrt(s2) : -INFINITY;
+	p0 = 0.5 * erfc(-z0 / M_SQRT2);
+	p = p0 + u * (1 - p0);
+	if (!(p < 1 - 1e-12))
+		p = 1 - 1e-12;
+	len = exp(m + sqrt(s2) * dl_normal_quantile(p));
+	return len - elapsed > floor_s ? len - elapsed : floor_s;
 }
 
 double dl_phase_work(const struct dl_phase *ph, double mu, double now,

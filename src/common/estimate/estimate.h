@@ -45,6 +45,16 @@ double dl_delta(double mu, double start, double now, double floor_frac);
 double dl_phase_work(const struct dl_phase *ph, double mu, double now,
 		     double floor_frac, int pool);
 
+/* Remaining time of a task that has run `elapsed` seconds, at level u in
+ * (0,1) of its length's distribution given that it has not ended yet: a
+ * log-normal with the estimate's mean and sd, conditioned on exceeding
+ * `elapsed`.  Spreading u over a phase's running tasks gives their ends
+ * the spread real tasks have, where mean - elapsed would end every task
+ * started together at the same instant.  Without a spread (sd <= 0) it is
+ * dl_delta's mean - elapsed.  Never below floor_frac * mean. */
+double dl_remaining_at(double mean, double sd, double elapsed, double u,
+		       double floor_frac);
+
 /* Eq. 1: s_req = (sum_{i in R} delta_i + |U| mu) / (goal - now) - |R|.
  * Returns +INFINITY when goal <= now and work remains, and -|R| when no
  * work remains.  mu <= 0 yields NAN (no estimate). */

@@ -129,7 +129,7 @@ static double latest_start(const struct dl_phase *ph)
 
 static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 			  int p, const struct dl_capacity *cap, double q,
-			  double *opt, double *mean)
+			  double *opt, double *mean, double *sd)
 {
 	const struct dl_phase *ph = &job->phase[p];
 	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : g->mu_reduce;
@@ -137,8 +137,10 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	double slots, waves = 1;
 	uint32_t pending = dl_phase_pending(ph);
 
+	*sd = mu.sd;
 	if (!(mu.mean > 0)) {
 		*opt = *mean = unknown_length(ph);
+		*sd = 0;
 		return;
 	}
 	slots = dl_capacity_slots(cap, job->partition, -1, cpu,
@@ -195,7 +197,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 {
 	const struct dl_config *cfg = c->in->cfg;
 	struct dl_la_job lo = {0}, lm = {0};
-	double len_opt[DL_PHASES], len_mean[DL_PHASES];
+	double len_opt[DL_PHASES], len_mean[DL_PHASES], sd[DL_PHASES];
 
 	lo.partition = lm.partition = t->job->partition;
 	for (int p = 0; p < DL_PHASES; p++) {
@@ -203,7 +205,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		struct dl_la_phase x = {0};
 
 		phase_lengths(t->job, &t->goal, p, cap, cfg->triage_quantile,
-			      &len_opt[p], &len_mean[p]);
+			      &len_opt[p], &len_mean[p], &sd[p]);
 		x.pending = dl_phase_pending(ph);
 		x.cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
 		x.mem = (double) ph->mem_per_task;
@@ -222,13 +224,21 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		const struct dl_phase *ph = &t->job->phase[p];
 		double cpus = lo.phase[p].cpus, mem = lo.phase[p].mem;
 
+		/* the running tasks end spread as real ones do: task i at
+		 * level (i + 1/2)/n of what is left of its length; the
+		 * optimistic run takes the levels down with the quantile */
 		for (uint32_t i = 0; i < ph->nrunning; i++) {
 			const struct dl_running_task *r = &ph->running[i];
-			double now = c->in->now;
-			double eo = now + dl_delta(len_opt[p], r->start, now,
-						   cfg->overdue_floor);
-			double em = now + dl_delta(len_mean[p], r->start, now,
-						   cfg->overdue_floor);
+			double now = c->in->now, age = now - r->start;
+			double u = (i + 0.5) / ph->nrunning;
+			double q = cfg->triage_quantile;
+			double uo = q < 0.5 ? u * 2 * q : u;
+			double eo =
+				now + dl_remaining_at(len_mean[p], sd[p], age,
+						      uo, cfg->overdue_floor);
+			double em =
+				now + dl_remaining_at(len_mean[p], sd[p], age,
+						      u, cfg->overdue_floor);
 
 			if (dl_la_add_running(c->opt, t->la, p, r->node, cpus,
 					      mem, eo) ||
@@ -917,7 +927,9 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 	o->rank = rank;
 	o->alloc = t->rem;
 	o->alloc_pool[DL_POOL_REGULAR] = t->rem;
-	o->predicted_finish = t->finish_mean;
+	/* a job nobody has a task length for has no prediction (its guess
+	 * only stands in for the capacity it holds) */
+	o->predicted_finish = t->state == T_NODATA ? NAN : t->finish_mean;
 	o->finish_err = dl_phase_finish_err(ph, t->goal.mu.sd, (double) t->rem);
 	o->hopeless_since = t->since;
 	/* the concurrency that meets the phase goal, what data affinity
