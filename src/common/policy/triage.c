@@ -224,18 +224,19 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		const struct dl_phase *ph = &t->job->phase[p];
 		double cpus = lo.phase[p].cpus, mem = lo.phase[p].mem;
 
-		/* the running tasks end spread as real ones do: task i at
-		 * level (i + 1/2)/n of what is left of its length; the
-		 * optimistic run takes the levels down with the quantile */
+		/* the prediction has running tasks end spread as real ones
+		 * do: task i at level (i + 1/2)/n of what is left of its
+		 * length; the feasibility test takes every one at the
+		 * optimistic quantile (a job is not written off on its
+		 * slowest task) */
 		for (uint32_t i = 0; i < ph->nrunning; i++) {
 			const struct dl_running_task *r = &ph->running[i];
 			double now = c->in->now, age = now - r->start;
 			double u = (i + 0.5) / ph->nrunning;
-			double q = cfg->triage_quantile;
-			double uo = q < 0.5 ? u * 2 * q : u;
 			double eo =
 				now + dl_remaining_at(len_mean[p], sd[p], age,
-						      uo, cfg->overdue_floor);
+						      cfg->triage_quantile,
+						      cfg->overdue_floor);
 			double em =
 				now + dl_remaining_at(len_mean[p], sd[p], age,
 						      u, cfg->overdue_floor);
@@ -907,12 +908,23 @@ static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
 			isfinite(f) ? span : "long", rank);
 		return;
 	}
+	/* what it would take: the lateness in deadline order (when the
+	 * test ran that far); what to expect: the lateness as planned */
 	dl_format_span(t->finish_opt - t->goal.job, span, sizeof(span));
-	dl_plan_explain(
-		o,
-		"cannot meet its deadline without making jobs due earlier "
-		"late: ends %s after it in deadline order; still runs, %s",
-		isfinite(t->finish_opt) ? span : "long", rank);
+	dl_format_span(t->finish_mean - t->goal.job, when, sizeof(when));
+	if (isfinite(t->finish_opt))
+		dl_plan_explain(
+			o,
+			"cannot meet its deadline without making jobs "
+			"due earlier late: in deadline order it would "
+			"end %s after it; still runs, %s, about %s late",
+			span, rank, isfinite(t->finish_mean) ? when : "long");
+	else
+		dl_plan_explain(o,
+				"cannot meet its deadline without making jobs "
+				"due earlier late; still runs, %s, about %s "
+				"late",
+				rank, isfinite(t->finish_mean) ? when : "long");
 }
 
 static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
