@@ -133,6 +133,27 @@ static struct sim_event ev_pop(struct sim_engine *e)
 
 /* ------------------------------------------------------------ task model */
 
+/* A job's own identity for its random draws: its name, user and arrival.
+ * Keying the draws by it (not by the job's position in the workload) means
+ * removing or adding a job changes no other job's task lengths. */
+static uint64_t job_key(const struct sim_job_spec *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	const char *parts[2] = {s->name ? s->name : "", s->user ? s->user : ""};
+	uint64_t t;
+
+	for (int k = 0; k < 2; k++) {
+		for (const unsigned char *c = (const unsigned char *) parts[k];
+		     *c; c++)
+			h = (h ^ *c) * UINT64_C(1099511628211);
+		h = (h ^ 0xff) * UINT64_C(1099511628211);
+	}
+	memcpy(&t, &s->arrival, sizeof(t));
+	for (int b = 0; b < 8; b++)
+		h = (h ^ ((t >> (8 * b)) & 0xff)) * UINT64_C(1099511628211);
+	return h;
+}
+
 static uint32_t phase_cpus(const struct sim_engine *e, const struct sim_job *j,
 			   int p)
 {
@@ -152,7 +173,7 @@ double sim_task_length(const struct sim_engine *e, uint32_t j, int p,
 	double len = job->base[p][i] / nd->speed;
 
 	if (p == DL_MAP && job->spec->remote_prob > 0 &&
-	    sim_hash_unit(e->opt.seed, j, (uint64_t) p, i, n) <
+	    sim_hash_unit(e->opt.seed, job_key(job->spec), (uint64_t) p, i, n) <
 		    job->spec->remote_prob)
 		len *= job->spec->remote_factor;
 	if (p == DL_MAP && job->spec->accel_speedup > 0 &&
@@ -346,7 +367,8 @@ static int draw_lengths(struct sim_engine *e, struct sim_job *j)
 			calloc(ph->tasks ? ph->tasks : 1, sizeof(*j->task[p]));
 		if (!j->base[p] || !j->task[p])
 			return ENOMEM;
-		sim_rng_init(&r, e->opt.seed, j->idx, (uint64_t) p, 1);
+		sim_rng_init(&r, e->opt.seed, job_key(j->spec), (uint64_t) p,
+			     1);
 		for (uint32_t i = 0; i < ph->tasks; i++) {
 			j->base[p][i] = ph->lengths
 						? ph->lengths[i]

@@ -98,6 +98,43 @@ static char *csv_of(struct sim_engine *e)
 	return buf;
 }
 
+START_TEST(draws_keyed_by_the_job)
+{
+	/* removing a job changes no other job's task lengths */
+	const char *three =
+		"{\"jobs\":["
+		"{\"name\":\"a\",\"arrival\":0,\"maps\":5,\"map_length\":{"
+		"\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}},"
+		"{\"name\":\"b\",\"arrival\":1,\"maps\":5,\"map_length\":{"
+		"\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}},"
+		"{\"name\":\"c\",\"arrival\":2,\"maps\":5,\"map_length\":{"
+		"\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}}]}";
+	const char *two =
+		"{\"jobs\":["
+		"{\"name\":\"a\",\"arrival\":0,\"maps\":5,\"map_length\":{"
+		"\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}},"
+		"{\"name\":\"c\",\"arrival\":2,\"maps\":5,\"map_length\":{"
+		"\"dist\":\"lognormal\",\"mean\":20,\"sd\":8}}]}";
+	struct run r3, r2;
+
+	load(&r3, four_nodes, three);
+	start(&r3, sim_policy_find("fifo"), 7);
+	load(&r2, four_nodes, two);
+	start(&r2, sim_policy_find("fifo"), 7);
+	for (uint32_t i = 0; i < 5; i++) {
+		ck_assert_double_eq(r3.e->jobs[2].base[DL_MAP][i],
+				    r2.e->jobs[1].base[DL_MAP][i]);
+		ck_assert_double_eq(r3.e->jobs[0].base[DL_MAP][i],
+				    r2.e->jobs[0].base[DL_MAP][i]);
+	}
+	/* and different jobs draw differently */
+	ck_assert(r3.e->jobs[0].base[DL_MAP][0] !=
+		  r3.e->jobs[1].base[DL_MAP][0]);
+	done(&r3);
+	done(&r2);
+}
+END_TEST
+
 START_TEST(deterministic_for_a_seed)
 {
 	const char *w =
@@ -650,6 +687,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, lone_job_runs_in_isolated_time);
 	tcase_add_test(tc, deterministic_for_a_seed);
+	tcase_add_test(tc, draws_keyed_by_the_job);
 	tcase_add_test(tc, throttle_is_honoured);
 	tcase_add_test(tc, placement_is_honoured);
 	tcase_add_test(tc, stall_is_detected);
