@@ -81,7 +81,7 @@ static int load(const char *sock, long records, int users, int names)
 				.io = NAN,
 			};
 		}
-		rc = dl_est_observe(c, t, k, &stored, &sent);
+		rc = dl_est_observe(c, t, k, &stored, &sent, NULL);
 		if (rc) {
 			fprintf(stderr, "observe failed after %ld: %s (%s)\n",
 				done, strerror(rc),

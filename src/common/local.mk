@@ -51,6 +51,8 @@ DL_CORE_SOURCES = \
 	src/common/io/est_proto.c src/common/io/est_proto.h \
 	src/common/io/estimator_client.c src/common/io/estimator_client.h \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \
+	src/common/io/utf8.c src/common/io/utf8.h \
+	src/common/io/json_text.c src/common/io/json_text.h \
 	src/common/io/log.c src/common/io/log.h \
 	src/common/io/timefmt.c src/common/io/timefmt.h
 src_common_libdeadline_la_SOURCES = $(DL_CORE_SOURCES)

@@ -21,6 +21,18 @@ static char *error_line(struct est_ctx *ctx, const char *id, const char *code,
 	return dl_est_format_error(id, code, msg, outlen);
 }
 
+/* {"error":{"code":..,"message":..}}: one rejected record of a batch */
+static struct json_object *error_object(const char *code, const char *msg)
+{
+	struct json_object *o = json_object_new_object(),
+			   *e = json_object_new_object();
+
+	json_object_object_add(e, "code", json_object_new_string(code));
+	json_object_object_add(e, "message", json_object_new_string(msg));
+	json_object_object_add(o, "error", e);
+	return o;
+}
+
 static char *op_ping(const struct dl_est_request *req, size_t *outlen)
 {
 	struct json_object *r = json_object_new_object();
@@ -41,8 +53,16 @@ static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
 	for (size_t i = 0; i < req->njobs; i++) {
 		struct dl_prediction p;
 		struct json_object *o;
-		int rc = dl_hist_predict(ctx->hist, &req->jobs[i], now, &p);
+		int rc;
 
+		if (req->rejected && req->rejected[i].code[0]) {
+			json_object_array_add(
+				arr, error_object(req->rejected[i].code,
+						  req->rejected[i].message));
+			ctx->errors++;
+			continue;
+		}
+		rc = dl_hist_predict(ctx->hist, &req->jobs[i], now, &p);
 		if (rc) {
 			char msg[128];
 
@@ -57,22 +77,9 @@ static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
 					msg, outlen);
 			}
 			/* per job, as in a failed response */
-			o = json_object_new_object();
-			{
-				struct json_object *e =
-					json_object_new_object();
-
-				json_object_object_add(
-					e, "code",
-					json_object_new_string(
-						rc == ENOMEM
-							? DL_EST_E_INTERNAL
-							: DL_EST_E_BAD_REQUEST));
-				json_object_object_add(
-					e, "message",
-					json_object_new_string(msg));
-				json_object_object_add(o, "error", e);
-			}
+			o = error_object(rc == ENOMEM ? DL_EST_E_INTERNAL
+						      : DL_EST_E_BAD_REQUEST,
+					 msg);
 		} else {
 			ctx->sources[p.source]++;
 			o = dl_est_prediction_json(&p);
@@ -92,9 +99,10 @@ static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
 static char *op_observe(struct est_ctx *ctx, const struct est_peer *peer,
 			const struct dl_est_request *req, size_t *outlen)
 {
-	struct json_object *r;
+	struct json_object *r, *rejected;
+	struct dl_task_rec *tasks;
 	bool *inserted;
-	size_t stored = 0;
+	size_t stored = 0, ntasks;
 	double now = ctx->now();
 	char err[256];
 
@@ -105,13 +113,47 @@ static char *op_observe(struct est_ctx *ctx, const struct est_peer *peer,
 				  "only root and SlurmUser may observe",
 				  outlen);
 	}
-	inserted = calloc(req->ntasks ? req->ntasks : 1, sizeof(*inserted));
-	if (!inserted)
+	/* the tasks that validated, in order; the rejected ones are listed
+	 * in the reply and cost nothing else */
+	ntasks = req->ntasks - req->nrejected;
+	tasks = calloc(ntasks ? ntasks : 1, sizeof(*tasks));
+	inserted = calloc(ntasks ? ntasks : 1, sizeof(*inserted));
+	rejected = json_object_new_array();
+	if (!tasks || !inserted || !rejected) {
+		free(tasks);
+		free(inserted);
+		json_object_put(rejected);
 		return NULL;
+	}
+	for (size_t i = 0, k = 0; i < req->ntasks; i++) {
+		if (req->rejected && req->rejected[i].code[0]) {
+			struct json_object *o = error_object(
+				req->rejected[i].code,
+				req->rejected[i].message);
+
+			json_object_object_add(
+				o, "index", json_object_new_int64((int64_t) i));
+			json_object_array_add(rejected, o);
+			continue;
+		}
+		if (k < ntasks)
+			tasks[k++] = req->tasks[i];
+	}
+	if (req->nrejected) {
+		ctx->errors += req->nrejected;
+		dl_log(DL_LOG_VERBOSE,
+		       "observe: %zu of %zu tasks rejected (first: %s)",
+		       req->nrejected, req->ntasks,
+		       json_object_get_string(json_object_object_get(
+			       json_object_array_get_idx(rejected, 0),
+			       "error")));
+	}
 	if (ctx->store) {
-		if (store_insert(ctx->store, req->tasks, req->ntasks, inserted,
-				 err, sizeof(err))) {
+		if (store_insert(ctx->store, tasks, ntasks, inserted, err,
+				 sizeof(err))) {
 			free(inserted);
+			free(tasks);
+			json_object_put(rejected);
 			dl_log(DL_LOG_ERROR, "observe not stored: %s", err);
 			return error_line(ctx, req->id, DL_EST_E_INTERNAL,
 					  "history store failed; nothing was "
@@ -119,28 +161,30 @@ static char *op_observe(struct est_ctx *ctx, const struct est_peer *peer,
 					  outlen);
 		}
 	} else {
-		for (size_t i = 0; i < req->ntasks; i++)
+		for (size_t i = 0; i < ntasks; i++)
 			inserted[i] = true;
 	}
-	for (size_t i = 0; i < req->ntasks; i++) {
+	for (size_t i = 0; i < ntasks; i++) {
 		if (!inserted[i])
 			continue;
 		stored++;
-		if (dl_hist_observe(ctx->hist, &req->tasks[i], now))
+		if (dl_hist_observe(ctx->hist, &tasks[i], now))
 			dl_log(DL_LOG_ERROR,
 			       "task of job %llu not added to "
 			       "the in-memory history",
-			       (unsigned long long) req->tasks[i].job_id);
+			       (unsigned long long) tasks[i].job_id);
 	}
 	free(inserted);
+	free(tasks);
 	ctx->stored += stored;
-	ctx->duplicates += req->ntasks - stored;
+	ctx->duplicates += ntasks - stored;
 	r = json_object_new_object();
 	json_object_object_add(r, "stored",
 			       json_object_new_int64((int64_t) stored));
 	json_object_object_add(
 		r, "duplicates",
-		json_object_new_int64((int64_t) (req->ntasks - stored)));
+		json_object_new_int64((int64_t) (ntasks - stored)));
+	json_object_object_add(r, "rejected", rejected);
 	return dl_est_format_result(req->id, r, outlen);
 }
 

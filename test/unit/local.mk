@@ -5,7 +5,8 @@ if HAVE_CHECK
 UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
 	test/unit/test_goal test/unit/test_config test/unit/test_plan \
 	test/unit/test_capacity test/unit/test_adaptive \
-	test/unit/test_job_hints test/unit/test_lookahead test/unit/test_triage
+	test/unit/test_job_hints test/unit/test_lookahead test/unit/test_triage \
+	test/unit/test_text
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
 UNIT_LDADD = $(DL_TOOLS_LIBS) $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
 test_unit_test_model_SOURCES = test/unit/test_model.c test/unit/fixtures.h
@@ -38,4 +39,7 @@ test_unit_test_triage_LDADD = $(UNIT_LDADD)
 test_unit_test_job_hints_SOURCES = test/unit/test_job_hints.c test/unit/fixtures.h
 test_unit_test_job_hints_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_job_hints_LDADD = $(UNIT_LDADD)
+test_unit_test_text_SOURCES = test/unit/test_text.c test/unit/fixtures.h
+test_unit_test_text_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_text_LDADD = $(UNIT_LDADD)
 endif

@@ -277,7 +277,7 @@ START_TEST(test_ok_path)
 					    .io = NAN,
 					    .task = -1};
 	f.requests = 0;
-	ck_assert_int_eq(dl_est_observe(c, t, 2500, &stored, &sent), 0);
+	ck_assert_int_eq(dl_est_observe(c, t, 2500, &stored, &sent, NULL), 0);
 	ck_assert_int_eq(stored, 2500);
 	ck_assert_int_eq(sent, 2500);
 	ck_assert_int_eq(f.requests, 3);

@@ -69,6 +69,18 @@ START_TEST(test_errors)
 		     "null", "malformed JSON");
 	expect_error("{\"v\":1,\"id\":1,\"op\":\"ping\"} x", DL_EST_E_BAD_JSON,
 		     "null", "malformed JSON");
+	/* issue E2: a JSON value that is not an object is a bad request,
+	 * not bad JSON */
+	expect_error("42", DL_EST_E_BAD_REQUEST, "null", "object");
+	expect_error("null", DL_EST_E_BAD_REQUEST, "null", "object");
+	expect_error("\"x\" ", DL_EST_E_BAD_REQUEST, "null", "object");
+	/* an unpaired surrogate escape is no Unicode text; a pair is */
+	expect_error("{\"v\":1,\"id\":\"a\\ud800\",\"op\":\"ping\"}",
+		     DL_EST_E_BAD_JSON, "null", "surrogate");
+	expect_error("{\"v\":1,\"id\":\"\\udc00x\",\"op\":\"ping\"}",
+		     DL_EST_E_BAD_JSON, "null", "surrogate");
+	expect_error("{\"v\":1,\"id\":\"\\ud800\\u0041\",\"op\":\"ping\"}",
+		     DL_EST_E_BAD_JSON, "null", "surrogate");
 	expect_error("{\"v\":1,]", DL_EST_E_BAD_JSON, "null", "malformed");
 	expect_error("{\"v\":1,\"id\":1,\"op\":\"ping\",}", DL_EST_E_BAD_JSON,
 		     "null", "malformed");
@@ -112,28 +124,8 @@ START_TEST(test_errors)
 		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"u\","
 		"\"name\":\"n\\u0000x\",\"phase\":\"map\"}}",
 		DL_EST_E_BAD_REQUEST, "3", "NUL");
-	expect_error("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{\"user\":"
-		     "\"u\","
-		     "\"name\":\"n\",\"phase\":\"map\"},7]}",
-		     DL_EST_E_BAD_REQUEST, "3", "jobs[1] must be an object");
 	expect_error("{\"v\":1,\"id\":3,\"op\":\"observe\"}",
 		     DL_EST_E_BAD_REQUEST, "3", "tasks is missing");
-	expect_error(
-		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		"1e30,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
-		"\"start\":1,"
-		"\"end\":2}]}",
-		DL_EST_E_BAD_REQUEST, "3", "tasks[0].job_id");
-	expect_error(
-		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		"1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1}"
-		"]}",
-		DL_EST_E_BAD_REQUEST, "3", "tasks[0].end is missing");
-	expect_error(
-		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[{\"job_id\":"
-		"1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\",\"start\":1,"
-		"\"end\":2,\"cpu\":-1}]}",
-		DL_EST_E_BAD_REQUEST, "3", "tasks[0].cpu");
 	expect_error(
 		"{\"v\":1,\"id\":3,\"op\":\"forecast\",\"from\":0,\"to\":1e9,"
 		"\"step\":1}",
@@ -152,6 +144,71 @@ START_TEST(test_errors)
 		ck_assert_str_eq(err.code, DL_EST_E_BAD_JSON);
 		dl_est_request_free(&req);
 	}
+}
+END_TEST
+
+static void expect_rejected(const char *line, size_t n, size_t index,
+			    const char *msg_part)
+{
+	struct dl_est_request req;
+	struct dl_est_error err;
+	const struct dl_est_error *rj;
+
+	ck_assert_msg(parse(line, &req, &err) == 0, "refused whole: %s (%s)",
+		      line, err.message);
+	ck_assert_uint_eq(req.nrejected, 1);
+	ck_assert_uint_eq(req.op == DL_EST_OBSERVE ? req.ntasks : req.njobs,
+			  n);
+	for (size_t i = 0; i < n; i++) {
+		rj = &req.rejected[i];
+		ck_assert_msg((i == index) == (rj->code[0] != 0),
+			      "%s: record %zu", line, i);
+	}
+	rj = &req.rejected[index];
+	ck_assert_str_eq(rj->code, DL_EST_E_BAD_REQUEST);
+	ck_assert_msg(strstr(rj->message, msg_part), "%s: '%s' lacks '%s'",
+		      line, rj->message, msg_part);
+	dl_est_request_free(&req);
+}
+
+#define TASK_OK                                                          \
+	"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\"," \
+	"\"start\":1,\"end\":2}"
+
+/* Issue D1: one bad record of a batch costs that record only. */
+START_TEST(test_per_record_rejection)
+{
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{"
+			"\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\"},7]}",
+			2, 1, "jobs[1] must be an object");
+	/* a name cut inside a two-byte character */
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{"
+			"\"user\":\"u\",\"name\":\"a\xc3\",\"phase\":\"map\"},"
+			"{\"user\":\"u\",\"name\":\"\xc3\xa9\",\"phase\":"
+			"\"map\"}]}",
+			2, 0, "jobs[0].name is not valid UTF-8");
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
+			"{\"job_id\":1e30,\"user\":\"u\",\"name\":\"n\","
+			"\"phase\":\"map\",\"start\":1,\"end\":2}," TASK_OK "]}",
+			2, 0, "tasks[0].job_id");
+	/* 2^53 + 1 is not exact in a double: refused, not rounded */
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
+			TASK_OK ",{\"job_id\":9007199254740993,\"user\":\"u\","
+			"\"name\":\"n\",\"phase\":\"map\",\"start\":1,\"end\":2}]}",
+			2, 1, "tasks[1].job_id");
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
+			TASK_OK ",{\"job_id\":1,\"user\":\"u\",\"name\":\"n\","
+			"\"phase\":\"map\",\"start\":1}," TASK_OK "]}",
+			3, 1, "tasks[1].end is missing");
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
+			TASK_OK "," TASK_OK ",{\"job_id\":1,\"user\":\"u\","
+			"\"name\":\"n\\u00e9\xe9\",\"phase\":\"map\",\"start\":1,"
+			"\"end\":2}]}",
+			3, 2, "tasks[2].name is not valid UTF-8");
+	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
+			"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":"
+			"\"map\",\"start\":1,\"end\":2,\"cpu\":-1}," TASK_OK "]}",
+			2, 0, "tasks[0].cpu");
 }
 END_TEST
 
@@ -467,6 +524,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_ping_and_ids);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_per_record_rejection);
 	tcase_add_test(tc, test_predict_fields);
 	tcase_add_test(tc, test_observe_fields);
 	tcase_add_test(tc, test_format);

@@ -195,9 +195,21 @@ START_TEST(test_read_file_limits)
 	ck_assert_uint_eq(len, 5);
 	free(data);
 	ck_assert_int_eq(dl_read_file(path, 4, &data, &len), EFBIG);
-	ck_assert_int_eq(dl_read_file("/tmp", 4, &data, &len), EINVAL);
+	ck_assert_int_eq(dl_read_file("/tmp", 4, &data, &len),
+			 DL_E_NOT_REGULAR);
+	ck_assert_str_eq(dl_file_strerror(DL_E_NOT_REGULAR),
+			 "not a regular file");
 	ck_assert_int_eq(dl_read_file(NULL, 4, &data, &len), EINVAL);
 	unlink(path);
+	/* a FIFO without a writer: open() would wait for ever (issue D5,
+	 * AvailabilityForecast=/tmp/fifo); Check's timeout fails a hang */
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(dl_read_file(path, 100, &data, &len),
+			 DL_E_NOT_REGULAR);
+	ck_assert_int_eq(dl_open_regular(path, NULL), -DL_E_NOT_REGULAR);
+	unlink(path);
+	ck_assert_int_eq(dl_open_regular("/dev/null", NULL),
+			 -DL_E_NOT_REGULAR);
 	ck_assert_int_eq(dl_atomic_write(NULL, "x", 1, 0600), EINVAL);
 }
 END_TEST

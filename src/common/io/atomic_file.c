@@ -80,6 +80,41 @@ int dl_atomic_write(const char *path, const void *data, size_t len,
 	return rc;
 }
 
+int dl_open_regular(const char *path, struct stat *st_out)
+{
+	struct stat st;
+	int fd, flags, rc;
+
+	if (!path)
+		return -EINVAL;
+	/* O_NONBLOCK: open() of a FIFO without a writer, or of a device,
+	 * would otherwise wait; only a regular file is then kept */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		rc = errno;
+		close(fd);
+		return -rc;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -DL_E_NOT_REGULAR;
+	}
+	/* reads of a regular file never wait anyway; plain blocking reads */
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		(void) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	if (st_out)
+		*st_out = st;
+	return fd;
+}
+
+const char *dl_file_strerror(int rc)
+{
+	return rc == DL_E_NOT_REGULAR ? "not a regular file" : strerror(rc);
+}
+
 int dl_read_file(const char *path, size_t max, char **data, size_t *len)
 {
 	struct stat st;
@@ -90,18 +125,9 @@ int dl_read_file(const char *path, size_t max, char **data, size_t *len)
 	if (!path || !data)
 		return EINVAL;
 	*data = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = dl_open_regular(path, &st);
 	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st)) {
-		rc = errno;
-		close(fd);
-		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return EINVAL;
-	}
+		return -fd;
 	if ((size_t) st.st_size > max) {
 		close(fd);
 		return EFBIG;

@@ -2,6 +2,7 @@
  * est_proto.c - estimator protocol: parse and format with json-c.
  */
 #include "common/io/est_proto.h"
+#include "common/io/utf8.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -103,10 +104,12 @@ static int get_uint(struct json_object *o, const char *key, int required,
 	if (json_object_is_type(v, json_type_int)) {
 		int64_t i = json_object_get_int64(v);
 
-		if (i == INT64_MAX) /* saturated: maybe a huge uint64 */
-			d = (double) json_object_get_uint64(v);
-		else
-			d = (double) i;
+		/* compared as an integer: 2^53 + 1 would round to 2^53 */
+		if (i < 0 || (double) i > max || (uint64_t) i > (uint64_t) max)
+			return set_err(err, DL_EST_E_BAD_REQUEST,
+				       "%s%s must be an integer in [0, %.0f]",
+				       where, key, max);
+		d = (double) i;
 	} else if (json_object_is_type(v, json_type_double)) {
 		d = json_object_get_double(v);
 	} else {
@@ -149,6 +152,11 @@ static int get_str(struct json_object *o, const char *key, int required,
 	if (strlen(s) != (size_t) len)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
 			       "%s%s contains a NUL byte", where, key);
+	/* checked per string, not for the whole line, so that one record
+	 * with a bad name costs that record only */
+	if (!dl_utf8_valid(s, (size_t) len))
+		return set_err(err, DL_EST_E_BAD_REQUEST,
+			       "%s%s is not valid UTF-8", where, key);
 	*out = s;
 	return 0;
 }
@@ -168,6 +176,77 @@ static int get_phase(struct json_object *o, int *phase, const char *where,
 		return set_err(err, DL_EST_E_BAD_REQUEST,
 			       "%sphase must be \"map\" or \"reduce\"", where);
 	return 0;
+}
+
+static bool all_space(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+static int hex4(const char *s, size_t n, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (n < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned) (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned) (c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned) (c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* json-c turns a lone \ud800 into U+FFFD; RFC 8259 text with one is not
+ * a string of Unicode characters, so it is refused before parsing. */
+static bool surrogate_escape_unpaired(const char *s, size_t n, size_t *at)
+{
+	bool in_str = false;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned u, lo;
+
+		if (s[i] == '"') {
+			in_str = !in_str;
+			continue;
+		}
+		if (!in_str || s[i] != '\\')
+			continue;
+		if (i + 1 < n && s[i + 1] != 'u') {
+			i++; /* a one-character escape */
+			continue;
+		}
+		if (hex4(s + i + 2, n - (i + 2 < n ? i + 2 : n), &u))
+			continue; /* the parser reports it */
+		if (u >= 0xdc00 && u <= 0xdfff) {
+			*at = i;
+			return true;
+		}
+		if (u >= 0xd800 && u <= 0xdbff) {
+			if (i + 11 < n + 0 && s[i + 6] == '\\' &&
+			    s[i + 7] == 'u' && !hex4(s + i + 8, n - i - 8, &lo) &&
+			    lo >= 0xdc00 && lo <= 0xdfff) {
+				i += 11;
+				continue;
+			}
+			*at = i;
+			return true;
+		}
+		i += 5;
+	}
+	return false;
 }
 
 /* ---- requests ---- */
@@ -192,6 +271,10 @@ static int parse_id(struct json_object *root, struct dl_est_request *req,
 	if (json_object_is_type(v, json_type_string)) {
 		const char *txt;
 
+		if (!dl_utf8_valid(json_object_get_string(v),
+				   (size_t) json_object_get_string_len(v)))
+			return set_err(err, DL_EST_E_BAD_REQUEST,
+				       "id is not valid UTF-8");
 		if (json_object_get_string_len(v) > DL_EST_MAX_ID)
 			return set_err(err, DL_EST_E_BAD_REQUEST,
 				       "id strings are at most %d bytes",
@@ -317,7 +400,8 @@ static int parse_predict(struct json_object *root, struct dl_est_request *req,
 			       DL_EST_MAX_COMPLETED);
 	req->jobs = calloc(n, sizeof(*req->jobs));
 	req->completed = malloc((total ? total : 1) * sizeof(double));
-	if (!req->jobs || !req->completed)
+	req->rejected = calloc(n, sizeof(*req->rejected));
+	if (!req->jobs || !req->completed || !req->rejected)
 		return set_err(err, DL_EST_E_INTERNAL, "out of memory");
 	req->njobs = n;
 	for (size_t i = 0; i < n; i++) {
@@ -329,8 +413,17 @@ static int parse_predict(struct json_object *root, struct dl_est_request *req,
 		else
 			snprintf(where, sizeof(where), "job.");
 		if (parse_job(o, &req->jobs[i], req->completed, &used, where,
-			      err))
-			return -1;
+			      &req->rejected[i])) {
+			/* the limit of the whole request stays whole */
+			if (!strcmp(req->rejected[i].code, DL_EST_E_TOO_LARGE) ||
+			    !req->batch) {
+				if (err)
+					*err = req->rejected[i];
+				return -1;
+			}
+			req->jobs[i].user = NULL; /* not to be answered */
+			req->nrejected++;
+		}
 	}
 	return 0;
 }
@@ -396,14 +489,19 @@ static int parse_observe(struct json_object *root, struct dl_est_request *req,
 			       "at most %d tasks per observe",
 			       DL_EST_MAX_TASKS);
 	req->tasks = calloc(n ? n : 1, sizeof(*req->tasks));
-	if (!req->tasks)
+	req->rejected = calloc(n ? n : 1, sizeof(*req->rejected));
+	if (!req->tasks || !req->rejected)
 		return set_err(err, DL_EST_E_INTERNAL, "out of memory");
 	req->ntasks = n;
+	/* a task that does not validate is rejected alone (the reply lists
+	 * it); the others are stored */
 	for (size_t i = 0; i < n; i++) {
 		snprintf(where, sizeof(where), "tasks[%zu].", i);
 		if (parse_task(json_object_array_get_idx(tasks, i),
-			       &req->tasks[i], where, err))
-			return -1;
+			       &req->tasks[i], where, &req->rejected[i])) {
+			memset(&req->tasks[i], 0, sizeof(req->tasks[i]));
+			req->nrejected++;
+		}
 	}
 	return 0;
 }
@@ -430,6 +528,8 @@ int dl_est_parse_request(const char *line, size_t len,
 {
 	struct json_tokener *tok;
 	struct json_object *root, *v;
+	enum json_tokener_error e;
+	size_t end, bad_at = 0;
 	const char *op;
 	double ver;
 
@@ -442,41 +542,40 @@ int dl_est_parse_request(const char *line, size_t len,
 	if (memchr(line, '\0', len))
 		return set_err(err, DL_EST_E_BAD_JSON,
 			       "request contains a NUL byte");
+	if (surrogate_escape_unpaired(line, len, &bad_at))
+		return set_err(err, DL_EST_E_BAD_JSON,
+			       "unpaired UTF-16 surrogate escape at byte %zu",
+			       bad_at);
 	tok = json_tokener_new();
 	if (!tok)
 		return set_err(err, DL_EST_E_INTERNAL, "out of memory");
-	/* RFC 8259 only: no NaN/Infinity literals, no trailing commas, valid
-	 * UTF-8 */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-					    JSON_TOKENER_VALIDATE_UTF8);
+	/* RFC 8259 only: no NaN/Infinity literals, no trailing commas.
+	 * UTF-8 is checked per string (get_str), so that a bad name costs
+	 * its record only. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	root = json_tokener_parse_ex(tok, line, (int) len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-		size_t end = json_tokener_get_parse_end(tok);
-
-		/* trailing whitespace after the object is fine */
-		bool tail_ws = root && e == json_tokener_success;
-
-		for (size_t i = end; tail_ws && i < len; i++)
-			if (line[i] != ' ' && line[i] != '\t' &&
-			    line[i] != '\r')
-				tail_ws = false;
-		if (!tail_ws) {
-			json_object_put(root);
-			json_tokener_free(tok);
-			if (e == json_tokener_continue ||
-			    e == json_tokener_success)
-				return set_err(err, DL_EST_E_BAD_JSON,
-					       root ? "trailing data after the "
-						      "request"
-						    : "incomplete JSON");
-			return set_err(err, DL_EST_E_BAD_JSON,
-				       "malformed JSON: %s",
-				       json_tokener_error_desc(e));
-		}
+	e = json_tokener_get_error(tok);
+	if (e == json_tokener_continue) {
+		/* a bare number at the end of the line may still be waiting
+		 * for more digits: end it */
+		root = json_tokener_parse_ex(tok, " ", 1);
+		e = json_tokener_get_error(tok);
+		end = len;
+	} else {
+		end = json_tokener_get_parse_end(tok);
 	}
 	json_tokener_free(tok);
+	if (e != json_tokener_success || !all_space(line + end, len - end)) {
+		json_object_put(root);
+		if (e == json_tokener_continue)
+			return set_err(err, DL_EST_E_BAD_JSON,
+				       "incomplete JSON");
+		if (e == json_tokener_success)
+			return set_err(err, DL_EST_E_BAD_JSON,
+				       "trailing data after the request");
+		return set_err(err, DL_EST_E_BAD_JSON, "malformed JSON: %s",
+			       json_tokener_error_desc(e));
+	}
 	req->root = root;
 	if (!json_object_is_type(root, json_type_object))
 		return set_err(err, DL_EST_E_BAD_REQUEST,
@@ -522,6 +621,7 @@ void dl_est_request_free(struct dl_est_request *req)
 	free(req->jobs);
 	free(req->completed);
 	free(req->tasks);
+	free(req->rejected);
 	memset(req, 0, sizeof(*req));
 }
 
@@ -676,12 +776,16 @@ int dl_est_prediction_parse(struct json_object *o, struct dl_prediction *p,
 	    !json_object_object_get_ex(o, "source", &src) ||
 	    !json_object_is_type(src, json_type_string))
 		goto bad;
-	if (!(p->p50 > 0) || p->p90 < p->p50 || p->p99 < p->p90 || n < 0 ||
-	    n > UINT32_MAX)
+	/* a task length the plan could use: a garbage estimator must not
+	 * make a job "need 1e46 tasks" */
+	if (!(p->p50 > 0) || p->p90 < p->p50 || p->p99 < p->p90 ||
+	    p->p99 > DL_EST_MAX_LENGTH || n < 0 || n > UINT32_MAX)
 		goto bad;
 	p->n = (uint32_t) n;
 	if (num_field(o, "mean", true, &p->mean))
 		p->mean = p->p50;
+	if (!(p->mean > 0) || p->mean > DL_EST_MAX_LENGTH)
+		goto bad;
 	s = json_object_get_string(src);
 	for (p->source = 0; p->source < DL_PRED_SOURCES; p->source++)
 		if (!strcmp(s, dl_pred_source_name(p->source)))

@@ -26,6 +26,8 @@ struct json_object;
 #define DL_EST_MAX_COMPLETED 1000000u /* durations in one predict */
 #define DL_EST_MAX_POINTS    100000   /* points per class in a forecast */
 #define DL_EST_MAX_INT       9007199254740992.0 /* 2^53: exact in a double */
+/* the longest task length (s) a client accepts in a prediction: ~31 years */
+#define DL_EST_MAX_LENGTH 1e9
 
 enum dl_est_op {
 	DL_EST_PING = 0,
@@ -66,6 +68,10 @@ struct dl_est_request {
 	/* observe */
 	struct dl_task_rec *tasks;
 	size_t ntasks;
+	/* per record of a predict batch or an observe: code[0] != 0 where
+	 * that job or task was rejected (the others are answered) */
+	struct dl_est_error *rejected;
+	size_t nrejected;
 	/* forecast */
 	double from, to, step;
 	const char *cls; /* NULL = every class */
@@ -73,6 +79,9 @@ struct dl_est_request {
 
 /* Parse one request line (without its newline).  0, or -1 with err filled
  * (req->id holds the id when it could be read, so the error can echo it).
+ * A job of a predict batch or a task of an observe that does not validate
+ * does not fail the request: req->rejected[i] says why (one bad record
+ * never costs another).
  * Always call dl_est_request_free() afterwards. */
 int dl_est_parse_request(const char *line, size_t len,
 			 struct dl_est_request *req, struct dl_est_error *err);

@@ -22,7 +22,11 @@
 /* request lines are kept well below the daemon's default MaxLineBytes */
 #define MAX_REQUEST (512u << 10)
 #define BACKOFF_MAX 60.0
-#define MAX_REPLY   (64u << 20)
+/* the longest reply line read (a forecast of many classes is the
+ * largest); a longer one is a bad reply, not a broken estimator */
+#define MAX_REPLY (16u << 20)
+/* a receive buffer grown past this is given back after each reply */
+#define KEEP_BUFFER (64u << 10)
 
 struct dl_est_client {
 	struct sockaddr_un addr;
@@ -69,12 +73,23 @@ struct dl_est_client *dl_est_client_new(const char *socket_path, double timeout)
 	return c;
 }
 
+/* An oversized reply must not leave slurmctld holding megabytes. */
+static void trim_buffer(struct dl_est_client *c)
+{
+	if (c->len == 0 && c->cap > KEEP_BUFFER) {
+		free(c->buf);
+		c->buf = NULL;
+		c->cap = 0;
+	}
+}
+
 static void disconnect(struct dl_est_client *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
 	c->len = 0;
+	trim_buffer(c);
 }
 
 void dl_est_client_free(struct dl_est_client *c)
@@ -136,6 +151,9 @@ const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 	case DL_EST_STATE_SLOW:
 		snprintf(buf, len, "slow (>%.0fms) since %s: using job mu",
 			 c->timeout * 1000, when);
+		break;
+	case DL_EST_STATE_BUSY:
+		snprintf(buf, len, "busy since %s: using job mu", when);
 		break;
 	default:
 		snprintf(buf, len, "bad reply since %s: using job mu", when);
@@ -253,7 +271,7 @@ static int recv_line(struct dl_est_client *c, double deadline, char **line,
 			char *b;
 
 			if (cap > MAX_REPLY)
-				return EPROTO;
+				return EMSGSIZE;
 			b = realloc(c->buf, cap);
 			if (!b)
 				return ENOMEM;
@@ -282,6 +300,7 @@ static void consume_line(struct dl_est_client *c, size_t linelen)
 
 	memmove(c->buf, c->buf + used, c->len - used);
 	c->len -= used;
+	trim_buffer(c);
 }
 
 /* Send one request line, wait for the response with its id.  On success
@@ -339,6 +358,12 @@ static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 		}
 		if (rc == ETIMEDOUT)
 			return failed(c, DL_EST_STATE_SLOW, rc, "request");
+		if (rc == EMSGSIZE) {
+			failed(c, DL_EST_STATE_BAD, rc, "reply");
+			snprintf(c->last_error, sizeof(c->last_error),
+				 "reply longer than %u MiB", MAX_REPLY >> 20);
+			return EPROTO;
+		}
 		if (rc == ENOMEM)
 			return rc;
 		/* broken connection: retry once on a fresh one */
@@ -376,6 +401,15 @@ static int call(struct dl_est_client *c, int64_t id, char *req, size_t len,
 	free(req);
 	if (rc)
 		return rc;
+	if (resp->is_error && !strcmp(resp->code, DL_EST_E_BUSY)) {
+		/* no connection slot for us: not an answer, and the state
+		 * must not say "ok" */
+		dl_est_response_free(resp);
+		failed(c, DL_EST_STATE_BUSY, EAGAIN, "connect");
+		snprintf(c->last_error, sizeof(c->last_error),
+			 "busy: the estimator has no connection for us");
+		return EAGAIN;
+	}
 	succeeded(c);
 	if (resp->is_error) {
 		rc = error_rc(c, resp);
@@ -426,6 +460,19 @@ static int predict_chunk(struct dl_est_client *c, const struct dl_pred_query *q,
 			  : predict_chunk(c, q + h, n - h, out + h, status + h);
 	}
 	rc = call(c, id, req, len, &r);
+	if (rc == EINVAL && n > 1) {
+		/* the whole batch refused (an estimator that validates
+		 * requests whole): halve it until the bad query is alone */
+		size_t h = n / 2;
+
+		rc = predict_chunk(c, q, h, out, status);
+		return rc ? rc
+			  : predict_chunk(c, q + h, n - h, out + h, status + h);
+	}
+	if (rc == EINVAL) {
+		status[0] = EINVAL;
+		return 0;
+	}
 	if (rc)
 		return rc;
 	if (!json_object_object_get_ex(r.result, "predictions", &arr) ||
@@ -443,12 +490,12 @@ static int predict_chunk(struct dl_est_client *c, const struct dl_pred_query *q,
 			status[i] = EINVAL;
 			continue;
 		}
-		status[i] = 0;
-		if (dl_est_prediction_parse(o, &out[i], err, sizeof(err))) {
-			rc = EPROTO;
+		/* a prediction out of range is refused alone */
+		status[i] = dl_est_prediction_parse(o, &out[i], err,
+						    sizeof(err));
+		if (status[i])
 			snprintf(c->last_error, sizeof(c->last_error), "%s",
 				 err);
-		}
 	}
 	dl_est_response_free(&r);
 	if (rc == EPROTO) {
@@ -473,10 +520,54 @@ int dl_est_predict(struct dl_est_client *c, const struct dl_pred_query *q,
 	return 0;
 }
 
-int dl_est_observe(struct dl_est_client *c, const struct dl_task_rec *t,
-		   size_t n, size_t *stored, size_t *sent)
+/* One request of at most DL_EST_CLIENT_OBSERVE_CHUNK tasks.  A request
+ * refused whole (bad_request from an estimator that validates it whole) is
+ * halved until the bad task is alone, which is then counted as rejected:
+ * one bad record never costs the others. */
+static int observe_chunk(struct dl_est_client *c, const struct dl_task_rec *t,
+			 size_t k, size_t *stored, size_t *rejected)
 {
-	size_t done = 0, total = 0;
+	struct dl_est_response r;
+	struct json_object *v = NULL;
+	size_t len = 0, h = k / 2;
+	int64_t id = c->next_id++;
+	int rc;
+
+	char *req = dl_est_build_observe(id, t, k, &len);
+
+	rc = call(c, id, req, len, &r);
+	if (rc == EINVAL && k > 1) {
+		rc = observe_chunk(c, t, h, stored, rejected);
+		return rc ? rc
+			  : observe_chunk(c, t + h, k - h, stored, rejected);
+	}
+	if (rc == EINVAL) {
+		(*rejected)++;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (json_object_object_get_ex(r.result, "stored", &v) && v &&
+	    json_object_is_type(v, json_type_int))
+		*stored += (size_t) json_object_get_int64(v);
+	if (json_object_object_get_ex(r.result, "rejected", &v) && v &&
+	    json_object_is_type(v, json_type_array)) {
+		struct json_object *e = json_object_array_get_idx(v, 0);
+
+		*rejected += json_object_array_length(v);
+		if (e)
+			snprintf(c->last_error, sizeof(c->last_error),
+				 "task rejected: %s",
+				 json_object_to_json_string(e));
+	}
+	dl_est_response_free(&r);
+	return 0;
+}
+
+int dl_est_observe(struct dl_est_client *c, const struct dl_task_rec *t,
+		   size_t n, size_t *stored, size_t *sent, size_t *rejected)
+{
+	size_t done = 0, total = 0, bad = 0;
 	int rc = 0;
 
 	if (!c || (n && !t))
@@ -485,26 +576,21 @@ int dl_est_observe(struct dl_est_client *c, const struct dl_task_rec *t,
 		size_t k = n - done < DL_EST_CLIENT_OBSERVE_CHUNK
 				   ? n - done
 				   : DL_EST_CLIENT_OBSERVE_CHUNK;
-		struct dl_est_response r;
-		struct json_object *v = NULL;
-		size_t len = 0;
-		int64_t id = c->next_id++;
+		size_t st = 0, rj = 0;
 
-		char *req = dl_est_build_observe(id, t + done, k, &len);
-
-		rc = call(c, id, req, len, &r);
+		rc = observe_chunk(c, t + done, k, &st, &rj);
 		if (rc)
 			break;
-		if (json_object_object_get_ex(r.result, "stored", &v) && v &&
-		    json_object_is_type(v, json_type_int))
-			total += (size_t) json_object_get_int64(v);
-		dl_est_response_free(&r);
+		total += st;
+		bad += rj;
 		done += k;
 	}
 	if (stored)
 		*stored = total;
 	if (sent)
 		*sent = done;
+	if (rejected)
+		*rejected = bad;
 	return rc;
 }
 

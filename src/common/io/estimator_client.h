@@ -10,7 +10,7 @@
  * One connection, reused and re-opened as needed.  Not thread-safe: one
  * owner (the sched plugin's plan thread), never under a slurmctld lock.
  *
- * Return values: 0, EAGAIN (backing off, not tried), ECONNREFUSED/ENOENT/
+ * Return values: 0, EAGAIN (backing off, not tried, or busy), ECONNREFUSED/ENOENT/
  * ECONNRESET/EPIPE (estimator down), ETIMEDOUT (slow), EPROTO (bad reply),
  * EACCES (refused by the estimator's access rules), EINVAL (bad input or
  * rejected request), ENOMEM.
@@ -36,6 +36,7 @@ enum dl_est_state {
 	DL_EST_STATE_DOWN, /* cannot connect, or the connection broke */
 	DL_EST_STATE_SLOW, /* last request timed out */
 	DL_EST_STATE_BAD,  /* garbage reply */
+	DL_EST_STATE_BUSY, /* answered "busy": no connection slot for us */
 };
 
 struct dl_est_client;
@@ -50,18 +51,21 @@ int dl_est_client_set_timeout(struct dl_est_client *c, double timeout);
 /* Round trip; 0 when the estimator answered. */
 int dl_est_ping(struct dl_est_client *c);
 
-/* Predict n phases in one round trip per DL_EST_MAX_JOBS.  status[i] is 0
- * or EINVAL (that query was rejected) when the call returns 0; out[i] is
- * valid where status[i] == 0. */
+/* Predict n phases in one round trip per DL_EST_MAX_JOBS.  status[i] is 0,
+ * EINVAL (that query was rejected) or EPROTO (its prediction was malformed
+ * or out of range) when the call returns 0; out[i] is valid where
+ * status[i] == 0. */
 int dl_est_predict(struct dl_est_client *c, const struct dl_pred_query *q,
 		   size_t n, struct dl_prediction *out, int *status);
 
 /* Record finished tasks, in chunks of DL_EST_CLIENT_OBSERVE_CHUNK.  On
- * success *stored counts new records (duplicates are not stored twice).
- * On failure *sent says how many leading tasks were acknowledged, so the
- * caller can resend the rest later. */
+ * success *stored counts new records (duplicates are not stored twice) and
+ * *rejected the tasks the estimator refused one by one (they are not worth
+ * resending; the others are stored).  On failure *sent says how many
+ * leading tasks were acknowledged or rejected, so the caller can resend
+ * the rest later.  Any out pointer may be NULL. */
 int dl_est_observe(struct dl_est_client *c, const struct dl_task_rec *t,
-		   size_t n, size_t *stored, size_t *sent);
+		   size_t n, size_t *stored, size_t *sent, size_t *rejected);
 
 /* External load of one class (or the first class when cls is NULL) as the
  * mean of each step in [from, to).  *values is malloc'd, *nvalues long. */

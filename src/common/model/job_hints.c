@@ -257,7 +257,7 @@ int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
 int dl_hints_check_soft(double soft, double hard, double now, char *err,
 			size_t errlen)
 {
-	if (!isfinite(soft) || soft <= 0) {
+	if (!isfinite(soft) || soft <= 0 || soft > DL_TIME_MAX) {
 		snprintf(err, err ? errlen : 0, "soft deadline is not a time");
 		return EINVAL;
 	}
@@ -319,9 +319,12 @@ int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
 		if (!e)
 			continue;
 		if ((v = env_value(e, DL_ENV_SOFT_DEADLINE))) {
-			if (parse_number(v, &d) || !(d > 0)) {
+			if (parse_number(v, &d) || !(d > 0) ||
+			    d > DL_TIME_MAX) {
 				snprintf(msg, sizeof(msg),
-					 "bad soft deadline '%s'", v);
+					 "bad soft deadline '%.40s' (not a time "
+					 "up to the year 9999)",
+					 v);
 			} else {
 				h->soft_deadline = d;
 			}

@@ -31,6 +31,11 @@
 #define DL_ENV_MR_REDUCES "DEADLINE_MR_REDUCES"
 #define DL_ENV_PREFIX     "SPANK_"
 
+/* The latest time a hint may name: 9999-12-31T23:59:59Z.  Values read from
+ * a job's environment are checked against it wherever they are read, as a
+ * job can reach slurmctld without the SPANK plugin (libslurm, REST). */
+#define DL_TIME_MAX 253402300799.0
+
 struct dl_job_hints {
 	double soft_deadline; /* epoch seconds; 0 = none */
 	bool has_profile;

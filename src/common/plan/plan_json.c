@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/io/atomic_file.h"
+#include "common/io/json_text.h"
 
 #define PLAN_JSON_VERSION 1
 #define MAX_PLAN_FILE     (64u << 20)
@@ -476,7 +477,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 
 struct dl_plan *dl_plan_from_string(const char *text, char *err, size_t errlen)
 {
-	struct json_tokener *tok;
+	char sub[160];
 	struct json_object *o;
 	struct dl_plan *plan;
 	size_t len;
@@ -490,21 +491,11 @@ struct dl_plan *dl_plan_from_string(const char *text, char *err, size_t errlen)
 		snprintf(err, err ? errlen : 0, "plan text too large");
 		return NULL;
 	}
-	tok = json_tokener_new();
-	if (!tok) {
-		snprintf(err, err ? errlen : 0, "out of memory");
+	o = dl_json_parse_text(text, len, 0, sub, sizeof(sub));
+	if (!o) {
+		snprintf(err, err ? errlen : 0, "plan: %s", sub);
 		return NULL;
 	}
-	o = json_tokener_parse_ex(tok, text, (int) len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len) {
-		snprintf(err, err ? errlen : 0, "plan is not valid JSON: %s",
-			 json_tokener_error_desc(json_tokener_get_error(tok)));
-		json_object_put(o);
-		json_tokener_free(tok);
-		return NULL;
-	}
-	json_tokener_free(tok);
 	plan = dl_plan_from_json(o, err, errlen);
 	json_object_put(o);
 	return plan;

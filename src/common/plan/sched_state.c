@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/io/atomic_file.h"
+#include "common/io/json_text.h"
 
 #define SSTATE_VERSION 1
 #define MAX_STATE_FILE (256u << 20)
@@ -680,8 +681,10 @@ int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 		snprintf(err, err ? errlen : 0, "no state");
 		return EINVAL;
 	}
-	o = json_tokener_parse(text);
-	if (!o || !json_object_is_type(o, json_type_object)) {
+	o = dl_json_parse_text(text, strlen(text), 0, err, errlen);
+	if (!o)
+		return EINVAL;
+	if (!json_object_is_type(o, json_type_object)) {
 		snprintf(err, err ? errlen : 0, "not a JSON object");
 		json_object_put(o);
 		return EINVAL;
@@ -705,36 +708,46 @@ int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 		goto out;
 	}
 	n = json_object_array_length(arr);
+	/* one damaged record costs that record only: the others (other
+	 * users' observed task lengths, pairings, outcomes) are kept */
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
-		struct dl_array_rec *r;
-		int64_t id;
-		char sub[200];
+		struct dl_array_rec rec, *r;
+		int64_t id = 0;
+		char sub[256] = "";
 
 		if (!e || !json_object_is_type(e, json_type_object) ||
 		    !json_object_object_get_ex(e, "id", &v) ||
 		    !json_object_is_type(v, json_type_int) ||
 		    (id = json_object_get_int64(v)) <= 0 || id > UINT32_MAX) {
-			snprintf(err, err ? errlen : 0,
+			snprintf(sub, sizeof(sub),
 				 "array entry %zu: missing or bad 'id'", i);
-			goto out;
+		} else if (dl_sstate_find(&tmp, (uint64_t) id)) {
+			snprintf(sub, sizeof(sub), "array %lld listed twice",
+				 (long long) id);
+		} else {
+			char why[200];
+
+			memset(&rec, 0, sizeof(rec));
+			rec.id = (uint64_t) id;
+			rec.max_delays = -1;
+			if (rec_from_json(&rec, e, why, sizeof(why))) {
+				snprintf(sub, sizeof(sub), "array %lld: %s",
+					 (long long) id, why);
+				dl_idset_free(&rec.finished);
+			} else if (!(r = dl_sstate_add(&tmp, (uint64_t) id))) {
+				dl_idset_free(&rec.finished);
+				snprintf(err, err ? errlen : 0,
+					 "out of memory");
+				rc = ENOMEM;
+				goto out;
+			} else {
+				*r = rec;
+				continue;
+			}
 		}
-		if (dl_sstate_find(&tmp, (uint64_t) id)) {
-			snprintf(err, err ? errlen : 0,
-				 "array %lld listed twice", (long long) id);
-			goto out;
-		}
-		r = dl_sstate_add(&tmp, (uint64_t) id);
-		if (!r) {
-			snprintf(err, err ? errlen : 0, "out of memory");
-			rc = ENOMEM;
-			goto out;
-		}
-		if (rec_from_json(r, e, sub, sizeof(sub))) {
-			snprintf(err, err ? errlen : 0, "array %lld: %s",
-				 (long long) id, sub);
-			goto out;
-		}
+		if (!tmp.skipped++)
+			snprintf(err, err ? errlen : 0, "%s", sub);
 	}
 	dl_sstate_free(st);
 	*st = tmp;

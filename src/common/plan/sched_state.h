@@ -95,6 +95,8 @@ struct dl_sstate {
 	uint32_t *index; /* open addressing: rec index + 1, 0 = empty */
 	uint32_t index_size;
 	uint64_t cycle;
+	/* records the last load skipped as unreadable (the rest loaded) */
+	uint32_t skipped;
 };
 
 void dl_sstate_init(struct dl_sstate *st);
@@ -149,7 +151,8 @@ uint32_t dl_sstate_gc(struct dl_sstate *st, double now, double retention);
  * NULL when out of memory. */
 char *dl_sstate_to_string(const struct dl_sstate *st);
 /* Replace st's content with the parsed state; on error st is unchanged and
- * err says why. */
+ * err says why.  A record that does not validate is skipped, not the
+ * whole state: st->skipped counts them and err names the first. */
 int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 			  size_t errlen);
 /* Atomic save (temporary file, fsync, rename) with the given mode. */

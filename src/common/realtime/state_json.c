@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "common/io/atomic_file.h"
+#include "common/io/json_text.h"
 #include "common/realtime/internal.h"
 
 #define RT_JSON_VERSION 1
@@ -737,7 +738,7 @@ int dl_rt_state_from_json(struct dl_rt_state *st, const char *text, char *err,
 			  size_t errlen)
 {
 	struct rd r = {err, errlen, false};
-	struct json_tokener *tok;
+	char sub[160];
 	struct json_object *o = NULL, *params, *pools, *wc;
 	struct dl_rt_state *tmp = NULL;
 	struct dl_rt_params p;
@@ -753,21 +754,11 @@ int dl_rt_state_from_json(struct dl_rt_state *st, const char *text, char *err,
 		fail(&r, "state text too large");
 		return EFBIG;
 	}
-	tok = json_tokener_new();
-	if (!tok) {
-		fail(&r, "out of memory");
-		return ENOMEM;
-	}
-	o = json_tokener_parse_ex(tok, text, (int) len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len) {
-		fail(&r, "not valid JSON: %s",
-		     json_tokener_error_desc(json_tokener_get_error(tok)));
-		json_tokener_free(tok);
-		json_object_put(o);
+	o = dl_json_parse_text(text, len, 0, sub, sizeof(sub));
+	if (!o) {
+		fail(&r, "%s", sub);
 		return EINVAL;
 	}
-	json_tokener_free(tok);
 	if (!json_object_is_type(o, json_type_object)) {
 		fail(&r, "not a JSON object");
 		goto out;

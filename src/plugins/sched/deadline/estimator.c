@@ -7,8 +7,11 @@
  *    the estimator's "default" answer is not used (it knows nothing);
  *  - observe: every task the plugin counts as completed is queued once
  *    (snapshot.c calls sdl_est_queue when the tracker counts it) and sent in
- *    batches, once the estimator has answered since slurmctld started (a
- *    site that does not run it accumulates nothing); what is not yet
+ *    batches, once the estimator is in use: it answered since slurmctld
+ *    started, or the queue file (empty when all was sent) says it was in
+ *    use before, so tasks that finish while it is down across a slurmctld
+ *    restart are kept too (a site that never ran it accumulates nothing);
+ *    a task the estimator rejects is dropped alone; what is not yet
  *    acknowledged is kept in StateSaveLocation, written before the
  *    tracker's state (at once when it empties, at most once a minute while
  *    it grows, and at shutdown), so across a restart a counted task is
@@ -40,6 +43,7 @@
 #include "src/common/xstring.h"
 
 #include "common/io/atomic_file.h"
+#include "common/io/utf8.h"
 #include "common/policy/ras.h"
 #include "common/io/est_proto.h"
 #include "common/estimate/estimate.h"
@@ -51,6 +55,7 @@
 #define SDL_EST_QUEUE_MAX  100000 /* tasks kept while the estimator is away */
 #define SDL_EST_CHUNK      1000   /* tasks per line of the queue file */
 #define SDL_EST_SAVE_EVERY 60     /* s between rewrites of a changing queue */
+#define SDL_EST_PING_EVERY 60     /* s between pings of an idle estimator */
 
 struct est_task {
 	uint64_t array;
@@ -80,6 +85,7 @@ static bool want_profiles = false;
  * job_submit/deadline judges new submissions with (doc/realtime.md) */
 static bool want_worst = false;
 static time_t saved_at = 0;
+static time_t pinged_at = 0;
 
 static char *_queue_path(void)
 {
@@ -160,14 +166,15 @@ extern void sdl_est_queue(const struct dl_sstate *st,
 	t->cpu = t->usage ? usage->cpu : NAN;
 	t->mem = t->usage ? usage->mem : NAN;
 	t->io = t->usage ? usage->io : NAN;
-	snprintf(t->user, sizeof(t->user), "%s", r->user);
+	/* valid UTF-8 however the names were cut (common/io/utf8.h) */
+	dl_utf8_copy(t->user, sizeof(t->user), r->user);
 	/* a MapReduce job's history is keyed by its map array's name, the
 	 * name the prediction asks with (the core's job carries one name) */
 	if (r->map_id)
 		m = dl_sstate_find(st, r->map_id);
-	snprintf(t->name, sizeof(t->name), "%s", m ? m->name : r->name);
+	dl_utf8_copy(t->name, sizeof(t->name), m ? m->name : r->name);
 	if (node)
-		snprintf(t->node, sizeof(t->node), "%s", node);
+		dl_utf8_copy(t->node, sizeof(t->node), node);
 	queue_dirty = true;
 }
 
@@ -190,11 +197,13 @@ static void _to_rec(const struct est_task *t, struct dl_task_rec *r)
 	};
 }
 
-/* Send the queue; drop what was acknowledged. */
+/* Send the queue; drop what was acknowledged or rejected.  The estimator
+ * rejects a bad task alone (the client isolates it even from an estimator
+ * that refuses whole requests), so a bad record never costs the others. */
 static void _observe(uint32_t *sent_out)
 {
 	struct dl_task_rec *recs;
-	size_t stored = 0, sent = 0;
+	size_t stored = 0, sent = 0, rejected = 0;
 	int rc;
 
 	*sent_out = 0;
@@ -203,21 +212,23 @@ static void _observe(uint32_t *sent_out)
 	recs = xcalloc(nqueue, sizeof(*recs));
 	for (uint32_t i = 0; i < nqueue; i++)
 		_to_rec(&queue[i], &recs[i]);
-	rc = dl_est_observe(client, recs, nqueue, &stored, &sent);
+	rc = dl_est_observe(client, recs, nqueue, &stored, &sent, &rejected);
 	xfree(recs);
 	if (rc && rc != EAGAIN)
 		debug("%s: observe: %s (%zu of %u tasks acknowledged)",
 		      SDL_PREFIX, dl_est_client_last_error(client), sent,
 		      nqueue);
-	if (rc == EINVAL || rc == EACCES) {
-		/* refused, not lost in transit: resending cannot help */
-		error("%s: the estimator refused finished tasks (%s); %s",
-		      SDL_PREFIX, dl_est_client_last_error(client),
-		      rc == EACCES ? "is slurmctld's user its SlurmUser?"
-				   : "dropping them");
-		if (rc == EINVAL)
-			sent = nqueue;
-	}
+	if (rc == EACCES)
+		/* refused, not lost in transit: kept until the access rules
+		 * let slurmctld in */
+		error("%s: the estimator refused finished tasks (%s); is "
+		      "slurmctld's user its SlurmUser?",
+		      SDL_PREFIX, dl_est_client_last_error(client));
+	if (rejected)
+		error("%s: the estimator rejected %zu of %zu finished tasks "
+		      "(%s); the others were stored",
+		      SDL_PREFIX, rejected, sent,
+		      dl_est_client_last_error(client));
 	if (sent) {
 		memmove(queue, queue + sent, (nqueue - sent) * sizeof(*queue));
 		nqueue -= (uint32_t) sent;
@@ -328,13 +339,22 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 	_observe(&sent);
 	priors = _priors(jobs, njobs);
 	st = dl_est_client_state(client);
-	if (st == DL_EST_STATE_NEW && !nqueue && !priors) {
-		/* nothing to ask yet: say whether it answers at all */
+	if (!sent && !priors &&
+	    (st != DL_EST_STATE_OK ||
+	     time(NULL) - pinged_at >= SDL_EST_PING_EVERY)) {
+		/* nothing asked this cycle: say whether it answers at all
+		 * (the client's back-off keeps this to one try per period
+		 * while it is away) */
 		dl_est_ping(client);
+		pinged_at = time(NULL);
 		st = dl_est_client_state(client);
+	} else if (sent || priors) {
+		pinged_at = time(NULL);
 	}
-	if (st == DL_EST_STATE_OK)
+	if (st == DL_EST_STATE_OK && !in_use) {
 		in_use = true;
+		queue_dirty = true; /* the (empty) queue file records it */
+	}
 	dl_est_client_describe(client, desc, sizeof(desc));
 	if (st == DL_EST_STATE_OK)
 		snprintf(state, len, priors ? "ok (%u priors)" : "ok", priors);
@@ -351,9 +371,10 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 			error("%s: estimator at %s %s (%s): planning with the "
 			      "jobs' own task lengths",
 			      SDL_PREFIX, client_path,
-			      st == DL_EST_STATE_SLOW  ? "is slow"
-			      : st == DL_EST_STATE_BAD ? "gives bad replies"
-						       : "is down",
+			      st == DL_EST_STATE_SLOW   ? "is slow"
+			      : st == DL_EST_STATE_BAD  ? "gives bad replies"
+			      : st == DL_EST_STATE_BUSY ? "is busy"
+							: "is down",
 			      dl_est_client_last_error(client));
 		last_state = st;
 	}
@@ -377,9 +398,15 @@ static void _save(bool now)
 	saved_at = time(NULL);
 	path = _queue_path();
 	if (!nqueue) {
-		if (unlink(path) && errno != ENOENT)
-			error("%s: unlink %s: %m", SDL_PREFIX, path);
-		queue_dirty = false;
+		/* an empty file, not none: its existence is what tells the
+		 * next slurmctld that the estimator is in use, so tasks that
+		 * finish before it answers again are queued (and saved) */
+		rc = dl_atomic_write(path, "", 0, 0600);
+		if (rc)
+			error("%s: cannot save the estimator queue to %s: %s",
+			      SDL_PREFIX, path, strerror(rc));
+		else
+			queue_dirty = false;
 		xfree(path);
 		return;
 	}
@@ -475,18 +502,18 @@ extern void sdl_est_load(const struct dl_sstate *st)
 			t->mem = r->mem;
 			t->io = r->io;
 			t->usage = r->usage;
-			snprintf(t->user, sizeof(t->user), "%s", r->user);
-			snprintf(t->name, sizeof(t->name), "%s", r->name);
+			dl_utf8_copy(t->user, sizeof(t->user), r->user);
+			dl_utf8_copy(t->name, sizeof(t->name), r->name);
 			if (r->node)
-				snprintf(t->node, sizeof(t->node), "%s",
-					 r->node);
+				dl_utf8_copy(t->node, sizeof(t->node),
+					     r->node);
 			n++;
 		}
 		dl_est_request_free(&req);
 	}
 	free(data);
-	if (n)
-		in_use = true;
+	/* the file exists: the estimator was in use before this restart */
+	in_use = true;
 	if (n || bad)
 		info("%s: %u finished tasks not yet sent to the estimator "
 		     "restored from %s%s",

@@ -25,6 +25,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/realtime/realtime.h"
+#include "common/io/utf8.h"
 #include "sched_deadline.h"
 
 /* ---- helpers on Slurm records (lock held) ---- */
@@ -458,9 +459,11 @@ static uint64_t _mix(uint64_t h, uint64_t v)
 	return h;
 }
 
+/* Names from Slurm are the user's bytes: cut at a character boundary and
+ * made valid UTF-8, as everything the plugin saves and sends must be. */
 static void _copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src ? src : "");
+	dl_utf8_copy(dst, len, src);
 }
 
 /* The usage record of a finished task: the core picks the source. */

@@ -51,6 +51,10 @@ extern void sdl_state_load(struct dl_sstate *st)
 	if (!rc)
 		info("%s: restored the state of %u arrays from %s", SDL_PREFIX,
 		     st->n, path);
+	if (!rc && st->skipped)
+		error("%s: %u unreadable array records in %s skipped, the "
+		      "other %u kept (first: %s)",
+		      SDL_PREFIX, st->skipped, path, st->n, err);
 	else if (rc == ENOENT)
 		info("%s: no saved state in %s: starting afresh", SDL_PREFIX,
 		     path);

@@ -1,0 +1,113 @@
+/*
+ * test_text.c - UTF-8 validation and character-boundary copies
+ * (common/io/utf8.h), whole-text JSON parsing errors
+ * (common/io/json_text.h).
+ */
+#include <json-c/json.h>
+#include <string.h>
+
+#include "common/io/json_text.h"
+#include "common/io/utf8.h"
+#include "fixtures.h"
+
+START_TEST(test_utf8_valid)
+{
+	const char *good[] = {"", "abc", "\xc3\xa9", "\xe2\x82\xac",
+			      "\xf0\x9f\x98\x80", "a\xef\xbf\xbd"};
+	const char *bad[] = {"\xc3",         "\xe2\x82",     "\x80",
+			     "\xc0\xaf",     "\xe0\x80\xaf", "\xed\xa0\x80",
+			     "\xf4\x90\x80\x80", "\xff", "a\xc3(b"};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ck_assert_msg(dl_utf8_valid(good[i], strlen(good[i])),
+			      "good %zu", i);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!dl_utf8_valid(bad[i], strlen(bad[i])),
+			      "bad %zu", i);
+	ck_assert(!dl_utf8_valid("a\0b", 3)); /* NUL inside */
+	ck_assert(dl_utf8_valid(NULL, 0));
+}
+END_TEST
+
+/* Issue D1: a job name of 62 'a' and an 'é' cut at 63 bytes left half a
+ * character, and the estimator refused the plugin's whole batch. */
+START_TEST(test_utf8_copy_cuts_at_boundaries)
+{
+	char name[80], dst[64];
+	size_t n;
+
+	memset(name, 'a', 62);
+	strcpy(name + 62, "\xc3\xa9");
+	n = dl_utf8_copy(dst, sizeof(dst), name);
+	ck_assert_uint_eq(n, 62);
+	ck_assert(dl_utf8_valid(dst, n));
+	/* it fits whole with one byte more */
+	{
+		char big[65];
+
+		ck_assert_uint_eq(dl_utf8_copy(big, sizeof(big), name), 64);
+		ck_assert_str_eq(big + 62, "\xc3\xa9");
+	}
+	/* 4-byte characters cut at every size */
+	for (size_t size = 1; size < 12; size++) {
+		char out[16];
+
+		n = dl_utf8_copy(out, size,
+				 "\xf0\x9f\x98\x80\xf0\x9f\x98\x80x");
+		ck_assert_uint_eq(n, size > 9 ? 9 : size > 8 ? 8
+						   : size > 4 ? 4
+							      : 0);
+		ck_assert(dl_utf8_valid(out, n));
+	}
+	/* invalid bytes from the user become '?' */
+	ck_assert_uint_eq(dl_utf8_copy(dst, sizeof(dst), "a\xff\xc3(b\xed\xa0\x80"),
+			  8);
+	ck_assert_str_eq(dst, "a?" "?(b?" "?" "?");
+	ck_assert_uint_eq(dl_utf8_copy(dst, sizeof(dst), NULL), 0);
+	ck_assert_str_eq(dst, "");
+	ck_assert_uint_eq(dl_utf8_copy(dst, 0, "abc"), 0);
+}
+END_TEST
+
+static void expect_parse_error(const char *text, const char *part)
+{
+	char err[160] = "";
+	struct json_object *o =
+		dl_json_parse_text(text, strlen(text), 0, err, sizeof(err));
+
+	ck_assert_msg(!o, "accepted: %s", text);
+	ck_assert_msg(strstr(err, part), "%s: '%s' lacks '%s'", text, err,
+		      part);
+}
+
+/* Issue D13: "not valid JSON: success" and "continue". */
+START_TEST(test_json_text_errors)
+{
+	char err[160];
+	struct json_object *o;
+
+	expect_parse_error("", "empty");
+	expect_parse_error("  \n", "empty");
+	expect_parse_error("{\"a\":1", "truncated");
+	expect_parse_error("{\"a\":1} {", "trailing data");
+	expect_parse_error("{\"a\":}", "malformed JSON at byte");
+	o = dl_json_parse_text("{\"a\":1}\n", 8, 1, err, sizeof(err));
+	ck_assert_ptr_nonnull(o);
+	json_object_put(o);
+	/* strict: valid UTF-8 only */
+	ck_assert_ptr_null(
+		dl_json_parse_text("\"\xff\"", 3, 1, err, sizeof(err)));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_utf8_valid);
+	tcase_add_test(tc, test_utf8_copy_cuts_at_boundaries);
+	tcase_add_test(tc, test_json_text_errors);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}
