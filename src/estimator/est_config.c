@@ -43,6 +43,8 @@ static const struct opt opts[] = {
 	{"PredictUsers", T_STR, O(predict_users), 0, 0},
 	{"MaxLineBytes", T_UINT, O(max_line), 1024, 64 << 20},
 	{"MaxConnections", T_UINT, O(max_connections), 1, 10000},
+	{"MaxConnectionsPerUser", T_UINT, O(max_per_user), 1, 10000},
+	{"ReservedConnections", T_UINT, O(reserved), 0, 9999},
 	{"IdleTimeout", T_DURATION, O(idle_timeout), 1, 86400 * 7},
 	{"Synchronous", T_BOOL, O(sync_full), 0, 0},
 	{"ForecastFile", T_STR, O(forecast_file), 0, 0},
@@ -52,6 +54,7 @@ static const struct opt opts[] = {
 	{"HistoryMaxAge", T_DURATION, H(max_age), 0, 1e10},
 	{"RateWindow", T_UINT, H(rate_window), 3, 1000000},
 	{"MaxJobs", T_UINT, H(max_jobs), 1, 10000000},
+	{"HistoryMaxKeys", T_UINT, H(max_keys), 1, 100000000},
 	{"MinSamples", T_UINT, P(min_samples), 1, 100000},
 	{"JobWindow", T_UINT, P(job_window), 1, 1000000},
 	{"PriorSpread", T_DOUBLE, P(prior_sd), 1e-6, 10},
@@ -89,6 +92,8 @@ void est_config_defaults(struct est_config *cfg)
 	cfg->predict_all = true;
 	cfg->max_line = 1 << 20;
 	cfg->max_connections = 64;
+	cfg->max_per_user = 8;
+	cfg->reserved = 8;
 	cfg->idle_timeout = 300;
 	cfg->forecast_file = dup_or_die("");
 	cfg->pid_file = dup_or_die("");
@@ -338,6 +343,13 @@ int est_config_finish(struct est_config *cfg, char *err, size_t errlen)
 		cfg->predict_uids[cfg->npredict_uids++] = u;
 	}
 	free(copy);
+	if (cfg->reserved >= cfg->max_connections) {
+		snprintf(err, errlen,
+			 "ReservedConnections (%u) must be below MaxConnections "
+			 "(%u)",
+			 cfg->reserved, cfg->max_connections);
+		return -1;
+	}
 	if (cfg->hist.pred.calib_min > cfg->hist.pred.calib_window) {
 		snprintf(err, errlen,
 			 "CalibrationMin must not exceed CalibrationWindow");
@@ -365,4 +377,35 @@ bool est_may_predict(const struct est_config *cfg, uid_t uid, bool known)
 		if (cfg->predict_uids[i] == uid)
 			return true;
 	return false;
+}
+
+static bool privileged(const struct est_config *cfg, uid_t uid, bool known)
+{
+	return known && (uid == 0 || uid == cfg->slurm_uid);
+}
+
+bool est_may_predict_user(const struct est_config *cfg, uid_t uid, bool known,
+			  const char *user)
+{
+	char buf[1024];
+	struct passwd pw, *res = NULL;
+
+	if (privileged(cfg, uid, known))
+		return true;
+	if (!known)
+		return cfg->predict_all;
+	if (!user || getpwuid_r(uid, &pw, buf, sizeof(buf), &res) || !res)
+		return false;
+	return !strcmp(res->pw_name, user);
+}
+
+bool est_may_connect(const struct est_config *cfg, uid_t uid, bool known,
+		     uint32_t all, uint32_t mine)
+{
+	if (all >= cfg->max_connections)
+		return false;
+	if (privileged(cfg, uid, known))
+		return true;
+	return all < cfg->max_connections - cfg->reserved &&
+	       mine < cfg->max_per_user;
 }

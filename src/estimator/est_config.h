@@ -30,6 +30,8 @@ struct est_config {
 	size_t npredict_uids;
 	uint32_t max_line;
 	uint32_t max_connections;
+	uint32_t max_per_user; /* connections of one user (not root/SlurmUser) */
+	uint32_t reserved;     /* of max_connections, for root and SlurmUser */
 	double idle_timeout;
 	bool sync_full;
 	char *forecast_file; /* "" = forecast unavailable */
@@ -55,5 +57,18 @@ int est_config_finish(struct est_config *cfg, char *err, size_t errlen);
 /* Whether uid may predict / observe (root and SlurmUser always may). */
 bool est_may_predict(const struct est_config *cfg, uid_t uid, bool known);
 bool est_may_observe(const struct est_config *cfg, uid_t uid, bool known);
+/* Whether uid may ask about the history of `user` (a login name): root and
+ * SlurmUser about anyone, a known user about themselves only (job names
+ * and profiles are private), a peer of unknown identity (TCP) only under
+ * PredictUsers=*. */
+bool est_may_predict_user(const struct est_config *cfg, uid_t uid, bool known,
+			  const char *user);
+/* Whether a new connection of uid may be kept, with open connections in
+ * all and of this uid in mine: root and SlurmUser up to MaxConnections,
+ * everyone else up to MaxConnections - ReservedConnections in all and
+ * MaxConnectionsPerUser each (peers of unknown identity count as one
+ * user), so no user can take the slots slurmctld needs. */
+bool est_may_connect(const struct est_config *cfg, uid_t uid, bool known,
+		     uint32_t all, uint32_t mine);
 
 #endif

@@ -42,8 +42,8 @@ static char *op_ping(const struct dl_est_request *req, size_t *outlen)
 	return dl_est_format_result(req->id, r, outlen);
 }
 
-static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
-			size_t *outlen)
+static char *op_predict(struct est_ctx *ctx, const struct est_peer *peer,
+			const struct dl_est_request *req, size_t *outlen)
 {
 	struct json_object *arr = NULL, *one = NULL, *r;
 	double now = ctx->now();
@@ -59,6 +59,22 @@ static char *op_predict(struct est_ctx *ctx, const struct dl_est_request *req,
 			json_object_array_add(
 				arr, error_object(req->rejected[i].code,
 						  req->rejected[i].message));
+			ctx->errors++;
+			continue;
+		}
+		if (!est_may_predict_user(ctx->cfg, peer->uid, peer->known,
+					  req->jobs[i].user)) {
+			/* another user's job names and profiles are theirs */
+			if (!req->batch)
+				return error_line(ctx, req->id,
+						  DL_EST_E_FORBIDDEN,
+						  "only root and SlurmUser may "
+						  "ask about other users",
+						  outlen);
+			json_object_array_add(
+				arr, error_object(DL_EST_E_FORBIDDEN,
+						  "only root and SlurmUser may "
+						  "ask about other users"));
 			ctx->errors++;
 			continue;
 		}
@@ -235,6 +251,8 @@ static char *op_stats(struct est_ctx *ctx, const struct dl_est_request *req,
 	json_object_object_add(r, "window_records",
 			       json_object_new_uint64(hs.records));
 	json_object_object_add(r, "keys", json_object_new_int64(hs.keys));
+	json_object_object_add(r, "evicted_keys",
+			       json_object_new_uint64(hs.evicted_keys));
 	json_object_object_add(r, "users", json_object_new_int64(hs.users));
 	json_object_object_add(r, "jobs_tracked",
 			       json_object_new_int64(hs.jobs));
@@ -304,7 +322,8 @@ char *est_handle_line(struct est_ctx *ctx, const struct est_peer *peer,
 					 outlen);
 			break;
 		}
-		out = req.op == DL_EST_PREDICT ? op_predict(ctx, &req, outlen)
+		out = req.op == DL_EST_PREDICT ? op_predict(ctx, peer, &req,
+							    outlen)
 					       : op_forecast(ctx, &req, outlen);
 		break;
 	case DL_EST_OBSERVE:

@@ -126,7 +126,10 @@ static int daemonize(int *report_fd)
 		return -1;
 	if (pid > 0)
 		_exit(0);
-	umask(022);
+	/* the history (job names of every user) is the daemon's alone: the
+	 * database and its WAL files are born 0600; the socket's mode is set
+	 * explicitly (SocketMode) */
+	umask(077);
 	if (chdir("/") < 0)
 		return -1;
 	*report_fd = p[1];
@@ -321,7 +324,7 @@ out:
 	}
 	if (unix_fd >= 0) {
 		close(unix_fd);
-		unlink(cfg.socket);
+		server_unlink_unix(cfg.socket);
 	}
 	if (tcp_fd >= 0)
 		close(tcp_fd);

@@ -102,8 +102,11 @@ static int check_dir(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s is not a directory", dir);
 		rc = -1;
 	}
+	/* whoever owns it: in a directory others may write to without the
+	 * sticky bit, anyone can replace the socket with their own and
+	 * answer the daemon's clients (root's included) */
 	if (!rc && (st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	    !(st.st_mode & S_ISVTX) && st.st_uid != geteuid()) {
+	    !(st.st_mode & S_ISVTX)) {
 		snprintf(err, errlen,
 			 "refusing socket directory %s: others may write to "
 			 "it (no sticky bit)",
@@ -112,6 +115,20 @@ static int check_dir(const char *path, char *err, size_t errlen)
 	}
 	free(copy);
 	return rc;
+}
+
+/* the socket this daemon created (server_unlink_unix removes only it) */
+static dev_t bound_dev;
+static ino_t bound_ino;
+
+void server_unlink_unix(const char *path)
+{
+	struct stat st;
+
+	/* never another's: the path may have been replaced since */
+	if (path && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    st.st_dev == bound_dev && st.st_ino == bound_ino && bound_ino)
+		unlink(path);
 }
 
 int server_listen_unix(const char *path, unsigned mode, const char *group,
@@ -149,6 +166,13 @@ int server_listen_unix(const char *path, unsigned mode, const char *group,
 		}
 		if (probe >= 0)
 			close(probe);
+		if (st.st_uid != geteuid()) {
+			snprintf(err, errlen,
+				 "%s is a socket of uid %ld, not ours; not "
+				 "removing it",
+				 path, (long) st.st_uid);
+			return -1;
+		}
 		if (unlink(path) < 0) {
 			snprintf(err, errlen, "cannot remove stale %s: %s",
 				 path, strerror(errno));
@@ -178,6 +202,10 @@ int server_listen_unix(const char *path, unsigned mode, const char *group,
 			close(fd);
 			return -1;
 		}
+	}
+	if (lstat(path, &st) == 0) {
+		bound_dev = st.st_dev;
+		bound_ino = st.st_ino;
 	}
 	if (chmod(path, (mode_t) mode) < 0 || listen(fd, 128) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -451,12 +479,26 @@ static void conn_read(struct server *s, struct conn *c)
 static void accept_one(struct server *s, int lfd, bool tcp)
 {
 	struct epoll_event ev = {.events = EPOLLIN};
+	struct est_peer peer = {.uid = (uid_t) -1};
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	struct conn *c;
+	uint32_t mine = 0;
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return;
-	if (s->nconns >= s->cfg->max_connections) {
+	if (!tcp &&
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
+		peer.uid = cred.uid;
+		peer.pid = cred.pid;
+		peer.known = true;
+	}
+	for (struct conn *o = s->conns; o; o = o->next)
+		if (o->peer.known == peer.known &&
+		    (!peer.known || o->peer.uid == peer.uid))
+			mine++;
+	if (!est_may_connect(s->cfg, peer.uid, peer.known, s->nconns, mine)) {
 		size_t len;
 		char *line = dl_est_format_error(
 			"null", DL_EST_E_BUSY,
@@ -471,8 +513,9 @@ static void accept_one(struct server *s, int lfd, bool tcp)
 		}
 		close(fd);
 		s->ctx->errors++;
-		dl_log(DL_LOG_VERBOSE, "connection refused: %u open",
-		       s->nconns);
+		dl_log(DL_LOG_VERBOSE,
+		       "connection of uid %ld refused: %u open, %u of it",
+		       peer.known ? (long) peer.uid : -1L, s->nconns, mine);
 		return;
 	}
 	c = calloc(1, sizeof(*c));
@@ -482,17 +525,7 @@ static void accept_one(struct server *s, int lfd, bool tcp)
 	}
 	c->tag.kind = EV_CONN;
 	c->fd = fd;
-	c->peer.uid = (uid_t) -1;
-	if (!tcp) {
-		struct ucred cred;
-		socklen_t cl = sizeof(cred);
-
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
-			c->peer.uid = cred.uid;
-			c->peer.pid = cred.pid;
-			c->peer.known = true;
-		}
-	}
+	c->peer = peer;
 	c->last_active = mono();
 	c->reading = true;
 	ev.data.ptr = &c->tag;

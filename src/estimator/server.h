@@ -17,6 +17,9 @@
  * without the sticky bit; an existing non-socket file is never removed; a
  * socket another daemon answers on is refused; the socket is created 0600
  * and then given mode/group.  Returns the fd or -1 with err set. */
+/* Remove the socket at path only if it is still the one this process
+ * bound (not a socket someone put there since). */
+void server_unlink_unix(const char *path);
 int server_listen_unix(const char *path, unsigned mode, const char *group,
 		       char *err, size_t errlen);
 /* Listen on 127.0.0.1:port.  fd or -1 with err set. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SCHEMA_VERSION "1"
@@ -122,6 +123,28 @@ int store_open(const char *path, bool sync_full, uint32_t per_key,
 	s->per_key = per_key ? per_key : 1;
 	if (lock_db(s, path, err, errlen))
 		goto fail;
+	{
+		/* created 0600 whatever the umask (--foreground keeps the
+		 * caller's), and an older 0644 file is tightened: it holds
+		 * every user's job names */
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+					    O_NONBLOCK,
+			      0600);
+		struct stat sb;
+
+		if (fd < 0 || fstat(fd, &sb) ||
+		    ((sb.st_mode & 077) && fchmod(fd, 0600))) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto fail;
+		}
+		close(fd);
+		if (!S_ISREG(sb.st_mode)) {
+			snprintf(err, errlen, "%s: not a regular file", path);
+			goto fail;
+		}
+	}
 	if (sqlite3_open_v2(path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 				    SQLITE_OPEN_NOMUTEX,

@@ -123,7 +123,7 @@ START_TEST(plugin_gives_back)
 	for (int i = 0; i < 2; i++) {
 		if (out[i].d.array_id == 30) {
 			ck_assert(out[i].d.manage && out[i].release_hold);
-			ck_assert(out[i].ours_held && !out[i].fresh);
+			ck_assert(out[i].ours_held);
 		} else {
 			ck_assert(!out[i].d.manage && out[i].restore_prio);
 			ck_assert_uint_eq(out[i].user_throttle, 9);

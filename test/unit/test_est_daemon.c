@@ -7,7 +7,10 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
+#include <pwd.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "estimator/est_config.h"
@@ -79,8 +82,22 @@ START_TEST(test_store_insert_dedup_reload)
 
 	t[1].node = "n7";
 	t[1].cpu = 2;
+	/* issue 12 D14: every user's job names, 0600 whatever the umask */
+	{
+		int fd = open(db, O_CREAT | O_WRONLY, 0644);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(fchmod(fd, 0644), 0);
+		close(fd);
+	}
 	ck_assert_msg(!store_open(db, false, 100, &s, err, sizeof(err)), "%s",
 		      err);
+	{
+		struct stat sb;
+
+		ck_assert_int_eq(stat(db, &sb), 0);
+		ck_assert_int_eq(sb.st_mode & 0777, 0600);
+	}
 	ck_assert_int_eq(store_insert(s, t, 3, ins, err, sizeof(err)), 0);
 	ck_assert(ins[0] && ins[1] && ins[2]);
 	ck_assert_int_eq(store_count(s), 3);
@@ -292,17 +309,30 @@ START_TEST(test_handlers)
 	struct store *s;
 	char err[256];
 	struct json_object *o;
-	const char *obs =
-		"{\"v\":1,\"id\":1,\"op\":\"observe\",\"tasks\":["
-		"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
-		"\"start\":4000,\"end\":4010,\"cpu\":2},"
-		"{\"job_id\":2,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
-		"\"start\":4000,\"end\":4020},"
-		"{\"job_id\":3,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","
-		"\"start\":4000,\"end\":4030}]}";
-	const char *pred =
-		"{\"v\":1,\"id\":2,\"op\":\"predict\",\"job\":{\"user\":"
-		"\"u\",\"name\":\"n\",\"phase\":\"map\"}}";
+	/* the history is uid 2's: a user may ask about their own jobs */
+	struct passwd *pw2 = getpwuid(2);
+	char u2[64], obs[1024], pred[256], pred_other[256];
+
+	ck_assert_ptr_nonnull(pw2);
+	snprintf(u2, sizeof(u2), "%s", pw2->pw_name);
+	snprintf(obs, sizeof(obs),
+		 "{\"v\":1,\"id\":1,\"op\":\"observe\",\"tasks\":["
+		 "{\"job_id\":1,\"user\":\"%s\",\"name\":\"n\",\"phase\":"
+		 "\"map\",\"start\":4000,\"end\":4010,\"cpu\":2},"
+		 "{\"job_id\":2,\"user\":\"%s\",\"name\":\"n\",\"phase\":"
+		 "\"map\",\"start\":4000,\"end\":4020},"
+		 "{\"job_id\":3,\"user\":\"%s\",\"name\":\"n\",\"phase\":"
+		 "\"map\",\"start\":4000,\"end\":4030}]}",
+		 u2, u2, u2);
+	snprintf(pred, sizeof(pred),
+		 "{\"v\":1,\"id\":2,\"op\":\"predict\",\"job\":{\"user\":"
+		 "\"%s\",\"name\":\"n\",\"phase\":\"map\"}}",
+		 u2);
+	snprintf(pred_other, sizeof(pred_other),
+		 "{\"v\":1,\"id\":2,\"op\":\"predict\",\"jobs\":[{\"user\":"
+		 "\"%s\",\"name\":\"n\",\"phase\":\"map\"},{\"user\":"
+		 "\"root\",\"name\":\"n\",\"phase\":\"map\"}]}",
+		 u2);
 
 	est_config_defaults(&cfg);
 	ck_assert_int_eq(est_config_parse(&cfg, "SlurmUser=1\nPredictUsers=2\n",
@@ -340,6 +370,25 @@ START_TEST(test_handlers)
 	ck_assert_str_eq(str_at(o, "result", "source"), "history:name");
 	ck_assert_str_eq(str_at(o, "result", "p50"), "20");
 	json_object_put(o);
+	/* issue 12 E2: not about another user (root asks about anyone) */
+	o = call(&ctx, 2, pred_other);
+	{
+		struct json_object *r, *a, *e;
+
+		ck_assert(json_object_object_get_ex(o, "result", &r));
+		ck_assert(json_object_object_get_ex(r, "predictions", &a));
+		ck_assert(!json_object_object_get_ex(
+			json_object_array_get_idx(a, 0), "error", &e));
+		ck_assert(json_object_object_get_ex(
+			json_object_array_get_idx(a, 1), "error", &e));
+		ck_assert_str_eq(json_object_get_string(
+					 json_object_object_get(e, "code")),
+				 "forbidden");
+	}
+	json_object_put(o);
+	o = call(&ctx, 0, pred_other);
+	ck_assert_ptr_null(strstr(json_object_get_string(o), "forbidden"));
+	json_object_put(o);
 	/* root resends: duplicates, not stored twice, history unchanged */
 	o = call(&ctx, 0, obs);
 	ck_assert_str_eq(str_at(o, "result", "duplicates"), "3");
@@ -351,8 +400,8 @@ START_TEST(test_handlers)
 	ck_assert_str_eq(str_at(o, "result", "stored"), "3");
 	ck_assert_str_eq(str_at(o, "result", "duplicates"), "3");
 	json_object_put(o);
-	ck_assert_int_eq(ctx.requests[DL_EST_PREDICT], 3);
-	ck_assert_int_eq(ctx.sources[DL_PRED_NAME], 1);
+	ck_assert_int_eq(ctx.requests[DL_EST_PREDICT], 5);
+	ck_assert_int_eq(ctx.sources[DL_PRED_NAME], 3);
 	/* forecast without a file */
 	o = call(&ctx, 0,
 		 "{\"v\":1,\"id\":9,\"op\":\"forecast\",\"from\":0,"
@@ -377,6 +426,48 @@ START_TEST(test_handlers)
 }
 END_TEST
 
+/* Issue 12 D6: 64 idle connections of one user held every slot. */
+START_TEST(test_connection_limits)
+{
+	struct est_config cfg;
+	char err[256];
+
+	est_config_defaults(&cfg);
+	ck_assert_int_eq(est_config_parse(&cfg,
+					  "SlurmUser=1\nMaxConnections=20\n"
+					  "MaxConnectionsPerUser=4\n"
+					  "ReservedConnections=5\n",
+					  "t", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(est_config_finish(&cfg, err, sizeof(err)), 0);
+	/* a user: 4 of their own at most */
+	ck_assert(est_may_connect(&cfg, 1000, true, 0, 0));
+	ck_assert(est_may_connect(&cfg, 1000, true, 10, 3));
+	ck_assert(!est_may_connect(&cfg, 1000, true, 10, 4));
+	/* users together up to 20 - 5 */
+	ck_assert(est_may_connect(&cfg, 1001, true, 14, 0));
+	ck_assert(!est_may_connect(&cfg, 1001, true, 15, 0));
+	/* root and SlurmUser: the reserved ones too, no per-user cap */
+	ck_assert(est_may_connect(&cfg, 0, true, 19, 12));
+	ck_assert(est_may_connect(&cfg, 1, true, 15, 9));
+	ck_assert(!est_may_connect(&cfg, 0, true, 20, 0));
+	/* unknown peers (TCP) are one user, never privileged */
+	ck_assert(!est_may_connect(&cfg, 0, false, 15, 0));
+	ck_assert(!est_may_connect(&cfg, 0, false, 1, 4));
+	est_config_free(&cfg);
+	/* the reserve must leave room */
+	est_config_defaults(&cfg);
+	ck_assert_int_eq(est_config_parse(&cfg,
+					  "SlurmUser=1\nMaxConnections=4\n"
+					  "ReservedConnections=4\n",
+					  "t", err, sizeof(err)),
+			 0);
+	ck_assert_int_ne(est_config_finish(&cfg, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "ReservedConnections"));
+	est_config_free(&cfg);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("est_daemon");
@@ -388,6 +479,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_store_retention);
 	tcase_add_test(tc, test_config);
 	tcase_add_test(tc, test_handlers);
+	tcase_add_test(tc, test_connection_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -512,6 +512,52 @@ START_TEST(test_job_lru_bound)
 }
 END_TEST
 
+/* Issue 12 D14: unique job names grew the history without bound (300k
+ * names = 164 MB).  HistoryMaxKeys bounds the (user, name, phase) keys;
+ * the least recently observed goes, the user's key keeps the history. */
+START_TEST(test_name_keys_bound)
+{
+	struct dl_hist_cfg c;
+	struct dl_hist *h;
+	struct dl_hist_stats st;
+	struct dl_pred_query q = {.user = "u", .name = "kept", .phase = 0,
+				  .input_bytes = NAN};
+	struct dl_prediction p;
+	char err[64], name[32];
+
+	dl_hist_cfg_defaults(&c);
+	c.max_keys = 50;
+	h = dl_hist_new(&c, err, sizeof(err));
+	ck_assert_ptr_nonnull(h);
+	for (int i = 0; i < 5000; i++) {
+		struct dl_task_rec r;
+
+		snprintf(name, sizeof(name), "n%d", i);
+		r = rec((uint64_t) i, "u", name, 0, 5);
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+		/* one name observed all along stays */
+		r = rec((uint64_t) i + 100000, "u", "kept", 0, 7);
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.keys, 50);
+	ck_assert_int_eq(st.evicted_keys, 5001 - 50);
+	ck_assert_int_eq(st.observed, 10000);
+	/* the windows' record count follows the evictions */
+	ck_assert_uint_le(st.records, 50 * (uint64_t) c.window);
+	ck_assert_int_eq(dl_hist_predict(h, &q, 5000, &p), 0);
+	ck_assert_int_eq(p.source, DL_PRED_NAME);
+	ck_assert_double_eq_tol(p.p50, 7, 1e-9);
+	/* an evicted name falls back to the user's history */
+	q.name = "n0";
+	ck_assert_int_eq(dl_hist_predict(h, &q, 5000, &p), 0);
+	ck_assert_int_ne(p.source, DL_PRED_NAME);
+	dl_hist_free(h);
+	c.max_keys = 0;
+	ck_assert_int_ne(dl_hist_cfg_check(&c, err, sizeof(err)), 0);
+}
+END_TEST
+
 START_TEST(test_bad_records_and_queries)
 {
 	struct dl_hist *h = hist(10);
@@ -606,6 +652,7 @@ static Suite *suite(void)
 	tcase_add_test(th, test_calibration_in_history);
 	tcase_add_test(th, test_calibration_excludes_own_job);
 	tcase_add_test(th, test_job_lru_bound);
+	tcase_add_test(th, test_name_keys_bound);
 	tcase_add_test(th, test_bad_records_and_queries);
 	suite_add_tcase(s, th);
 	return s;

@@ -38,6 +38,10 @@ struct cached_sum {
 };
 
 struct hkey {
+	/* (user, name, phase) keys only: least recently observed last */
+	struct hkey *lru_prev, *lru_next;
+	const char *key; /* the map's copy */
+	size_t keylen;
 	struct ring ring;
 	uint64_t adds;
 	struct cached_sum plain; /* every record: what predict uses */
@@ -86,11 +90,13 @@ struct dl_hist {
 	struct hmap users; /* "phase\037user" -> hkey */
 	struct hmap jobs;  /* "phase\037jobid" -> hjob */
 	struct hjob *lru_head, *lru_tail;
+	struct hkey *key_head, *key_tail; /* names, most recently observed first */
 	struct rate_win rate[2];
 	struct dl_calib calib[DL_PRED_SOURCES];
 	double *scratch_a, *scratch_b;
 	uint32_t scratch_len;
 	uint64_t observed, records;
+	uint64_t evicted_keys;
 };
 
 /* ---- hash map with string keys (FNV-1a, chained) ---- */
@@ -275,6 +281,7 @@ void dl_hist_cfg_defaults(struct dl_hist_cfg *cfg)
 	cfg->window = 500;
 	cfg->rate_window = 2000;
 	cfg->max_jobs = 2000;
+	cfg->max_keys = 100000;
 	cfg->max_age = 0;
 }
 
@@ -292,6 +299,8 @@ int dl_hist_cfg_check(const struct dl_hist_cfg *cfg, char *err, size_t errlen)
 		bad = "RateWindow must be 3..1000000";
 	else if (cfg->max_jobs < 1 || cfg->max_jobs > 10000000)
 		bad = "MaxJobs must be 1..10000000";
+	else if (cfg->max_keys < 1 || cfg->max_keys > 100000000)
+		bad = "HistoryMaxKeys must be 1..100000000";
 	else if (!(cfg->max_age >= 0) || !isfinite(cfg->max_age))
 		bad = "HistoryMaxAge must be >= 0";
 	if (!bad)
@@ -474,16 +483,72 @@ static struct hkey *key_get(struct hmap *m, const char *k, size_t len,
 			    bool create)
 {
 	struct hkey *v = hmap_get(m, k, len);
+	struct hent *e;
 
 	if (v || !create)
 		return v;
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return NULL;
-	if (!hmap_put(m, k, len, v)) {
+	if (!(e = hmap_put(m, k, len, v))) {
 		free(v);
 		return NULL;
 	}
+	v->key = e->key;
+	v->keylen = e->keylen;
+	return v;
+}
+
+static void key_unlink(struct dl_hist *h, struct hkey *k)
+{
+	if (k->lru_prev)
+		k->lru_prev->lru_next = k->lru_next;
+	else if (h->key_head == k)
+		h->key_head = k->lru_next;
+	if (k->lru_next)
+		k->lru_next->lru_prev = k->lru_prev;
+	else if (h->key_tail == k)
+		h->key_tail = k->lru_prev;
+	k->lru_prev = k->lru_next = NULL;
+}
+
+static void key_push_front(struct dl_hist *h, struct hkey *k)
+{
+	k->lru_prev = NULL;
+	k->lru_next = h->key_head;
+	if (h->key_head)
+		h->key_head->lru_prev = k;
+	h->key_head = k;
+	if (!h->key_tail)
+		h->key_tail = k;
+}
+
+/* The (user, name, phase) key of an observation, created if new.  Their
+ * number is bounded (HistoryMaxKeys): unique job names would otherwise
+ * grow the history without limit; the key observed least recently goes
+ * (its user's key keeps the user's history). */
+static struct hkey *name_key_touch(struct dl_hist *h, const char *k,
+				   size_t len)
+{
+	struct hkey *v = hmap_get(&h->names, k, len);
+
+	if (v) {
+		key_unlink(h, v);
+		key_push_front(h, v);
+		return v;
+	}
+	while (h->names.n >= h->cfg.max_keys && h->key_tail) {
+		struct hkey *old = h->key_tail;
+
+		key_unlink(h, old);
+		h->records -= old->ring.len;
+		hmap_del(&h->names, old->key, old->keylen);
+		hkey_free(old);
+		h->evicted_keys++;
+	}
+	v = key_get(&h->names, k, len, true);
+	if (v)
+		key_push_front(h, v);
 	return v;
 }
 
@@ -777,7 +842,7 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 	ulen = user_key(uk, sizeof(uk), t->phase, t->user);
 	if (!nlen || !ulen)
 		return EINVAL;
-	kn = key_get(&h->names, nk, nlen, true);
+	kn = name_key_touch(h, nk, nlen);
 	ku = key_get(&h->users, uk, ulen, true);
 	job = job_get(h, t->phase, t->job_id);
 	if (!kn || !ku || !job)
@@ -924,6 +989,7 @@ void dl_hist_get_stats(const struct dl_hist *h, struct dl_hist_stats *st)
 	st->observed = h->observed;
 	st->records = h->records;
 	st->keys = (uint32_t) h->names.n;
+	st->evicted_keys = h->evicted_keys;
 	st->users = (uint32_t) h->users.n;
 	st->jobs = (uint32_t) h->jobs.n;
 	for (int i = 0; i < DL_PRED_SOURCES; i++)

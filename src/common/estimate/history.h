@@ -28,6 +28,7 @@ struct dl_hist_cfg {
 	uint32_t window;      /* newest tasks kept per key (HistoryPerKey) */
 	uint32_t rate_window; /* newest sized tasks per phase, rate model */
 	uint32_t max_jobs;    /* jobs whose own completions are tracked */
+	uint32_t max_keys;    /* (user, name, phase) keys (HistoryMaxKeys) */
 	double max_age;       /* seconds; older tasks are ignored; 0 = keep */
 };
 
@@ -64,6 +65,7 @@ struct dl_hist_stats {
 	uint64_t observed; /* records accepted since creation */
 	uint64_t records;  /* records held in the name-level windows */
 	uint32_t keys;     /* (user, name, phase) keys */
+	uint64_t evicted_keys; /* keys dropped for HistoryMaxKeys */
 	uint32_t users;    /* (user, phase) keys */
 	uint32_t jobs;     /* jobs tracked for calibration */
 	uint64_t calib[DL_PRED_SOURCES]; /* errors recorded per level */

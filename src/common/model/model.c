@@ -336,3 +336,8 @@ int dl_node_set(struct dl_node *node, const char *name, uint32_t cpus,
 	node->up = true;
 	return 0;
 }
+
+bool dl_mr_pair_allowed(uint32_t map_uid, uint32_t reduce_uid)
+{
+	return map_uid == reduce_uid;
+}

@@ -134,6 +134,12 @@ struct dl_cluster {
 struct dl_job *dl_job_new(uint64_t id, const char *user, const char *name,
 			  const char *account);
 void dl_job_free(struct dl_job *job);
+
+/* Whether an array that waits (afterok) on a whole other array becomes the
+ * reduce phase of that array's MapReduce job: only when both belong to the
+ * same user.  Anyone may depend on anyone's job in Slurm; a dependency must
+ * never let one user move another's goal or plan (issue 12, D4). */
+bool dl_mr_pair_allowed(uint32_t map_uid, uint32_t reduce_uid);
 /* Deep copy (running tasks and strings included); NULL on failure. */
 struct dl_job *dl_job_clone(const struct dl_job *job);
 

@@ -826,8 +826,6 @@ uint32_t dl_sstate_decisions(const struct dl_plan *plan,
 				d->d = core[k];
 				d->release_hold = !core[k].hold &&
 						  r->prio_mode == DL_PRIO_HELD;
-				d->fresh = !r->managed &&
-					   r->prio_mode == DL_PRIO_NONE;
 				d->ours_held = r->prio_mode == DL_PRIO_HELD;
 			} else if (r->managed && pj->phase >= 0) {
 				/* ours before, not any more: give it back */

@@ -127,8 +127,6 @@ int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph);
  * cycle, read from the array's record. */
 struct dl_array_decision {
 	struct dl_decision d;
-	bool fresh;             /* never managed: a hold it has may be
-				   job_submit/deadline's */
 	bool ours_held;         /* held by the plan last cycle */
 	bool release_hold;      /* a hold of ours goes */
 	bool restore_prio;      /* managed before, not now: Slurm's priority */

@@ -1891,11 +1891,11 @@ uint64_t dl_rt_ticket_from_env(char *const *env, uint32_t count)
 	return 0;
 }
 
-bool dl_rt_hold_from_env(char *const *env, uint32_t count)
+int dl_rt_hold_env_index(char *const *env, uint32_t count)
 {
 	size_t plen = strlen(DL_ENV_PREFIX), nlen = strlen(DL_ENV_RT_HOLD);
 
-	for (uint32_t i = 0; env && i < count; i++) {
+	for (uint32_t i = 0; env && i < count && i < INT32_MAX; i++) {
 		const char *e = env[i];
 
 		if (!e)
@@ -1903,9 +1903,14 @@ bool dl_rt_hold_from_env(char *const *env, uint32_t count)
 		if (!strncmp(e, DL_ENV_PREFIX, plen))
 			e += plen;
 		if (!strncmp(e, DL_ENV_RT_HOLD, nlen) && e[nlen] == '=')
-			return !strcmp(e + nlen + 1, "1");
+			return strcmp(e + nlen + 1, "1") ? -1 : (int) i;
 	}
-	return false;
+	return -1;
+}
+
+bool dl_rt_hold_from_env(char *const *env, uint32_t count)
+{
+	return dl_rt_hold_env_index(env, count) >= 0;
 }
 
 /* ---- the process-wide state ---- */

@@ -159,6 +159,12 @@ uint64_t dl_rt_ticket_from_env(char *const *env, uint32_t count);
 /* Whether the environment has DL_ENV_RT_HOLD=1 (with or without the
  * prefix). */
 bool dl_rt_hold_from_env(char *const *env, uint32_t count);
+/* The index of that entry (value "1"), or -1.  The sched plugin sets it to
+ * DL_ENV_RT_HOLD=0 in the same job write lock in which it releases the
+ * hold, so that "job_submit's hold, not yet released" is a fact saved with
+ * the job itself: a slurmctld killed between the two finds both undone
+ * and releases again (issue 12, D2). */
+int dl_rt_hold_env_index(char *const *env, uint32_t count);
 
 /* A job left (finished or cancelled).  One that never started is
  * forgotten; one that started stays as an anchor in the queue (finished,

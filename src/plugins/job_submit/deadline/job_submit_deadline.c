@@ -251,8 +251,9 @@ static double _partition_cpus(const part_record_t *p)
 	return cpus;
 }
 
-/* The first array this job waits for with afterok ("afterok:12:13,..."). */
-static job_record_t *_afterok_array(const job_desc_msg_t *d)
+/* The first array of the same user this job waits for with afterok
+ * ("afterok:12:13,..."): its map phase. */
+static job_record_t *_afterok_array(const job_desc_msg_t *d, uint32_t uid)
 {
 	const char *s = d->dependency, *p;
 
@@ -266,7 +267,8 @@ static job_record_t *_afterok_array(const job_desc_msg_t *d)
 			unsigned long id = strtoul(q, &end, 10);
 			job_record_t *j = find_job_record((uint32_t) id);
 
-			if (j && j->array_job_id == (uint32_t) id)
+			if (j && j->array_job_id == (uint32_t) id &&
+			    dl_mr_pair_allowed(j->user_id, uid))
 				return j;
 			/* "12_*", "12_3", "12(...)" then ':' or ',' */
 			while (*end && *end != ':' && *end != ',')
@@ -345,7 +347,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 {
 	struct dl_rt_state *st = dl_rt_shared();
 	part_record_t *part = _partition(d);
-	job_record_t *map = _afterok_array(d);
+	job_record_t *map = _afterok_array(d, uid);
 	struct dl_rt_request q;
 	struct dl_rt_verdict v;
 	struct dl_rt_params prm;

@@ -21,6 +21,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/model/job_hints.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
@@ -62,6 +63,25 @@ static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 	}
 }
 
+/* job_submit's hold is released: DEADLINE_RT_HOLD=1 becomes =0 in the same
+ * write lock, so a later hold by the user is the user's. */
+static void _submit_hold_done(job_record_t *job_ptr)
+{
+	int i = dl_rt_hold_env_index(job_ptr->spank_job_env,
+				     job_ptr->spank_job_env_size);
+	char *e;
+
+	if (i < 0)
+		return;
+	e = job_ptr->spank_job_env[i];
+	job_ptr->spank_job_env[i] = xstrdup_printf(
+		"%s%s=0", xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX))
+				  ? ""
+				  : DL_ENV_PREFIX,
+		DL_ENV_RT_HOLD);
+	xfree(e);
+}
+
 static void _release(job_record_t *job_ptr)
 {
 	/* only holds that are ours come here (Slurm calls job_submit/
@@ -71,6 +91,7 @@ static void _release(job_record_t *job_ptr)
 	    job_ptr->state_reason == WAIT_HELD_USER)
 		job_ptr->state_reason = WAIT_NO_REASON;
 	xfree(job_ptr->state_desc);
+	_submit_hold_done(job_ptr);
 }
 
 extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
@@ -91,9 +112,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			continue;
 		/* held at submit by job_submit/deadline (realtime), which
 		 * marks that hold in the job's control environment; ours to
-		 * release */
-		if (d->a.fresh && IS_JOB_PENDING(job_ptr) &&
-		    !job_ptr->priority &&
+		 * release.  Read from the job record at every cycle, not from
+		 * our own memory: the release and the mark's reset are saved
+		 * together with the job, so a slurmctld killed in between
+		 * restarts with both undone and the job is released again
+		 * (a "fresh decision" test left it held for ever) */
+		if (IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
 		    dl_rt_hold_from_env(job_ptr->spank_job_env,
 					job_ptr->spank_job_env_size))
 			d->a.release_hold = true;

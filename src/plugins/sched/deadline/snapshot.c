@@ -72,9 +72,13 @@ static void _dependency(const job_record_t *job_ptr, uint32_t *dep_array,
 	while ((dep = list_next(it))) {
 		if (dep->depend_type != SLURM_DEPEND_AFTER_OK)
 			continue;
+		/* another user's array is a plain dependency, never the map
+		 * phase of this one */
 		if (dep->job_ptr && dep->job_ptr->array_job_id &&
 		    (dep->array_task_id == INFINITE ||
-		     dep->array_task_id == NO_VAL)) {
+		     dep->array_task_id == NO_VAL) &&
+		    dl_mr_pair_allowed(dep->job_ptr->user_id,
+				       job_ptr->user_id)) {
 			if (!*dep_array)
 				*dep_array = dep->job_ptr->array_job_id;
 		} else if (dep->job_ptr && !dep->job_ptr->array_job_id) {
