@@ -212,13 +212,7 @@ static uint32_t both(const uint32_t *v)
 
 const char *sdl_outcome(const struct dl_plan_job *j)
 {
-	if (!j || j->phase >= 0)
-		return NULL;
-	if (both(j->done) < both(j->tasks))
-		return "missed";
-	if (j->deadline > 0 && j->predicted_finish > j->deadline)
-		return "missed";
-	return j->deadline > 0 ? "met" : "done";
+	return dl_plan_outcome(j);
 }
 
 static const char *phase_name(int phase)

@@ -9,6 +9,7 @@
 
 #include "common/config/config.h"
 #include "common/config/kv_file.h"
+#include "common/policy/policy.h"
 #include "fixtures.h"
 
 START_TEST(test_defaults)
@@ -289,6 +290,67 @@ START_TEST(test_kv_syntax)
 }
 END_TEST
 
+static int load_text(struct dl_config *cfg, const char *text, size_t len,
+		     char *err, size_t errlen)
+{
+	char path[] = "/tmp/dlconfXXXXXX";
+	int fd = mkstemp(path), rc;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t) len);
+	close(fd);
+	rc = dl_config_load(cfg, path, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+/* Issue 12 D12 and D8: what Slurm's s_p_hashtbl let through, and a NodeIO
+ * that failed every plan cycle instead of the reconfigure. */
+START_TEST(test_load_refuses_what_slurm_let_through)
+{
+	struct dl_config cfg;
+	char err[256];
+	const char nul[] = "Policy=realtime\n\0PlanInterval=7\n";
+
+	dl_config_defaults(&cfg);
+	ck_assert_int_eq(load_text(&cfg, "Policy=realtime\n", 16, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_int_eq(cfg.policy, DL_POLICY_REALTIME);
+	/* an empty file keeps realtime (the caller keeps cfg) */
+	ck_assert_int_eq(load_text(&cfg, "", 0, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is empty"));
+	ck_assert_int_eq(load_text(&cfg, " \n\t\n", 4, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(cfg.policy, DL_POLICY_REALTIME);
+	/* comments only: every default, said on purpose */
+	ck_assert_int_eq(load_text(&cfg, "# all defaults\n", 15, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_int_eq(cfg.policy, DL_POLICY_ADAPTIVE);
+	ck_assert_int_ne(load_text(&cfg, nul, sizeof(nul) - 1, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_int_ne(load_text(&cfg, "PlanFile=\"/tmp/x\n", 17, err,
+				   sizeof(err)),
+			 0);
+	/* a bad NodeIO is refused with the configuration */
+	ck_assert_int_eq(load_text(&cfg, "NodeIO=n[1-=5\n", 14, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_policy_check_config(&cfg, err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "NodeIO"));
+	ck_assert_int_eq(load_text(&cfg, "NodeIO=n[1-4]=100\n", 18, err,
+				   sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_policy_check_config(&cfg, err, sizeof(err)), 0);
+	ck_assert_int_eq(dl_policy_check_config(NULL, err, sizeof(err)),
+			 EINVAL);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("config");
@@ -302,6 +364,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_load_broken_keeps_previous);
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_kv_syntax);
+	tcase_add_test(tc, test_load_refuses_what_slurm_let_through);
 	suite_add_tcase(s, tc);
 	return s;
 }

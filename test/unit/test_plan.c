@@ -307,6 +307,59 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* Issue 12 D9: a job Slurm lost after its admission read "missed" in
+ * sdeadline and "finished at ?, 1795506139s before its deadline: met". */
+START_TEST(test_outcome_explained)
+{
+	struct dl_plan_job j;
+
+	memset(&j, 0, sizeof(j));
+	j.phase = -1;
+	j.deadline = 1795506139;
+	j.tasks[DL_MAP] = 4;
+	dl_plan_explain_outcome(&j, 0);
+	ck_assert_str_eq(dl_plan_outcome(&j), "missed");
+	ck_assert_ptr_null(strstr(j.explain, "met"));
+	ck_assert_ptr_null(strstr(j.explain, "?"));
+	ck_assert_ptr_nonnull(strstr(j.explain, "0 of 4 tasks completed"));
+	ck_assert_ptr_nonnull(strstr(j.explain, "deadline missed"));
+	/* all done before the deadline */
+	j.done[DL_MAP] = 4;
+	j.predicted_finish = j.deadline - 30;
+	dl_plan_explain_outcome(&j, 0);
+	ck_assert_str_eq(dl_plan_outcome(&j), "met");
+	ck_assert_ptr_nonnull(strstr(j.explain, "30s before its deadline: met"));
+	/* after it */
+	j.predicted_finish = j.deadline + 5;
+	dl_plan_explain_outcome(&j, 0);
+	ck_assert_str_eq(dl_plan_outcome(&j), "missed");
+	ck_assert_ptr_nonnull(strstr(j.explain, "5s after its deadline: missed"));
+	/* failed tasks */
+	j.done[DL_MAP] = 3;
+	dl_plan_explain_outcome(&j, 1);
+	ck_assert_ptr_nonnull(strstr(j.explain, "1 of 4 tasks not completed"));
+	/* all counted but no end time: never "met" */
+	j.done[DL_MAP] = 4;
+	j.predicted_finish = 0;
+	dl_plan_explain_outcome(&j, 0);
+	ck_assert_str_eq(dl_plan_outcome(&j), "missed");
+	ck_assert_ptr_nonnull(strstr(j.explain, "deadline missed"));
+	/* running: nothing to say */
+	j.phase = DL_MAP;
+	ck_assert_ptr_null(dl_plan_outcome(&j));
+}
+END_TEST
+
+/* names are cut at a character boundary */
+START_TEST(test_copy_str_utf8)
+{
+	char dst[4];
+
+	dl_plan_copy_str(dst, sizeof(dst), "ab\xc3\xa9");
+	ck_assert_str_eq(dst, "ab");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -318,6 +371,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_json_rejects_bad_input);
 	tcase_add_test(tc, test_file_atomic);
 	tcase_add_test(tc, test_read_file_limits);
+	tcase_add_test(tc, test_outcome_explained);
+	tcase_add_test(tc, test_copy_str_utf8);
 	tcase_add_test(tc, test_publish_concurrent);
 	tcase_add_test(tc, test_copy_and_describe);
 	tcase_add_test(tc, test_names);

@@ -5,6 +5,9 @@
  * past its worst case, a lost node, holds and releases, tickets that were
  * never bound, a changed deadline.
  */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rt_fixtures.h"
@@ -359,6 +362,28 @@ START_TEST(test_sync_feedback)
 }
 END_TEST
 
+/* Issue 12 D13: a damaged admitted set was overwritten by the next save
+ * instead of kept. */
+START_TEST(test_shared_load_keeps_damaged)
+{
+	char path[] = "/tmp/dlrtXXXXXX", bad[64], err[256];
+	struct stat sb;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "{\"version\":", 11), 11);
+	close(fd);
+	ck_assert_int_eq(dl_rt_shared_load(path, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "truncated"));
+	ck_assert_ptr_nonnull(strstr(err, ".bad"));
+	snprintf(bad, sizeof(bad), "%s.bad", path);
+	ck_assert_int_eq(stat(bad, &sb), 0);
+	ck_assert_int_eq((int) sb.st_size, 11);
+	ck_assert_int_ne(stat(path, &sb), 0);
+	unlink(bad);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rt_state");
@@ -366,6 +391,7 @@ int main(void)
 
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_bad_files);
+	tcase_add_test(tc, test_shared_load_keeps_damaged);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_sync_overrun_and_release);
 	tcase_add_test(tc, test_sync_node_lost);

@@ -357,8 +357,17 @@ int dl_config_load(struct dl_config *cfg, const char *path, char *err,
 		return EINVAL;
 	rc = dl_read_file(path, 1u << 20, &text, &len);
 	if (rc) {
-		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		snprintf(err, err ? errlen : 0, "%s: %s", path,
+			 dl_file_strerror(rc));
 		return rc;
+	}
+	if (!len || strspn(text, " \t\r\n") == len) {
+		/* a file truncated while being edited would otherwise switch
+		 * e.g. Policy=realtime to the default policy without a word */
+		snprintf(err, err ? errlen : 0,
+			 "%s is empty (remove it to use every default)", path);
+		free(text);
+		return EINVAL;
 	}
 	rc = dl_config_parse(cfg, text, len, path, err, errlen);
 	free(text);

@@ -2,9 +2,10 @@
  * config/config.h - deadline.conf settings as the core sees them.
  *
  * One table describes every option: its name, type, default, bounds and
- * documentation.  The sched plugin reads the file with Slurm's s_p_hashtbl
- * using this table's names and hands each value to dl_config_set(); the
- * tools (simulator, sdeadline) parse the same file with dl_config_load().  So
+ * documentation.  The sched plugin and the tools (simulator, sdeadline)
+ * read the file with dl_config_load() (Slurm's s_p_hashtbl took an
+ * unterminated quote literally and silently ignored everything after a
+ * NUL byte).  So
  * validation and defaults exist exactly once.
  */
 #ifndef DL_CONFIG_H
@@ -97,7 +98,9 @@ int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
 /* Parse a deadline.conf (Name=Value lines, '#' comments, case-insensitive
  * names) into cfg, starting from defaults.  On any error cfg is left
  * untouched and err says which line is wrong.  A missing file is ENOENT
- * (callers treat it as "all defaults"). */
+ * (callers treat it as "all defaults"); an empty one (blanks only) is
+ * EINVAL; one that is not a regular file is DL_E_NOT_REGULAR (never
+ * waited on: io/atomic_file.h). */
 int dl_config_load(struct dl_config *cfg, const char *path, char *err,
 		   size_t errlen);
 /* The same from text in memory; origin names it in messages.  cfg must

@@ -110,6 +110,24 @@ int dl_open_regular(const char *path, struct stat *st_out)
 	return fd;
 }
 
+int dl_file_set_aside(const char *path)
+{
+	size_t n;
+	char *bad;
+	int rc = 0;
+
+	if (!path)
+		return EINVAL;
+	n = strlen(path) + 5;
+	if (!(bad = malloc(n)))
+		return ENOMEM;
+	snprintf(bad, n, "%s.bad", path);
+	if (rename(path, bad))
+		rc = errno;
+	free(bad);
+	return rc;
+}
+
 const char *dl_file_strerror(int rc)
 {
 	return rc == DL_E_NOT_REGULAR ? "not a regular file" : strerror(rc);

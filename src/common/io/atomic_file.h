@@ -27,6 +27,11 @@ int dl_atomic_write(const char *path, const void *data, size_t len,
 struct stat;
 int dl_open_regular(const char *path, struct stat *st_out);
 
+/* Keep a damaged file as PATH.bad (replacing an older one), so that the
+ * next save does not overwrite what an admin may want to inspect.  0 or an
+ * errno value. */
+int dl_file_set_aside(const char *path);
+
 /* strerror() that names DL_E_NOT_REGULAR plainly. */
 const char *dl_file_strerror(int rc);
 

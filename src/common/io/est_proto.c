@@ -1,6 +1,7 @@
 /*
  * est_proto.c - estimator protocol: parse and format with json-c.
  */
+#include "common/io/json_text.h"
 #include "common/io/est_proto.h"
 #include "common/io/utf8.h"
 
@@ -697,9 +698,9 @@ char *dl_est_format_error(const char *id, const char *code, const char *message,
 
 	if (!e)
 		return NULL;
-	json_object_object_add(e, "code", json_object_new_string(code));
+	json_object_object_add(e, "code", dl_json_string(code));
 	json_object_object_add(e, "message",
-			       json_object_new_string(message ? message : ""));
+			       dl_json_string(message ? message : ""));
 	body = json_object_to_json_string_ext(e, JSON_FLAGS);
 	if (body)
 		line = join_line(id && id[0] ? id : "null", "error", body, len);
@@ -721,7 +722,7 @@ struct json_object *dl_est_prediction_json(const struct dl_prediction *p)
 	json_object_object_add(o, "n", json_object_new_int64(p->n));
 	json_object_object_add(
 		o, "source",
-		json_object_new_string(dl_pred_source_name(p->source)));
+		dl_json_string(dl_pred_source_name(p->source)));
 	json_object_object_add(o, "calibrated",
 			       json_object_new_boolean(p->calibrated));
 	if (p->has_profile) {
@@ -967,7 +968,7 @@ static char *build(int64_t id, enum dl_est_op op, struct json_object *extra,
 	}
 	json_object_object_add(o, "v", json_object_new_int(DL_EST_VERSION));
 	json_object_object_add(o, "id", json_object_new_int64(id));
-	json_object_object_add(o, "op", json_object_new_string(op_names[op]));
+	json_object_object_add(o, "op", dl_json_string(op_names[op]));
 	if (extra) {
 		json_object_object_foreach(extra, k, val)
 		{
@@ -1018,13 +1019,13 @@ char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q, size_t n,
 
 		json_object_object_add(
 			j, "user",
-			json_object_new_string(q[i].user ? q[i].user : ""));
+			dl_json_string(q[i].user ? q[i].user : ""));
 		json_object_object_add(
 			j, "name",
-			json_object_new_string(q[i].name ? q[i].name : ""));
+			dl_json_string(q[i].name ? q[i].name : ""));
 		json_object_object_add(
 			j, "phase",
-			json_object_new_string(q[i].phase ? "reduce" : "map"));
+			dl_json_string(q[i].phase ? "reduce" : "map"));
 		json_object_object_add(j, "tasks",
 				       json_object_new_int64(q[i].tasks));
 		if (max_completed && q[i].ncompleted > max_completed)
@@ -1065,13 +1066,13 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 				j, "task", json_object_new_int64(t[i].task));
 		json_object_object_add(
 			j, "user",
-			json_object_new_string(t[i].user ? t[i].user : ""));
+			dl_json_string(t[i].user ? t[i].user : ""));
 		json_object_object_add(
 			j, "name",
-			json_object_new_string(t[i].name ? t[i].name : ""));
+			dl_json_string(t[i].name ? t[i].name : ""));
 		json_object_object_add(
 			j, "phase",
-			json_object_new_string(t[i].phase ? "reduce" : "map"));
+			dl_json_string(t[i].phase ? "reduce" : "map"));
 		json_object_object_add(j, "start", dl_est_json_num(t[i].start));
 		json_object_object_add(j, "end", dl_est_json_num(t[i].end));
 		put_opt(j, "input_bytes", t[i].input_bytes);
@@ -1081,11 +1082,11 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 		if (t[i].usage != DL_USAGE_NONE)
 			json_object_object_add(
 				j, "usage",
-				json_object_new_string(
+				dl_json_string(
 					dl_usage_source_name(t[i].usage)));
 		if (t[i].node)
 			json_object_object_add(
-				j, "node", json_object_new_string(t[i].node));
+				j, "node", dl_json_string(t[i].node));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(extra, "tasks", arr);
@@ -1111,6 +1112,6 @@ char *dl_est_build_forecast(int64_t id, double from, double to, double step,
 	json_object_object_add(extra, "step", dl_est_json_num(step));
 	if (cls)
 		json_object_object_add(extra, "class",
-				       json_object_new_string(cls));
+				       dl_json_string(cls));
 	return build(id, DL_EST_FORECAST, extra, len);
 }

@@ -6,6 +6,10 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/io/utf8.h"
 
 static int all_space(const char *s, size_t n)
 {
@@ -58,4 +62,24 @@ struct json_object *dl_json_parse_text(const char *text, size_t len,
 		snprintf(err, err ? errlen : 0, "malformed JSON at byte %zu: %s",
 			 end, json_tokener_error_desc(e));
 	return NULL;
+}
+
+struct json_object *dl_json_string(const char *s)
+{
+	struct json_object *o;
+	size_t n;
+	char *copy;
+
+	if (!s)
+		return json_object_new_string("");
+	n = strlen(s);
+	if (dl_utf8_valid(s, n))
+		return json_object_new_string_len(s, (int) (n > INT_MAX ? INT_MAX : n));
+	copy = malloc(n + 1);
+	if (!copy)
+		return NULL;
+	dl_utf8_copy(copy, n + 1, s);
+	o = json_object_new_string(copy);
+	free(copy);
+	return o;
 }

@@ -16,4 +16,9 @@ struct json_object;
 struct json_object *dl_json_parse_text(const char *text, size_t len,
 				       int strict, char *err, size_t errlen);
 
+/* A JSON string of s (NULL = ""), made valid UTF-8 with dl_utf8_copy:
+ * every string the core writes to a file or a socket goes through it, so
+ * nothing it writes can be refused by a strict reader. */
+struct json_object *dl_json_string(const char *s);
+
 #endif

@@ -1,13 +1,16 @@
 /*
  * plan.c - plan objects and the process-wide current plan.
  */
+#include "common/io/utf8.h"
 #include "common/plan/plan.h"
 
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static const char *verdict_names[DL_VERDICT_COUNT] = {
 	"on_track", "at_risk",  "late", "no_data",  "capped",
@@ -19,13 +22,70 @@ static const char *class_names[] = {"late", "no_data",  "need",
 
 void dl_plan_copy_str(char *dst, size_t len, const char *src)
 {
-	size_t n;
+	/* at a character boundary: the plan is JSON that sdeadline reads */
+	dl_utf8_copy(dst, len, src);
+}
 
-	if (!dst || !len)
+static uint32_t both_phases(const uint32_t *v)
+{
+	return v[DL_MAP] + v[DL_REDUCE];
+}
+
+const char *dl_plan_outcome(const struct dl_plan_job *j)
+{
+	if (!j || j->phase >= 0)
+		return NULL;
+	if (both_phases(j->done) < both_phases(j->tasks))
+		return "missed";
+	/* an unknown end is no evidence of a met deadline */
+	if (j->deadline > 0 && !(j->predicted_finish > 0 &&
+				 j->predicted_finish <= j->deadline))
+		return "missed";
+	return j->deadline > 0 ? "met" : "done";
+}
+
+void dl_plan_explain_outcome(struct dl_plan_job *j, uint32_t failed)
+{
+	uint32_t done, tasks;
+	char when[16] = "";
+	const char *outcome = dl_plan_outcome(j);
+
+	if (!outcome)
 		return;
-	n = src ? strnlen(src, len - 1) : 0;
-	memcpy(dst, src ? src : "", n);
-	dst[n] = '\0';
+	done = both_phases(j->done);
+	tasks = both_phases(j->tasks);
+	if (j->predicted_finish > 0) {
+		time_t t = (time_t) j->predicted_finish;
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof(when), " at %H:%M:%S", &tm);
+	}
+	if (failed)
+		snprintf(j->explain, sizeof(j->explain),
+			 "ended%s with %u of %u tasks not completed (failed "
+			 "or cancelled): deadline missed",
+			 when, failed, tasks);
+	else if (done < tasks)
+		/* e.g. a job Slurm lost after it was admitted or planned */
+		snprintf(j->explain, sizeof(j->explain),
+			 "left Slurm%s with %u of %u tasks completed: deadline "
+			 "missed",
+			 when, done, tasks);
+	else if (!when[0])
+		snprintf(j->explain, sizeof(j->explain),
+			 "finished (end time unknown)%s",
+			 j->deadline > 0 ? ": deadline missed" : "");
+	else if (j->deadline > 0 && j->predicted_finish > j->deadline)
+		snprintf(j->explain, sizeof(j->explain),
+			 "finished%s, %.0fs after its deadline: missed", when,
+			 j->predicted_finish - j->deadline);
+	else if (j->deadline > 0)
+		snprintf(j->explain, sizeof(j->explain),
+			 "finished%s, %.0fs before its deadline: met", when,
+			 j->deadline - j->predicted_finish);
+	else
+		snprintf(j->explain, sizeof(j->explain), "finished%s", when);
 }
 
 void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job)

@@ -136,8 +136,17 @@ const struct dl_plan_job *dl_plan_find(const struct dl_plan *plan,
  * recount stats.  Entries must not change ids afterwards. */
 void dl_plan_finalize(struct dl_plan *plan);
 
-/* Copy into a plan's fixed-size field, truncated at its end (NULL = ""). */
+/* Copy into a plan's fixed-size field, truncated at a character boundary
+ * and made valid UTF-8 (NULL = ""). */
 void dl_plan_copy_str(char *dst, size_t len, const char *src);
+/* A finished job's outcome (phase < 0): "missed" when a task did not
+ * complete or the last ended after the deadline (predicted_finish holds
+ * the last end), "met", or "done" without a deadline; NULL while it runs. */
+const char *dl_plan_outcome(const struct dl_plan_job *j);
+/* Its explanation, in the same words as the outcome (failed: tasks that
+ * failed or were cancelled); a job that left Slurm with tasks never run
+ * and no end time is "missed", never "met ... before its deadline". */
+void dl_plan_explain_outcome(struct dl_plan_job *j, uint32_t failed);
 /* The job's identity (ids, user, account, name) and its task counts per
  * phase, as every policy reports them. */
 void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job);

@@ -33,7 +33,7 @@ static void put_u64(struct json_object *o, const char *k, uint64_t v)
 
 static void put_str(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
+	json_object_object_add(o, k, dl_json_string(v ? v : ""));
 }
 
 static struct json_object *phase_counts(const uint32_t *v)

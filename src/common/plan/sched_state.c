@@ -395,12 +395,12 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	put_u64(o, "map_id", r->map_id);
 	put_u64(o, "reduce_id", r->reduce_id);
 	put_u64(o, "dep_other", r->dep_other);
-	json_object_object_add(o, "user", json_object_new_string(r->user));
+	json_object_object_add(o, "user", dl_json_string(r->user));
 	json_object_object_add(o, "account",
-			       json_object_new_string(r->account));
-	json_object_object_add(o, "name", json_object_new_string(r->name));
+			       dl_json_string(r->account));
+	json_object_object_add(o, "name", dl_json_string(r->name));
 	json_object_object_add(o, "partition",
-			       json_object_new_string(r->partition));
+			       dl_json_string(r->partition));
 	put_num(o, "submit", r->submit);
 	put_u64(o, "tasks", r->tasks);
 	put_u64(o, "cpus_per_task", r->cpus_per_task);
@@ -411,7 +411,7 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	put_num(o, "reduce_cost", r->reduce_cost);
 	json_object_object_add(o, "max_delays",
 			       json_object_new_int(r->max_delays));
-	json_object_object_add(o, "finished", json_object_new_string(ids));
+	json_object_object_add(o, "finished", dl_json_string(ids));
 	free(ids);
 	put_u64(o, "completed", r->completed);
 	put_u64(o, "failed", r->failed);
@@ -439,7 +439,7 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 			       json_object_new_boolean(r->user_saved));
 	put_u64(o, "user_throttle", r->user_throttle);
 	json_object_object_add(o, "verdict",
-			       json_object_new_string(r->verdict));
+			       dl_json_string(r->verdict));
 	put_num(o, "last_seen", r->last_seen);
 	json_object_object_add(o, "present",
 			       json_object_new_boolean(r->present));

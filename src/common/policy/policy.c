@@ -2,6 +2,7 @@
  * policy.c - dispatch to the configured policy and shared input checks.
  */
 #include "common/policy/policy.h"
+#include "common/model/nodeset.h"
 
 #include <errno.h>
 #include <math.h>
@@ -105,4 +106,17 @@ bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
 	o->cls = DL_CLASS_UNMANAGED;
 	snprintf(o->explain, sizeof(o->explain), "all tasks finished");
 	return false;
+}
+
+int dl_policy_check_config(const struct dl_config *cfg, char *err,
+			   size_t errlen)
+{
+	if (!cfg) {
+		snprintf(err, err ? errlen : 0, "no configuration");
+		return EINVAL;
+	}
+	if (cfg->node_io && cfg->node_io[0] &&
+	    dl_node_io_check(cfg->node_io, err, errlen))
+		return EINVAL;
+	return 0;
 }

@@ -37,6 +37,13 @@ struct dl_policy_input {
 struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen);
 
+/* Checks of a configuration that need more than its option table (the
+ * NodeIO host lists): 0 or EINVAL with a message.  Callers refuse such a
+ * configuration when they read it, so that a bad value never reaches a
+ * plan cycle (where it would fail every cycle). */
+int dl_policy_check_config(const struct dl_config *cfg, char *err,
+			   size_t errlen);
+
 /* Shared checks of a policy input: 0 or EINVAL with a message. */
 int dl_policy_check_input(const struct dl_policy_input *in, char *err,
 			  size_t errlen);

@@ -3,6 +3,7 @@
  * monotone in the deadline), the feedback controller (Alg. V-VI), queries
  * and the worst-case length cache.
  */
+#include "common/io/atomic_file.h"
 #include "common/realtime/realtime.h"
 
 #include <errno.h>
@@ -1947,6 +1948,16 @@ int dl_rt_shared_load(const char *path, char *err, size_t errlen)
 		shared_load_rc = dl_rt_state_load(st, path, shared_load_err,
 						  sizeof(shared_load_err));
 		shared_loaded = true;
+		/* damaged: kept for the admin, not overwritten by the next
+		 * save of the (empty) admitted set */
+		if (shared_load_rc == EINVAL || shared_load_rc == EFBIG) {
+			size_t l = strlen(shared_load_err);
+
+			if (!dl_file_set_aside(path))
+				snprintf(shared_load_err + l,
+					 sizeof(shared_load_err) - l,
+					 " (the file is kept as %s.bad)", path);
+		}
 	}
 	rc = shared_load_rc;
 	if (err && errlen)

@@ -86,8 +86,8 @@ static struct json_object *job_json(const struct rt_job *j)
 	json_object_object_add(o, "ticket", json_object_new_uint64(j->ticket));
 	json_object_object_add(o, "reduce_ticket",
 			       json_object_new_uint64(j->reduce_ticket));
-	json_object_object_add(o, "user", json_object_new_string(j->user));
-	json_object_object_add(o, "name", json_object_new_string(j->name));
+	json_object_object_add(o, "user", dl_json_string(j->user));
+	json_object_object_add(o, "name", dl_json_string(j->name));
 	json_object_object_add(o, "arrival", num(j->arrival));
 	json_object_object_add(o, "deadline", num(j->deadline));
 	json_object_object_add(o, "key", num(j->key));
@@ -126,7 +126,7 @@ static struct json_object *job_json(const struct rt_job *j)
 	json_object_object_add(o, "finished",
 			       json_object_new_boolean(j->finished));
 	json_object_object_add(o, "hold_why",
-			       json_object_new_string(j->hold_why));
+			       dl_json_string(j->hold_why));
 	return o;
 }
 
@@ -233,7 +233,7 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 		struct json_object *jobs = json_object_new_array();
 
 		json_object_object_add(po, "name",
-				       json_object_new_string(pl->name));
+				       dl_json_string(pl->name));
 		json_object_object_add(po, "split",
 				       json_object_new_boolean(pl->split));
 		json_object_object_add(
@@ -256,9 +256,9 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 		struct json_object *w = json_object_new_object();
 
 		json_object_object_add(w, "user",
-				       json_object_new_string(e->user));
+				       dl_json_string(e->user));
 		json_object_object_add(w, "name",
-				       json_object_new_string(e->name));
+				       dl_json_string(e->name));
 		json_object_object_add(w, "phase",
 				       json_object_new_int(e->phase));
 		json_object_object_add(w, "p50", num(e->q.p50));

@@ -103,7 +103,7 @@ struct sdl_decision {
 };
 
 /* conf.c */
-/* Read deadline.conf (next to slurm.conf) with Slurm's s_p_hashtbl into
+/* Read deadline.conf (next to slurm.conf) with the core's dl_config_load into
  * cfg (initialised by the caller with dl_config_defaults); a missing file
  * means all defaults.  Returns SLURM_SUCCESS or SLURM_ERROR with a message
  * in err; cfg is unchanged on error. */

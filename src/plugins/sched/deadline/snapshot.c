@@ -709,17 +709,6 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 	return SLURM_SUCCESS;
 }
 
-static void _fmt_time(char *buf, size_t len, double t)
-{
-	time_t tt = (time_t) t;
-	struct tm tm;
-
-	if (!(t > 0) || !localtime_r(&tt, &tm))
-		snprintf(buf, len, "?");
-	else
-		strftime(buf, len, "%H:%M:%S", &tm);
-}
-
 static void _append(char *buf, size_t len, const char *fmt, const char *a,
 		    unsigned long long b)
 {
@@ -743,32 +732,11 @@ extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st)
 			continue;
 		if (pj->phase < 0 && last) {
 			/* finished: the outcome, from the observed tasks */
-			double finish = fmax(m->last_end, r ? r->last_end : 0);
-			uint32_t failed = m->failed + (r ? r->failed : 0);
-			uint32_t tasks = m->tasks + (r ? r->tasks : 0);
-			char when[16];
-
-			pj->predicted_finish = finish;
-			_fmt_time(when, sizeof(when), finish);
-			if (failed)
-				snprintf(pj->explain, sizeof(pj->explain),
-					 "ended at %s with %u of %u tasks not "
-					 "completed (failed or cancelled): "
-					 "deadline missed",
-					 when, failed, tasks);
-			else if (pj->deadline > 0 && finish > pj->deadline)
-				snprintf(pj->explain, sizeof(pj->explain),
-					 "finished at %s, %.0fs after its "
-					 "deadline: missed",
-					 when, finish - pj->deadline);
-			else if (pj->deadline > 0)
-				snprintf(pj->explain, sizeof(pj->explain),
-					 "finished at %s, %.0fs before its "
-					 "deadline: met",
-					 when, pj->deadline - finish);
-			else
-				snprintf(pj->explain, sizeof(pj->explain),
-					 "finished at %s", when);
+			pj->predicted_finish =
+				fmax(m->last_end, r ? r->last_end : 0);
+			dl_plan_explain_outcome(pj, m->failed +
+							    (r ? r->failed
+							       : 0));
 		}
 		if (m->dep_other && !m->reduce_id)
 			_append(pj->explain, sizeof(pj->explain),

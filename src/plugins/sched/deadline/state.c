@@ -15,6 +15,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "common/io/atomic_file.h"
 #include "common/plan/plan_json.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
@@ -62,13 +63,9 @@ extern void sdl_state_load(struct dl_sstate *st)
 		error("%s: cannot restore saved state: %s; starting afresh "
 		      "(the file is kept as %s.bad)",
 		      SDL_PREFIX, err, path);
-	if (rc && rc != ENOENT) {
-		char *bad = xstrdup_printf("%s.bad", path);
-
-		if (rename(path, bad))
-			error("%s: rename %s: %m", SDL_PREFIX, path);
-		xfree(bad);
-	}
+	if (rc && rc != ENOENT && (rc = dl_file_set_aside(path)))
+		error("%s: cannot keep %s as .bad: %s", SDL_PREFIX, path,
+		      strerror(rc));
 	xfree(path);
 }
 
