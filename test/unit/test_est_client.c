@@ -18,7 +18,7 @@
 #include "common/io/estimator_client.h"
 #include "fixtures.h"
 
-enum mode { OK, SILENT, GARBAGE, FORBIDDEN, CLOSE_AFTER_ONE };
+enum mode { OK, SILENT, GARBAGE, FORBIDDEN, CLOSE_AFTER_ONE, BUSY, HUGE, WHOLE };
 
 struct fake {
 	char path[108];
@@ -26,6 +26,7 @@ struct fake {
 	enum mode mode;
 	volatile int stop;
 	int connections, requests;
+	size_t stored; /* WHOLE: tasks acknowledged */
 	pthread_t th;
 };
 
@@ -151,6 +152,56 @@ static void serve(struct fake *f, int fd)
 				break;
 			case SILENT:
 				break;
+			case BUSY:
+				/* what deadline-estimatord sends to a
+				 * connection over its limits, then closes */
+				reply(fd, "{\"v\":1,\"id\":null,\"error\":{"
+					  "\"code\":\"busy\",\"message\":"
+					  "\"too many connections\"}}\n");
+				goto out;
+			case HUGE: {
+				/* 17 MiB of one reply line */
+				size_t n = 17u << 20;
+				char *big = malloc(n + 1);
+
+				memset(big, ' ', n);
+				big[n] = '\0';
+				(void) !send(fd, big, n, MSG_NOSIGNAL);
+				free(big);
+				goto out;
+			}
+			case WHOLE: {
+				/* an estimator that refuses an observe whole
+				 * when one task is bad (user "bad") */
+				struct dl_est_request req;
+				struct dl_est_error err;
+				char b[512];
+				bool bad = false;
+
+				ck_assert_int_eq(
+					dl_est_parse_request(line, l, &req, &err),
+					0);
+				for (size_t i = 0; i < req.ntasks; i++)
+					if (req.tasks[i].user &&
+					    !strcmp(req.tasks[i].user, "bad"))
+						bad = true;
+				if (bad)
+					snprintf(b, sizeof(b),
+						 "{\"v\":1,\"id\":%s,\"error\":{"
+						 "\"code\":\"bad_request\","
+						 "\"message\":\"no\"}}\n",
+						 req.id);
+				else
+					snprintf(b, sizeof(b),
+						 "{\"v\":1,\"id\":%s,\"result\":"
+						 "{\"stored\":%zu}}\n",
+						 req.id, req.ntasks);
+				if (!bad)
+					f->stored += req.ntasks;
+				reply(fd, b);
+				dl_est_request_free(&req);
+				break;
+			}
 			}
 			memmove(line, nl + 1, len - l - 1);
 			len -= l + 1;
@@ -423,6 +474,88 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* Issue 12 D6: "busy" counted as an answer and the status said ok. */
+START_TEST(test_busy_is_not_ok)
+{
+	struct fake f;
+	struct dl_est_client *c;
+	char d[48];
+
+	fake_start(&f, BUSY);
+	c = dl_est_client_new(f.path, 1.0);
+	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
+	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_BUSY);
+	ck_assert(!dl_est_client_up(c));
+	ck_assert_ptr_nonnull(strstr(dl_est_client_describe(c, d, sizeof(d)),
+				     "busy"));
+	/* it backs off like any failure */
+	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
+	ck_assert_int_eq(f.requests, 1);
+	dl_est_client_free(c);
+	fake_stop(&f);
+}
+END_TEST
+
+/* Issues 12 D11 and D13: an oversized reply was reported as "is down" and
+ * left a 64 MiB buffer behind for good. */
+START_TEST(test_oversized_reply)
+{
+	struct fake f;
+	struct dl_est_client *c;
+
+	fake_start(&f, HUGE);
+	c = dl_est_client_new(f.path, 5.0);
+	ck_assert_int_eq(dl_est_ping(c), EPROTO);
+	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_BAD);
+	ck_assert_ptr_nonnull(
+		strstr(dl_est_client_last_error(c), "longer than 16 MiB"));
+	fake_stop(&f);
+	/* a good estimator later: answered, and the buffer is small again
+	 * (ASan/valgrind see the rest) */
+	fake_start(&f, OK);
+	sleep(1);
+	ck_assert_int_eq(dl_est_ping(c), 0);
+	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_OK);
+	dl_est_client_free(c);
+	fake_stop(&f);
+}
+END_TEST
+
+/* Issue 12 D1: one bad task made the plugin drop its whole queue.  Even
+ * against an estimator that refuses an observe whole, only that task is
+ * lost. */
+START_TEST(test_observe_isolates_a_bad_task)
+{
+	struct fake f;
+	struct dl_est_client *c;
+	struct dl_task_rec t[300];
+	size_t stored = 0, sent = 0, rejected = 0;
+
+	for (int i = 0; i < 300; i++)
+		t[i] = (struct dl_task_rec){.job_id = 1,
+					    .task = i,
+					    .user = i == 137 ? "bad" : "u",
+					    .name = "n",
+					    .start = 100,
+					    .end = 110,
+					    .input_bytes = NAN,
+					    .cpu = NAN,
+					    .mem = NAN,
+					    .io = NAN};
+	fake_start(&f, WHOLE);
+	c = dl_est_client_new(f.path, 2.0);
+	ck_assert_int_eq(dl_est_observe(c, t, 300, &stored, &sent, &rejected),
+			 0);
+	ck_assert_uint_eq(sent, 300);
+	ck_assert_uint_eq(rejected, 1);
+	ck_assert_uint_eq(stored, 299);
+	ck_assert_uint_eq(f.stored, 299);
+	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_OK);
+	dl_est_client_free(c);
+	fake_stop(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("estimator_client");
@@ -431,6 +564,9 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_ok_path);
+	tcase_add_test(tc, test_busy_is_not_ok);
+	tcase_add_test(tc, test_oversized_reply);
+	tcase_add_test(tc, test_observe_isolates_a_bad_task);
 	tcase_add_test(tc, test_down_and_backoff);
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_garbage_and_refusal);
