@@ -44,9 +44,16 @@ fi
 make -s -C build -j"$(nproc)" >/dev/null
 
 lc() { "$top/contrib/localcluster/localcluster" --dir "$dir" "$@"; }
+# munged is started by localcluster when it is not running; then it is
+# ours to stop too
+munge_was_up=0
+if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then munge_was_up=1; fi
 cleanup() {
 	if [ "$keep" = 0 ]; then
 		lc stop || true
+		if [ "$munge_was_up" = 0 ] && [ -s /run/munge/munged.pid ]; then
+			kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
+		fi
 	fi
 }
 trap cleanup EXIT

@@ -266,7 +266,7 @@ int est_config_load(struct est_config *cfg, const char *path, bool required,
 	if (rc == ENOENT && !required)
 		return 0;
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, strerror(rc));
+		snprintf(err, errlen, "%s: %s", path, dl_file_strerror(rc));
 		return -1;
 	}
 	if (memchr(data, '\0', len)) {
@@ -344,10 +344,11 @@ int est_config_finish(struct est_config *cfg, char *err, size_t errlen)
 	}
 	free(copy);
 	if (cfg->reserved >= cfg->max_connections) {
-		snprintf(err, errlen,
-			 "ReservedConnections (%u) must be below MaxConnections "
-			 "(%u)",
-			 cfg->reserved, cfg->max_connections);
+		snprintf(
+			err, errlen,
+			"ReservedConnections (%u) must be below MaxConnections "
+			"(%u)",
+			cfg->reserved, cfg->max_connections);
 		return -1;
 	}
 	if (cfg->hist.pred.calib_min > cfg->hist.pred.calib_window) {

@@ -9,3 +9,11 @@ EXTRA_DIST += test/bats/ux_helpers.bash test/bats/ux_spank.bats \
 	test/bats/ux_guides.bats
 # realtime policy (job_submit/deadline admission, holds, restart, pairs)
 EXTRA_DIST += test/bats/realtime_admission.bats
+# fault suites (issue 12): estimator faults, slurmctld killed at the
+# critical moments, hostile inputs, two users; submit_raw submits through
+# libslurm as a REST client would (no sbatch, no SPANK plugin)
+EXTRA_DIST += test/bats/faults_helpers.bash test/bats/faults_estimator.bats \
+	test/bats/faults_slurm.bats
+noinst_PROGRAMS += test/bats/submit_raw
+test_bats_submit_raw_SOURCES = test/bats/submit_raw.c
+test_bats_submit_raw_LDADD = $(SLURM_CMD_LIBS)

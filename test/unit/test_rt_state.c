@@ -362,6 +362,41 @@ START_TEST(test_sync_feedback)
 }
 END_TEST
 
+/* Issue 12 D2: the submission hold is recognised from the job record at
+ * every cycle; a mark without the admitted set's ticket is not ours. */
+START_TEST(test_submit_hold_ours)
+{
+	struct dl_cluster cl;
+	struct dl_rt_state *st = two_jobs(&cl);
+	struct dl_rt_request r = rt_req(0, 3, 100, 1, 1, 0, 0);
+	char tk[64], wrong[64];
+	char *env_held[] = {tk, "DEADLINE_RT_HOLD=1", NULL};
+	char *env_prefixed[] = {"SPANK_DEADLINE_RT_HOLD=1", tk, NULL};
+	char *env_done[] = {tk, "DEADLINE_RT_HOLD=0", NULL};
+	char *env_forged[] = {"DEADLINE_RT_HOLD=1", NULL};
+	char *env_wrong[] = {wrong, "DEADLINE_RT_HOLD=1", NULL};
+
+	r.ticket = dl_rt_new_ticket(st);
+	ck_assert(admit(st, r, 3).admitted);
+	ck_assert_int_eq(dl_rt_bind(st, r.ticket, 7), 0);
+	snprintf(tk, sizeof(tk), "DEADLINE_RT_TICKET=%llu",
+		 (unsigned long long) r.ticket);
+	snprintf(wrong, sizeof(wrong), "DEADLINE_RT_TICKET=%llu",
+		 (unsigned long long) r.ticket + 1000);
+	ck_assert(dl_rt_submit_hold_ours(st, 7, env_held, 2));
+	ck_assert(dl_rt_submit_hold_ours(st, 7, env_prefixed, 2));
+	ck_assert_int_eq(dl_rt_hold_env_index(env_prefixed, 2), 0);
+	/* released (=0), forged (no ticket), another job's ticket */
+	ck_assert(!dl_rt_submit_hold_ours(st, 7, env_done, 2));
+	ck_assert(!dl_rt_submit_hold_ours(st, 7, env_forged, 1));
+	ck_assert(!dl_rt_submit_hold_ours(st, 7, env_wrong, 2));
+	ck_assert(!dl_rt_submit_hold_ours(st, 8, env_held, 2));
+	ck_assert(!dl_rt_submit_hold_ours(NULL, 7, env_held, 2));
+	dl_rt_state_free(st);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 /* Issue 12 D13: a damaged admitted set was overwritten by the next save
  * instead of kept. */
 START_TEST(test_shared_load_keeps_damaged)
@@ -392,6 +427,7 @@ int main(void)
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_bad_files);
 	tcase_add_test(tc, test_shared_load_keeps_damaged);
+	tcase_add_test(tc, test_submit_hold_ours);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_sync_overrun_and_release);
 	tcase_add_test(tc, test_sync_node_lost);

@@ -926,7 +926,8 @@ int dl_forecast_load(const char *path, struct dl_forecast **out, char *err,
 	*out = NULL;
 	rc = dl_read_file(path, DL_FORECAST_MAX_FILE, &text, &len);
 	if (rc) {
-		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		snprintf(err, err ? errlen : 0, "%s: %s", path,
+			 dl_file_strerror(rc));
 		return rc;
 	}
 	rc = dl_forecast_parse(text, len, path, out, err, errlen);

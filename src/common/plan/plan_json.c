@@ -522,7 +522,7 @@ struct dl_plan *dl_plan_read_file(const char *path, char *err, size_t errlen)
 
 	if (rc) {
 		snprintf(err, err ? errlen : 0, "%s: %s",
-			 path ? path : "(null)", strerror(rc));
+			 path ? path : "(null)", dl_file_strerror(rc));
 		return NULL;
 	}
 	plan = dl_plan_from_string(text, err, errlen);

@@ -396,11 +396,9 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	put_u64(o, "reduce_id", r->reduce_id);
 	put_u64(o, "dep_other", r->dep_other);
 	json_object_object_add(o, "user", dl_json_string(r->user));
-	json_object_object_add(o, "account",
-			       dl_json_string(r->account));
+	json_object_object_add(o, "account", dl_json_string(r->account));
 	json_object_object_add(o, "name", dl_json_string(r->name));
-	json_object_object_add(o, "partition",
-			       dl_json_string(r->partition));
+	json_object_object_add(o, "partition", dl_json_string(r->partition));
 	put_num(o, "submit", r->submit);
 	put_u64(o, "tasks", r->tasks);
 	put_u64(o, "cpus_per_task", r->cpus_per_task);
@@ -438,8 +436,7 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	json_object_object_add(o, "user_saved",
 			       json_object_new_boolean(r->user_saved));
 	put_u64(o, "user_throttle", r->user_throttle);
-	json_object_object_add(o, "verdict",
-			       dl_json_string(r->verdict));
+	json_object_object_add(o, "verdict", dl_json_string(r->verdict));
 	put_num(o, "last_seen", r->last_seen);
 	json_object_object_add(o, "present",
 			       json_object_new_boolean(r->present));
@@ -787,7 +784,8 @@ int dl_sstate_load(struct dl_sstate *st, const char *path, char *err,
 	}
 	rc = dl_read_file(path, MAX_STATE_FILE, &text, &len);
 	if (rc) {
-		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		snprintf(err, err ? errlen : 0, "%s: %s", path,
+			 dl_file_strerror(rc));
 		return rc;
 	}
 	if (strlen(text) != len) {

@@ -1914,6 +1914,19 @@ bool dl_rt_hold_from_env(char *const *env, uint32_t count)
 	return dl_rt_hold_env_index(env, count) >= 0;
 }
 
+bool dl_rt_submit_hold_ours(struct dl_rt_state *st, uint64_t job_id,
+			    char *const *env, uint32_t count)
+{
+	struct dl_rt_job_info info;
+	uint64_t t;
+
+	if (!st || !job_id || dl_rt_hold_env_index(env, count) < 0)
+		return false;
+	t = dl_rt_ticket_from_env(env, count);
+	return t && !dl_rt_job_get(st, job_id, &info) &&
+	       (info.ticket == t || info.reduce_ticket == t);
+}
+
 /* ---- the process-wide state ---- */
 
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;

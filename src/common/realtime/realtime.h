@@ -165,6 +165,13 @@ bool dl_rt_hold_from_env(char *const *env, uint32_t count);
  * the job itself: a slurmctld killed between the two finds both undone
  * and releases again (issue 12, D2). */
 int dl_rt_hold_env_index(char *const *env, uint32_t count);
+/* Whether job_id's hold is job_submit/deadline's submission hold, still to
+ * be released: the mark is 1 and the job's ticket is the one the admitted
+ * set holds for it.  A mark a client put in the environment itself (no
+ * job_submit plugin on its way) comes without that ticket, so it cannot
+ * make the plan release an administrator's hold. */
+bool dl_rt_submit_hold_ours(struct dl_rt_state *st, uint64_t job_id,
+			    char *const *env, uint32_t count);
 
 /* A job left (finished or cancelled).  One that never started is
  * forgotten; one that started stays as an anchor in the queue (finished,

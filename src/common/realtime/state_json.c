@@ -125,8 +125,7 @@ static struct json_object *job_json(const struct rt_job *j)
 	json_object_object_add(o, "held", json_object_new_boolean(j->held));
 	json_object_object_add(o, "finished",
 			       json_object_new_boolean(j->finished));
-	json_object_object_add(o, "hold_why",
-			       dl_json_string(j->hold_why));
+	json_object_object_add(o, "hold_why", dl_json_string(j->hold_why));
 	return o;
 }
 
@@ -232,8 +231,7 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 		struct json_object *po = json_object_new_object();
 		struct json_object *jobs = json_object_new_array();
 
-		json_object_object_add(po, "name",
-				       dl_json_string(pl->name));
+		json_object_object_add(po, "name", dl_json_string(pl->name));
 		json_object_object_add(po, "split",
 				       json_object_new_boolean(pl->split));
 		json_object_object_add(
@@ -255,10 +253,8 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 		const struct rt_wc_entry *e = &c->wc[i];
 		struct json_object *w = json_object_new_object();
 
-		json_object_object_add(w, "user",
-				       dl_json_string(e->user));
-		json_object_object_add(w, "name",
-				       dl_json_string(e->name));
+		json_object_object_add(w, "user", dl_json_string(e->user));
+		json_object_object_add(w, "name", dl_json_string(e->name));
 		json_object_object_add(w, "phase",
 				       json_object_new_int(e->phase));
 		json_object_object_add(w, "p50", num(e->q.p50));
@@ -872,7 +868,8 @@ int dl_rt_state_load(struct dl_rt_state *st, const char *path, char *err,
 		return EINVAL;
 	rc = dl_read_file(path, MAX_STATE_FILE, &text, NULL);
 	if (rc) {
-		snprintf(err, err ? errlen : 0, "%s: %s", path, strerror(rc));
+		snprintf(err, err ? errlen : 0, "%s: %s", path,
+			 dl_file_strerror(rc));
 		return rc;
 	}
 	rc = dl_rt_state_from_json(st, text, err, errlen);

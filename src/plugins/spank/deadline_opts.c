@@ -111,7 +111,7 @@ static int set_input_nodes(struct dl_spank_opts *o, const char *arg, char *err,
 		else if (rc)
 			snprintf(err, errlen,
 				 "--input-nodes=%s: cannot read the file: %s",
-				 arg, strerror(rc));
+				 arg, dl_file_strerror(rc));
 		else if (strlen(file) != len)
 			snprintf(err, errlen,
 				 "--input-nodes=%s: the file holds a NUL byte",

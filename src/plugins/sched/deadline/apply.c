@@ -118,8 +118,9 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		 * restarts with both undone and the job is released again
 		 * (a "fresh decision" test left it held for ever) */
 		if (IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-		    dl_rt_hold_from_env(job_ptr->spank_job_env,
-					job_ptr->spank_job_env_size))
+		    dl_rt_submit_hold_ours(dl_rt_shared(), d->a.d.array_id,
+					   job_ptr->spank_job_env,
+					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held =

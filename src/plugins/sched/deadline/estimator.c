@@ -464,7 +464,7 @@ extern void sdl_est_load(const struct dl_sstate *st)
 	if (rc) {
 		if (rc != ENOENT)
 			error("%s: cannot read the estimator queue %s: %s",
-			      SDL_PREFIX, path, strerror(rc));
+			      SDL_PREFIX, path, dl_file_strerror(rc));
 		xfree(path);
 		return;
 	}
@@ -505,8 +505,7 @@ extern void sdl_est_load(const struct dl_sstate *st)
 			dl_utf8_copy(t->user, sizeof(t->user), r->user);
 			dl_utf8_copy(t->name, sizeof(t->name), r->name);
 			if (r->node)
-				dl_utf8_copy(t->node, sizeof(t->node),
-					     r->node);
+				dl_utf8_copy(t->node, sizeof(t->node), r->node);
 			n++;
 		}
 		dl_est_request_free(&req);

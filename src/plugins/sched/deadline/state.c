@@ -59,7 +59,7 @@ extern void sdl_state_load(struct dl_sstate *st)
 	else if (rc == ENOENT)
 		info("%s: no saved state in %s: starting afresh", SDL_PREFIX,
 		     path);
-	else
+	else if (rc)
 		error("%s: cannot restore saved state: %s; starting afresh "
 		      "(the file is kept as %s.bad)",
 		      SDL_PREFIX, err, path);

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# Fault suite, Slurm side (issue 12): Policy=realtime with
+# job_submit/deadline on a real local Slurm; slurmctld killed with SIGKILL
+# right after the plan released a job's submit hold (D2); a second user's
+# afterok on the first user's map array (D4).  Each test asserts that no
+# job is left stuck or changed by another user.
+load faults_helpers
+
+USER_A=dlfault-a
+USER_B=dlfault-b
+
+setup_file() {
+	fault_dir
+	fault_user "$USER_A"
+	fault_user "$USER_B"
+	# ReplanDelay=6: Slurm has saved the held job long before the plan
+	# releases it (the moment of D2)
+	printf 'Policy=realtime\nPlanInterval=5\nReplanDelay=6\nEstimatorSocket=""\n' \
+		>"$FAULT_DIR/deadline.conf"
+	# users must reach slurm.conf: the cluster lives under FAULT_DIR
+	export LC_DIR=$FAULT_DIR/cluster
+	DL_PORT_BASE=${DL_FAULTS_RT_PORT_BASE:-24250} dl_cluster_start --nodes 2 --cpus 2 \
+		--job-submit deadline \
+		--plugstack "$DL_SRC/contrib/examples/plugstack.conf" \
+		--deadline-conf "$FAULT_DIR/deadline.conf"
+	chmod -R a+rX "$LC_DIR/etc"
+}
+
+teardown_file() {
+	dl_cluster_stop
+	fault_user_remove "$USER_A"
+	fault_user_remove "$USER_B"
+	fault_dir_remove
+}
+
+@test "D2: slurmctld killed right after releasing a realtime job's submit hold: released again after the restart" {
+	local j pid end
+	# --begin: released by the plan but not started before the kill (a
+	# batch launch cut by the kill is Slurm's "launch failed requeued
+	# held", an admin hold, not this defect)
+	j=$(dl_submit -J rtkill --array=0-1 -t 1 --begin=now+25seconds \
+		--deadline=now+10minutes --wrap='sleep 2')
+	# held at submit by job_submit/deadline
+	scontrol show job "$j" | grep -q 'JobState=PENDING.*Reason=JobHeldUser\|Priority=0'
+	pid=$(cat "$LC_DIR/run/slurmctld.pid")
+	end=$((SECONDS + 30))
+	until grep -q "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)"; do
+		[ $SECONDS -lt $end ] || {
+			dl_show_log
+			false
+		}
+		sleep 0.02
+	done
+	kill -KILL "$pid"
+	lc restart-ctld
+	# the restarted slurmctld finds the job as Slurm last saved it (held)
+	# and the plan releases it again
+	dl_wait_jobs 90 "$j"
+	[ "$(job_states "$j")" = "COMPLETED " ]
+	[ "$(dl_completed "$j")" -eq 2 ]
+}
+
+@test "D4: another user's afterok on a map array neither pairs with it nor changes its goal" {
+	local a ar b dl
+	scancel --quiet -u root || true # what an earlier failure left
+	dl=$(($(date +%s) + 600))
+	a=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J amap \
+		--array=0-1 -t 1 --deadline="uts$dl" --wrap='sleep 20')
+	dl_wait_planned "$a"
+	# user B depends on A's map array (a 23 h deadline)
+	b=$(as_user "$USER_B" sbatch --parsable --chdir=/tmp -o /dev/null -J bjob \
+		--array=0-1 -t 1 --deadline=now+23hours --dependency="afterok:$a" \
+		--wrap='sleep 1')
+	# A's own reduce array is still admitted as A's reduce phase
+	ar=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J ared \
+		--array=0-1 -t 1 --deadline="uts$dl" --dependency="afterok:$a" \
+		--wrap='sleep 1')
+	[ -n "$ar" ]
+	grep -q "reduce array of JobId=$a (user $USER_A)" "$(dl_ctld_log)"
+	[ "$(log_count "reduce array of JobId=$a (user $USER_B)")" -eq 0 ]
+	dl_wait_planned "$b"
+	for _ in $(seq 40); do
+		[ "$(dl_plan_field "$a" reduce_id)" = "$ar" ] && break
+		sleep 0.5
+	done
+	[ "$(dl_plan_field "$a" reduce_id)" = "$ar" ]
+	[ "$(dl_plan_field "$a" deadline)" = "$dl" ]
+	# B's array is a job of its own, B's
+	[ "$("$SDEADLINE" --json | jq -r --argjson id "$b" '.jobs[] | select(.job_id == $id) | .user')" = "$USER_B" ]
+	[ "$("$SDEADLINE" --json --user "$USER_B" | jq -r '[.jobs[].user] | unique | join(",")')" = "$USER_B" ]
+	dl_wait_jobs 150 "$a" "$ar" "$b"
+	[ "$(job_states "$a")$(job_states "$ar")$(job_states "$b")" = "COMPLETED COMPLETED COMPLETED " ]
+}
