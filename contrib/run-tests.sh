@@ -2,7 +2,8 @@
 # Set up a fresh Debian 12 machine and run every test of slurm-deadline:
 # the code style check (clang-format), unit tests (Check), the same under
 # ASan+UBSan and under valgrind, corpus replays and bounded fuzzing, make
-# distcheck, and the bats suites against a real local Slurm.  Run as root
+# distcheck, the bats suites and the fault suite (test/bats/faults_*.bats)
+# against a real local Slurm.  Run as root
 # from the source tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
@@ -116,26 +117,43 @@ else
 	tail -n 40 build/distcheck.log; fail distcheck
 fi
 
-if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
-	stage "bats against a local Slurm"
-	# bats prints TAP; its counts decide, and a plain summary line follows.
+# One bats run over the given files into build/NAME.tap; prints the TAP and
+# "NAME: N tests, P passed, F failed (S s)"; its counts decide.
+run_bats_files() { # name files...
+	name=$1
+	shift
+	tap=build/$name.tap
+	t0=$(date +%s)
 	# Into a file, not a pipe: a daemon a test leaves behind can then never
 	# keep this run waiting for the end of its output.
-	DL_BUILD="$top/build" bats --timing --print-output-on-failure test/bats \
-		>build/bats.tap 2>&1 || true
-	cat build/bats.tap
-	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' build/bats.tap | head -n 1)
-	passed=$(grep -c '^ok ' build/bats.tap || true)
-	not_ok=$(grep -c '^not ok ' build/bats.tap || true)
-	echo "bats: ${planned:-0} tests, $passed passed, $not_ok failed"
-	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ] || fail bats
+	DL_BUILD="$top/build" bats --timing --print-output-on-failure "$@" \
+		>"$tap" 2>&1 || true
+	cat "$tap"
+	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -n 1)
+	passed=$(grep -c '^ok ' "$tap" || true)
+	not_ok=$(grep -c '^not ok ' "$tap" || true)
+	echo "$name: ${planned:-0} tests, $passed passed, $not_ok failed ($(($(date +%s) - t0)) s)"
+	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ] || fail "$name"
 	# daemons a failed teardown left behind: stopped here, and a failure
 	left=$(pgrep -f "/tmp/bats-run-|$top/build/src/" || true)
 	if [ -n "$left" ]; then
-		echo "bats left processes running; stopping them:"
+		echo "$name left processes running; stopping them:"
 		ps -o pid=,args= -p "$(echo $left | tr ' ' ',')" || true
 		kill $left 2>/dev/null || true
-		fail bats-teardown
+		fail "$name-teardown"
+	fi
+}
+
+if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
+	stage "bats against a local Slurm"
+	# shellcheck disable=SC2046 # paths without blanks
+	run_bats_files bats $(ls test/bats/*.bats | grep -v '/faults_')
+	# issue 12: estimator faults, slurmctld killed at the critical
+	# moments, hostile inputs, two users, blocking files, connection
+	# exhaustion; each test asserts that nothing was lost
+	if ls test/bats/faults_*.bats >/dev/null 2>&1; then
+		stage "fault suite against a local Slurm"
+		run_bats_files faults test/bats/faults_*.bats
 	fi
 fi
 
