@@ -202,18 +202,25 @@ while time.time() < end:
 }
 
 @test "D15: localcluster stop ends the cluster's job steps and job processes" {
-	local j
-	j=$(dl_submit -J lingering -t 5:00 --wrap='sleep 4242')
+	local j n left
+	# a duration of this run only (another run's leftovers do not count)
+	n=$((40000 + RANDOM))
+	j=$(dl_submit -J lingering -t 5:00 --wrap="sleep $n")
 	for _ in $(seq 40); do
-		pgrep -f '^sleep 4242$' >/dev/null && break
+		pgrep -f "^sleep $n\$" >/dev/null && break
 		sleep 0.5
 	done
-	pgrep -f '^sleep 4242$' >/dev/null
+	pgrep -f "^sleep $n\$" >/dev/null
 	lc stop
 	sleep 1
-	run pgrep -f '^sleep 4242$'
+	run pgrep -f "^sleep $n\$"
 	[ "$status" -ne 0 ]
+	left=0
 	for p in $(pgrep -x slurmstepd || true); do
-		! tr '\0' '\n' <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$SLURM_CONF"
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qxF "SLURM_CONF=$SLURM_CONF"; then
+			left=$((left + 1))
+		fi
 	done
+	[ "$left" -eq 0 ]
 }

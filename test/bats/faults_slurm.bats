@@ -51,6 +51,14 @@ teardown_file() {
 		}
 		sleep 0.02
 	done
+	# the plugin's own state records the release: what used to be the
+	# only memory of it (a release decided only as a "fresh decision"
+	# was never made again after a restart)
+	until [ "$(jq -r --argjson id "$j" '.arrays[] | select(.id == $id) | .managed' \
+		"$LC_DIR/state/deadline_state.json" 2>/dev/null)" = true ]; do
+		[ $SECONDS -lt $end ] || false
+		sleep 0.02
+	done
 	kill -KILL "$pid"
 	lc restart-ctld
 	# the restarted slurmctld finds the job as Slurm last saved it (held)
