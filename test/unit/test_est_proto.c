@@ -157,8 +157,7 @@ static void expect_rejected(const char *line, size_t n, size_t index,
 	ck_assert_msg(parse(line, &req, &err) == 0, "refused whole: %s (%s)",
 		      line, err.message);
 	ck_assert_uint_eq(req.nrejected, 1);
-	ck_assert_uint_eq(req.op == DL_EST_OBSERVE ? req.ntasks : req.njobs,
-			  n);
+	ck_assert_uint_eq(req.op == DL_EST_OBSERVE ? req.ntasks : req.njobs, n);
 	for (size_t i = 0; i < n; i++) {
 		rj = &req.rejected[i];
 		ck_assert_msg((i == index) == (rj->code[0] != 0),
@@ -171,8 +170,8 @@ static void expect_rejected(const char *line, size_t n, size_t index,
 	dl_est_request_free(&req);
 }
 
-#define TASK_OK                                                          \
-	"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\"," \
+#define TASK_OK                                                                \
+	"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","       \
 	"\"start\":1,\"end\":2}"
 
 /* Issue D1: one bad record of a batch costs that record only. */
@@ -189,26 +188,68 @@ START_TEST(test_per_record_rejection)
 			2, 0, "jobs[0].name is not valid UTF-8");
 	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
 			"{\"job_id\":1e30,\"user\":\"u\",\"name\":\"n\","
-			"\"phase\":\"map\",\"start\":1,\"end\":2}," TASK_OK "]}",
+			"\"phase\":\"map\",\"start\":1,\"end\":2}," TASK_OK
+			"]}",
 			2, 0, "tasks[0].job_id");
 	/* 2^53 + 1 is not exact in a double: refused, not rounded */
-	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
-			TASK_OK ",{\"job_id\":9007199254740993,\"user\":\"u\","
-			"\"name\":\"n\",\"phase\":\"map\",\"start\":1,\"end\":2}]}",
-			2, 1, "tasks[1].job_id");
-	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
-			TASK_OK ",{\"job_id\":1,\"user\":\"u\",\"name\":\"n\","
-			"\"phase\":\"map\",\"start\":1}," TASK_OK "]}",
-			3, 1, "tasks[1].end is missing");
-	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
-			TASK_OK "," TASK_OK ",{\"job_id\":1,\"user\":\"u\","
-			"\"name\":\"n\\u00e9\xe9\",\"phase\":\"map\",\"start\":1,"
-			"\"end\":2}]}",
-			3, 2, "tasks[2].name is not valid UTF-8");
+	expect_rejected(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[" TASK_OK
+		",{\"job_id\":9007199254740993,\"user\":\"u\","
+		"\"name\":\"n\",\"phase\":\"map\",\"start\":1,\"end\":2}]}",
+		2, 1, "tasks[1].job_id");
+	expect_rejected(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[" TASK_OK
+		",{\"job_id\":1,\"user\":\"u\",\"name\":\"n\","
+		"\"phase\":\"map\",\"start\":1}," TASK_OK "]}",
+		3, 1, "tasks[1].end is missing");
+	expect_rejected(
+		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[" TASK_OK
+		"," TASK_OK ",{\"job_id\":1,\"user\":\"u\","
+		"\"name\":\"n\\u00e9\xe9\",\"phase\":\"map\",\"start\":1,"
+		"\"end\":2}]}",
+		3, 2, "tasks[2].name is not valid UTF-8");
 	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
 			"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":"
-			"\"map\",\"start\":1,\"end\":2,\"cpu\":-1}," TASK_OK "]}",
+			"\"map\",\"start\":1,\"end\":2,\"cpu\":-1}," TASK_OK
+			"]}",
 			2, 0, "tasks[0].cpu");
+}
+END_TEST
+
+/* Issue 12 E2: 10,000 tasks per observe did not fit the daemon's default
+ * 1 MiB line.  The most the protocol allows, as slurmctld sends them
+ * (user 31 bytes, name and node 63, usage), fits. */
+START_TEST(test_max_observe_fits_default_line)
+{
+	static struct dl_task_rec t[DL_EST_MAX_TASKS];
+	const char *user = "uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu";
+	const char *name = "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+			   "nnnnnnnnnnnn";
+	const char *node = "hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh"
+			   "hhhhhhhhhhhh";
+	size_t len = 0;
+	char *line;
+
+	for (size_t i = 0; i < DL_EST_MAX_TASKS; i++)
+		t[i] = (struct dl_task_rec){.job_id = 4294967295u,
+					    .task = 4000000000u,
+					    .user = user,
+					    .name = name,
+					    .phase = 1,
+					    .start = 1700000000.123,
+					    .end = 1700086399.987,
+					    .input_bytes = NAN,
+					    .cpu = 127.5,
+					    .mem = 1048576.25,
+					    .io = 12345.5,
+					    .usage = DL_USAGE_REQUESTED,
+					    .node = node};
+	line = dl_est_build_observe(1, t, DL_EST_MAX_TASKS, &len);
+	ck_assert_ptr_nonnull(line);
+	ck_assert_uint_lt(len, 1u << 20);
+	free(line);
+	ck_assert_ptr_null(
+		dl_est_build_observe(1, t, DL_EST_MAX_TASKS + 1, &len));
 }
 END_TEST
 
@@ -281,13 +322,16 @@ START_TEST(test_format)
 	char *line;
 
 	json_object_object_add(r, "x", dl_est_json_num(1.5));
-	json_object_object_add(r, "t", dl_est_json_num(1700000000.25));
+	json_object_object_add(r, "t", dl_est_json_time(1700000000.25));
 	json_object_object_add(r, "n", dl_est_json_num(NAN));
 	json_object_object_add(r, "f", dl_est_json_num(29.549999237060547));
+	/* issue 12 E2: a duration >= 1e9 s printed 14 digits */
+	json_object_object_add(r, "d", dl_est_json_num(2308548150.403));
+	json_object_object_add(r, "i", dl_est_json_num(1234567892));
 	line = dl_est_format_result("\"q\"", r, &len);
-	ck_assert_str_eq(line,
-			 "{\"v\":1,\"id\":\"q\",\"result\":{\"x\":1.5,"
-			 "\"t\":1700000000.25,\"n\":null,\"f\":29.55}}\n");
+	ck_assert_str_eq(line, "{\"v\":1,\"id\":\"q\",\"result\":{\"x\":1.5,"
+			       "\"t\":1700000000.25,\"n\":null,\"f\":29.55,"
+			       "\"d\":2.308548e+09,\"i\":1234567892}}\n");
 	ck_assert_int_eq(len, strlen(line));
 	free(line);
 	line = dl_est_format_error("null", DL_EST_E_BAD_JSON, "bad \"x\"",
@@ -525,6 +569,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ping_and_ids);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_per_record_rejection);
+	tcase_add_test(tc, test_max_observe_fits_default_line);
 	tcase_add_test(tc, test_predict_fields);
 	tcase_add_test(tc, test_observe_fields);
 	tcase_add_test(tc, test_format);

@@ -92,6 +92,24 @@ START_TEST(test_summary_degenerate)
 }
 END_TEST
 
+/* Issue 12 E2: completed [0,0,0] gave p50 0.001 > max 0. */
+START_TEST(test_zero_durations_ordered)
+{
+	struct dl_pred_cfg cfg;
+	struct dl_summary sm;
+	struct dl_prediction p;
+	double x[3] = {0, 0, 0}, scratch[3];
+
+	dl_pred_cfg_defaults(&cfg);
+	ck_assert_int_eq(dl_summary_compute(x, 3, &cfg, scratch, &sm), 0);
+	dl_pred_from_summary(&sm, DL_PRED_JOB, NULL, &cfg, &p);
+	ck_assert(p.p50 > 0);
+	ck_assert(p.p50 <= p.max);
+	ck_assert(p.p50 <= p.mean);
+	ck_assert(p.p50 <= p.p90 && p.p90 <= p.p99);
+}
+END_TEST
+
 START_TEST(test_quantiles_from_t_and_calibration)
 {
 	struct dl_pred_cfg c = pcfg();
@@ -520,8 +538,8 @@ START_TEST(test_name_keys_bound)
 	struct dl_hist_cfg c;
 	struct dl_hist *h;
 	struct dl_hist_stats st;
-	struct dl_pred_query q = {.user = "u", .name = "kept", .phase = 0,
-				  .input_bytes = NAN};
+	struct dl_pred_query q = {
+		.user = "u", .name = "kept", .phase = 0, .input_bytes = NAN};
 	struct dl_prediction p;
 	char err[64], name[32];
 
@@ -652,6 +670,7 @@ static Suite *suite(void)
 	tcase_add_test(th, test_calibration_in_history);
 	tcase_add_test(th, test_calibration_excludes_own_job);
 	tcase_add_test(th, test_job_lru_bound);
+	tcase_add_test(th, test_zero_durations_ordered);
 	tcase_add_test(th, test_name_keys_bound);
 	tcase_add_test(th, test_bad_records_and_queries);
 	suite_add_tcase(s, th);

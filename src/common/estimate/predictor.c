@@ -98,12 +98,16 @@ int dl_summary_compute(const double *x, size_t n, const struct dl_pred_cfg *cfg,
 	if (!x || !n || !cfg || !scratch || !out || n > UINT32_MAX)
 		return EINVAL;
 	for (size_t i = 0; i < n; i++) {
+		/* a task takes at least DL_PRED_MIN_LEN, as in the log model:
+		 * durations of 0 must not give a mean or max below p50 */
+		double v = x[i] > DL_PRED_MIN_LEN ? x[i] : DL_PRED_MIN_LEN;
+
 		if (!isfinite(x[i]) || x[i] < 0)
 			return EINVAL;
-		sum += x[i];
+		sum += v;
 		lsum += safe_log(x[i]);
-		if (x[i] > max)
-			max = x[i];
+		if (v > max)
+			max = v;
 	}
 	lmean = lsum / (double) n;
 	for (size_t i = 0; i < n; i++) {

@@ -237,8 +237,9 @@ static bool surrogate_escape_unpaired(const char *s, size_t n, size_t *at)
 		}
 		if (u >= 0xd800 && u <= 0xdbff) {
 			if (i + 11 < n + 0 && s[i + 6] == '\\' &&
-			    s[i + 7] == 'u' && !hex4(s + i + 8, n - i - 8, &lo) &&
-			    lo >= 0xdc00 && lo <= 0xdfff) {
+			    s[i + 7] == 'u' &&
+			    !hex4(s + i + 8, n - i - 8, &lo) && lo >= 0xdc00 &&
+			    lo <= 0xdfff) {
 				i += 11;
 				continue;
 			}
@@ -416,7 +417,8 @@ static int parse_predict(struct json_object *root, struct dl_est_request *req,
 		if (parse_job(o, &req->jobs[i], req->completed, &used, where,
 			      &req->rejected[i])) {
 			/* the limit of the whole request stays whole */
-			if (!strcmp(req->rejected[i].code, DL_EST_E_TOO_LARGE) ||
+			if (!strcmp(req->rejected[i].code,
+				    DL_EST_E_TOO_LARGE) ||
 			    !req->batch) {
 				if (err)
 					*err = req->rejected[i];
@@ -634,23 +636,34 @@ struct json_object *dl_est_json_num(double v)
 
 	if (!isfinite(v))
 		return NULL;
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	else
+		/* 7 significant digits at any magnitude: durations to a
+		 * tenth of a second and better, without float noise of the
+		 * stored samples (a 1e9 s duration is not printed to the
+		 * millisecond) */
+		snprintf(buf, sizeof(buf), "%.7g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+struct json_object *dl_est_json_time(double v)
+{
+	char buf[48], *e;
+
+	if (!isfinite(v))
+		return NULL;
 	if (v == floor(v) && fabs(v) < 1e15) {
 		snprintf(buf, sizeof(buf), "%.0f", v);
-	} else if (fabs(v) < 1e6) {
-		/* 7 significant digits: durations to a tenth of a second and
-		 * better, without float noise of the stored samples */
-		snprintf(buf, sizeof(buf), "%.7g", v);
-	} else {
-		/* epoch times: milliseconds */
-		char *e;
-
-		snprintf(buf, sizeof(buf), "%.3f", v);
-		e = buf + strlen(buf) - 1;
-		while (*e == '0')
-			*e-- = '\0';
-		if (*e == '.')
-			*e = '\0';
+		return json_object_new_double_s(v, buf);
 	}
+	/* epoch times: milliseconds */
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	e = buf + strlen(buf) - 1;
+	while (*e == '0')
+		*e-- = '\0';
+	if (*e == '.')
+		*e = '\0';
 	return json_object_new_double_s(v, buf);
 }
 
@@ -720,9 +733,8 @@ struct json_object *dl_est_prediction_json(const struct dl_prediction *p)
 	json_object_object_add(o, "max", dl_est_json_num(p->max));
 	json_object_object_add(o, "mean", dl_est_json_num(p->mean));
 	json_object_object_add(o, "n", json_object_new_int64(p->n));
-	json_object_object_add(
-		o, "source",
-		dl_json_string(dl_pred_source_name(p->source)));
+	json_object_object_add(o, "source",
+			       dl_json_string(dl_pred_source_name(p->source)));
 	json_object_object_add(o, "calibrated",
 			       json_object_new_boolean(p->calibrated));
 	if (p->has_profile) {
@@ -852,8 +864,8 @@ struct json_object *dl_est_forecast_json(const struct dl_forecast *fc,
 		set_err(err, DL_EST_E_INTERNAL, "out of memory");
 		return NULL;
 	}
-	json_object_object_add(o, "from", dl_est_json_num(from));
-	json_object_object_add(o, "to", dl_est_json_num(to));
+	json_object_object_add(o, "from", dl_est_json_time(from));
+	json_object_object_add(o, "to", dl_est_json_time(to));
 	json_object_object_add(o, "step", dl_est_json_num(step));
 	for (size_t c = first; c < last; c++) {
 		struct json_object *a = json_object_new_array_ext((int) npts);
@@ -1018,11 +1030,9 @@ char *dl_est_build_predict(int64_t id, const struct dl_pred_query *q, size_t n,
 		size_t from = 0;
 
 		json_object_object_add(
-			j, "user",
-			dl_json_string(q[i].user ? q[i].user : ""));
+			j, "user", dl_json_string(q[i].user ? q[i].user : ""));
 		json_object_object_add(
-			j, "name",
-			dl_json_string(q[i].name ? q[i].name : ""));
+			j, "name", dl_json_string(q[i].name ? q[i].name : ""));
 		json_object_object_add(
 			j, "phase",
 			dl_json_string(q[i].phase ? "reduce" : "map"));
@@ -1065,16 +1075,15 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 			json_object_object_add(
 				j, "task", json_object_new_int64(t[i].task));
 		json_object_object_add(
-			j, "user",
-			dl_json_string(t[i].user ? t[i].user : ""));
+			j, "user", dl_json_string(t[i].user ? t[i].user : ""));
 		json_object_object_add(
-			j, "name",
-			dl_json_string(t[i].name ? t[i].name : ""));
+			j, "name", dl_json_string(t[i].name ? t[i].name : ""));
 		json_object_object_add(
 			j, "phase",
 			dl_json_string(t[i].phase ? "reduce" : "map"));
-		json_object_object_add(j, "start", dl_est_json_num(t[i].start));
-		json_object_object_add(j, "end", dl_est_json_num(t[i].end));
+		json_object_object_add(j, "start",
+				       dl_est_json_time(t[i].start));
+		json_object_object_add(j, "end", dl_est_json_time(t[i].end));
 		put_opt(j, "input_bytes", t[i].input_bytes);
 		put_opt(j, "cpu", t[i].cpu);
 		put_opt(j, "mem", t[i].mem);
@@ -1085,8 +1094,8 @@ char *dl_est_build_observe(int64_t id, const struct dl_task_rec *t, size_t n,
 				dl_json_string(
 					dl_usage_source_name(t[i].usage)));
 		if (t[i].node)
-			json_object_object_add(
-				j, "node", dl_json_string(t[i].node));
+			json_object_object_add(j, "node",
+					       dl_json_string(t[i].node));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(extra, "tasks", arr);
@@ -1107,11 +1116,10 @@ char *dl_est_build_forecast(int64_t id, double from, double to, double step,
 
 	if (!extra)
 		return NULL;
-	json_object_object_add(extra, "from", dl_est_json_num(from));
-	json_object_object_add(extra, "to", dl_est_json_num(to));
+	json_object_object_add(extra, "from", dl_est_json_time(from));
+	json_object_object_add(extra, "to", dl_est_json_time(to));
 	json_object_object_add(extra, "step", dl_est_json_num(step));
 	if (cls)
-		json_object_object_add(extra, "class",
-				       dl_json_string(cls));
+		json_object_object_add(extra, "class", dl_json_string(cls));
 	return build(id, DL_EST_FORECAST, extra, len);
 }

@@ -22,7 +22,7 @@ struct json_object;
 #define DL_EST_MAX_ID        64       /* bytes of a string id */
 #define DL_EST_ID_TEXT       400      /* an id as JSON text, escaped */
 #define DL_EST_MAX_JOBS      1000     /* jobs in one predict */
-#define DL_EST_MAX_TASKS     10000    /* tasks in one observe */
+#define DL_EST_MAX_TASKS     2000     /* tasks in one observe: fit 1 MiB */
 #define DL_EST_MAX_COMPLETED 1000000u /* durations in one predict */
 #define DL_EST_MAX_POINTS    100000   /* points per class in a forecast */
 #define DL_EST_MAX_INT       9007199254740992.0 /* 2^53: exact in a double */
@@ -94,9 +94,11 @@ char *dl_est_format_result(const char *id, struct json_object *result,
 char *dl_est_format_error(const char *id, const char *code, const char *message,
 			  size_t *len);
 
-/* JSON number: finite values with 7 significant digits (integers and epoch
- * times exactly, to the millisecond), else null. */
+/* JSON number: finite values, integers exactly, others with 7 significant
+ * digits (durations, ratios); else null. */
 struct json_object *dl_est_json_num(double v);
+/* An epoch time: exactly to the millisecond; else null. */
+struct json_object *dl_est_json_time(double v);
 
 /* A prediction as a result object (or one element of a batch). */
 struct json_object *dl_est_prediction_json(const struct dl_prediction *p);
