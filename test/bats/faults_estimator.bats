@@ -91,6 +91,16 @@ while time.time() < end:
 	[ "$(job_states "$j")" = "COMPLETED " ]
 	[ "$(dl_plan_field "$j" verdict)" = done ]
 	[[ "$(dl_plan_field "$j" explain)" == *": met" ]]
+	# D13: while nothing is asked (no job left), its death and its return
+	# are still noticed (it was checked only before the first answer)
+	local down back
+	down=$(log_count "is down (")
+	est_kill KILL
+	wait_log_more "is down (" "$down" 20
+	back=$(log_count "answers again")
+	est_run
+	wait_log_more "answers again" "$back" 30
+	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == ok* ]]
 }
 
 @test "D7: slurmctld restarted while the estimator is down: the tasks finished meanwhile arrive" {

@@ -55,7 +55,6 @@
 #define SDL_EST_QUEUE_MAX  100000 /* tasks kept while the estimator is away */
 #define SDL_EST_CHUNK      1000   /* tasks per line of the queue file */
 #define SDL_EST_SAVE_EVERY 60     /* s between rewrites of a changing queue */
-#define SDL_EST_PING_EVERY 60     /* s between pings of an idle estimator */
 
 struct est_task {
 	uint64_t array;
@@ -85,7 +84,6 @@ static bool want_profiles = false;
  * job_submit/deadline judges new submissions with (doc/realtime.md) */
 static bool want_worst = false;
 static time_t saved_at = 0;
-static time_t pinged_at = 0;
 
 static char *_queue_path(void)
 {
@@ -339,17 +337,13 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 	_observe(&sent);
 	priors = _priors(jobs, njobs);
 	st = dl_est_client_state(client);
-	if (!sent && !priors &&
-	    (st != DL_EST_STATE_OK ||
-	     time(NULL) - pinged_at >= SDL_EST_PING_EVERY)) {
-		/* nothing asked this cycle: say whether it answers at all
-		 * (the client's back-off keeps this to one try per period
-		 * while it is away) */
+	if (!sent && !priors) {
+		/* nothing asked this cycle: say whether it answers at all, so
+		 * the state is current while idle too (one small round trip
+		 * per cycle; the client's back-off keeps it to one try per
+		 * period while the estimator is away) */
 		dl_est_ping(client);
-		pinged_at = time(NULL);
 		st = dl_est_client_state(client);
-	} else if (sent || priors) {
-		pinged_at = time(NULL);
 	}
 	if (st == DL_EST_STATE_OK && !in_use) {
 		in_use = true;
