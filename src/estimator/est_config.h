@@ -30,8 +30,9 @@ struct est_config {
 	size_t npredict_uids;
 	uint32_t max_line;
 	uint32_t max_connections;
-	uint32_t max_per_user; /* connections of one user (not root/SlurmUser) */
-	uint32_t reserved;     /* of max_connections, for root and SlurmUser */
+	uint32_t
+		max_per_user; /* connections of one user (not root/SlurmUser) */
+	uint32_t reserved;    /* of max_connections, for root and SlurmUser */
 	double idle_timeout;
 	bool sync_full;
 	char *forecast_file; /* "" = forecast unavailable */

@@ -143,9 +143,9 @@ static char *op_observe(struct est_ctx *ctx, const struct est_peer *peer,
 	}
 	for (size_t i = 0, k = 0; i < req->ntasks; i++) {
 		if (req->rejected && req->rejected[i].code[0]) {
-			struct json_object *o = error_object(
-				req->rejected[i].code,
-				req->rejected[i].message);
+			struct json_object *o =
+				error_object(req->rejected[i].code,
+					     req->rejected[i].message);
 
 			json_object_object_add(
 				o, "index", json_object_new_int64((int64_t) i));
@@ -322,9 +322,9 @@ char *est_handle_line(struct est_ctx *ctx, const struct est_peer *peer,
 					 outlen);
 			break;
 		}
-		out = req.op == DL_EST_PREDICT ? op_predict(ctx, peer, &req,
-							    outlen)
-					       : op_forecast(ctx, &req, outlen);
+		out = req.op == DL_EST_PREDICT
+			      ? op_predict(ctx, peer, &req, outlen)
+			      : op_forecast(ctx, &req, outlen);
 		break;
 	case DL_EST_OBSERVE:
 		out = op_observe(ctx, peer, &req, outlen);

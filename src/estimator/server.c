@@ -488,8 +488,7 @@ static void accept_one(struct server *s, int lfd, bool tcp)
 
 	if (fd < 0)
 		return;
-	if (!tcp &&
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
+	if (!tcp && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0) {
 		peer.uid = cred.uid;
 		peer.pid = cred.pid;
 		peer.known = true;

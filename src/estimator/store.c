@@ -127,8 +127,9 @@ int store_open(const char *path, bool sync_full, uint32_t per_key,
 		/* created 0600 whatever the umask (--foreground keeps the
 		 * caller's), and an older 0644 file is tightened: it holds
 		 * every user's job names */
-		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-					    O_NONBLOCK,
+		int fd = open(path,
+			      O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+				      O_NONBLOCK,
 			      0600);
 		struct stat sb;
 

@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 	d.spank_job_env = nenv ? env : NULL;
 	d.spank_job_env_size = nenv;
 	if (slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS) {
-		fprintf(stderr, "submit_raw: %s\n", slurm_strerror(slurm_get_errno()));
+		fprintf(stderr, "submit_raw: %s\n",
+			slurm_strerror(slurm_get_errno()));
 		return 1;
 	}
 	printf("%u\n", resp->job_id);

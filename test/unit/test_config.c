@@ -313,9 +313,8 @@ START_TEST(test_load_refuses_what_slurm_let_through)
 	const char nul[] = "Policy=realtime\n\0PlanInterval=7\n";
 
 	dl_config_defaults(&cfg);
-	ck_assert_int_eq(load_text(&cfg, "Policy=realtime\n", 16, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		load_text(&cfg, "Policy=realtime\n", 16, err, sizeof(err)), 0);
 	ck_assert_int_eq(cfg.policy, DL_POLICY_REALTIME);
 	/* an empty file keeps realtime (the caller keeps cfg) */
 	ck_assert_int_eq(load_text(&cfg, "", 0, err, sizeof(err)), EINVAL);
@@ -324,9 +323,8 @@ START_TEST(test_load_refuses_what_slurm_let_through)
 			 EINVAL);
 	ck_assert_int_eq(cfg.policy, DL_POLICY_REALTIME);
 	/* comments only: every default, said on purpose */
-	ck_assert_int_eq(load_text(&cfg, "# all defaults\n", 15, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		load_text(&cfg, "# all defaults\n", 15, err, sizeof(err)), 0);
 	{
 		struct dl_config def;
 
@@ -335,22 +333,20 @@ START_TEST(test_load_refuses_what_slurm_let_through)
 		ck_assert_int_ne(def.policy, DL_POLICY_REALTIME);
 		dl_config_free(&def);
 	}
-	ck_assert_int_ne(load_text(&cfg, nul, sizeof(nul) - 1, err,
-				   sizeof(err)),
-			 0);
-	ck_assert_int_ne(load_text(&cfg, "PlanFile=\"/tmp/x\n", 17, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_ne(
+		load_text(&cfg, nul, sizeof(nul) - 1, err, sizeof(err)), 0);
+	ck_assert_int_ne(
+		load_text(&cfg, "PlanFile=\"/tmp/x\n", 17, err, sizeof(err)),
+		0);
 	/* a bad NodeIO is refused with the configuration */
-	ck_assert_int_eq(load_text(&cfg, "NodeIO=n[1-=5\n", 14, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		load_text(&cfg, "NodeIO=n[1-=5\n", 14, err, sizeof(err)), 0);
 	ck_assert_int_eq(dl_policy_check_config(&cfg, err, sizeof(err)),
 			 EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "NodeIO"));
-	ck_assert_int_eq(load_text(&cfg, "NodeIO=n[1-4]=100\n", 18, err,
-				   sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		load_text(&cfg, "NodeIO=n[1-4]=100\n", 18, err, sizeof(err)),
+		0);
 	ck_assert_int_eq(dl_policy_check_config(&cfg, err, sizeof(err)), 0);
 	ck_assert_int_eq(dl_policy_check_config(NULL, err, sizeof(err)),
 			 EINVAL);

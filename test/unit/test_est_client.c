@@ -18,7 +18,16 @@
 #include "common/io/estimator_client.h"
 #include "fixtures.h"
 
-enum mode { OK, SILENT, GARBAGE, FORBIDDEN, CLOSE_AFTER_ONE, BUSY, HUGE, WHOLE };
+enum mode {
+	OK,
+	SILENT,
+	GARBAGE,
+	FORBIDDEN,
+	CLOSE_AFTER_ONE,
+	BUSY,
+	HUGE,
+	WHOLE
+};
 
 struct fake {
 	char path[108];
@@ -178,24 +187,26 @@ static void serve(struct fake *f, int fd)
 				char b[512];
 				bool bad = false;
 
-				ck_assert_int_eq(
-					dl_est_parse_request(line, l, &req, &err),
-					0);
+				ck_assert_int_eq(dl_est_parse_request(
+							 line, l, &req, &err),
+						 0);
 				for (size_t i = 0; i < req.ntasks; i++)
 					if (req.tasks[i].user &&
 					    !strcmp(req.tasks[i].user, "bad"))
 						bad = true;
 				if (bad)
-					snprintf(b, sizeof(b),
-						 "{\"v\":1,\"id\":%s,\"error\":{"
-						 "\"code\":\"bad_request\","
-						 "\"message\":\"no\"}}\n",
-						 req.id);
+					snprintf(
+						b, sizeof(b),
+						"{\"v\":1,\"id\":%s,\"error\":{"
+						"\"code\":\"bad_request\","
+						"\"message\":\"no\"}}\n",
+						req.id);
 				else
-					snprintf(b, sizeof(b),
-						 "{\"v\":1,\"id\":%s,\"result\":"
-						 "{\"stored\":%zu}}\n",
-						 req.id, req.ntasks);
+					snprintf(
+						b, sizeof(b),
+						"{\"v\":1,\"id\":%s,\"result\":"
+						"{\"stored\":%zu}}\n",
+						req.id, req.ntasks);
 				if (!bad)
 					f->stored += req.ntasks;
 				reply(fd, b);
@@ -486,8 +497,8 @@ START_TEST(test_busy_is_not_ok)
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_BUSY);
 	ck_assert(!dl_est_client_up(c));
-	ck_assert_ptr_nonnull(strstr(dl_est_client_describe(c, d, sizeof(d)),
-				     "busy"));
+	ck_assert_ptr_nonnull(
+		strstr(dl_est_client_describe(c, d, sizeof(d)), "busy"));
 	/* it backs off like any failure */
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
 	ck_assert_int_eq(f.requests, 1);

@@ -208,8 +208,7 @@ START_TEST(test_read_file_limits)
 			 DL_E_NOT_REGULAR);
 	ck_assert_int_eq(dl_open_regular(path, NULL), -DL_E_NOT_REGULAR);
 	unlink(path);
-	ck_assert_int_eq(dl_open_regular("/dev/null", NULL),
-			 -DL_E_NOT_REGULAR);
+	ck_assert_int_eq(dl_open_regular("/dev/null", NULL), -DL_E_NOT_REGULAR);
 	ck_assert_int_eq(dl_atomic_write(NULL, "x", 1, 0600), EINVAL);
 }
 END_TEST
@@ -328,12 +327,14 @@ START_TEST(test_outcome_explained)
 	j.predicted_finish = j.deadline - 30;
 	dl_plan_explain_outcome(&j, 0);
 	ck_assert_str_eq(dl_plan_outcome(&j), "met");
-	ck_assert_ptr_nonnull(strstr(j.explain, "30s before its deadline: met"));
+	ck_assert_ptr_nonnull(
+		strstr(j.explain, "30s before its deadline: met"));
 	/* after it */
 	j.predicted_finish = j.deadline + 5;
 	dl_plan_explain_outcome(&j, 0);
 	ck_assert_str_eq(dl_plan_outcome(&j), "missed");
-	ck_assert_ptr_nonnull(strstr(j.explain, "5s after its deadline: missed"));
+	ck_assert_ptr_nonnull(
+		strstr(j.explain, "5s after its deadline: missed"));
 	/* failed tasks */
 	j.done[DL_MAP] = 3;
 	dl_plan_explain_outcome(&j, 1);

@@ -345,9 +345,9 @@ START_TEST(test_json_skips_bad_records)
 			 "{\"id\":8,\"user\":\"bob\"}]}",
 			 bad_rec[i]);
 		dl_sstate_init(&a);
-		ck_assert_msg(!dl_sstate_from_string(&a, text, err,
-						     sizeof(err)),
-			      "refused whole: %s (%s)", text, err);
+		ck_assert_msg(
+			!dl_sstate_from_string(&a, text, err, sizeof(err)),
+			"refused whole: %s (%s)", text, err);
 		ck_assert_msg(a.skipped == 1, "%s: skipped %u", text,
 			      a.skipped);
 		ck_assert_msg(err[0], "no message for %s", text);

@@ -12,18 +12,28 @@
 
 START_TEST(test_utf8_valid)
 {
-	const char *good[] = {"", "abc", "\xc3\xa9", "\xe2\x82\xac",
-			      "\xf0\x9f\x98\x80", "a\xef\xbf\xbd"};
-	const char *bad[] = {"\xc3",         "\xe2\x82",     "\x80",
-			     "\xc0\xaf",     "\xe0\x80\xaf", "\xed\xa0\x80",
-			     "\xf4\x90\x80\x80", "\xff", "a\xc3(b"};
+	const char *good[] = {"",
+			      "abc",
+			      "\xc3\xa9",
+			      "\xe2\x82\xac",
+			      "\xf0\x9f\x98\x80",
+			      "a\xef\xbf\xbd"};
+	const char *bad[] = {"\xc3",
+			     "\xe2\x82",
+			     "\x80",
+			     "\xc0\xaf",
+			     "\xe0\x80\xaf",
+			     "\xed\xa0\x80",
+			     "\xf4\x90\x80\x80",
+			     "\xff",
+			     "a\xc3(b"};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		ck_assert_msg(dl_utf8_valid(good[i], strlen(good[i])),
 			      "good %zu", i);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(!dl_utf8_valid(bad[i], strlen(bad[i])),
-			      "bad %zu", i);
+		ck_assert_msg(!dl_utf8_valid(bad[i], strlen(bad[i])), "bad %zu",
+			      i);
 	ck_assert(!dl_utf8_valid("a\0b", 3)); /* NUL inside */
 	ck_assert(dl_utf8_valid(NULL, 0));
 }
@@ -54,15 +64,19 @@ START_TEST(test_utf8_copy_cuts_at_boundaries)
 
 		n = dl_utf8_copy(out, size,
 				 "\xf0\x9f\x98\x80\xf0\x9f\x98\x80x");
-		ck_assert_uint_eq(n, size > 9 ? 9 : size > 8 ? 8
-						   : size > 4 ? 4
-							      : 0);
+		ck_assert_uint_eq(n, size > 9   ? 9
+				     : size > 8 ? 8
+				     : size > 4 ? 4
+						: 0);
 		ck_assert(dl_utf8_valid(out, n));
 	}
 	/* invalid bytes from the user become '?' */
-	ck_assert_uint_eq(dl_utf8_copy(dst, sizeof(dst), "a\xff\xc3(b\xed\xa0\x80"),
-			  8);
-	ck_assert_str_eq(dst, "a?" "?(b?" "?" "?");
+	ck_assert_uint_eq(
+		dl_utf8_copy(dst, sizeof(dst), "a\xff\xc3(b\xed\xa0\x80"), 8);
+	ck_assert_str_eq(dst, "a?"
+			      "?(b?"
+			      "?"
+			      "?");
 	ck_assert_uint_eq(dl_utf8_copy(dst, sizeof(dst), NULL), 0);
 	ck_assert_str_eq(dst, "");
 	ck_assert_uint_eq(dl_utf8_copy(dst, 0, "abc"), 0);

@@ -268,8 +268,7 @@ START_TEST(test_observe_field)
 	ck_assert_int_eq(dl_est_parse_request(line, strlen(line), &req, &err),
 			 0);
 	ck_assert_uint_eq(req.nrejected, 1);
-	ck_assert_ptr_nonnull(
-		strstr(req.rejected[0].message, "usage must be"));
+	ck_assert_ptr_nonnull(strstr(req.rejected[0].message, "usage must be"));
 	dl_est_request_free(&req);
 }
 END_TEST

@@ -90,7 +90,8 @@ struct dl_hist {
 	struct hmap users; /* "phase\037user" -> hkey */
 	struct hmap jobs;  /* "phase\037jobid" -> hjob */
 	struct hjob *lru_head, *lru_tail;
-	struct hkey *key_head, *key_tail; /* names, most recently observed first */
+	struct hkey *key_head,
+		*key_tail; /* names, most recently observed first */
 	struct rate_win rate[2];
 	struct dl_calib calib[DL_PRED_SOURCES];
 	double *scratch_a, *scratch_b;
@@ -527,8 +528,7 @@ static void key_push_front(struct dl_hist *h, struct hkey *k)
  * number is bounded (HistoryMaxKeys): unique job names would otherwise
  * grow the history without limit; the key observed least recently goes
  * (its user's key keeps the user's history). */
-static struct hkey *name_key_touch(struct dl_hist *h, const char *k,
-				   size_t len)
+static struct hkey *name_key_touch(struct dl_hist *h, const char *k, size_t len)
 {
 	struct hkey *v = hmap_get(&h->names, k, len);
 

@@ -62,12 +62,12 @@ struct dl_pred_query {
 };
 
 struct dl_hist_stats {
-	uint64_t observed; /* records accepted since creation */
-	uint64_t records;  /* records held in the name-level windows */
-	uint32_t keys;     /* (user, name, phase) keys */
+	uint64_t observed;     /* records accepted since creation */
+	uint64_t records;      /* records held in the name-level windows */
+	uint32_t keys;         /* (user, name, phase) keys */
 	uint64_t evicted_keys; /* keys dropped for HistoryMaxKeys */
-	uint32_t users;    /* (user, phase) keys */
-	uint32_t jobs;     /* jobs tracked for calibration */
+	uint32_t users;        /* (user, phase) keys */
+	uint32_t jobs;         /* jobs tracked for calibration */
 	uint64_t calib[DL_PRED_SOURCES]; /* errors recorded per level */
 };
 

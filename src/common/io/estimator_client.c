@@ -491,8 +491,8 @@ static int predict_chunk(struct dl_est_client *c, const struct dl_pred_query *q,
 			continue;
 		}
 		/* a prediction out of range is refused alone */
-		status[i] = dl_est_prediction_parse(o, &out[i], err,
-						    sizeof(err));
+		status[i] =
+			dl_est_prediction_parse(o, &out[i], err, sizeof(err));
 		if (status[i])
 			snprintf(c->last_error, sizeof(c->last_error), "%s",
 				 err);

@@ -10,10 +10,10 @@
  * One connection, reused and re-opened as needed.  Not thread-safe: one
  * owner (the sched plugin's plan thread), never under a slurmctld lock.
  *
- * Return values: 0, EAGAIN (backing off, not tried, or busy), ECONNREFUSED/ENOENT/
- * ECONNRESET/EPIPE (estimator down), ETIMEDOUT (slow), EPROTO (bad reply),
- * EACCES (refused by the estimator's access rules), EINVAL (bad input or
- * rejected request), ENOMEM.
+ * Return values: 0, EAGAIN (backing off, not tried, or busy),
+ * ECONNREFUSED/ENOENT/ ECONNRESET/EPIPE (estimator down), ETIMEDOUT (slow),
+ * EPROTO (bad reply), EACCES (refused by the estimator's access rules), EINVAL
+ * (bad input or rejected request), ENOMEM.
  */
 #ifndef DL_ESTIMATOR_CLIENT_H
 #define DL_ESTIMATOR_CLIENT_H

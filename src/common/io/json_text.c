@@ -14,14 +14,13 @@
 static int all_space(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-		    s[i] != '\n')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
 			return 0;
 	return 1;
 }
 
-struct json_object *dl_json_parse_text(const char *text, size_t len,
-				       int strict, char *err, size_t errlen)
+struct json_object *dl_json_parse_text(const char *text, size_t len, int strict,
+				       char *err, size_t errlen)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
@@ -59,8 +58,9 @@ struct json_object *dl_json_parse_text(const char *text, size_t len,
 		snprintf(err, err ? errlen : 0,
 			 "trailing data after the JSON value (byte %zu)", end);
 	else
-		snprintf(err, err ? errlen : 0, "malformed JSON at byte %zu: %s",
-			 end, json_tokener_error_desc(e));
+		snprintf(err, err ? errlen : 0,
+			 "malformed JSON at byte %zu: %s", end,
+			 json_tokener_error_desc(e));
 	return NULL;
 }
 
@@ -74,7 +74,8 @@ struct json_object *dl_json_string(const char *s)
 		return json_object_new_string("");
 	n = strlen(s);
 	if (dl_utf8_valid(s, n))
-		return json_object_new_string_len(s, (int) (n > INT_MAX ? INT_MAX : n));
+		return json_object_new_string_len(
+			s, (int) (n > INT_MAX ? INT_MAX : n));
 	copy = malloc(n + 1);
 	if (!copy)
 		return NULL;

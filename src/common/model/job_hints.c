@@ -321,10 +321,11 @@ int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
 		if ((v = env_value(e, DL_ENV_SOFT_DEADLINE))) {
 			if (parse_number(v, &d) || !(d > 0) ||
 			    d > DL_TIME_MAX) {
-				snprintf(msg, sizeof(msg),
-					 "bad soft deadline '%.40s' (not a time "
-					 "up to the year 9999)",
-					 v);
+				snprintf(
+					msg, sizeof(msg),
+					"bad soft deadline '%.40s' (not a time "
+					"up to the year 9999)",
+					v);
 			} else {
 				h->soft_deadline = d;
 			}

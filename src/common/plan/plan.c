@@ -38,8 +38,8 @@ const char *dl_plan_outcome(const struct dl_plan_job *j)
 	if (both_phases(j->done) < both_phases(j->tasks))
 		return "missed";
 	/* an unknown end is no evidence of a met deadline */
-	if (j->deadline > 0 && !(j->predicted_finish > 0 &&
-				 j->predicted_finish <= j->deadline))
+	if (j->deadline > 0 &&
+	    !(j->predicted_finish > 0 && j->predicted_finish <= j->deadline))
 		return "missed";
 	return j->deadline > 0 ? "met" : "done";
 }

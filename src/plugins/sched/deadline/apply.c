@@ -74,11 +74,12 @@ static void _submit_hold_done(job_record_t *job_ptr)
 	if (i < 0)
 		return;
 	e = job_ptr->spank_job_env[i];
-	job_ptr->spank_job_env[i] = xstrdup_printf(
-		"%s%s=0", xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX))
-				  ? ""
-				  : DL_ENV_PREFIX,
-		DL_ENV_RT_HOLD);
+	job_ptr->spank_job_env[i] =
+		xstrdup_printf("%s%s=0",
+			       xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX))
+				       ? ""
+				       : DL_ENV_PREFIX,
+			       DL_ENV_RT_HOLD);
 	xfree(e);
 }
 

@@ -734,9 +734,8 @@ extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st)
 			/* finished: the outcome, from the observed tasks */
 			pj->predicted_finish =
 				fmax(m->last_end, r ? r->last_end : 0);
-			dl_plan_explain_outcome(pj, m->failed +
-							    (r ? r->failed
-							       : 0));
+			dl_plan_explain_outcome(
+				pj, m->failed + (r ? r->failed : 0));
 		}
 		if (m->dep_other && !m->reduce_id)
 			_append(pj->explain, sizeof(pj->explain),
