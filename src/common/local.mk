@@ -22,6 +22,7 @@ DL_CORE_SOURCES = \
 	src/common/estimate/predictor.c src/common/estimate/predictor.h \
 	src/common/estimate/usage.c src/common/estimate/usage.h \
 	src/common/policy/policy.c src/common/policy/policy.h \
+	src/common/policy/input.c src/common/policy/input.h \
 	src/common/policy/adaptive.c src/common/policy/adaptive.h \
 	src/common/policy/ras.c src/common/policy/ras.h \
 	src/common/policy/reverse.c src/common/policy/reverse.h \

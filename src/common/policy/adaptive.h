@@ -8,7 +8,7 @@
 #ifndef DL_POLICY_ADAPTIVE_H
 #define DL_POLICY_ADAPTIVE_H
 
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 				 size_t errlen);

@@ -659,3 +659,9 @@ struct dl_plan *dl_ras_plan(const struct dl_policy_input *in, char *err,
 {
 	return dl_placement_policy_plan(in, DL_UTIL_RAS, err, errlen);
 }
+
+struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
+				size_t errlen)
+{
+	return dl_placement_policy_plan(in, DL_UTIL_REVERSE, err, errlen);
+}

@@ -17,10 +17,14 @@
 #define DL_POLICY_RAS_H
 
 #include "common/policy/placement.h"
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 struct dl_plan *dl_ras_plan(const struct dl_policy_input *in, char *err,
 			    size_t errlen);
+/* The reverse-adaptive policy: the same cycle with the capacity left by
+ * the external load and Eq. 14's utility (s_fit from reverse.h). */
+struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
+				size_t errlen);
 
 /* The plan cycle shared by ras (DL_UTIL_RAS) and reverse
  * (DL_UTIL_REVERSE). */

@@ -23,7 +23,7 @@
 #ifndef DL_POLICY_REALTIME_H
 #define DL_POLICY_REALTIME_H
 
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 #define DL_RT_REASON_INFEASIBLE "DeadlineInfeasible"
 #define DL_RT_REASON_REJECTED   "DeadlineNotGuaranteed"
