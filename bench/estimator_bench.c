@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io/estimator_client.h"
+#include "common/estimate/estimator_client.h"
 #include "common/estimate/stats.h"
 
 static double now(void)

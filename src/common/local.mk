@@ -21,6 +21,9 @@ DL_CORE_SOURCES = \
 	src/common/estimate/stats.c src/common/estimate/stats.h \
 	src/common/estimate/predictor.c src/common/estimate/predictor.h \
 	src/common/estimate/usage.c src/common/estimate/usage.h \
+	src/common/estimate/est_proto.c src/common/estimate/est_proto.h \
+	src/common/estimate/estimator_client.c \
+	src/common/estimate/estimator_client.h \
 	src/common/policy/policy.c src/common/policy/policy.h \
 	src/common/policy/input.c src/common/policy/input.h \
 	src/common/policy/adaptive.c src/common/policy/adaptive.h \
@@ -49,8 +52,6 @@ DL_CORE_SOURCES = \
 	src/common/plan/id_index.c src/common/plan/id_index.h \
 	src/common/config/config.c src/common/config/config.h \
 	src/common/config/kv_file.c src/common/config/kv_file.h \
-	src/common/io/est_proto.c src/common/io/est_proto.h \
-	src/common/io/estimator_client.c src/common/io/estimator_client.h \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \
 	src/common/io/log.c src/common/io/log.h \
 	src/common/io/timefmt.c src/common/io/timefmt.h

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "common/io/log.h"
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "estimator/store.h"
 
 #define READ_CHUNK  65536

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io/est_proto.h"
-#include "common/io/estimator_client.h"
+#include "common/estimate/est_proto.h"
+#include "common/estimate/estimator_client.h"
 #include "fixtures.h"
 
 enum mode { OK, SILENT, GARBAGE, FORBIDDEN, CLOSE_AFTER_ONE };

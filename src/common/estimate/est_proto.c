@@ -1,7 +1,7 @@
 /*
  * est_proto.c - estimator protocol: parse and format with json-c.
  */
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 
 #include <errno.h>
 #include <json-c/json.h>

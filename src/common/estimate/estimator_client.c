@@ -1,7 +1,7 @@
 /*
  * estimator_client.c - bounded-time client of deadline-estimatord.
  */
-#include "common/io/estimator_client.h"
+#include "common/estimate/estimator_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 
 #define BACKOFF_MIN 1.0
 /* request lines are kept well below the daemon's default MaxLineBytes */
