@@ -38,9 +38,20 @@ DL_CORE_SOURCES = \
 	src/common/policy/share.c src/common/policy/share.h \
 	src/common/policy/lookahead.c src/common/policy/lookahead.h \
 	src/common/policy/triage.c src/common/policy/triage.h \
-	src/common/realtime/realtime.c src/common/realtime/realtime.h \
-	src/common/realtime/internal.h \
+	src/common/realtime/realtime.h src/common/realtime/internal.h \
+	src/common/realtime/state.c \
+	src/common/realtime/pool.c src/common/realtime/pool.h \
+	src/common/realtime/chain.c src/common/realtime/chain.h \
+	src/common/realtime/place.c src/common/realtime/place.h \
+	src/common/realtime/admit.c src/common/realtime/admit.h \
+	src/common/realtime/reduce.c \
+	src/common/realtime/verdict.c src/common/realtime/verdict.h \
+	src/common/realtime/feedback.c src/common/realtime/feedback.h \
+	src/common/realtime/tickets.c \
+	src/common/realtime/wc_cache.c src/common/realtime/wc_cache.h \
+	src/common/realtime/query.c \
 	src/common/realtime/sync.c src/common/realtime/state_json.c \
+	src/common/realtime/shared.c \
 	src/common/realtime/vector.c src/common/realtime/vector.h \
 	src/common/realtime/worst.c src/common/realtime/worst.h \
 	src/common/realtime/dispatch.c src/common/realtime/dispatch.h \

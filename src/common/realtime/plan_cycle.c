@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common/io/log.h"
+#include "common/io/timefmt.h"
 #include "common/plan/id_index.h"
 #include "common/realtime/realtime.h"
 #include "common/realtime/dispatch.h"
@@ -178,8 +179,8 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	o->alloc_for_need = o->alloc;
 	o->need = o->alloc;
 	o->sreq = a->granted;
-	dl_rt_fmt_time(fin, sizeof(fin), a->info.finish);
-	dl_rt_fmt_time(dl, sizeof(dl), a->info.deadline);
+	dl_format_instant(a->info.finish, fin, sizeof(fin));
+	dl_format_instant(a->info.deadline, dl, sizeof(dl));
 	snprintf(o->explain, sizeof(o->explain),
 		 "admitted: worst-case finish %s, deadline %s; %u running, %u "
 		 "may start now%s",

@@ -303,8 +303,4 @@ struct dl_rt_state *dl_rt_shared(void);
  * saying why (the set stays empty). */
 int dl_rt_shared_load(const char *path, char *err, size_t errlen);
 
-/* Format a time for messages: local date-time for epoch times, "+Ns"
- * for simulation times (below 1e9). */
-void dl_rt_fmt_time(char *buf, size_t len, double t);
-
 #endif

@@ -38,7 +38,10 @@
 #include <string.h>
 
 #include "common/io/atomic_file.h"
-#include "common/realtime/internal.h"
+#include "common/plan/plan.h"
+#include "common/realtime/chain.h"
+#include "common/realtime/pool.h"
+#include "common/realtime/wc_cache.h"
 
 #define RT_JSON_VERSION 1
 #define MAX_STATE_FILE  (256u << 20)
@@ -185,7 +188,7 @@ static struct dl_rt_state *snapshot(struct dl_rt_state *st)
 		}
 	}
 	for (uint32_t i = 0; ok && i < st->nwc; i++)
-		ok = !dl_rt_wc_store_locked(c, &st->wc[i]);
+		ok = !rt_wc_store_locked(c, &st->wc[i]);
 	pthread_mutex_unlock(&st->lock);
 	if (!ok) {
 		dl_rt_state_free(c);
@@ -570,7 +573,7 @@ static struct rt_job *job_from(struct rd *r, const struct json_object *o,
 	for (int p = 0; p < DL_PHASES; p++)
 		j->first_start[p] = j->last_start[p] = NAN;
 	why = get_str(r, o, "hold_why", 1024);
-	rt_copy_str(j->hold_why, sizeof(j->hold_why), why);
+	dl_plan_copy_str(j->hold_why, sizeof(j->hold_why), why);
 	free(why);
 	if (r->failed)
 		goto bad;
