@@ -39,3 +39,7 @@ test_unit_test_job_hints_SOURCES = test/unit/test_job_hints.c test/unit/fixtures
 test_unit_test_job_hints_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_job_hints_LDADD = $(UNIT_LDADD)
 endif
+
+# The core's layers and dependency graph (no cycle, no upward include).
+TESTS += test/unit/core_deps.sh
+EXTRA_DIST += test/unit/core_deps.sh
