@@ -125,8 +125,10 @@ static int own_ok(const struct rt_pool *pl, const struct rt_job *j,
 	return rc;
 }
 
-/* A deadline that would be admitted now: the job at the end of the queue
- * disturbs nobody and is judged on its own finish and start windows. */
+/* A deadline that would be admitted now: at the end of the queue the job
+ * delays nobody, so only its own finish (and its start windows, which move
+ * with the deadline) count; the deadline must also not sort it ahead of
+ * the last job that has not started, or EDF would put it elsewhere. */
 static int admissible_deadline(const struct rt_pool *pl, struct rt_job *j,
 			       double now, double *out)
 {
@@ -208,14 +210,19 @@ int rt_admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 		rc = ENOMEM;
 		goto out;
 	}
-	/* EDF position: after every job whose key is not later */
+	/* EDF position: after every job whose key is not later.  Keys only
+	 * grow along the queue (a promoted job takes the key of the job it
+	 * goes ahead of), so this is where RTMR would insert it */
 	for (pedf = first; pedf < pl->n && pl->q[pedf]->key <= j->deadline;
 	     pedf++)
 		;
 	lowest = (st->p.flags & DL_RT_PAPER_ORDER) ? pedf : first;
-	/* the job's own finish only gets earlier at earlier positions (the
-	 * vectors ahead of it only get smaller): the latest position where it
-	 * meets its own deadline, by bisection; none: rejected right away */
+	/* The job's own finish only gets earlier at earlier positions: the
+	 * vectors after k jobs are never later than those after k + 1 (each
+	 * job only adds busy time) and list scheduling is monotone.  So the
+	 * positions where it meets its own deadline are a prefix [lowest,
+	 * top], found by bisection; an empty one is a rejection without any
+	 * successor check. */
 	{
 		bool own;
 
@@ -240,6 +247,14 @@ int rt_admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 			top = lo;
 		}
 	}
+	/* From the latest such position down: the EDF position first (it
+	 * disturbs the fewest jobs and keeps RTMR's order), an earlier one
+	 * only when that is what fits.  Each position is judged on the job's
+	 * own vectors, which do not depend on its deadline, and on the
+	 * successors it delays; a looser deadline therefore only adds
+	 * positions, which is why admission is monotone in the deadline (up
+	 * to the recomputation budget, which a looser deadline spends on more
+	 * positions; never reached in the benchmark). */
 	for (pos = top + 1; top != NO_POS && pos-- > lowest;) {
 		rc = rt_try_at(st, pl, j, pos, now, slack, &t, &budget, &ok);
 		if (rc == ETIME) {
@@ -274,6 +289,9 @@ int rt_admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 		v->promoted = pos < pedf;
 		v->blocker = 0;
 		if (commit) {
+			/* ahead of its EDF position: it takes the key of the
+			 * job it goes ahead of, so keys stay sorted and later
+			 * EDF positions stay consistent */
 			if (pos < pedf)
 				j->key = pl->q[pos]->key;
 			rc = rt_trial_commit(pl, pos, j, &t);

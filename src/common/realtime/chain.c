@@ -3,6 +3,25 @@
  * one job's worst-case schedule on the vectors its predecessor leaves
  * (Alg. II for the maps, Alg. III for the reduces) and the recomputation
  * of every job behind a position.
+ *
+ * The guarantee rests on one invariant that every file of realtime/
+ * keeps: a job's vectors (plus its pad, place.c) bound from above, unit by
+ * unit in sorted order, when the pool's units really become free after
+ * that job and every job ahead of it (the paper's T >= V).  It holds
+ * because
+ *  - every task is modelled at its worst-case length, which a task of an
+ *    admitted job does not exceed in normal operation (worst.h: the time
+ *    limit bounds it, and Slurm kills a task at its limit);
+ *  - list scheduling onto the earliest units and MAX are monotone: later
+ *    predecessor vectors or longer tasks never give earlier vectors, so the
+ *    bound carries from each job to the next by induction;
+ *  - the dispatcher (dispatch.h) never lets a job take units the model
+ *    gave a job ahead of it: it serves jobs in queue order and holds back
+ *    the reducers' units of the jobs whose maps still run.
+ * A job whose modelled finish is within its deadline therefore finishes in
+ * time.  When reality leaves the model (a task overran its worst case, a
+ * node was lost), sync.c rebuilds the vectors from what runs and holds
+ * whatever can no longer make it.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,9 +30,12 @@
 #include "common/realtime/chain.h"
 #include "common/realtime/pool.h"
 
-/* The earliest start the model gives the job's tasks: tasks that may have
- * started keep the times they were placed at (its arrival); otherwise not
- * before now. */
+/* The earliest start the model gives the job's tasks.  A job that started
+ * while its model still holds all its tasks (model_total: nothing since
+ * admission replaced them by the pending ones) keeps its arrival: its
+ * tasks were placed from there and some of them run or ran, so placing
+ * them again from now would count them twice and push them into the
+ * future.  Any other job cannot start a task before now. */
 static double job_floor(const struct rt_job *j, double now)
 {
 	if (j->started && j->model_total)
@@ -36,7 +58,9 @@ int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
 	c->fits = true;
 	c->floor = floor;
 	if (j->finished) {
-		/* an anchor: the availability it left behind stays */
+		/* an anchor: the availability it left behind stays, whatever
+		 * its predecessor does (its vectors already hold its real
+		 * occupancy, feedback.c); the jobs behind it build on them */
 		c->map_finish = j->map_finish + j->pad;
 		c->finish = j->finish + j->pad;
 		c->ok = true;
@@ -56,7 +80,9 @@ int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
 	dl_rt_vec_shift(&out[DL_MAP], pred_pad);
 	dl_rt_vec_shift(&out[DL_REDUCE], pred_pad);
 	if (j->held) {
-		/* passes the predecessor through: nothing left to place */
+		/* out of the chain: its pending tasks place nothing (its
+		 * running ones are in the head the rebuild made, sync.c), so
+		 * the predecessor's vectors pass through */
 		c->map_finish = c->finish = j->finish;
 		c->ok = true;
 		return 0;
@@ -69,7 +95,8 @@ int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
 	if (!c->fits)
 		return 0;
 
-	/* maps: list scheduling from the job's arrival (or now) on */
+	/* maps (Alg. II): list scheduling from the floor on; tasks that run
+	 * already are not in mtasks, their end is in run_end */
 	rc = dl_rt_vec_schedule(&out[DL_MAP], j->mtasks[DL_MAP],
 				j->cpus[DL_MAP], j->wc[DL_MAP], floor, &w);
 	if (rc)
@@ -83,7 +110,9 @@ int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
 		if (w.last_end > c->map_finish)
 			c->map_finish = w.last_end;
 	}
-	/* reduces: after the job's last map, in waves if R > slots */
+	/* reduces (Alg. III): none before the job's worst-case map end, in
+	 * waves when R exceeds the units; a shared pool runs them on the
+	 * same vector as the maps */
 	rv = pl->split ? &out[DL_REDUCE] : &out[DL_MAP];
 	rc = dl_rt_vec_schedule(rv, j->mtasks[DL_REDUCE], j->cpus[DL_REDUCE],
 				j->wc[DL_REDUCE], c->map_finish, &w);
@@ -100,6 +129,8 @@ int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
 	}
 	if (!pl->split)
 		dl_rt_vec_free(&out[DL_REDUCE]);
+	/* Slurm cancels what has not started by a hard deadline's last
+	 * start, so a task placed after it is as bad as a late finish */
 	c->ok = c->finish <= j->deadline;
 	for (int p = 0; p < DL_PHASES; p++)
 		if (j->latest_start[p] > 0 && !isnan(c->last_start[p]) &&

@@ -61,12 +61,18 @@ int dl_rt_feedback(struct dl_rt_state *st, uint64_t id, const double *map_ends,
 	delta = rt_feedback_delta(st, j);
 	j->started = true; /* it ran */
 	if (!(fabs(j->finish - actual) > delta) && actual <= j->deadline) {
-		/* within Δ of the estimate: the vectors stay */
+		/* within Δ of the estimate: the vectors stay (they are an
+		 * upper bound already; a rebuild would cost a recomputation of
+		 * every later job for little) */
 		j->finished = true;
 		goto out;
 	}
 	/* SATU: the predecessor's vectors with the actual finish times
-	 * replacing the earliest entries */
+	 * replacing the earliest entries, assuming the unit that freed first
+	 * is the one that finished first.  The appendix shows the result is
+	 * still an upper bound on the real availability, so the jobs behind
+	 * keep their guarantee and lose the job's pessimism (or, when it ran
+	 * late, take its real lateness into account). */
 	rc = dl_rt_vec_copy(&u[DL_MAP], &rt_pred(pl, pos)[DL_MAP]);
 	if (!rc)
 		rc = dl_rt_vec_copy(&u[DL_REDUCE],

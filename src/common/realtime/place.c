@@ -1,6 +1,23 @@
 /*
  * realtime/place.c - placing a job at a position of a pool's queue and
  * following its effect down the queue, exactly or by padding.
+ *
+ * Why padding is safe.  Placing a job at pos delays the jobs behind it.
+ * Let d be how much later the new predecessor vectors free any unit than
+ * the old ones did (dl_rt_vec_excess, a sup over the sorted units).  List
+ * scheduling is monotone and 1-Lipschitz in that norm: when every unit of
+ * its input frees at most d later, every unit of its output, every task
+ * start and the finish move by at most d; by induction so does everything
+ * behind.  Once d fits in the least slack of all the jobs further down
+ * (deadline minus finish, last allowed start minus last start), none of
+ * them can miss, so instead of recomputing them each gets d added to a
+ * lazy pad that its bounds carry (vectors + pad, finish + pad, starts +
+ * pad).  The padded bound is larger than the exact one, so the invariant
+ * of chain.c holds; it is only less tight, and the next exact computation
+ * of the job (a placement ahead of it, feedback, a rebuild) clears it.
+ * Until d fits, the jobs are recomputed exactly one by one, each giving
+ * the d of the next (the excess of its new vectors over its old padded
+ * ones), which usually shrinks fast.  DL_RT_EXACT recomputes them all.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,7 +57,9 @@ int rt_trial_alloc(struct rt_trial *t, uint32_t n)
 }
 
 /* How much later than its model a job may finish (and start its last
- * tasks) without missing anything. */
+ * tasks) without missing anything.  Held and finished jobs cannot miss:
+ * a held job places nothing, an anchor's vectors do not move with its
+ * predecessor (chain.c). */
 static double job_slack(const struct rt_job *j)
 {
 	double s;
@@ -122,8 +141,11 @@ int rt_try_at(const struct dl_rt_state *st, const struct rt_pool *pl,
 		if (rc)
 			return rc;
 		if (s->finished) {
-			/* an anchor's vectors do not follow its predecessor;
-			 * the shift passes through it */
+			/* an anchor's vectors are its predecessor's with its
+			 * own finish times in place of the earliest entries
+			 * (SATU); the entries it did not replace move with the
+			 * predecessor, so shifting all of them by delta keeps
+			 * an upper bound, and the shift passes through */
 			dl_rt_vec_shift(&sv[0], delta);
 			dl_rt_vec_shift(&sv[1], delta);
 			sc->finish += delta;

@@ -133,6 +133,10 @@ int rt_insert(struct rt_pool *pl, uint32_t pos, struct rt_job *j)
 	return 0;
 }
 
+/* The paper's predecessor rule: a new job at the head of the queue goes
+ * behind the job started latest.  The dispatcher does not pre-empt, so a
+ * started job's vectors already hold its real occupancy ahead of anything
+ * new. */
 uint32_t rt_first_open(const struct rt_pool *pl)
 {
 	for (uint32_t i = pl->n; i-- > 0;)
@@ -228,6 +232,12 @@ int dl_rt_pool_units(struct dl_rt_state *st, const char *name,
 	return rc;
 }
 
+/* Finished jobs that started stay in the queue as anchors: the jobs behind
+ * them were admitted against their vectors, which carry their real
+ * occupancy.  Dropping one from the middle would make the next
+ * recomputation of a later started job optimistic (the property test found
+ * that).  Once every job ahead of an anchor has left, nothing before it
+ * can change any more and its vectors become the pool's head. */
 void rt_prune(struct rt_pool *pl)
 {
 	while (pl->n && pl->q[0]->finished) {
