@@ -50,8 +50,8 @@ static void build_cluster(struct dl_cluster *cl)
 		char name[32];
 
 		snprintf(name, sizeof(name), "n%u", i + 1);
-		dl_node_set(&cl->nodes[i], name, 32, 128000, DL_POOL_REGULAR,
-			    1);
+		dl_node_set(&cl->nodes[i], name, 32, 128000, DL_POOL_REGULAR);
+		dl_partset_add(&cl->nodes[i].partitions, 0);
 		cl->nodes[i].io = 500;
 	}
 }

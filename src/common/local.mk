@@ -12,6 +12,7 @@
 lib_LTLIBRARIES += src/common/libdeadline.la
 DL_CORE_SOURCES = \
 	src/common/model/model.c src/common/model/model.h \
+	src/common/model/partset.c src/common/model/partset.h \
 	src/common/model/nodeset.c src/common/model/nodeset.h \
 	src/common/model/locality.c src/common/model/locality.h \
 	src/common/model/job_hints.c src/common/model/job_hints.h \

@@ -33,7 +33,7 @@ struct pnode {
 	uint32_t n, cap;
 	double free[DL_RESOURCES];
 	uint32_t reduces; /* reducers of every job on the node */
-	uint64_t parts;
+	const struct dl_partset *parts;
 	bool usable;
 };
 
@@ -104,7 +104,7 @@ static bool fits(const double *free, const double *d, uint32_t times)
 static bool allowed(const struct pnode *n, uint32_t part)
 {
 	return n->usable &&
-	       (part == UINT32_MAX || (part < 64 && (n->parts >> part) & 1));
+	       (part == UINT32_MAX || dl_partset_has(n->parts, part));
 }
 
 /* ---- sparse P ---- */

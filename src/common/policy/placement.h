@@ -32,8 +32,10 @@ enum dl_util_kind {
 struct dl_pl_node {
 	double cap[DL_RESOURCES]; /* capacity for planned tasks this cycle;
 				     INFINITY = not constrained */
-	uint64_t partitions;      /* bit i: in partition i */
-	bool usable;              /* up and not reserved */
+	/* the partitions it serves (borrowed; NULL or empty: only jobs
+	 * without a partition) */
+	const struct dl_partset *partitions;
+	bool usable; /* up and not reserved */
 };
 
 struct dl_pl_job {

@@ -195,7 +195,7 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		other[DL_RES_CPU] = n->cpus_other;
 		other[DL_RES_MEM] = (double) n->mem_other;
 		other[DL_RES_IO] = 0;
-		pn[i].partitions = n->partitions;
+		pn[i].partitions = &n->partitions;
 		pn[i].usable = n->up && n->pool < DL_POOLS;
 		an[i].usable = pn[i].usable;
 		for (int r = 0; r < DL_RESOURCES; r++) {

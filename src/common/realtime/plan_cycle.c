@@ -85,7 +85,8 @@ static uint64_t free_units(const struct dl_cluster *cl, const char *part,
 		for (uint32_t i = 0; i < cl->nnodes; i++) {
 			const struct dl_node *nd = &cl->nodes[i];
 
-			if (nd->up && (nd->partitions & (1ull << pi)) &&
+			if (nd->up &&
+			    dl_partset_has(&nd->partitions, (uint32_t) pi) &&
 			    nd->cpus > nd->cpus_other)
 				idle += nd->cpus - nd->cpus_other;
 		}

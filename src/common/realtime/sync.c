@@ -124,7 +124,7 @@ uint32_t dl_rt_partition_units(const struct dl_cluster *cl,
 	for (uint32_t i = 0; i < cl->nnodes; i++) {
 		const struct dl_node *nd = &cl->nodes[i];
 
-		if (nd->up && (nd->partitions & (1ull << part)))
+		if (nd->up && dl_partset_has(&nd->partitions, (uint32_t) part))
 			cpus += nd->cpus;
 	}
 	return dl_rt_share_units(cpus, share);

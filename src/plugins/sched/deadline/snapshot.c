@@ -310,24 +310,12 @@ static bool _has_feature(const char *features, const char *want)
 
 static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 {
-	uint64_t *pmask = xcalloc(node_record_count + 1, sizeof(*pmask));
 	ListIterator it;
 	part_record_t *part_ptr;
 	node_record_t *node_ptr;
 	int i;
 
 	dl_cluster_init(&s->cl, node_record_count);
-	it = list_iterator_create(part_list);
-	while ((part_ptr = list_next(it))) {
-		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
-
-		if (idx < 0 || !part_ptr->node_bitmap)
-			continue;
-		for (i = 0; i < node_record_count; i++)
-			if (bit_test(part_ptr->node_bitmap, i))
-				pmask[i] |= UINT64_C(1) << idx;
-	}
-	list_iterator_destroy(it);
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		bool accel = _has_feature(node_ptr->features_act
 						  ? node_ptr->features_act
@@ -338,8 +326,7 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 			continue;
 		dl_node_set(&s->cl.nodes[node_ptr->index], node_ptr->name,
 			    node_ptr->cpus, node_ptr->real_memory,
-			    accel ? DL_POOL_ACCEL : DL_POOL_REGULAR,
-			    pmask[node_ptr->index]);
+			    accel ? DL_POOL_ACCEL : DL_POOL_REGULAR);
 		/* a node slurmctld has not heard from since its start counts
 		 * as up, so a restart does not zero the capacity */
 		s->cl.nodes[node_ptr->index].up =
@@ -348,7 +335,28 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 			!IS_NODE_NO_RESPOND(node_ptr) &&
 			!IS_NODE_POWERED_DOWN(node_ptr);
 	}
-	xfree(pmask);
+	/* every partition, however many (model/partset.h) */
+	it = list_iterator_create(part_list);
+	while ((part_ptr = list_next(it))) {
+		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
+
+		if (idx < 0) {
+			error("%s: out of memory describing partition %s: its "
+			      "jobs are not planned this cycle",
+			      SDL_PREFIX, part_ptr->name);
+			continue;
+		}
+		if (!part_ptr->node_bitmap)
+			continue;
+		for (i = 0; i < node_record_count; i++)
+			if (bit_test(part_ptr->node_bitmap, i) &&
+			    dl_partset_add(&s->cl.nodes[i].partitions,
+					   (uint32_t) idx))
+				error("%s: out of memory describing partition "
+				      "%s",
+				      SDL_PREFIX, part_ptr->name);
+	}
+	list_iterator_destroy(it);
 }
 
 extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
@@ -525,6 +533,14 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 			if (a->hints_err && first)
 				error("%s: JobId=%u: ignoring bad hints: %s",
 				      SDL_PREFIX, a->id, a->hints_err);
+			if (first &&
+			    dl_cluster_find_partition(&s->cl, r->partition) < 0)
+				error("%s: JobId=%u: partition '%s' is not one "
+				      "slurmctld has (or its name is longer "
+				      "than %zu characters): the array is left "
+				      "to Slurm",
+				      SDL_PREFIX, a->id, r->partition,
+				      sizeof(r->partition) - 1);
 			if (a->dep_array && a->dep_array != a->id) {
 				struct dl_array_rec *m;
 
@@ -667,7 +683,14 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 			dl_sstate_fill_phase(r, &j->phase[DL_REDUCE]);
 			_add_running(s, r, &j->phase[DL_REDUCE]);
 		}
+		/* a partition the cluster does not have: planning the job
+		 * in another one would give it nodes it cannot run on (the
+		 * merge logged it when the array appeared) */
 		part = dl_cluster_find_partition(&s->cl, m->partition);
+		if (part < 0 && s->cl.npartitions) {
+			dl_job_free(j);
+			continue;
+		}
 		j->partition = part < 0 ? 0 : (uint32_t) part;
 		j->submit = m->submit;
 		/* the job's goal: the reduce array's, else the map array's */
