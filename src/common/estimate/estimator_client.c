@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "common/estimate/est_proto.h"
+#include "common/io/clock.h"
+#include "common/io/timefmt.h"
 
 #define BACKOFF_MIN 1.0
 /* request lines are kept well below the daemon's default MaxLineBytes */
@@ -39,14 +41,6 @@ struct dl_est_client {
 	double backoff;  /* next back-off period */
 	char last_error[320];
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct dl_est_client *dl_est_client_new(const char *socket_path, double timeout)
 {
@@ -159,7 +153,7 @@ static int failed(struct dl_est_client *c, enum dl_est_state st, int rc,
 	set_state(c, st);
 	snprintf(c->last_error, sizeof(c->last_error), "%s: %s", what,
 		 strerror(rc));
-	c->retry_at = mono_now() + c->backoff;
+	c->retry_at = dl_monotonic_s() + c->backoff;
 	c->backoff =
 		c->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : c->backoff * 2;
 	return rc;
@@ -194,7 +188,7 @@ static int do_connect(struct dl_est_client *c)
 static int wait_fd(int fd, short events, double deadline)
 {
 	for (;;) {
-		double left = deadline - mono_now();
+		double left = deadline - dl_monotonic_s();
 		struct pollfd p = {.fd = fd, .events = events};
 		int r;
 
@@ -290,12 +284,12 @@ static void consume_line(struct dl_est_client *c, size_t linelen)
 static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 		      size_t reqlen, struct dl_est_response *resp)
 {
-	double deadline = mono_now() + c->timeout;
+	double deadline = dl_monotonic_s() + c->timeout;
 	char err[160];
 	int rc, attempt;
 
 	if (c->state != DL_EST_STATE_OK && c->state != DL_EST_STATE_NEW &&
-	    mono_now() < c->retry_at)
+	    dl_monotonic_s() < c->retry_at)
 		return EAGAIN;
 	for (attempt = 0; attempt < 2; attempt++) {
 		bool fresh = c->fd < 0;
@@ -319,7 +313,8 @@ static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 					snprintf(c->last_error,
 						 sizeof(c->last_error), "%s",
 						 err);
-					c->retry_at = mono_now() + c->backoff;
+					c->retry_at =
+						dl_monotonic_s() + c->backoff;
 					c->backoff =
 						c->backoff * 2 > BACKOFF_MAX
 							? BACKOFF_MAX

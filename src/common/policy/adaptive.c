@@ -19,13 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/policy/capacity.h"
 #include "common/io/timefmt.h"
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 #include "common/policy/heap.h"
+#include "common/io/clock.h"
 #include "common/policy/share.h"
 
 struct ajob {
@@ -456,14 +456,6 @@ static void leftover_loop(struct ajob *a, uint32_t *order, uint32_t n,
 	}
 }
 
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
-
 struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 				 size_t errlen)
 {
@@ -473,7 +465,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 	uint32_t *order = NULL, n, rank = 0;
 	struct dl_heap h = {0};
 	struct actx ctx;
-	uint64_t t0 = usec_now(), grants = 0;
+	uint64_t t0 = dl_monotonic_us(), grants = 0;
 	int rc;
 
 	if (dl_policy_check_input(in, err, errlen))
@@ -536,7 +528,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 
 	plan->stats.grants = grants;
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	dl_heap_free(&h);
 	free(order);
 	free(a);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/policy/capacity.h"
 #include "common/io/timefmt.h"
@@ -18,6 +17,7 @@
 #include "common/model/nodeset.h"
 #include "common/policy/reverse.h"
 #include "common/policy/utility.h"
+#include "common/io/clock.h"
 
 struct rjob {
 	struct dl_job *job;
@@ -128,14 +128,6 @@ static void to_vec(const struct dl_demand *d, double v[DL_RESOURCES])
 static struct dl_demand from_vec(const double v[DL_RESOURCES])
 {
 	return (struct dl_demand){v[DL_RES_CPU], v[DL_RES_MEM], v[DL_RES_IO]};
-}
-
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
 }
 
 /* ---- nodes ---- */
@@ -539,7 +531,7 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 	struct dl_pl_stats st;
 	uint32_t n, npl = 0, nrows = 0, *order = NULL, *nodes_used = NULL;
 	uint32_t rank = 0;
-	uint64_t t0 = usec_now();
+	uint64_t t0 = dl_monotonic_us();
 	int rc;
 
 	if (dl_policy_check_input(in, err, errlen) ||
@@ -630,7 +622,7 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 		a[order[k]].out->rank = k + 1;
 
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	goto out;
 nomem:
 	snprintf(err, err ? errlen : 0, "out of memory");

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/io/log.h"
 #include "common/io/timefmt.h"
 #include "common/plan/id_index.h"
 #include "common/realtime/realtime.h"
 #include "common/realtime/dispatch.h"
+#include "common/io/clock.h"
 
 /* One admitted job of the current plan. */
 struct ajob {
@@ -32,14 +32,6 @@ struct pools {
 	char (*name)[64];
 	uint32_t n;
 };
-
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 static const char *partition_name(const struct dl_cluster *cl,
 				  const struct dl_job *j)
@@ -453,7 +445,7 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 {
 	struct cycle c = {.in = in};
 	struct dl_rt_sync_stats ss;
-	uint64_t t0 = usec_now();
+	uint64_t t0 = dl_monotonic_us();
 	int rc;
 
 	if (dl_policy_check_input(in, err, errlen))
@@ -498,7 +490,7 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 	dl_rt_mark_started_many(c.st, c.starts, c.nstarts);
 	c.plan->stats.grants = c.grants;
 	dl_plan_finalize(c.plan);
-	c.plan->stats.compute_us = usec_now() - t0;
+	c.plan->stats.compute_us = dl_monotonic_us() - t0;
 	cycle_free(&c);
 	return c.plan;
 nomem:
