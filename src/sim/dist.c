@@ -94,13 +94,6 @@ double sim_normal_quantile(double p)
 	return dl_normal_quantile(p);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *) x, b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
 double sim_dist_quantile(const struct sim_dist *d, double q)
 {
 	double x, s2;
@@ -135,7 +128,7 @@ double sim_dist_quantile(const struct sim_dist *d, double q)
 		if (!v)
 			return NAN;
 		memcpy(v, d->values, d->nvalues * sizeof(*v));
-		qsort(v, d->nvalues, sizeof(*v), cmp_double);
+		dl_sort_doubles(v, d->nvalues);
 		k = (uint32_t) ceil(q * d->nvalues) - 1;
 		x = v[k < d->nvalues ? k : d->nvalues - 1];
 		free(v);
