@@ -52,7 +52,8 @@ struct ajob {
 	bool accel_job;
 	bool calib[DL_POOLS];
 	bool acc_exhausted;
-	double speedup;
+	double speedup; /* mu_reg / mu_acc */
+	double mu_reg, mu_acc;
 	double need_acc; /* Eq. 2 need in accelerated slots */
 };
 
@@ -79,7 +80,9 @@ static double remaining_need(const struct ajob *a)
 		if (!a->acc_exhausted)
 			return left - a->g[DL_POOL_REGULAR] / a->speedup;
 		/* Eq. 3: the shortfall in regular slots */
-		return a->speedup * left - a->g[DL_POOL_REGULAR];
+		return dl_sreq_extra(a->mu_reg, a->mu_acc, a->need_acc,
+				     a->g[DL_POOL_ACCEL]) -
+		       a->g[DL_POOL_REGULAR];
 	}
 	return a->need - granted(a);
 }
@@ -189,6 +192,8 @@ static void setup_affinity(struct ajob *a, const struct dl_capacity *cap,
 	mu_acc = dl_mu_pool(ph, DL_POOL_ACCEL);
 	if (!(mu_reg > 0) || !(mu_acc > 0))
 		return;
+	a->mu_reg = mu_reg;
+	a->mu_acc = mu_acc;
 	a->speedup = mu_reg / mu_acc;
 	if (a->speedup < cfg->accel_threshold)
 		return;
