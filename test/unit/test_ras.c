@@ -825,16 +825,8 @@ END_TEST
 START_TEST(test_learned_profiles)
 {
 	struct dl_job *j = fx_job(1, 4, 0, 100);
-	struct dl_demand d, learned = {1.5, 800, 20}, bad = {-1, 1, 1};
+	struct dl_demand learned = {1.5, 800, 20}, bad = {-1, 1, 1};
 
-	/* 90 CPU-seconds over 60 s, 512 MB peak, 120 MB moved in 60 s */
-	ck_assert_int_eq(dl_usage_to_demand(90, 60, 512, 120e6, &d), 0);
-	ck_assert_double_eq_tol(d.cpu, 1.5, 1e-12);
-	ck_assert_double_eq(d.mem, 512);
-	ck_assert_double_eq_tol(d.io, 2, 1e-12);
-	ck_assert_int_eq(dl_usage_to_demand(90, 0, 512, 1, &d), EINVAL);
-	ck_assert_int_eq(dl_usage_to_demand(-1, 60, 512, 1, &d), EINVAL);
-	ck_assert_int_eq(dl_usage_to_demand(1, 60, NAN, 1, &d), EINVAL);
 	/* no hint: the learned profile is used, for the phases it covers */
 	ck_assert_int_eq(dl_profile_use_learned(j, &learned, NULL), 1);
 	ck_assert_double_eq(j->profile.map.io, 20);

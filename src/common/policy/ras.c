@@ -53,19 +53,6 @@ static int bad_demand(const struct dl_demand *d)
 	       d->mem < 0 || !isfinite(d->io) || d->io < 0;
 }
 
-int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
-		       double io_bytes, struct dl_demand *out)
-{
-	if (!out || !isfinite(cpu_seconds) || cpu_seconds < 0 ||
-	    !isfinite(elapsed) || !(elapsed > 0) || !isfinite(max_rss_mb) ||
-	    max_rss_mb < 0 || !isfinite(io_bytes) || io_bytes < 0)
-		return EINVAL;
-	out->cpu = cpu_seconds / elapsed;
-	out->mem = max_rss_mb;
-	out->io = io_bytes / elapsed / 1e6;
-	return 0;
-}
-
 static bool demand_empty(const struct dl_demand *d)
 {
 	return !(d->cpu > 0) && !(d->mem > 0) && !(d->io > 0);

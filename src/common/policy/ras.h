@@ -37,13 +37,6 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 struct dl_demand dl_effective_demand(const struct dl_demand *profile,
 				     double req_cpu, double req_mem);
 
-/* One task's demand from a usage sample of a finished or running task:
- * cpu = CPU seconds / elapsed, mem = peak RSS (MB), io = bytes read and
- * written / elapsed in MB/s.  Returns 0, or EINVAL for a non-finite or
- * negative input or elapsed <= 0 (out untouched). */
-int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
-		       double io_bytes, struct dl_demand *out);
-
 /* Use a learned per-task profile (the estimator's, for the map and the
  * reduce phase; NULL = none) where the user gave no --task-profile hint for
  * that phase: a hint always wins.  A NaN quantity is one the history has
