@@ -106,8 +106,7 @@ const char *dl_est_client_last_error(const struct dl_est_client *c)
 const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 				   size_t len)
 {
-	char when[16] = "?";
-	struct tm tm;
+	char when[24];
 
 	if (!buf || !len)
 		return "";
@@ -115,8 +114,9 @@ const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 		snprintf(buf, len, "off");
 		return buf;
 	}
-	if (localtime_r(&c->since, &tm))
-		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	/* "12:01:03" today, the date too when it is older */
+	dl_format_time((double) c->since, (double) time(NULL), when,
+		       sizeof(when));
 	switch (c->state) {
 	case DL_EST_STATE_OK:
 		snprintf(buf, len, "ok");
