@@ -29,13 +29,13 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	echo "  the arrays are reduce arrays (afterok) of the other half.  Median of 9"
 	echo "  cycles after one that counts the finished tasks.  \`take\` runs under"
 	echo "  slurmctld's read locks, \`merge\` and \`build\` with no lock."
-	echo "- digest: a hash of every job's counts and running tasks as the plan gets them"
+	echo "- fingerprint: a hash of every job's counts and running tasks as the plan gets them"
 	echo "- instructions per record: valgrind's callgrind over two cycles (the first"
 	echo "  counts the finished tasks), take + merge + build, divided by 2 x records;"
 	echo "  the machine-independent measure of growth (times also grow with the"
 	echo "  memory the records take, which outgrows the caches)"
 	echo
-	echo '| arrays | running | task records | take ms | merge ms | build ms | ns per record | instructions per record | digest | command |'
+	echo '| arrays | running | task records | take ms | merge ms | build ms | ns per record | instructions per record | fingerprint | command |'
 	echo '|---:|---:|---:|---:|---:|---:|---:|---:|---|---|'
 	for fin in 0 90; do
 		for arrays in 250 500 1000 2000 4000; do
@@ -52,7 +52,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 				ipr=$(callgrind_annotate "$tmp" | awk -v r="$(get records)" \
 					'/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.0f", $1 / 2 / r }')
 			fi
-			echo "| $arrays | $(get running) | $(get records) | $(ms take_us) | $(ms merge_us) | $(ms build_us) | $(get total_ns_per_record) | $ipr | $(get digest) | \`$cmd\` |"
+			echo "| $arrays | $(get running) | $(get records) | $(ms take_us) | $(ms merge_us) | $(ms build_us) | $(get total_ns_per_record) | $ipr | $(get fingerprint) | \`$cmd\` |"
 		done
 	done
 } >"$out"

@@ -128,9 +128,9 @@ static void add_array(uint32_t id, uint32_t running, uint32_t finished,
 				       (int) ((id + task) % nodes), now));
 }
 
-/* A digest of the jobs the plan would get: every count and running task
+/* A fingerprint of the jobs the plan would get: every count and running task
  * in order, so that a faster snapshot.c can be shown to build the same. */
-static uint64_t jobs_digest(struct dl_job **jobs, uint32_t n)
+static uint64_t jobs_fingerprint(struct dl_job **jobs, uint32_t n)
 {
 	uint64_t h = 1469598103934665603ull;
 
@@ -171,8 +171,8 @@ int main(int argc, char **argv)
 	struct dl_config cfg;
 	struct dl_sstate st;
 	double *t_take, *t_merge, *t_build, records;
-	time_t now = 1700000000; /* fixed: the digest is comparable */
-	uint64_t sig = 0, digest = 0;
+	time_t now = 1700000000; /* fixed: the fingerprint is comparable */
+	uint64_t sig = 0, fingerprint = 0;
 
 	for (int i = 1; i + 1 < argc; i += 2) {
 		uint32_t v = (uint32_t) strtoul(argv[i + 1], NULL, 10);
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 		}
 		if (r == runs) {
 			printf("jobs %u ", njobs);
-			digest = jobs_digest(jobs, njobs);
+			fingerprint = jobs_fingerprint(jobs, njobs);
 		}
 		sdl_free_jobs(jobs, njobs);
 		sdl_snapshot_free(&s);
@@ -289,12 +289,12 @@ int main(int argc, char **argv)
 	records = (double) arrays * (1 + running + finished);
 	printf("arrays %u records %.0f running %u take_us %.0f merge_us %.0f "
 	       "build_us %.0f total_ns_per_record %.0f sig %016llx "
-	       "digest %016llx\n",
+	       "fingerprint %016llx\n",
 	       arrays, records, arrays * running, t_take[runs / 2],
 	       t_merge[runs / 2], t_build[runs / 2],
 	       (t_take[runs / 2] + t_merge[runs / 2] + t_build[runs / 2]) *
 		       1000 / records,
-	       (unsigned long long) sig, (unsigned long long) digest);
+	       (unsigned long long) sig, (unsigned long long) fingerprint);
 	dl_sstate_free(&st);
 	dl_config_free(&cfg);
 	list_destroy(job_list);

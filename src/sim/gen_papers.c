@@ -1,7 +1,7 @@
 /*
  * gen_papers.c - generators for the papers' experiments:
- *   polo-ch3-a/b  Polo's thesis Ch. 3, Experiment 1 (digest 000 part 1
- *                 §2.3): five jobs on 60 nodes of 1 map + 1 reduce slot;
+ *   polo-ch3-a/b  Polo's thesis Ch. 3, Experiment 1 (doc/design.md
+ *                 §10): five jobs on 60 nodes of 1 map + 1 reduce slot;
  *   binned        RTMR §V: per bin a job count, map/reduce ranges and
  *                 deadline ranges, exponential inter-arrivals, with an
  *                 explicit task-length model (bench/workloads/ has RTMR's

@@ -22,7 +22,7 @@ enum dl_phase_kind {
 };
 #define DL_PHASES 2
 
-/* Hardware-affinity pools (DESIGN §4.1): nodes carrying the configured
+/* Hardware-affinity pools (doc/design.md §3): nodes carrying the configured
  * accelerator feature form the accelerated pool. */
 enum dl_pool {
 	DL_POOL_REGULAR = 0,
@@ -33,7 +33,7 @@ enum dl_pool {
 #define DL_NO_NODE   UINT32_MAX
 #define DL_MAX_TASKS 100000000u /* sanity bound on tasks per phase */
 
-/* Resource demand of one task (RAS job-slot profile, DESIGN §4.2).  cpu is in
+/* Resource demand of one task (RAS job-slot profile, doc/design.md §4).  cpu is in
  * CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
 struct dl_demand {
 	double cpu;

@@ -1,5 +1,5 @@
 /*
- * policy/ras.h - the Resource-aware Adaptive Scheduler (DESIGN §4.2): per
+ * policy/ras.h - the Resource-aware Adaptive Scheduler (doc/design.md §4): per
  * job multi-resource profiles, the utility of Eq. 5-7 and the placement of
  * Algorithm 1 (placement.h).  The reverse policy runs the same cycle with
  * its own capacity (external load taken off) and utility (Eq. 14).

@@ -1,6 +1,5 @@
 /*
- * policy/reverse.h - the Reverse-Adaptive Scheduler (DESIGN §4.3, digest
- * 000 part 2 §2): capacity left to deadline work varies with the external
+ * policy/reverse.h - the Reverse-Adaptive Scheduler (doc/design.md §5): capacity left to deadline work varies with the external
  * load f(t); s_fit by reverse fitting (Algorithm 2); s_req from average
  * availability; the utility of Eq. 14; placement as ras.
  *
