@@ -14,3 +14,10 @@ doc_check_conf_man_LDADD = src/common/libdeadline_static.la $(JSONC_LIBS) \
 	-lm -lpthread
 TESTS += doc/check-man.sh
 EXTRA_DIST += doc/check-man.sh
+
+# Every code name the guides put in backticks exists (in the tree or, for
+# Slurm's functions, in the configured Slurm source), and nothing refers to
+# a document outside the repository (doc/check-refs.py).
+AM_TESTS_ENVIRONMENT = SLURM_SRC='$(SLURM_SRC)'; export SLURM_SRC;
+TESTS += doc/check-refs.sh
+EXTRA_DIST += doc/check-refs.sh doc/check-refs.py
