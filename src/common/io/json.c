@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_EXACT 9007199254740992.0 /* 2^53: exact in a double */
@@ -110,7 +111,7 @@ struct json_object *dl_json_get(struct dl_json_rd *r,
 	return v;
 }
 
-static bool is_number(const struct json_object *v)
+bool dl_json_is_number(const struct json_object *v)
 {
 	return json_object_is_type(v, json_type_int) ||
 	       json_object_is_type(v, json_type_double);
@@ -123,7 +124,7 @@ double dl_json_num_of(struct dl_json_rd *r, const struct json_object *v,
 
 	if (r->failed || !v)
 		return dflt;
-	d = is_number(v) ? json_object_get_double(v) : NAN;
+	d = dl_json_is_number(v) ? json_object_get_double(v) : NAN;
 	if (!isfinite(d) || d < min || d > max) {
 		if (isinf(min) && isinf(max))
 			dl_json_fail(r, label, " must be a number");
@@ -164,7 +165,7 @@ uint64_t dl_json_uint_of(struct dl_json_rd *r, const struct json_object *v,
 		}
 	}
 	if (!ok || x < min || x > max) {
-		dl_json_fail(r, label, " must be an integer in [%llu, %llu]",
+		dl_json_fail(r, label, " must be a whole number in [%llu, %llu]",
 			     (unsigned long long) min,
 			     (unsigned long long) max);
 		return dflt;
@@ -227,6 +228,21 @@ const char *dl_json_str(struct dl_json_rd *r, const struct json_object *o,
 		dl_json_fail(r, label, " contains a NUL byte");
 		return dflt;
 	}
+	return s;
+}
+
+char *dl_json_strdup(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, const char *key, unsigned flags,
+		     size_t maxlen, const char *dflt)
+{
+	const char *v = dl_json_str(r, o, path, key, flags, 0, maxlen, dflt);
+	char *s;
+
+	if (!v || r->failed)
+		return NULL;
+	s = strdup(v);
+	if (!s)
+		dl_json_fail(r, NULL, "out of memory");
 	return s;
 }
 

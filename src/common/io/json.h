@@ -29,7 +29,7 @@ struct dl_json_rd {
 
 #define DL_JSON_RD(err, errlen)                                                \
 	{                                                                      \
-		(err), (err) ? (errlen) : 0, false                             \
+		(err), (errlen), false                                         \
 	}
 
 #define DL_JSON_REQUIRED 0x1u /* absent is an error */
@@ -70,6 +70,11 @@ bool dl_json_bool(struct dl_json_rd *r, const struct json_object *o,
 const char *dl_json_str(struct dl_json_rd *r, const struct json_object *o,
 			const char *path, const char *key, unsigned flags,
 			size_t minlen, size_t maxlen, const char *dflt);
+/* The same, copied (caller frees): a copy of dflt when absent (NULL for
+ * NULL), NULL after a failure or when out of memory (a failure too). */
+char *dl_json_strdup(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, const char *key, unsigned flags,
+		     size_t maxlen, const char *dflt);
 /* An array of exactly len entries (DL_JSON_ANY_LEN: any). */
 struct json_object *dl_json_array(struct dl_json_rd *r,
 				  const struct json_object *o, const char *path,
@@ -82,6 +87,8 @@ double dl_json_num_of(struct dl_json_rd *r, const struct json_object *v,
 uint64_t dl_json_uint_of(struct dl_json_rd *r, const struct json_object *v,
 			 const char *label, uint64_t min, uint64_t max,
 			 uint64_t dflt);
+/* An integer or a floating-point JSON number. */
+bool dl_json_is_number(const struct json_object *v);
 /* v must be an object (false and a failure otherwise). */
 bool dl_json_is_object(struct dl_json_rd *r, const struct json_object *v,
 		       const char *label);

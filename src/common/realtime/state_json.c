@@ -312,15 +312,7 @@ static bool get_bool(struct dl_json_rd *r, const struct json_object *o,
 static char *get_str(struct dl_json_rd *r, const struct json_object *o,
 		     const char *path, const char *k, size_t max)
 {
-	const char *v = dl_json_str(r, o, path, k, REQ, 0, max, NULL);
-	char *s;
-
-	if (!v)
-		return NULL;
-	s = strdup(v);
-	if (!s)
-		dl_json_fail(r, NULL, "out of memory");
-	return s;
+	return dl_json_strdup(r, o, path, k, REQ, max, NULL);
 }
 
 /* A two-entry array's entries (may be NULL for null). */
