@@ -67,6 +67,7 @@ DL_CORE_SOURCES = \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \
 	src/common/io/log.c src/common/io/log.h \
 	src/common/io/clock.c src/common/io/clock.h \
+	src/common/io/grow.c src/common/io/grow.h \
 	src/common/io/json.c src/common/io/json.h \
 	src/common/io/timefmt.c src/common/io/timefmt.h
 src_common_libdeadline_la_SOURCES = $(DL_CORE_SOURCES)

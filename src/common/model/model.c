@@ -2,6 +2,7 @@
  * model.c - construction and invariants of jobs, phases and the cluster.
  */
 #include "common/model/model.h"
+#include "common/io/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -122,15 +123,9 @@ int dl_phase_add_running(struct dl_phase *ph, double start, uint32_t node,
 		return EINVAL;
 	if ((uint64_t) ph->nrunning + ph->completed + ph->failed >= ph->tasks)
 		return ERANGE;
-	if (ph->nrunning == ph->cap_running) {
-		uint32_t cap = ph->cap_running ? ph->cap_running * 2 : 8;
-		void *p = realloc(ph->running, cap * sizeof(*ph->running));
-
-		if (!p)
-			return ENOMEM;
-		ph->running = p;
-		ph->cap_running = cap;
-	}
+	if (dl_grow(&ph->running, ph->nrunning, &ph->cap_running,
+		    sizeof(*ph->running), 8))
+		return ENOMEM;
 	ph->running[ph->nrunning].start = start;
 	ph->running[ph->nrunning].node = node;
 	ph->running[ph->nrunning].pool = (uint8_t) pool;

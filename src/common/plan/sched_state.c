@@ -13,6 +13,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/io/json.h"
+#include "common/io/grow.h"
 
 #define SSTATE_VERSION 1
 #define MAX_STATE_FILE (256u << 20)
@@ -250,15 +251,8 @@ struct dl_array_rec *dl_sstate_add(struct dl_sstate *st, uint64_t id)
 		return r;
 	if (st->n >= MAX_RECS)
 		return NULL;
-	if (st->n == st->cap) {
-		uint32_t cap = st->cap ? st->cap * 2 : 64;
-		void *p = realloc(st->recs, cap * sizeof(*st->recs));
-
-		if (!p)
-			return NULL;
-		st->recs = p;
-		st->cap = cap;
-	}
+	if (dl_grow(&st->recs, st->n, &st->cap, sizeof(*st->recs), 64))
+		return NULL;
 	if ((uint64_t) (st->n + 1) * 2 > st->index_size &&
 	    reindex(st, st->index_size ? st->index_size * 2 : 128))
 		return NULL;

@@ -10,6 +10,7 @@
 
 #include "common/io/log.h"
 #include "common/realtime/pool.h"
+#include "common/io/grow.h"
 
 void rt_job_free(struct rt_job *j)
 {
@@ -47,15 +48,9 @@ struct rt_pool *rt_add_pool(struct dl_rt_state *st, const char *name)
 {
 	struct rt_pool *pl;
 
-	if (st->npools == st->cappools) {
-		uint32_t cap = st->cappools ? st->cappools * 2 : 4;
-		struct rt_pool *np = realloc(st->pools, cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		st->pools = np;
-		st->cappools = cap;
-	}
+	if (dl_grow(&st->pools, st->npools, &st->cappools, sizeof(*st->pools),
+		    4))
+		return NULL;
 	pl = &st->pools[st->npools];
 	memset(pl, 0, sizeof(*pl));
 	pl->name = strdup(name);
@@ -116,15 +111,8 @@ void rt_unlink(struct rt_pool *pl, uint32_t pos)
 
 int rt_insert(struct rt_pool *pl, uint32_t pos, struct rt_job *j)
 {
-	if (pl->n == pl->cap) {
-		uint32_t cap = pl->cap ? pl->cap * 2 : 16;
-		struct rt_job **nq = realloc(pl->q, cap * sizeof(*nq));
-
-		if (!nq)
-			return ENOMEM;
-		pl->q = nq;
-		pl->cap = cap;
-	}
+	if (dl_grow(&pl->q, pl->n, &pl->cap, sizeof(*pl->q), 16))
+		return ENOMEM;
 	if (pos > pl->n)
 		pos = pl->n;
 	memmove(&pl->q[pos + 1], &pl->q[pos], (pl->n - pos) * sizeof(*pl->q));

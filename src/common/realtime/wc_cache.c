@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/realtime/wc_cache.h"
+#include "common/io/grow.h"
 
 static int wc_cmp(const struct rt_wc_entry *e, const char *user,
 		  const char *name, int phase)
@@ -108,16 +109,9 @@ static int wc_store(struct dl_rt_state *st, const char *user, const char *name,
 		if (old < i)
 			i--;
 	}
-	if (st->nwc == st->capwc) {
-		uint32_t cap = st->capwc ? st->capwc * 2 : 64;
-		struct rt_wc_entry *nw = realloc(st->wc, cap * sizeof(*nw));
-
-		if (!nw) {
-			rc = ENOMEM;
-			goto out;
-		}
-		st->wc = nw;
-		st->capwc = cap;
+	if (dl_grow(&st->wc, st->nwc, &st->capwc, sizeof(*st->wc), 64)) {
+		rc = ENOMEM;
+		goto out;
 	}
 	memmove(&st->wc[i + 1], &st->wc[i], (st->nwc - i) * sizeof(*st->wc));
 	e = &st->wc[i];
