@@ -165,9 +165,9 @@ uint64_t dl_json_uint_of(struct dl_json_rd *r, const struct json_object *v,
 		}
 	}
 	if (!ok || x < min || x > max) {
-		dl_json_fail(r, label, " must be a whole number in [%llu, %llu]",
-			     (unsigned long long) min,
-			     (unsigned long long) max);
+		dl_json_fail(
+			r, label, " must be a whole number in [%llu, %llu]",
+			(unsigned long long) min, (unsigned long long) max);
 		return dflt;
 	}
 	return x;

@@ -33,8 +33,8 @@ enum dl_pool {
 #define DL_NO_NODE   UINT32_MAX
 #define DL_MAX_TASKS 100000000u /* sanity bound on tasks per phase */
 
-/* Resource demand of one task (RAS job-slot profile, doc/design.md §4).  cpu is in
- * CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
+/* Resource demand of one task (RAS job-slot profile, doc/design.md §4).  cpu is
+ * in CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
 struct dl_demand {
 	double cpu;
 	double mem;

@@ -7,10 +7,10 @@
  * grant.  Running tasks are never killed; a target below what runs takes
  * effect as tasks end (the paper's job-level pre-emption only).
  *
- * Order (doc/design.md §3, Polo's priority classes): jobs past their phase goal, balanced so
- * their expected lateness relative to their goal evens out; then jobs with
- * no task length known, oldest first; then by remaining need, largest first.
- * Capacity nobody needs goes round-robin in the same order.
+ * Order (doc/design.md §3, Polo's priority classes): jobs past their phase
+ * goal, balanced so their expected lateness relative to their goal evens out;
+ * then jobs with no task length known, oldest first; then by remaining need,
+ * largest first. Capacity nobody needs goes round-robin in the same order.
  */
 #include "common/policy/adaptive.h"
 

@@ -1,7 +1,8 @@
 /*
- * policy/reverse.h - the Reverse-Adaptive Scheduler (doc/design.md §5): capacity left to deadline work varies with the external
- * load f(t); s_fit by reverse fitting (Algorithm 2); s_req from average
- * availability; the utility of Eq. 14; placement as ras.
+ * policy/reverse.h - the Reverse-Adaptive Scheduler (doc/design.md §5):
+ * capacity left to deadline work varies with the external load f(t); s_fit by
+ * reverse fitting (Algorithm 2); s_req from average availability; the utility
+ * of Eq. 14; placement as ras.
  *
  * The exact definitions (doc/ras-reverse.md, "Reverse fitting"):
  *

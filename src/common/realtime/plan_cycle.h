@@ -1,6 +1,6 @@
 /*
- * realtime/plan_cycle.h - the realtime policy's plan cycle (doc/design.md §6): the
- * admitted set is synced with the live jobs (feedback, holds), jobs that
+ * realtime/plan_cycle.h - the realtime policy's plan cycle (doc/design.md §6):
+ * the admitted set is synced with the live jobs (feedback, holds), jobs that
  * were not judged at submit are judged now, and the dispatcher's
  * reservation walk turns the queue into EDF ranks and array throttles.
  *
