@@ -201,10 +201,11 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 			 path);
 		return EINVAL;
 	}
-	if (!dl_json_known_keys(&rd, o, path, keys))
+	dl_json_known_keys(&rd, o, path, keys);
+	if (rd.failed)
 		return EINVAL;
-	if ((kind = dl_json_str(&rd, o, path, "dist", 0, 0, SIZE_MAX, "const"),
-	     rd.failed))
+	kind = dl_json_str(&rd, o, path, "dist", 0, 0, SIZE_MAX, "const");
+	if (rd.failed)
 		return EINVAL;
 	for (int i = 0; i < (int) (sizeof(kind_names) / sizeof(*kind_names));
 	     i++)
@@ -218,12 +219,11 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		return EINVAL;
 	}
 	d->kind = (enum sim_dist_kind) k;
-	if ((d->min = dl_json_num(&rd, o, path, "min", 0, SIM_MIN_LENGTH,
-				  MAX_LENGTH, SIM_MIN_LENGTH),
-	     rd.failed) ||
-	    (d->max = dl_json_num(&rd, o, path, "max", 0, SIM_MIN_LENGTH,
-				  INFINITY, INFINITY),
-	     rd.failed))
+	d->min = dl_json_num(&rd, o, path, "min", 0, SIM_MIN_LENGTH, MAX_LENGTH,
+			     SIM_MIN_LENGTH);
+	d->max = dl_json_num(&rd, o, path, "max", 0, SIM_MIN_LENGTH, INFINITY,
+			     INFINITY);
+	if (rd.failed)
 		return EINVAL;
 	if (d->max < d->min) {
 		snprintf(err, errlen, "%s: max is below min", path);
@@ -231,34 +231,32 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 	}
 	switch (d->kind) {
 	case SIM_DIST_CONST:
-		if ((d->a = dl_json_num(&rd, o, path, "value", DL_JSON_REQUIRED,
-					SIM_MIN_LENGTH, MAX_LENGTH, 0),
-		     rd.failed))
+		d->a = dl_json_num(&rd, o, path, "value", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_UNIFORM:
-		if ((d->a = dl_json_num(&rd, o, path, "min", DL_JSON_REQUIRED,
-					SIM_MIN_LENGTH, MAX_LENGTH, 0),
-		     rd.failed) ||
-		    (d->b = dl_json_num(&rd, o, path, "max", DL_JSON_REQUIRED,
-					SIM_MIN_LENGTH, MAX_LENGTH, 0),
-		     rd.failed))
+		d->a = dl_json_num(&rd, o, path, "min", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		d->b = dl_json_num(&rd, o, path, "max", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_EXP:
-		if ((d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
-					SIM_MIN_LENGTH, MAX_LENGTH, 0),
-		     rd.failed))
+		d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_NORMAL:
 	case SIM_DIST_LOGNORMAL:
-		if ((d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
-					SIM_MIN_LENGTH, MAX_LENGTH, 0),
-		     rd.failed) ||
-		    (d->b = dl_json_num(&rd, o, path, "sd", DL_JSON_REQUIRED, 0,
-					MAX_LENGTH, 0),
-		     rd.failed))
+		d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		d->b = dl_json_num(&rd, o, path, "sd", DL_JSON_REQUIRED, 0,
+				   MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_EMPIRICAL: {
@@ -317,20 +315,19 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		static const char *skeys[] = {"prob", "factor", NULL};
 
 		snprintf(sub, sizeof(sub), "%s.straggler", path);
-		if (!json_object_is_type(v, json_type_object) ||
-		    !dl_json_known_keys(&rd, v, sub, skeys) ||
-		    (d->straggler_prob = dl_json_num(&rd, v, sub, "prob",
-						     DL_JSON_REQUIRED, 0, 1, 0),
-		     rd.failed) ||
-		    (d->straggler_factor =
-			     dl_json_num(&rd, v, sub, "factor",
-					 DL_JSON_REQUIRED, 1, 1000, 1),
-		     rd.failed)) {
-			if (!json_object_is_type(v, json_type_object))
-				snprintf(err, errlen,
-					 "%s: expected {\"prob\": p, "
-					 "\"factor\": f}",
-					 sub);
+		if (!json_object_is_type(v, json_type_object)) {
+			snprintf(err, errlen,
+				 "%s: expected {\"prob\": p, \"factor\": f}",
+				 sub);
+			sim_dist_free(d);
+			return EINVAL;
+		}
+		dl_json_known_keys(&rd, v, sub, skeys);
+		d->straggler_prob = dl_json_num(&rd, v, sub, "prob",
+						DL_JSON_REQUIRED, 0, 1, 0);
+		d->straggler_factor = dl_json_num(&rd, v, sub, "factor",
+						  DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed) {
 			sim_dist_free(d);
 			return EINVAL;
 		}

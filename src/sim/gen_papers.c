@@ -227,21 +227,15 @@ static int parse_model(json_object *m, struct task_model *t, char *err,
 	const char *path = "bins.task_model";
 	json_object *v;
 
-	if (!dl_json_known_keys(&rd, m, path, keys) ||
-	    (t->block_mb =
-		     dl_json_num(&rd, m, path, "block_mb", 0, 1e-3, 1e6, 128),
-	     rd.failed) ||
-	    (t->selectivity =
-		     dl_json_num(&rd, m, path, "selectivity", 0, 0, 100, 1),
-	     rd.failed) ||
-	    (t->red_overhead = dl_json_num(&rd, m, path, "reduce_overhead_s", 0,
-					   0, 1e6, 5),
-	     rd.failed) ||
-	    (t->red_per_mb = dl_json_num(&rd, m, path, "reduce_s_per_mb", 0, 0,
-					 1e3, 0.05),
-	     rd.failed) ||
-	    (t->red_cv = dl_json_num(&rd, m, path, "reduce_cv", 0, 0, 10, 0.25),
-	     rd.failed))
+	dl_json_known_keys(&rd, m, path, keys);
+	t->block_mb = dl_json_num(&rd, m, path, "block_mb", 0, 1e-3, 1e6, 128);
+	t->selectivity = dl_json_num(&rd, m, path, "selectivity", 0, 0, 100, 1);
+	t->red_overhead =
+		dl_json_num(&rd, m, path, "reduce_overhead_s", 0, 0, 1e6, 5);
+	t->red_per_mb =
+		dl_json_num(&rd, m, path, "reduce_s_per_mb", 0, 0, 1e3, 0.05);
+	t->red_cv = dl_json_num(&rd, m, path, "reduce_cv", 0, 0, 10, 0.25);
+	if (rd.failed)
 		return EINVAL;
 	if (!json_object_object_get_ex(m, "map_length", &v)) {
 		snprintf(err, errlen, "%s.map_length: missing", path);
@@ -254,15 +248,13 @@ static int parse_model(json_object *m, struct task_model *t, char *err,
 	if (json_object_object_get_ex(m, "remote", &v)) {
 		static const char *rk[] = {"prob", "factor", NULL};
 
-		if (!dl_json_known_keys(&rd, v, "bins.task_model.remote", rk) ||
-		    (t->remote_prob =
-			     dl_json_num(&rd, v, "bins.task_model.remote",
-					 "prob", DL_JSON_REQUIRED, 0, 1, 0),
-		     rd.failed) ||
-		    (t->remote_factor = dl_json_num(
-			     &rd, v, "bins.task_model.remote", "factor",
-			     DL_JSON_REQUIRED, 1, 1000, 1),
-		     rd.failed))
+		dl_json_known_keys(&rd, v, "bins.task_model.remote", rk);
+		t->remote_prob = dl_json_num(&rd, v, "bins.task_model.remote",
+					     "prob", DL_JSON_REQUIRED, 0, 1, 0);
+		t->remote_factor =
+			dl_json_num(&rd, v, "bins.task_model.remote", "factor",
+				    DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed)
 			return EINVAL;
 	}
 	return 0;
@@ -294,21 +286,16 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 					     "source",      "names",
 					     NULL};
 
-		if (!dl_json_known_keys(&rd, root, "bins", keys) ||
-		    (mean_gap =
-			     dl_json_num(&rd, root, "bins", "interarrival_mean",
-					 0, 1e-3, 1e7, 14),
-		     rd.failed) ||
-		    (ord = dl_json_str(&rd, root, "bins", "order", 0, 0,
-				       SIZE_MAX, "shuffle"),
-		     rd.failed) ||
-		    (names = dl_json_str(&rd, root, "bins", "names", 0, 0,
-					 SIZE_MAX, "job"),
-		     rd.failed) ||
-		    (w->description =
-			     dl_json_strdup(&rd, root, "bins", "description", 0,
-					    SIZE_MAX, NULL),
-		     rd.failed))
+		dl_json_known_keys(&rd, root, "bins", keys);
+		mean_gap = dl_json_num(&rd, root, "bins", "interarrival_mean",
+				       0, 1e-3, 1e7, 14);
+		ord = dl_json_str(&rd, root, "bins", "order", 0, 0, SIZE_MAX,
+				  "shuffle");
+		names = dl_json_str(&rd, root, "bins", "names", 0, 0, SIZE_MAX,
+				    "job");
+		w->description = dl_json_strdup(
+			&rd, root, "bins", "description", 0, SIZE_MAX, NULL);
+		if (rd.failed)
 			goto out;
 	}
 	if (strcmp(ord, "shuffle") && strcmp(ord, "bins")) {
@@ -361,10 +348,10 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 		uint64_t n;
 
 		snprintf(path, sizeof(path), "bins.bins[%u]", i);
-		if (!dl_json_known_keys(&rd, bo, path, keys) ||
-		    (n = dl_json_uint(&rd, bo, path, "jobs", DL_JSON_REQUIRED,
-				      0, 1000000, 0),
-		     rd.failed) ||
+		dl_json_known_keys(&rd, bo, path, keys);
+		n = dl_json_uint(&rd, bo, path, "jobs", DL_JSON_REQUIRED, 0,
+				 1000000, 0);
+		if (rd.failed ||
 		    range(bo, "maps", path, true, 1, 1e6, b[i].maps, err,
 			  errlen) ||
 		    range(bo, "reduces", path, true, 0, 1e5, b[i].reduces, err,

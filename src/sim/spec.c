@@ -168,13 +168,11 @@ int sim_series_parse_json(json_object *o, const char *path,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (!dl_json_known_keys(&rd, o, path, keys) ||
-	    (step = dl_json_num(&rd, o, path, "step", 0, 1e-3, MAX_TIME, 60),
-	     rd.failed) ||
-	    (scale = dl_json_num(&rd, o, path, "scale", 0, 0, 1e9, 1),
-	     rd.failed) ||
-	    (file = dl_json_str(&rd, o, path, "file", 0, 0, SIZE_MAX, NULL),
-	     rd.failed))
+	dl_json_known_keys(&rd, o, path, keys);
+	step = dl_json_num(&rd, o, path, "step", 0, 1e-3, MAX_TIME, 60);
+	scale = dl_json_num(&rd, o, path, "scale", 0, 0, 1e9, 1);
+	file = dl_json_str(&rd, o, path, "file", 0, 0, SIZE_MAX, NULL);
+	if (rd.failed)
 		return EINVAL;
 	if (json_object_object_get_ex(o, "values", &v) == !!file) {
 		snprintf(err, errlen, "%s: give exactly one of values and file",
@@ -233,12 +231,10 @@ int sim_series_parse_json(json_object *o, const char *path,
 		s->n = (uint32_t) n;
 	}
 	s->step = step;
-	if ((s->start = dl_json_num(&rd, o, path, "start", 0, -MAX_TIME,
-				    MAX_TIME, 0),
-	     rd.failed) ||
-	    (s->repeat = dl_json_bool(&rd, o, path, "repeat", 0, false),
-	     rd.failed) ||
-	    check_values(s, path, scale, err, errlen)) {
+	s->start =
+		dl_json_num(&rd, o, path, "start", 0, -MAX_TIME, MAX_TIME, 0);
+	s->repeat = dl_json_bool(&rd, o, path, "repeat", 0, false);
+	if (rd.failed || check_values(s, path, scale, err, errlen)) {
 		sim_series_free(s);
 		return EINVAL;
 	}
@@ -329,31 +325,20 @@ static int parse_node_group(struct sim_cluster_spec *c, json_object *g,
 	json_object *pa;
 	bool typed = c->mode == SIM_SLOTS_TYPED;
 
-	if (!dl_json_known_keys(&rd, g, path, keys) ||
-	    (name = dl_json_str(&rd, g, path, "name", 0, 0, SIZE_MAX, "n"),
-	     rd.failed) ||
-	    (count = dl_json_uint(&rd, g, path, "count", 0, 1, SIM_MAX_NODES,
-				  1),
-	     rd.failed) ||
-	    (cpus = dl_json_uint(&rd, g, path, "cpus",
-				 (!typed) ? DL_JSON_REQUIRED : 0, typed ? 0 : 1,
-				 1u << 20, typed ? 1 : 0),
-	     rd.failed) ||
-	    (mem = dl_json_uint(&rd, g, path, "mem", 0, 0, UINT64_C(1) << 40,
-				0),
-	     rd.failed) ||
-	    (io = dl_json_num(&rd, g, path, "io", 0, 0, 1e12, 0), rd.failed) ||
-	    (ms = dl_json_uint(&rd, g, path, "map_slots",
-			       (typed) ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0),
-	     rd.failed) ||
-	    (rs = dl_json_uint(&rd, g, path, "reduce_slots",
-			       (typed) ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0),
-	     rd.failed) ||
-	    (speed = dl_json_num(&rd, g, path, "speed", 0, 1e-3, 1e3, 1),
-	     rd.failed) ||
-	    (pool = dl_json_str(&rd, g, path, "pool", 0, 0, SIZE_MAX,
-				"regular"),
-	     rd.failed))
+	dl_json_known_keys(&rd, g, path, keys);
+	name = dl_json_str(&rd, g, path, "name", 0, 0, SIZE_MAX, "n");
+	count = dl_json_uint(&rd, g, path, "count", 0, 1, SIM_MAX_NODES, 1);
+	cpus = dl_json_uint(&rd, g, path, "cpus", !typed ? DL_JSON_REQUIRED : 0,
+			    typed ? 0 : 1, 1u << 20, typed ? 1 : 0);
+	mem = dl_json_uint(&rd, g, path, "mem", 0, 0, UINT64_C(1) << 40, 0);
+	io = dl_json_num(&rd, g, path, "io", 0, 0, 1e12, 0);
+	ms = dl_json_uint(&rd, g, path, "map_slots",
+			  typed ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0);
+	rs = dl_json_uint(&rd, g, path, "reduce_slots",
+			  typed ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0);
+	speed = dl_json_num(&rd, g, path, "speed", 0, 1e-3, 1e3, 1);
+	pool = dl_json_str(&rd, g, path, "pool", 0, 0, SIZE_MAX, "regular");
+	if (rd.failed)
 		return EINVAL;
 	if (!typed && (ms || rs)) {
 		snprintf(err, errlen,
@@ -477,16 +462,14 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 	root = dl_json_parse(text, len, SIZE_MAX, origin, err, errlen);
 	if (!root)
 		return EINVAL;
-	if (!dl_json_known_keys(&rd, root, "cluster", keys) ||
-	    (mode = dl_json_str(&rd, root, "cluster", "slots", 0, 0, SIZE_MAX,
-				"cpu"),
-	     rd.failed) ||
-	    (order = dl_json_str(&rd, root, "cluster", "node_order", 0, 0,
-				 SIZE_MAX, "first-fit"),
-	     rd.failed) ||
-	    (c->dispatch_latency = dl_json_num(
-		     &rd, root, "cluster", "dispatch_latency", 0, 0, 3600, 0),
-	     rd.failed))
+	dl_json_known_keys(&rd, root, "cluster", keys);
+	mode = dl_json_str(&rd, root, "cluster", "slots", 0, 0, SIZE_MAX,
+			   "cpu");
+	order = dl_json_str(&rd, root, "cluster", "node_order", 0, 0, SIZE_MAX,
+			    "first-fit");
+	c->dispatch_latency = dl_json_num(&rd, root, "cluster",
+					  "dispatch_latency", 0, 0, 3600, 0);
+	if (rd.failed)
 		goto out;
 	if (!strcmp(mode, "cpu")) {
 		c->mode = SIM_SLOTS_CPU;
@@ -718,32 +701,33 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 	bool has_len, has_list;
 
 	snprintf(key, sizeof(key), "%ss", pfx);
-	if ((tasks = dl_json_uint(&rd, o, path, key,
-				  (!strcmp(pfx, "map")) ? DL_JSON_REQUIRED : 0,
-				  !strcmp(pfx, "map") ? 1 : 0, DL_MAX_TASKS, 0),
-	     rd.failed))
+	tasks = dl_json_uint(&rd, o, path, key,
+			     (!strcmp(pfx, "map")) ? DL_JSON_REQUIRED : 0,
+			     !strcmp(pfx, "map") ? 1 : 0, DL_MAX_TASKS, 0);
+	if (rd.failed)
 		return EINVAL;
 	ph->tasks = (uint32_t) tasks;
 	snprintf(key, sizeof(key), "%s_cpus", pfx);
-	if ((cpus = dl_json_uint(&rd, o, path, key, 0, 1, 1u << 20, 1),
-	     rd.failed))
+	cpus = dl_json_uint(&rd, o, path, key, 0, 1, 1u << 20, 1);
+	if (rd.failed)
 		return EINVAL;
 	ph->cpus = (uint32_t) cpus;
 	snprintf(key, sizeof(key), "%s_mem", pfx);
-	if ((mem = dl_json_uint(&rd, o, path, key, 0, 0, UINT64_C(1) << 40, 0),
-	     rd.failed))
+	mem = dl_json_uint(&rd, o, path, key, 0, 0, UINT64_C(1) << 40, 0);
+	if (rd.failed)
 		return EINVAL;
 	ph->mem = mem;
 	snprintf(key, sizeof(key), "%s_io", pfx);
-	if ((ph->io = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0), rd.failed))
+	ph->io = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(key, sizeof(key), "%s_time_limit", pfx);
-	if ((ph->time_limit = dl_json_num(&rd, o, path, key, 0, 0, MAX_TIME, 0),
-	     rd.failed))
+	ph->time_limit = dl_json_num(&rd, o, path, key, 0, 0, MAX_TIME, 0);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(key, sizeof(key), "%s_input_mb", pfx);
-	if ((ph->input_mb = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0),
-	     rd.failed))
+	ph->input_mb = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0);
+	if (rd.failed)
 		return EINVAL;
 	if (typed && (cpus != 1 || mem || ph->io > 0)) {
 		snprintf(err, errlen,
@@ -757,14 +741,12 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 		static const char *pk[] = {"mean", "p90", NULL};
 
 		snprintf(sub, sizeof(sub), "%s.%s", path, key);
-		if (!dl_json_known_keys(&rd, v, sub, pk) ||
-		    (ph->prior_mean =
-			     dl_json_num(&rd, v, sub, "mean", DL_JSON_REQUIRED,
-					 SIM_MIN_LENGTH, 1e9, 0),
-		     rd.failed) ||
-		    (ph->prior_p90 =
-			     dl_json_num(&rd, v, sub, "p90", 0, 0, 1e9, 0),
-		     rd.failed))
+		dl_json_known_keys(&rd, v, sub, pk);
+		ph->prior_mean =
+			dl_json_num(&rd, v, sub, "mean", DL_JSON_REQUIRED,
+				    SIM_MIN_LENGTH, 1e9, 0);
+		ph->prior_p90 = dl_json_num(&rd, v, sub, "p90", 0, 0, 1e9, 0);
+		if (rd.failed)
 			return EINVAL;
 	}
 	snprintf(key, sizeof(key), "%s_length", pfx);
@@ -859,39 +841,27 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 	double rel, dl;
 	int k, given = 0;
 
-	if (!dl_json_known_keys(&rd, o, path, job_keys))
+	dl_json_known_keys(&rd, o, path, job_keys);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(buf, sizeof(buf), "job%u", idx + 1);
-	if ((j->name = dl_json_strdup(&rd, o, path, "name", 0, SIZE_MAX, buf),
-	     rd.failed) ||
-	    (j->user =
-		     dl_json_strdup(&rd, o, path, "user", 0, SIZE_MAX, "user"),
-	     rd.failed) ||
-	    (j->account =
-		     dl_json_strdup(&rd, o, path, "account", 0, SIZE_MAX, ""),
-	     rd.failed) ||
-	    (part = dl_json_str(&rd, o, path, "partition", 0, 0, SIZE_MAX,
-				c->npartitions ? c->partitions[0] : "batch"),
-	     rd.failed) ||
-	    (j->arrival = dl_json_num(&rd, o, path, "arrival", DL_JSON_REQUIRED,
-				      0, MAX_TIME, 0),
-	     rd.failed) ||
-	    (dl = dl_json_num(&rd, o, path, "deadline", 0, 0, MAX_TIME, 0),
-	     rd.failed) ||
-	    (rel = dl_json_num(&rd, o, path, "relative_deadline", 0, 0,
-			       MAX_TIME, 0),
-	     rd.failed) ||
-	    (j->deadline_factor =
-		     dl_json_num(&rd, o, path, "deadline_factor", 0, 0, 1e6, 0),
-	     rd.failed) ||
-	    (j->hard = dl_json_bool(&rd, o, path, "hard_deadline", 0, false),
-	     rd.failed) ||
-	    (j->reduce_cost =
-		     dl_json_num(&rd, o, path, "reduce_cost", 0, 0, 1000, 0),
-	     rd.failed) ||
-	    (j->accel_speedup =
-		     dl_json_num(&rd, o, path, "accel_speedup", 0, 0, 1000, 0),
-	     rd.failed))
+	j->name = dl_json_strdup(&rd, o, path, "name", 0, SIZE_MAX, buf);
+	j->user = dl_json_strdup(&rd, o, path, "user", 0, SIZE_MAX, "user");
+	j->account = dl_json_strdup(&rd, o, path, "account", 0, SIZE_MAX, "");
+	part = dl_json_str(&rd, o, path, "partition", 0, 0, SIZE_MAX,
+			   c->npartitions ? c->partitions[0] : "batch");
+	j->arrival = dl_json_num(&rd, o, path, "arrival", DL_JSON_REQUIRED, 0,
+				 MAX_TIME, 0);
+	dl = dl_json_num(&rd, o, path, "deadline", 0, 0, MAX_TIME, 0);
+	rel = dl_json_num(&rd, o, path, "relative_deadline", 0, 0, MAX_TIME, 0);
+	j->deadline_factor =
+		dl_json_num(&rd, o, path, "deadline_factor", 0, 0, 1e6, 0);
+	j->hard = dl_json_bool(&rd, o, path, "hard_deadline", 0, false);
+	j->reduce_cost =
+		dl_json_num(&rd, o, path, "reduce_cost", 0, 0, 1000, 0);
+	j->accel_speedup =
+		dl_json_num(&rd, o, path, "accel_speedup", 0, 0, 1000, 0);
+	if (rd.failed)
 		return EINVAL;
 	given = (dl > 0) + (rel > 0) + (j->deadline_factor > 0);
 	if (given > 1) {
@@ -927,14 +897,12 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 		char sub[200];
 
 		snprintf(sub, sizeof(sub), "%s.remote", path);
-		if (!dl_json_known_keys(&rd, v, sub, rk) ||
-		    (j->remote_prob = dl_json_num(&rd, v, sub, "prob",
-						  DL_JSON_REQUIRED, 0, 1, 0),
-		     rd.failed) ||
-		    (j->remote_factor =
-			     dl_json_num(&rd, v, sub, "factor",
-					 DL_JSON_REQUIRED, 1, 1000, 1),
-		     rd.failed))
+		dl_json_known_keys(&rd, v, sub, rk);
+		j->remote_prob = dl_json_num(&rd, v, sub, "prob",
+					     DL_JSON_REQUIRED, 0, 1, 0);
+		j->remote_factor = dl_json_num(&rd, v, sub, "factor",
+					       DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed)
 			return EINVAL;
 	}
 	if (parse_phase(o, path, "map", c->mode == SIM_SLOTS_TYPED,
@@ -1007,10 +975,10 @@ int sim_workload_parse(const char *text, size_t len, const char *origin,
 	root = dl_json_parse(text, len, SIZE_MAX, origin, err, errlen);
 	if (!root)
 		return EINVAL;
-	if (!dl_json_known_keys(&rd, root, "workload", keys) ||
-	    (w->description = dl_json_strdup(&rd, root, "workload",
-					     "description", 0, SIZE_MAX, NULL),
-	     rd.failed))
+	dl_json_known_keys(&rd, root, "workload", keys);
+	w->description = dl_json_strdup(&rd, root, "workload", "description", 0,
+					SIZE_MAX, NULL);
+	if (rd.failed)
 		goto out;
 	if (json_object_object_get_ex(root, "defaults", &def) &&
 	    !json_object_is_type(def, json_type_object)) {
