@@ -1,5 +1,5 @@
 #!/bin/sh
-# Simulator speed on the reverse family (DESIGN §7: one run of 100 nodes,
+# Simulator speed on the reverse family (doc/design.md §11: one run of 100 nodes,
 # 7 days, ~2,500 jobs in at most 10 s): wall time, simulated events per
 # second and plan cycles per policy and load, with and without the Twitter
 # external load.

@@ -1,5 +1,5 @@
 /*
- * bench_ras.c - speed of the placement policies (DESIGN §7):
+ * bench_ras.c - speed of the placement policies (doc/design.md §11):
  *   1. a ras plan cycle (Algorithm 1, 10 rounds), 1,000 jobs x 1,000 nodes;
  *   2. the same cycle with the reverse policy and a 24 h forecast;
  *   3. reverse fitting alone: 1,000 jobs over a 24 h f(t) at 1-minute
@@ -50,8 +50,8 @@ static void build_cluster(struct dl_cluster *cl)
 		char name[32];
 
 		snprintf(name, sizeof(name), "n%u", i + 1);
-		dl_node_set(&cl->nodes[i], name, 32, 128000, DL_POOL_REGULAR,
-			    1);
+		dl_node_set(&cl->nodes[i], name, 32, 128000, DL_POOL_REGULAR);
+		dl_partset_add(&cl->nodes[i].partitions, 0);
 		cl->nodes[i].io = 500;
 	}
 }

@@ -1,13 +1,14 @@
 /*
  * bench_util.h - what the benchmarks share: a seeded random sequence (the
- * same for a seed on every machine) and a monotonic clock.  Sorting of
- * samples is the core's dl_sort_doubles().
+ * same for a seed on every machine) and the core's monotonic clock in
+ * microseconds.  Sorting of samples is the core's dl_sort_doubles().
  */
 #ifndef DL_BENCH_UTIL_H
 #define DL_BENCH_UTIL_H
 
 #include <stdint.h>
-#include <time.h>
+
+#include "common/io/clock.h"
 
 static uint64_t bench_rng_state = 1;
 
@@ -26,13 +27,10 @@ static inline double bench_urand(void)
 	       (double) (1ull << 53);
 }
 
-/* Microseconds of CLOCK_MONOTONIC. */
+/* Microseconds of CLOCK_MONOTONIC (the core's clock). */
 static inline double bench_now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+	return (double) dl_monotonic_us();
 }
 
 #endif

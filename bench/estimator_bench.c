@@ -26,16 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io/estimator_client.h"
+#include "common/estimate/estimator_client.h"
 #include "common/estimate/stats.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "common/io/clock.h"
 
 static int load(const char *sock, long records, int users, int names)
 {
@@ -43,7 +36,7 @@ static int load(const char *sock, long records, int users, int names)
 	struct dl_task_rec *t = calloc(1000, sizeof(*t));
 	char(*u)[16] = calloc((size_t) users, 16);
 	char(*n)[16] = calloc((size_t) names, 16);
-	double t0 = now(), base = (double) time(NULL) - 86400;
+	double t0 = dl_monotonic_s(), base = (double) time(NULL) - 86400;
 	long done = 0;
 
 	if (!c || !t || !u || !n)
@@ -90,8 +83,8 @@ static int load(const char *sock, long records, int users, int names)
 		}
 		done += (long) k;
 	}
-	printf("loaded=%ld seconds=%.2f records_per_s=%.0f\n", done, now() - t0,
-	       (double) done / (now() - t0));
+	printf("loaded=%ld seconds=%.2f records_per_s=%.0f\n", done,
+	       dl_monotonic_s() - t0, (double) done / (dl_monotonic_s() - t0));
 	dl_est_client_free(c);
 	free(t);
 	free(u);
@@ -144,11 +137,11 @@ static int predict_raw(const char *sock, long n, int users, int names)
 
 	if (fd < 0 || !lat)
 		return 1;
-	t0 = now();
+	t0 = dl_monotonic_s();
 	for (long i = 0; i < n; i++) {
 		int key = (int) (i % (users * names));
 		int len;
-		double s = now();
+		double s = dl_monotonic_s();
 
 		switch (i % 3) {
 		case 0:
@@ -203,9 +196,9 @@ static int predict_raw(const char *sock, long n, int users, int names)
 				return 1;
 			have += (size_t) r;
 		}
-		lat[i] = now() - s;
+		lat[i] = dl_monotonic_s() - s;
 	}
-	report("raw", n, now() - t0, lat);
+	report("raw", n, dl_monotonic_s() - t0, lat);
 	close(fd);
 	free(lat);
 	return 0;
@@ -220,7 +213,7 @@ static int predict_client(const char *sock, long n, int users, int names)
 
 	if (!c || !lat)
 		return 1;
-	t0 = now();
+	t0 = dl_monotonic_s();
 	for (long i = 0; i < n; i++) {
 		int key = (int) (i % (users * names)), status;
 		struct dl_pred_query q = {.user = user,
@@ -228,7 +221,7 @@ static int predict_client(const char *sock, long n, int users, int names)
 					  .tasks = 100,
 					  .input_bytes = NAN};
 		struct dl_prediction p;
-		double s = now();
+		double s = dl_monotonic_s();
 
 		snprintf(user, sizeof(user), "user%03d", key / names);
 		snprintf(name, sizeof(name), "%s%02d",
@@ -242,9 +235,9 @@ static int predict_client(const char *sock, long n, int users, int names)
 				dl_est_client_last_error(c));
 			return 1;
 		}
-		lat[i] = now() - s;
+		lat[i] = dl_monotonic_s() - s;
 	}
-	report("client", n, now() - t0, lat);
+	report("client", n, dl_monotonic_s() - t0, lat);
 	dl_est_client_free(c);
 	free(lat);
 	return 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Throughput, latency and memory of deadline-estimatord (DESIGN §7):
+# Throughput, latency and memory of deadline-estimatord (doc/design.md §11):
 #  1. load RECORDS task records through `observe` (1000 per request),
 #  2. restart the daemon (it reloads them all from SQLite) and read its
 #     resident memory,

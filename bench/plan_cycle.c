@@ -77,7 +77,8 @@ int main(int argc, char **argv)
 		char name[32];
 
 		snprintf(name, sizeof(name), "n%u", n);
-		dl_node_set(&cl.nodes[n], name, 32, 128000, DL_POOL_REGULAR, 1);
+		dl_node_set(&cl.nodes[n], name, 32, 128000, DL_POOL_REGULAR);
+		dl_partset_add(&cl.nodes[n].partitions, 0);
 	}
 	jobs = calloc(arrays, sizeof(*jobs));
 	for (uint32_t i = 0; i < arrays; i++) {

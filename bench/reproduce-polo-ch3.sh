@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduce Polo's thesis Ch. 3, Experiment 1 (digest 000 part 1 §2.3):
+# Reproduce Polo's thesis Ch. 3, Experiment 1 (doc/design.md §10):
 # five MapReduce jobs on 60 nodes of 1 map + 1 reduce slot, scenario A
 # (relaxed goals) and B (tight goals), under the adaptive policy and the
 # baselines, with the oracle bound.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Reproduce the Reverse-Adaptive family (Polo's thesis Table 5.6, digest 000
-# part 2 §3.2): 100 nodes, Poisson arrivals, lognormal job sizes (mean 62,
+# Reproduce the Reverse-Adaptive family (Polo's thesis Table 5.6,
+# doc/design.md §10): 100 nodes, Poisson arrivals, lognormal job sizes (mean 62,
 # sd 15.5 tasks), deadline factors uniform in 1.5-{4,8,12}x the isolated
 # completion time, loads 0.2-1.0, external load f(t) from the Twitter trace
 # (bench/workloads/twitter-2021-load.txt), 7 days with statistics over the

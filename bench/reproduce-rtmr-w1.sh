@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduce RTMR's workload I (He et al., digest 003 §2.3-2.6): 88 jobs of
+# Reproduce RTMR's workload I (He et al. 2013, doc/design.md §10): 88 jobs of
 # the first six Facebook bins on 30 nodes with 100 map and 30 reduce slots;
 # accept ratio, success ratio and utilisation (RTMR's definitions) of the
 # admission-based policies -- realtime, RTMR as published and Kc & Anyanwu's

@@ -221,7 +221,8 @@ int main(int argc, char **argv)
 			char name[32];
 
 			snprintf(name, sizeof(name), "n%u", i);
-			dl_node_set(&cl.nodes[i], name, 32, 128000, 0, 1);
+			dl_node_set(&cl.nodes[i], name, 32, 128000, 0);
+			dl_partset_add(&cl.nodes[i].partitions, 0);
 			cl.nodes[i].up = true;
 		}
 		cfg.policy = DL_POLICY_REALTIME;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Run the plan-cycle benchmark at the sizes of DESIGN §7 and write a
+# Run the plan-cycle benchmark at the sizes of doc/design.md §11 and write a
 # Markdown result with the date, machine and commands.
 #   bench/run-plan-cycle.sh BUILD_DIR [OUT.md]
 set -eu
@@ -15,7 +15,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	echo "- machine: $(nproc) cores, $cpu, $(free -g | awk '/^Mem:/ {print $2}') GB"
 	echo "- load average when it started (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- build: \`CFLAGS=\"-O2 -g\" ../configure\` (gcc $(gcc -dumpversion))"
-	echo "- target (DESIGN §7): ≤ 5 ms for 1,000 arrays × 1,000 nodes; 10,000 × 10,000 reported, scaling no worse than n log n"
+	echo "- target (doc/design.md §11): ≤ 5 ms for 1,000 arrays × 1,000 nodes; 10,000 × 10,000 reported, scaling no worse than n log n"
 	echo
 	echo '| arrays | nodes | CPUs | median ms | p95 ms | max ms | grants | peak RSS MB | command |'
 	echo '|---:|---:|---:|---:|---:|---:|---:|---:|---|'

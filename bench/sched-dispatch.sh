@@ -1,5 +1,5 @@
 #!/bin/bash
-# Benchmark: how soon a freed slot runs the next task (DESIGN §7: <= 1 s),
+# Benchmark: how soon a freed slot runs the next task (doc/design.md §11: <= 1 s),
 # on the local cluster (16 nodes x 2 CPUs) with the two-tenant workload of
 # test/bats/sched_two_tenants.bats, under sched/backfill and sched/deadline.
 # Latency = task start - latest task end on the same node, from slurmctld's
@@ -56,7 +56,7 @@ report=$(cat <<EOF
 | scheduler | slot turnovers | p50 (ms) | p90 (ms) | max (ms) | A completed | B completed | workload (s) |
 |---|---|---|---|---|---|---|---|
 $rows
-Target (DESIGN §7): an allotted task starts ≤ 1 s after a slot frees.
+Target (doc/design.md §11): an allotted task starts ≤ 1 s after a slot frees.
 The machine was not idle: other builds and test clusters ran on it at the same time.
 EOF
 )

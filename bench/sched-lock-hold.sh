@@ -87,7 +87,7 @@ report=$(cat <<EOF
 
 First cycle that planned all $arrays arrays ($first_changes throttle and priority changes): lock hold $first_hold µs.
 
-Target (DESIGN §7): ≤ 5 ms lock hold per cycle with 1,000 pending arrays.
+Target (doc/design.md §11): ≤ 5 ms lock hold per cycle with 1,000 pending arrays.
 The machine was not idle: other builds and test clusters ran on it at the same time.
 EOF
 )

@@ -65,7 +65,7 @@ if [ -n "$missing" ] || [ "$apt_updated" = 0 ]; then
 fi
 if [ -n "$missing" ]; then
 	echo "setup-deps: installing:$missing"
-	# Never the emulator build: it takes over /usr/sbin/slurmctld (FEASIBILITY §2.1).
+	# Never the emulator build: it takes over /usr/sbin/slurmctld (doc/slurm-facts.md §1).
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 if dpkg-query -W slurm-wlm-emulator >/dev/null 2>&1; then

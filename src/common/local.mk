@@ -12,6 +12,7 @@
 lib_LTLIBRARIES += src/common/libdeadline.la
 DL_CORE_SOURCES = \
 	src/common/model/model.c src/common/model/model.h \
+	src/common/model/partset.c src/common/model/partset.h \
 	src/common/model/nodeset.c src/common/model/nodeset.h \
 	src/common/model/locality.c src/common/model/locality.h \
 	src/common/model/job_hints.c src/common/model/job_hints.h \
@@ -21,7 +22,11 @@ DL_CORE_SOURCES = \
 	src/common/estimate/stats.c src/common/estimate/stats.h \
 	src/common/estimate/predictor.c src/common/estimate/predictor.h \
 	src/common/estimate/usage.c src/common/estimate/usage.h \
+	src/common/estimate/est_proto.c src/common/estimate/est_proto.h \
+	src/common/estimate/estimator_client.c \
+	src/common/estimate/estimator_client.h \
 	src/common/policy/policy.c src/common/policy/policy.h \
+	src/common/policy/input.c src/common/policy/input.h \
 	src/common/policy/adaptive.c src/common/policy/adaptive.h \
 	src/common/policy/ras.c src/common/policy/ras.h \
 	src/common/policy/reverse.c src/common/policy/reverse.h \
@@ -34,9 +39,20 @@ DL_CORE_SOURCES = \
 	src/common/policy/share.c src/common/policy/share.h \
 	src/common/policy/lookahead.c src/common/policy/lookahead.h \
 	src/common/policy/triage.c src/common/policy/triage.h \
-	src/common/realtime/realtime.c src/common/realtime/realtime.h \
-	src/common/realtime/internal.h \
+	src/common/realtime/realtime.h src/common/realtime/internal.h \
+	src/common/realtime/state.c \
+	src/common/realtime/pool.c src/common/realtime/pool.h \
+	src/common/realtime/chain.c src/common/realtime/chain.h \
+	src/common/realtime/place.c src/common/realtime/place.h \
+	src/common/realtime/admit.c src/common/realtime/admit.h \
+	src/common/realtime/reduce.c \
+	src/common/realtime/verdict.c src/common/realtime/verdict.h \
+	src/common/realtime/feedback.c src/common/realtime/feedback.h \
+	src/common/realtime/tickets.c \
+	src/common/realtime/wc_cache.c src/common/realtime/wc_cache.h \
+	src/common/realtime/query.c \
 	src/common/realtime/sync.c src/common/realtime/state_json.c \
+	src/common/realtime/shared.c \
 	src/common/realtime/vector.c src/common/realtime/vector.h \
 	src/common/realtime/worst.c src/common/realtime/worst.h \
 	src/common/realtime/dispatch.c src/common/realtime/dispatch.h \
@@ -48,12 +64,12 @@ DL_CORE_SOURCES = \
 	src/common/plan/id_index.c src/common/plan/id_index.h \
 	src/common/config/config.c src/common/config/config.h \
 	src/common/config/kv_file.c src/common/config/kv_file.h \
-	src/common/io/est_proto.c src/common/io/est_proto.h \
-	src/common/io/estimator_client.c src/common/io/estimator_client.h \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \
 	src/common/io/utf8.c src/common/io/utf8.h \
-	src/common/io/json_text.c src/common/io/json_text.h \
 	src/common/io/log.c src/common/io/log.h \
+	src/common/io/clock.c src/common/io/clock.h \
+	src/common/io/grow.c src/common/io/grow.h \
+	src/common/io/json.c src/common/io/json.h \
 	src/common/io/timefmt.c src/common/io/timefmt.h
 src_common_libdeadline_la_SOURCES = $(DL_CORE_SOURCES)
 src_common_libdeadline_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -pthread

@@ -15,6 +15,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/io/log.h"
+#include "common/config/config.h"
 #include "common/config/kv_file.h"
 
 enum opt_type { T_STR, T_UINT, T_DOUBLE, T_DURATION, T_MODE, T_BOOL, T_LOG };
@@ -115,35 +116,6 @@ void est_config_free(struct est_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-/* "90", "90s", "15m", "2h", "30d" */
-static double parse_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return NAN;
-	switch (*end) {
-	case 's':
-		end++;
-		break;
-	case 'm':
-		v *= 60, end++;
-		break;
-	case 'h':
-		v *= 3600, end++;
-		break;
-	case 'd':
-		v *= 86400, end++;
-		break;
-	default:
-		break;
-	}
-	return *end ? NAN : v;
-}
-
 static int set_opt(struct est_config *cfg, const struct opt *o, const char *val,
 		   char *why, size_t whylen)
 {
@@ -191,7 +163,9 @@ static int set_opt(struct est_config *cfg, const struct opt *o, const char *val,
 			v = NAN;
 		break;
 	case T_DURATION:
-		v = parse_duration(val);
+		v = dl_parse_duration(val);
+		if (v < 0)
+			v = NAN;
 		break;
 	case T_UINT:
 	case T_DOUBLE:

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "common/model/forecast.h"
 #include "common/estimate/history.h"
 #include "estimator/est_config.h"

@@ -19,11 +19,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/io/log.h"
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
+#include "common/io/clock.h"
 #include "estimator/store.h"
 
 #define READ_CHUNK  65536
@@ -64,14 +64,6 @@ struct server {
 	double next_prune;
 	bool prune_more;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- listeners ---- */
 
@@ -366,7 +358,7 @@ static int handle_one(struct server *s, struct conn *c, char *line, size_t len)
 		if (i == len)
 			return 0;
 	}
-	c->last_active = mono();
+	c->last_active = dl_monotonic_s();
 	resp = est_handle_line(s->ctx, &c->peer, line, len, &outlen);
 	if (!resp)
 		return queue_error(c, DL_EST_E_INTERNAL, "out of memory");
@@ -525,7 +517,7 @@ static void accept_one(struct server *s, int lfd, bool tcp)
 	c->tag.kind = EV_CONN;
 	c->fd = fd;
 	c->peer = peer;
-	c->last_active = mono();
+	c->last_active = dl_monotonic_s();
 	c->reading = true;
 	ev.data.ptr = &c->tag;
 	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -546,7 +538,7 @@ static void accept_one(struct server *s, int lfd, bool tcp)
 
 static void expire_idle(struct server *s)
 {
-	double now = mono();
+	double now = dl_monotonic_s();
 	struct conn *c = s->conns, *next;
 
 	for (; c; c = next) {
@@ -593,7 +585,7 @@ static void on_signal(struct server *s)
 
 static void prune(struct server *s)
 {
-	double now = mono();
+	double now = dl_monotonic_s();
 	int deleted = 0;
 	char err[256];
 
@@ -647,7 +639,7 @@ int server_run(struct est_ctx *ctx, int unix_fd, int tcp_fd)
 			close(s.epfd);
 		return -1;
 	}
-	s.next_prune = mono(); /* prune once at start */
+	s.next_prune = dl_monotonic_s(); /* prune once at start */
 	while (!s.stop) {
 		int n = epoll_wait(s.epfd, evs, 64, s.prune_more ? 0 : 1000);
 

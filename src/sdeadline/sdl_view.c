@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/io/timefmt.h"
+#include "common/io/json.h"
 
 void sdl_filter_init(struct sdl_filter *f)
 {
@@ -377,22 +378,6 @@ void sdl_print_table(FILE *out, const struct dl_plan *p,
 	free(cells);
 }
 
-static void put_num(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k,
-			       isfinite(v) ? json_object_new_double(v) : NULL);
-}
-
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
-}
-
-static void put_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
 static struct json_object *row_json(const struct dl_plan *p,
 				    const struct dl_plan_job *j)
 {
@@ -400,31 +385,31 @@ static struct json_object *row_json(const struct dl_plan *p,
 
 	if (!r)
 		return NULL;
-	put_u64(r, "job_id", j->job_id);
-	put_u64(r, "reduce_id", j->reduce_id);
-	put_str(r, "user", j->user);
-	put_str(r, "account", j->account);
-	put_str(r, "name", j->name);
-	put_str(r, "phase", phase_name(j->phase));
-	put_str(r, "policy", dl_policy_name(p->policy));
-	put_num(r, "deadline", j->deadline);
-	put_num(r, "goal", j->goal);
-	put_num(r, "predicted_finish", j->predicted_finish);
-	put_num(r, "finish_err", j->finish_err);
-	put_u64(r, "tasks", both(j->tasks));
-	put_u64(r, "done", both(j->done));
-	put_u64(r, "running", both(j->running));
-	put_u64(r, "pending", both(j->pending));
-	put_u64(r, "alloc", j->alloc);
-	put_num(r, "need", j->need);
-	put_u64(r, "rank", j->rank);
+	dl_json_put_u64(r, "job_id", j->job_id);
+	dl_json_put_u64(r, "reduce_id", j->reduce_id);
+	dl_json_put_str(r, "user", j->user);
+	dl_json_put_str(r, "account", j->account);
+	dl_json_put_str(r, "name", j->name);
+	dl_json_put_str(r, "phase", phase_name(j->phase));
+	dl_json_put_str(r, "policy", dl_policy_name(p->policy));
+	dl_json_put_num(r, "deadline", j->deadline);
+	dl_json_put_num(r, "goal", j->goal);
+	dl_json_put_num(r, "predicted_finish", j->predicted_finish);
+	dl_json_put_num(r, "finish_err", j->finish_err);
+	dl_json_put_u64(r, "tasks", both(j->tasks));
+	dl_json_put_u64(r, "done", both(j->done));
+	dl_json_put_u64(r, "running", both(j->running));
+	dl_json_put_u64(r, "pending", both(j->pending));
+	dl_json_put_u64(r, "alloc", j->alloc);
+	dl_json_put_num(r, "need", j->need);
+	dl_json_put_u64(r, "rank", j->rank);
 	json_object_object_add(r, "managed",
 			       json_object_new_boolean(j->managed));
-	put_num(r, "mu", j->mu);
-	put_str(r, "source", j->mu_source);
-	put_str(r, "verdict", dl_verdict_name(j->verdict));
-	put_str(r, "outcome", sdl_outcome(j));
-	put_str(r, "explain", j->explain);
+	dl_json_put_num(r, "mu", j->mu);
+	dl_json_put_str(r, "source", j->mu_source);
+	dl_json_put_str(r, "verdict", dl_verdict_name(j->verdict));
+	dl_json_put_str(r, "outcome", sdl_outcome(j));
+	dl_json_put_str(r, "explain", j->explain);
 	return r;
 }
 
@@ -442,10 +427,10 @@ struct json_object *sdl_json(const struct dl_plan *p,
 		json_object_put(rows);
 		return NULL;
 	}
-	put_u64(o, "cycle", p->cycle);
-	put_num(o, "plan_time", p->now);
-	put_str(o, "policy", dl_policy_name(p->policy));
-	put_str(o, "estimator", p->stats.estimator);
+	dl_json_put_u64(o, "cycle", p->cycle);
+	dl_json_put_num(o, "plan_time", p->now);
+	dl_json_put_str(o, "policy", dl_policy_name(p->policy));
+	dl_json_put_str(o, "estimator", p->stats.estimator);
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		struct json_object *r;
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 
 static const char *kind_names[] = {"const",  "uniform",   "exponential",
 				   "normal", "lognormal", "empirical"};
@@ -94,13 +94,6 @@ double sim_normal_quantile(double p)
 	return dl_normal_quantile(p);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *) x, b = *(const double *) y;
-
-	return (a > b) - (a < b);
-}
-
 double sim_dist_quantile(const struct sim_dist *d, double q)
 {
 	double x, s2;
@@ -135,7 +128,7 @@ double sim_dist_quantile(const struct sim_dist *d, double q)
 		if (!v)
 			return NAN;
 		memcpy(v, d->values, d->nvalues * sizeof(*v));
-		qsort(v, d->nvalues, sizeof(*v), cmp_double);
+		dl_sort_doubles(v, d->nvalues);
 		k = (uint32_t) ceil(q * d->nvalues) - 1;
 		x = v[k < d->nvalues ? k : d->nvalues - 1];
 		free(v);
@@ -179,6 +172,7 @@ void sim_dist_free(struct sim_dist *d)
 int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		   char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {"dist", "value",  "mean",      "sd", "min",
 				     "max",  "values", "straggler", NULL};
 	const char *kind;
@@ -187,7 +181,7 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 	int k = -1;
 
 	sim_dist_const(d, 0);
-	if (sj_is_number(o)) {
+	if (dl_json_is_number(o)) {
 		double x = json_object_get_double(o);
 
 		if (!isfinite(x) || x <= 0 || x > MAX_LENGTH) {
@@ -207,9 +201,11 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 			 path);
 		return EINVAL;
 	}
-	if (sj_check_keys(o, path, keys, err, errlen))
+	dl_json_known_keys(&rd, o, path, keys);
+	if (rd.failed)
 		return EINVAL;
-	if (sj_str_ref(o, "dist", path, "const", &kind, err, errlen))
+	kind = dl_json_str(&rd, o, path, "dist", 0, 0, SIZE_MAX, "const");
+	if (rd.failed)
 		return EINVAL;
 	for (int i = 0; i < (int) (sizeof(kind_names) / sizeof(*kind_names));
 	     i++)
@@ -223,10 +219,11 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		return EINVAL;
 	}
 	d->kind = (enum sim_dist_kind) k;
-	if (sj_num(o, "min", path, SIM_MIN_LENGTH, MAX_LENGTH, SIM_MIN_LENGTH,
-		   false, &d->min, err, errlen) ||
-	    sj_num(o, "max", path, SIM_MIN_LENGTH, INFINITY, INFINITY, false,
-		   &d->max, err, errlen))
+	d->min = dl_json_num(&rd, o, path, "min", 0, SIM_MIN_LENGTH, MAX_LENGTH,
+			     SIM_MIN_LENGTH);
+	d->max = dl_json_num(&rd, o, path, "max", 0, SIM_MIN_LENGTH, INFINITY,
+			     INFINITY);
+	if (rd.failed)
 		return EINVAL;
 	if (d->max < d->min) {
 		snprintf(err, errlen, "%s: max is below min", path);
@@ -234,28 +231,32 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 	}
 	switch (d->kind) {
 	case SIM_DIST_CONST:
-		if (sj_num(o, "value", path, SIM_MIN_LENGTH, MAX_LENGTH, 0,
-			   true, &d->a, err, errlen))
+		d->a = dl_json_num(&rd, o, path, "value", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_UNIFORM:
-		if (sj_num(o, "min", path, SIM_MIN_LENGTH, MAX_LENGTH, 0, true,
-			   &d->a, err, errlen) ||
-		    sj_num(o, "max", path, SIM_MIN_LENGTH, MAX_LENGTH, 0, true,
-			   &d->b, err, errlen))
+		d->a = dl_json_num(&rd, o, path, "min", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		d->b = dl_json_num(&rd, o, path, "max", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_EXP:
-		if (sj_num(o, "mean", path, SIM_MIN_LENGTH, MAX_LENGTH, 0, true,
-			   &d->a, err, errlen))
+		d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_NORMAL:
 	case SIM_DIST_LOGNORMAL:
-		if (sj_num(o, "mean", path, SIM_MIN_LENGTH, MAX_LENGTH, 0, true,
-			   &d->a, err, errlen) ||
-		    sj_num(o, "sd", path, 0, MAX_LENGTH, 0, true, &d->b, err,
-			   errlen))
+		d->a = dl_json_num(&rd, o, path, "mean", DL_JSON_REQUIRED,
+				   SIM_MIN_LENGTH, MAX_LENGTH, 0);
+		d->b = dl_json_num(&rd, o, path, "sd", DL_JSON_REQUIRED, 0,
+				   MAX_LENGTH, 0);
+		if (rd.failed)
 			return EINVAL;
 		break;
 	case SIM_DIST_EMPIRICAL: {
@@ -282,8 +283,9 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		}
 		for (size_t i = 0; i < n; i++) {
 			json_object *x = json_object_array_get_idx(v, i);
-			double y = sj_is_number(x) ? json_object_get_double(x)
-						   : NAN;
+			double y = dl_json_is_number(x)
+					   ? json_object_get_double(x)
+					   : NAN;
 
 			if (!isfinite(y) || y <= 0 || y > MAX_LENGTH) {
 				snprintf(err, errlen,
@@ -313,17 +315,19 @@ int sim_dist_parse(json_object *o, const char *path, struct sim_dist *d,
 		static const char *skeys[] = {"prob", "factor", NULL};
 
 		snprintf(sub, sizeof(sub), "%s.straggler", path);
-		if (!json_object_is_type(v, json_type_object) ||
-		    sj_check_keys(v, sub, skeys, err, errlen) ||
-		    sj_num(v, "prob", sub, 0, 1, 0, true, &d->straggler_prob,
-			   err, errlen) ||
-		    sj_num(v, "factor", sub, 1, 1000, 1, true,
-			   &d->straggler_factor, err, errlen)) {
-			if (!json_object_is_type(v, json_type_object))
-				snprintf(err, errlen,
-					 "%s: expected {\"prob\": p, "
-					 "\"factor\": f}",
-					 sub);
+		if (!json_object_is_type(v, json_type_object)) {
+			snprintf(err, errlen,
+				 "%s: expected {\"prob\": p, \"factor\": f}",
+				 sub);
+			sim_dist_free(d);
+			return EINVAL;
+		}
+		dl_json_known_keys(&rd, v, sub, skeys);
+		d->straggler_prob = dl_json_num(&rd, v, sub, "prob",
+						DL_JSON_REQUIRED, 0, 1, 0);
+		d->straggler_factor = dl_json_num(&rd, v, sub, "factor",
+						  DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed) {
 			sim_dist_free(d);
 			return EINVAL;
 		}

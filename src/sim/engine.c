@@ -1647,20 +1647,24 @@ static int build_view(struct sim_engine *e, char *err, size_t errlen)
 		if (typed) {
 			snprintf(name, sizeof(name), "%s:map", s->name);
 			if (dl_node_set(&e->view.nodes[2 * n], name,
-					s->map_slots, 0, s->pool,
-					UINT64_C(1) << e->part_map))
+					s->map_slots, 0, s->pool) ||
+			    dl_partset_add(&e->view.nodes[2 * n].partitions,
+					   (uint32_t) e->part_map))
 				return ENOMEM;
 			snprintf(name, sizeof(name), "%s:reduce", s->name);
 			if (dl_node_set(&e->view.nodes[2 * n + 1], name,
-					s->reduce_slots, 0, s->pool,
-					UINT64_C(1) << e->part_reduce))
+					s->reduce_slots, 0, s->pool) ||
+			    dl_partset_add(&e->view.nodes[2 * n + 1].partitions,
+					   (uint32_t) e->part_reduce))
 				return ENOMEM;
 			e->total_units += s->map_slots + s->reduce_slots;
 		} else {
 			/* unconstrained memory: more than any task asks */
 			if (dl_node_set(&e->view.nodes[n], s->name, s->cpus,
 					s->mem ? s->mem : UINT64_C(1) << 40,
-					s->pool, s->partitions))
+					s->pool) ||
+			    dl_partset_from_mask(&e->view.nodes[n].partitions,
+						 s->partitions))
 				return ENOMEM;
 			e->view.nodes[n].io = s->io;
 			e->total_units += s->cpus;

@@ -1,7 +1,7 @@
 /*
  * gen_papers.c - generators for the papers' experiments:
- *   polo-ch3-a/b  Polo's thesis Ch. 3, Experiment 1 (digest 000 part 1
- *                 §2.3): five jobs on 60 nodes of 1 map + 1 reduce slot;
+ *   polo-ch3-a/b  Polo's thesis Ch. 3, Experiment 1 (doc/design.md
+ *                 §10): five jobs on 60 nodes of 1 map + 1 reduce slot;
  *   binned        RTMR §V: per bin a job count, map/reduce ranges and
  *                 deadline ranges, exponential inter-arrivals, with an
  *                 explicit task-length model (bench/workloads/ has RTMR's
@@ -17,7 +17,7 @@
 
 #include "common/io/atomic_file.h"
 #include "sim/gen_kinds.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 #include "sim/rng.h"
 
 /* ------------------------------------------------------------ Polo Ch. 3 */
@@ -179,12 +179,12 @@ static int range(json_object *b, const char *key, const char *path,
 		snprintf(err, errlen, "%s.%s: missing", path, key);
 		return EINVAL;
 	}
-	if (sj_is_number(v)) {
+	if (dl_json_is_number(v)) {
 		out[0] = out[1] = json_object_get_double(v);
 	} else if (json_object_is_type(v, json_type_array) &&
 		   json_object_array_length(v) == 2 &&
-		   sj_is_number(json_object_array_get_idx(v, 0)) &&
-		   sj_is_number(json_object_array_get_idx(v, 1))) {
+		   dl_json_is_number(json_object_array_get_idx(v, 0)) &&
+		   dl_json_is_number(json_object_array_get_idx(v, 1))) {
 		out[0] =
 			json_object_get_double(json_object_array_get_idx(v, 0));
 		out[1] =
@@ -219,6 +219,7 @@ struct task_model {
 static int parse_model(json_object *m, struct task_model *t, char *err,
 		       size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {
 		"block_mb",    "map_length",        "remote",
 		"selectivity", "reduce_overhead_s", "reduce_s_per_mb",
@@ -226,17 +227,15 @@ static int parse_model(json_object *m, struct task_model *t, char *err,
 	const char *path = "bins.task_model";
 	json_object *v;
 
-	if (sj_check_keys(m, path, keys, err, errlen) ||
-	    sj_num(m, "block_mb", path, 1e-3, 1e6, 128, false, &t->block_mb,
-		   err, errlen) ||
-	    sj_num(m, "selectivity", path, 0, 100, 1, false, &t->selectivity,
-		   err, errlen) ||
-	    sj_num(m, "reduce_overhead_s", path, 0, 1e6, 5, false,
-		   &t->red_overhead, err, errlen) ||
-	    sj_num(m, "reduce_s_per_mb", path, 0, 1e3, 0.05, false,
-		   &t->red_per_mb, err, errlen) ||
-	    sj_num(m, "reduce_cv", path, 0, 10, 0.25, false, &t->red_cv, err,
-		   errlen))
+	dl_json_known_keys(&rd, m, path, keys);
+	t->block_mb = dl_json_num(&rd, m, path, "block_mb", 0, 1e-3, 1e6, 128);
+	t->selectivity = dl_json_num(&rd, m, path, "selectivity", 0, 0, 100, 1);
+	t->red_overhead =
+		dl_json_num(&rd, m, path, "reduce_overhead_s", 0, 0, 1e6, 5);
+	t->red_per_mb =
+		dl_json_num(&rd, m, path, "reduce_s_per_mb", 0, 0, 1e3, 0.05);
+	t->red_cv = dl_json_num(&rd, m, path, "reduce_cv", 0, 0, 10, 0.25);
+	if (rd.failed)
 		return EINVAL;
 	if (!json_object_object_get_ex(m, "map_length", &v)) {
 		snprintf(err, errlen, "%s.map_length: missing", path);
@@ -249,12 +248,13 @@ static int parse_model(json_object *m, struct task_model *t, char *err,
 	if (json_object_object_get_ex(m, "remote", &v)) {
 		static const char *rk[] = {"prob", "factor", NULL};
 
-		if (sj_check_keys(v, "bins.task_model.remote", rk, err,
-				  errlen) ||
-		    sj_num(v, "prob", "bins.task_model.remote", 0, 1, 0, true,
-			   &t->remote_prob, err, errlen) ||
-		    sj_num(v, "factor", "bins.task_model.remote", 1, 1000, 1,
-			   true, &t->remote_factor, err, errlen))
+		dl_json_known_keys(&rd, v, "bins.task_model.remote", rk);
+		t->remote_prob = dl_json_num(&rd, v, "bins.task_model.remote",
+					     "prob", DL_JSON_REQUIRED, 0, 1, 0);
+		t->remote_factor =
+			dl_json_num(&rd, v, "bins.task_model.remote", "factor",
+				    DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed)
 			return EINVAL;
 	}
 	return 0;
@@ -264,6 +264,7 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 		     const char *dir, uint64_t seed, struct sim_cluster_spec *c,
 		     struct sim_workload_spec *w, char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	json_object *root = NULL, *v, *bins;
 	struct task_model tm = {0};
 	struct bin *b = NULL;
@@ -275,7 +276,7 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 
 	memset(c, 0, sizeof(*c));
 	memset(w, 0, sizeof(*w));
-	root = sj_parse(text, len, origin, err, errlen);
+	root = dl_json_parse(text, len, SIZE_MAX, origin, err, errlen);
 	if (!root)
 		goto out;
 	{
@@ -285,15 +286,16 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 					     "source",      "names",
 					     NULL};
 
-		if (sj_check_keys(root, "bins", keys, err, errlen) ||
-		    sj_num(root, "interarrival_mean", "bins", 1e-3, 1e7, 14,
-			   false, &mean_gap, err, errlen) ||
-		    sj_str_ref(root, "order", "bins", "shuffle", &ord, err,
-			       errlen) ||
-		    sj_str_ref(root, "names", "bins", "job", &names, err,
-			       errlen) ||
-		    sj_str(root, "description", "bins", NULL, &w->description,
-			   err, errlen))
+		dl_json_known_keys(&rd, root, "bins", keys);
+		mean_gap = dl_json_num(&rd, root, "bins", "interarrival_mean",
+				       0, 1e-3, 1e7, 14);
+		ord = dl_json_str(&rd, root, "bins", "order", 0, 0, SIZE_MAX,
+				  "shuffle");
+		names = dl_json_str(&rd, root, "bins", "names", 0, 0, SIZE_MAX,
+				    "job");
+		w->description = dl_json_strdup(
+			&rd, root, "bins", "description", 0, SIZE_MAX, NULL);
+		if (rd.failed)
 			goto out;
 	}
 	if (strcmp(ord, "shuffle") && strcmp(ord, "bins")) {
@@ -346,9 +348,10 @@ int gen_binned_parse(const char *text, size_t len, const char *origin,
 		uint64_t n;
 
 		snprintf(path, sizeof(path), "bins.bins[%u]", i);
-		if (sj_check_keys(bo, path, keys, err, errlen) ||
-		    sj_uint(bo, "jobs", path, 0, 1000000, 0, true, &n, err,
-			    errlen) ||
+		dl_json_known_keys(&rd, bo, path, keys);
+		n = dl_json_uint(&rd, bo, path, "jobs", DL_JSON_REQUIRED, 0,
+				 1000000, 0);
+		if (rd.failed ||
 		    range(bo, "maps", path, true, 1, 1e6, b[i].maps, err,
 			  errlen) ||
 		    range(bo, "reduces", path, true, 0, 1e5, b[i].reduces, err,

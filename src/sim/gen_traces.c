@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "sim/gen_kinds.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 #include "sim/rng.h"
 
 static int oom(char *err, size_t errlen)
@@ -677,11 +677,11 @@ static int rumen_tasks(json_object *tasks, double **out, uint32_t *n)
 			    !json_object_is_type(v, json_type_string) ||
 			    strcmp(json_object_get_string(v), "SUCCESS") ||
 			    !json_object_object_get_ex(x, "startTime", &v) ||
-			    !sj_is_number(v))
+			    !dl_json_is_number(v))
 				continue;
 			s = json_object_get_double(v);
 			if (!json_object_object_get_ex(x, "finishTime", &v) ||
-			    !sj_is_number(v))
+			    !dl_json_is_number(v))
 				continue;
 			f = json_object_get_double(v);
 			if (!(f > s) || s <= 0)
@@ -759,7 +759,7 @@ int gen_rumen(const struct gen_args *a, struct sim_cluster_spec *cl,
 		}
 		off += json_tokener_get_parse_end(tok);
 		if (!json_object_object_get_ex(job, "submitTime", &v) ||
-		    !sj_is_number(v) ||
+		    !dl_json_is_number(v) ||
 		    !((submit = json_object_get_double(v) / 1000.0) > 0)) {
 			json_object_put(job);
 			continue; /* no usable arrival */

@@ -8,7 +8,6 @@ src_sim_libsim_la_SOURCES = \
 	src/sim/engine.c src/sim/engine.h \
 	src/sim/gen.h src/sim/gen_kinds.h \
 	src/sim/gen_papers.c src/sim/gen_traces.c src/sim/gen_util.c \
-	src/sim/jsonutil.c src/sim/jsonutil.h \
 	src/sim/oracle_input.c src/sim/oracle_input.h \
 	src/sim/output.c src/sim/output.h \
 	src/sim/policies.c src/sim/policy.h \

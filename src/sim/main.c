@@ -24,7 +24,7 @@
 #include "sim/engine.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 #include "sim/oracle_input.h"
 #include "sim/output.h"
 #include "sim/policy.h"
@@ -387,7 +387,7 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	if (summary_path) {
 		json_object *j = sim_summary_to_json(sum);
 
-		if (!j || sj_write(j, summary_path, true)) {
+		if (!j || sim_write_json(j, summary_path, true)) {
 			fprintf(stderr, "%s: cannot write %s\n", prog,
 				summary_path);
 			rc = 1;
@@ -559,7 +559,7 @@ static int cmd_compare(int argc, char **argv)
 			json_object_object_add(
 				j, "deadline_jobs",
 				json_object_new_int64(first->deadline_jobs));
-			if (sj_write(j, sp, true))
+			if (sim_write_json(j, sp, true))
 				rc = 1;
 			json_object_put(j);
 		}
@@ -720,13 +720,13 @@ static int cmd_gen(int argc, char **argv)
 	{
 		json_object *wj = sim_workload_to_json(&w, &c);
 
-		rc = !wj || sj_write(wj, "-", true);
+		rc = !wj || sim_write_json(wj, "-", true);
 		json_object_put(wj);
 	}
 	if (!rc && cluster_out) {
 		json_object *cj = sim_cluster_to_json(&c);
 
-		if (!cj || sj_write(cj, cluster_out, true)) {
+		if (!cj || sim_write_json(cj, cluster_out, true)) {
 			fprintf(stderr, "%s: cannot write %s\n", prog,
 				cluster_out);
 			rc = 1;

@@ -258,3 +258,28 @@ void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,
 				s->mean_lateness_s);
 	}
 }
+
+int sim_write_json(json_object *obj, const char *path, bool pretty)
+{
+	int flags = pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+			   : JSON_C_TO_STRING_PLAIN;
+	const char *s = json_object_to_json_string_ext(
+		obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f;
+	int rc = 0;
+
+	if (!s)
+		return ENOMEM;
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f)
+		return errno;
+	if (fputs(s, f) == EOF || fputc('\n', f) == EOF)
+		rc = errno ? errno : EIO;
+	if (f != stdout) {
+		if (fclose(f) && !rc)
+			rc = errno ? errno : EIO;
+	} else if (fflush(f) && !rc) {
+		rc = errno ? errno : EIO;
+	}
+	return rc;
+}

@@ -49,6 +49,9 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s);
 json_object *sim_summary_to_json(const struct sim_summary *s);
 /* 0 or errno */
 int sim_write_jobs_csv(const struct sim_engine *e, FILE *f);
+/* Write obj to a file ("-" = stdout), pretty or compact, with a newline;
+ * 0 or errno. */
+int sim_write_json(json_object *obj, const char *path, bool pretty);
 
 /* A comparison table (text, or tab-separated with tsv). */
 void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,

@@ -182,7 +182,8 @@ bool sim_policy_available(const struct sim_policy *p, char *why, size_t whylen)
 		return false;
 	}
 	dl_cluster_add_partition(&cl, "batch");
-	dl_node_set(&cl.nodes[0], "n1", 1, 1000, DL_POOL_REGULAR, 1);
+	dl_node_set(&cl.nodes[0], "n1", 1, 1000, DL_POOL_REGULAR);
+	dl_partset_add(&cl.nodes[0].partitions, 0);
 	cl.nodes[0].up = true;
 	cfg.policy = (enum dl_policy) p->arg;
 	memset(&in, 0, sizeof(in));

@@ -12,7 +12,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/model/model.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 
 #define MAX_FILE (1024u * 1024u * 1024u)
 #define MAX_TIME 1e10 /* about 317 years of simulated seconds */
@@ -159,6 +159,7 @@ int sim_series_parse_json(json_object *o, const char *path,
 			  const char *base_dir, struct sim_series *s, char *err,
 			  size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {"start",  "step",  "values", "file",
 				     "repeat", "scale", NULL};
 	json_object *v;
@@ -167,11 +168,11 @@ int sim_series_parse_json(json_object *o, const char *path,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	if (sj_check_keys(o, path, keys, err, errlen) ||
-	    sj_num(o, "step", path, 1e-3, MAX_TIME, 60, false, &step, err,
-		   errlen) ||
-	    sj_num(o, "scale", path, 0, 1e9, 1, false, &scale, err, errlen) ||
-	    sj_str_ref(o, "file", path, NULL, &file, err, errlen))
+	dl_json_known_keys(&rd, o, path, keys);
+	step = dl_json_num(&rd, o, path, "step", 0, 1e-3, MAX_TIME, 60);
+	scale = dl_json_num(&rd, o, path, "scale", 0, 0, 1e9, 1);
+	file = dl_json_str(&rd, o, path, "file", 0, 0, SIZE_MAX, NULL);
+	if (rd.failed)
 		return EINVAL;
 	if (json_object_object_get_ex(o, "values", &v) == !!file) {
 		snprintf(err, errlen, "%s: give exactly one of values and file",
@@ -223,17 +224,17 @@ int sim_series_parse_json(json_object *o, const char *path,
 		for (size_t i = 0; i < n; i++) {
 			json_object *x = json_object_array_get_idx(v, i);
 
-			s->values[i] = sj_is_number(x)
+			s->values[i] = dl_json_is_number(x)
 					       ? json_object_get_double(x)
 					       : NAN;
 		}
 		s->n = (uint32_t) n;
 	}
 	s->step = step;
-	if (sj_num(o, "start", path, -MAX_TIME, MAX_TIME, 0, false, &s->start,
-		   err, errlen) ||
-	    sj_bool(o, "repeat", path, false, &s->repeat, err, errlen) ||
-	    check_values(s, path, scale, err, errlen)) {
+	s->start =
+		dl_json_num(&rd, o, path, "start", 0, -MAX_TIME, MAX_TIME, 0);
+	s->repeat = dl_json_bool(&rd, o, path, "repeat", 0, false);
+	if (rd.failed || check_values(s, path, scale, err, errlen)) {
 		sim_series_free(s);
 		return EINVAL;
 	}
@@ -312,6 +313,7 @@ static int cmp_name(const void *a, const void *b)
 static int parse_node_group(struct sim_cluster_spec *c, json_object *g,
 			    const char *path, char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {"name",         "count", "cpus",
 				     "mem",          "io",    "map_slots",
 				     "reduce_slots", "speed", "pool",
@@ -323,22 +325,20 @@ static int parse_node_group(struct sim_cluster_spec *c, json_object *g,
 	json_object *pa;
 	bool typed = c->mode == SIM_SLOTS_TYPED;
 
-	if (sj_check_keys(g, path, keys, err, errlen) ||
-	    sj_str_ref(g, "name", path, "n", &name, err, errlen) ||
-	    sj_uint(g, "count", path, 1, SIM_MAX_NODES, 1, false, &count, err,
-		    errlen) ||
-	    sj_uint(g, "cpus", path, typed ? 0 : 1, 1u << 20, typed ? 1 : 0,
-		    !typed, &cpus, err, errlen) ||
-	    sj_uint(g, "mem", path, 0, UINT64_C(1) << 40, 0, false, &mem, err,
-		    errlen) ||
-	    sj_num(g, "io", path, 0, 1e12, 0, false, &io, err, errlen) ||
-	    sj_uint(g, "map_slots", path, 0, 1u << 20, 0, typed, &ms, err,
-		    errlen) ||
-	    sj_uint(g, "reduce_slots", path, 0, 1u << 20, 0, typed, &rs, err,
-		    errlen) ||
-	    sj_num(g, "speed", path, 1e-3, 1e3, 1, false, &speed, err,
-		   errlen) ||
-	    sj_str_ref(g, "pool", path, "regular", &pool, err, errlen))
+	dl_json_known_keys(&rd, g, path, keys);
+	name = dl_json_str(&rd, g, path, "name", 0, 0, SIZE_MAX, "n");
+	count = dl_json_uint(&rd, g, path, "count", 0, 1, SIM_MAX_NODES, 1);
+	cpus = dl_json_uint(&rd, g, path, "cpus", !typed ? DL_JSON_REQUIRED : 0,
+			    typed ? 0 : 1, 1u << 20, typed ? 1 : 0);
+	mem = dl_json_uint(&rd, g, path, "mem", 0, 0, UINT64_C(1) << 40, 0);
+	io = dl_json_num(&rd, g, path, "io", 0, 0, 1e12, 0);
+	ms = dl_json_uint(&rd, g, path, "map_slots",
+			  typed ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0);
+	rs = dl_json_uint(&rd, g, path, "reduce_slots",
+			  typed ? DL_JSON_REQUIRED : 0, 0, 1u << 20, 0);
+	speed = dl_json_num(&rd, g, path, "speed", 0, 1e-3, 1e3, 1);
+	pool = dl_json_str(&rd, g, path, "pool", 0, 0, SIZE_MAX, "regular");
+	if (rd.failed)
 		return EINVAL;
 	if (!typed && (ms || rs)) {
 		snprintf(err, errlen,
@@ -449,6 +449,7 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 		      const char *base_dir, struct sim_cluster_spec *c,
 		      char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {
 		"slots", "node_order",    "dispatch_latency", "partitions",
 		"nodes", "external_load", "description",      NULL};
@@ -458,15 +459,17 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 	int rc = EINVAL;
 
 	memset(c, 0, sizeof(*c));
-	root = sj_parse(text, len, origin, err, errlen);
+	root = dl_json_parse(text, len, SIZE_MAX, origin, err, errlen);
 	if (!root)
 		return EINVAL;
-	if (sj_check_keys(root, "cluster", keys, err, errlen) ||
-	    sj_str_ref(root, "slots", "cluster", "cpu", &mode, err, errlen) ||
-	    sj_str_ref(root, "node_order", "cluster", "first-fit", &order, err,
-		       errlen) ||
-	    sj_num(root, "dispatch_latency", "cluster", 0, 3600, 0, false,
-		   &c->dispatch_latency, err, errlen))
+	dl_json_known_keys(&rd, root, "cluster", keys);
+	mode = dl_json_str(&rd, root, "cluster", "slots", 0, 0, SIZE_MAX,
+			   "cpu");
+	order = dl_json_str(&rd, root, "cluster", "node_order", 0, 0, SIZE_MAX,
+			    "first-fit");
+	c->dispatch_latency = dl_json_num(&rd, root, "cluster",
+					  "dispatch_latency", 0, 0, 3600, 0);
+	if (rd.failed)
 		goto out;
 	if (!strcmp(mode, "cpu")) {
 		c->mode = SIM_SLOTS_CPU;
@@ -691,34 +694,40 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 		       bool typed, struct sim_phase_spec *ph, char *err,
 		       size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	char key[32], sub[200];
 	json_object *v;
 	uint64_t tasks, cpus, mem;
 	bool has_len, has_list;
 
 	snprintf(key, sizeof(key), "%ss", pfx);
-	if (sj_uint(o, key, path, !strcmp(pfx, "map") ? 1 : 0, DL_MAX_TASKS, 0,
-		    !strcmp(pfx, "map"), &tasks, err, errlen))
+	tasks = dl_json_uint(&rd, o, path, key,
+			     (!strcmp(pfx, "map")) ? DL_JSON_REQUIRED : 0,
+			     !strcmp(pfx, "map") ? 1 : 0, DL_MAX_TASKS, 0);
+	if (rd.failed)
 		return EINVAL;
 	ph->tasks = (uint32_t) tasks;
 	snprintf(key, sizeof(key), "%s_cpus", pfx);
-	if (sj_uint(o, key, path, 1, 1u << 20, 1, false, &cpus, err, errlen))
+	cpus = dl_json_uint(&rd, o, path, key, 0, 1, 1u << 20, 1);
+	if (rd.failed)
 		return EINVAL;
 	ph->cpus = (uint32_t) cpus;
 	snprintf(key, sizeof(key), "%s_mem", pfx);
-	if (sj_uint(o, key, path, 0, UINT64_C(1) << 40, 0, false, &mem, err,
-		    errlen))
+	mem = dl_json_uint(&rd, o, path, key, 0, 0, UINT64_C(1) << 40, 0);
+	if (rd.failed)
 		return EINVAL;
 	ph->mem = mem;
 	snprintf(key, sizeof(key), "%s_io", pfx);
-	if (sj_num(o, key, path, 0, 1e12, 0, false, &ph->io, err, errlen))
+	ph->io = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(key, sizeof(key), "%s_time_limit", pfx);
-	if (sj_num(o, key, path, 0, MAX_TIME, 0, false, &ph->time_limit, err,
-		   errlen))
+	ph->time_limit = dl_json_num(&rd, o, path, key, 0, 0, MAX_TIME, 0);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(key, sizeof(key), "%s_input_mb", pfx);
-	if (sj_num(o, key, path, 0, 1e12, 0, false, &ph->input_mb, err, errlen))
+	ph->input_mb = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0);
+	if (rd.failed)
 		return EINVAL;
 	if (typed && (cpus != 1 || mem || ph->io > 0)) {
 		snprintf(err, errlen,
@@ -732,11 +741,12 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 		static const char *pk[] = {"mean", "p90", NULL};
 
 		snprintf(sub, sizeof(sub), "%s.%s", path, key);
-		if (sj_check_keys(v, sub, pk, err, errlen) ||
-		    sj_num(v, "mean", sub, SIM_MIN_LENGTH, 1e9, 0, true,
-			   &ph->prior_mean, err, errlen) ||
-		    sj_num(v, "p90", sub, 0, 1e9, 0, false, &ph->prior_p90, err,
-			   errlen))
+		dl_json_known_keys(&rd, v, sub, pk);
+		ph->prior_mean =
+			dl_json_num(&rd, v, sub, "mean", DL_JSON_REQUIRED,
+				    SIM_MIN_LENGTH, 1e9, 0);
+		ph->prior_p90 = dl_json_num(&rd, v, sub, "p90", 0, 0, 1e9, 0);
+		if (rd.failed)
 			return EINVAL;
 	}
 	snprintf(key, sizeof(key), "%s_length", pfx);
@@ -771,8 +781,9 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 		}
 		for (size_t i = 0; i < n; i++) {
 			json_object *x = json_object_array_get_idx(v, i);
-			double y = sj_is_number(x) ? json_object_get_double(x)
-						   : NAN;
+			double y = dl_json_is_number(x)
+					   ? json_object_get_double(x)
+					   : NAN;
 
 			if (!isfinite(y) || y < SIM_MIN_LENGTH || y > 1e9) {
 				snprintf(err, errlen,
@@ -823,34 +834,34 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 		     const struct sim_cluster_spec *c, struct sim_job_spec *j,
 		     char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	const char *part;
 	json_object *v;
 	char buf[32];
 	double rel, dl;
 	int k, given = 0;
 
-	if (sj_check_keys(o, path, job_keys, err, errlen))
+	dl_json_known_keys(&rd, o, path, job_keys);
+	if (rd.failed)
 		return EINVAL;
 	snprintf(buf, sizeof(buf), "job%u", idx + 1);
-	if (sj_str(o, "name", path, buf, &j->name, err, errlen) ||
-	    sj_str(o, "user", path, "user", &j->user, err, errlen) ||
-	    sj_str(o, "account", path, "", &j->account, err, errlen) ||
-	    sj_str_ref(o, "partition", path,
-		       c->npartitions ? c->partitions[0] : "batch", &part, err,
-		       errlen) ||
-	    sj_num(o, "arrival", path, 0, MAX_TIME, 0, true, &j->arrival, err,
-		   errlen) ||
-	    sj_num(o, "deadline", path, 0, MAX_TIME, 0, false, &dl, err,
-		   errlen) ||
-	    sj_num(o, "relative_deadline", path, 0, MAX_TIME, 0, false, &rel,
-		   err, errlen) ||
-	    sj_num(o, "deadline_factor", path, 0, 1e6, 0, false,
-		   &j->deadline_factor, err, errlen) ||
-	    sj_bool(o, "hard_deadline", path, false, &j->hard, err, errlen) ||
-	    sj_num(o, "reduce_cost", path, 0, 1000, 0, false, &j->reduce_cost,
-		   err, errlen) ||
-	    sj_num(o, "accel_speedup", path, 0, 1000, 0, false,
-		   &j->accel_speedup, err, errlen))
+	j->name = dl_json_strdup(&rd, o, path, "name", 0, SIZE_MAX, buf);
+	j->user = dl_json_strdup(&rd, o, path, "user", 0, SIZE_MAX, "user");
+	j->account = dl_json_strdup(&rd, o, path, "account", 0, SIZE_MAX, "");
+	part = dl_json_str(&rd, o, path, "partition", 0, 0, SIZE_MAX,
+			   c->npartitions ? c->partitions[0] : "batch");
+	j->arrival = dl_json_num(&rd, o, path, "arrival", DL_JSON_REQUIRED, 0,
+				 MAX_TIME, 0);
+	dl = dl_json_num(&rd, o, path, "deadline", 0, 0, MAX_TIME, 0);
+	rel = dl_json_num(&rd, o, path, "relative_deadline", 0, 0, MAX_TIME, 0);
+	j->deadline_factor =
+		dl_json_num(&rd, o, path, "deadline_factor", 0, 0, 1e6, 0);
+	j->hard = dl_json_bool(&rd, o, path, "hard_deadline", 0, false);
+	j->reduce_cost =
+		dl_json_num(&rd, o, path, "reduce_cost", 0, 0, 1000, 0);
+	j->accel_speedup =
+		dl_json_num(&rd, o, path, "accel_speedup", 0, 0, 1000, 0);
+	if (rd.failed)
 		return EINVAL;
 	given = (dl > 0) + (rel > 0) + (j->deadline_factor > 0);
 	if (given > 1) {
@@ -886,11 +897,12 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 		char sub[200];
 
 		snprintf(sub, sizeof(sub), "%s.remote", path);
-		if (sj_check_keys(v, sub, rk, err, errlen) ||
-		    sj_num(v, "prob", sub, 0, 1, 0, true, &j->remote_prob, err,
-			   errlen) ||
-		    sj_num(v, "factor", sub, 1, 1000, 1, true,
-			   &j->remote_factor, err, errlen))
+		dl_json_known_keys(&rd, v, sub, rk);
+		j->remote_prob = dl_json_num(&rd, v, sub, "prob",
+					     DL_JSON_REQUIRED, 0, 1, 0);
+		j->remote_factor = dl_json_num(&rd, v, sub, "factor",
+					       DL_JSON_REQUIRED, 1, 1000, 1);
+		if (rd.failed)
 			return EINVAL;
 	}
 	if (parse_phase(o, path, "map", c->mode == SIM_SLOTS_TYPED,
@@ -945,6 +957,7 @@ int sim_workload_parse(const char *text, size_t len, const char *origin,
 		       const struct sim_cluster_spec *c,
 		       struct sim_workload_spec *w, char *err, size_t errlen)
 {
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
 	static const char *keys[] = {"jobs", "defaults", "stats_window",
 				     "description", NULL};
 	json_object *root, *jobs, *def = NULL, *v;
@@ -959,12 +972,13 @@ int sim_workload_parse(const char *text, size_t len, const char *origin,
 			 "%s: no cluster to check the jobs against", origin);
 		return EINVAL;
 	}
-	root = sj_parse(text, len, origin, err, errlen);
+	root = dl_json_parse(text, len, SIZE_MAX, origin, err, errlen);
 	if (!root)
 		return EINVAL;
-	if (sj_check_keys(root, "workload", keys, err, errlen) ||
-	    sj_str(root, "description", "workload", NULL, &w->description, err,
-		   errlen))
+	dl_json_known_keys(&rd, root, "workload", keys);
+	w->description = dl_json_strdup(&rd, root, "workload", "description", 0,
+					SIZE_MAX, NULL);
+	if (rd.failed)
 		goto out;
 	if (json_object_object_get_ex(root, "defaults", &def) &&
 	    !json_object_is_type(def, json_type_object)) {
@@ -976,8 +990,8 @@ int sim_workload_parse(const char *text, size_t len, const char *origin,
 
 		if (!json_object_is_type(v, json_type_array) ||
 		    json_object_array_length(v) != 2 ||
-		    !sj_is_number(a = json_object_array_get_idx(v, 0)) ||
-		    !sj_is_number(b = json_object_array_get_idx(v, 1)) ||
+		    !dl_json_is_number(a = json_object_array_get_idx(v, 0)) ||
+		    !dl_json_is_number(b = json_object_array_get_idx(v, 1)) ||
 		    !isfinite(json_object_get_double(a)) ||
 		    !(json_object_get_double(b) > json_object_get_double(a)) ||
 		    !isfinite(json_object_get_double(b))) {

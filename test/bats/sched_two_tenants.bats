@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Two tenants on 16 nodes x 2 CPUs (FEASIBILITY §10): a big relaxed array A
+# Two tenants on 16 nodes x 2 CPUs (doc/slurm-facts.md §6): a big relaxed array A
 # first, a small tight array B 5 s later.  With plain sched/backfill B's rest
 # is cancelled by Slurm at its deadline; sched/deadline must meet both.  The
 # same workload runs under both schedulers and the outcomes are printed side

@@ -2,7 +2,7 @@
 # With SelectType=select/deadline every Slurm client loads the plugin
 # (select_g_init dlopens each select_*.so of PluginDir): sbatch, squeue,
 # sinfo, scontrol, srun, salloc and scancel must all keep working, with no
-# unresolved symbol (FEASIBILITY §4.1).
+# unresolved symbol (doc/slurm-facts.md §4).
 load helpers
 
 PORT=${DL_SELECT_PORT_BASE:-21000}

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

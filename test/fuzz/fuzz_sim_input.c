@@ -12,7 +12,7 @@
 
 #include "sim/dist.h"
 #include "sim/gen_kinds.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 #include "sim/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -79,7 +79,8 @@ static void workload(const char *t, size_t n)
 static void dist(const char *t, size_t n)
 {
 	char err[512] = "";
-	json_object *o = sj_parse(t, n, "fuzz", err, sizeof(err));
+	json_object *o =
+		dl_json_parse(t, n, SIZE_MAX, "fuzz", err, sizeof(err));
 	struct sim_dist d;
 	struct sim_rng r;
 

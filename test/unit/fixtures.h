@@ -24,11 +24,12 @@ static inline void fx_cluster(struct dl_cluster *cl, uint32_t n, uint32_t cpus,
 		char name[32];
 
 		snprintf(name, sizeof(name), "n%u", i + 1);
-		ck_assert_int_eq(
-			dl_node_set(&cl->nodes[i], name, cpus, 4000,
-				    i < accel ? DL_POOL_ACCEL : DL_POOL_REGULAR,
-				    1),
-			0);
+		ck_assert_int_eq(dl_node_set(&cl->nodes[i], name, cpus, 4000,
+					     i < accel ? DL_POOL_ACCEL
+						       : DL_POOL_REGULAR),
+				 0);
+		ck_assert_int_eq(dl_partset_add(&cl->nodes[i].partitions, 0),
+				 0);
 	}
 }
 

@@ -43,3 +43,7 @@ test_unit_test_text_SOURCES = test/unit/test_text.c test/unit/fixtures.h
 test_unit_test_text_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_text_LDADD = $(UNIT_LDADD)
 endif
+
+# The core's layers and dependency graph (no cycle, no upward include).
+TESTS += test/unit/core_deps.sh
+EXTRA_DIST += test/unit/core_deps.sh

@@ -13,6 +13,7 @@
 
 #include "common/realtime/realtime.h"
 #include "common/realtime/vector.h"
+#include "common/estimate/stats.h"
 #include "fixtures.h"
 
 /* splitmix64: small, seeded, the same on every machine */
@@ -49,13 +50,6 @@ struct naive {
 	uint32_t n;
 };
 
-static inline int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static inline void naive_from(struct naive *nv, const struct dl_rt_vec *v)
 {
 	nv->n = v->units;
@@ -79,7 +73,7 @@ static inline double naive_schedule(struct naive *nv, uint32_t k, uint32_t c,
 			nv->t[u] = s + len;
 		if (s + len > last_end)
 			last_end = s + len;
-		qsort(nv->t, nv->n, sizeof(double), cmp_dbl);
+		dl_sort_doubles(nv->t, nv->n);
 	}
 	return last_end;
 }
@@ -92,11 +86,11 @@ static inline void naive_satu(struct naive *nv, const double *e, uint32_t n,
 	double *s = malloc((n ? n : 1) * sizeof(double));
 
 	memcpy(s, e, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp_dbl);
+	dl_sort_doubles(s, n);
 	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t u = 0; u < c; u++)
 			nv->t[u] = s[i];
-		qsort(nv->t, nv->n, sizeof(double), cmp_dbl);
+		dl_sort_doubles(nv->t, nv->n);
 	}
 	free(s);
 }

@@ -396,9 +396,9 @@ START_TEST(test_partitions)
 	w_init(&w, 6, 1, 0);
 	ck_assert_int_eq(dl_cluster_add_partition(&w.cl, "small"), 1);
 	/* n1-n2 only in small, n3 in both, n4-n6 only in batch */
-	w.cl.nodes[0].partitions = 2;
-	w.cl.nodes[1].partitions = 2;
-	w.cl.nodes[2].partitions = 3;
+	ck_assert_int_eq(dl_partset_from_mask(&w.cl.nodes[0].partitions, 2), 0);
+	ck_assert_int_eq(dl_partset_from_mask(&w.cl.nodes[1].partitions, 2), 0);
+	ck_assert_int_eq(dl_partset_from_mask(&w.cl.nodes[2].partitions, 3), 0);
 	a = w_add(&w, fx_job(1, 100, 0, 1100));
 	fx_done(a, DL_MAP, 2, 10, 0);
 	b = w_add(&w, fx_job(2, 100, 0, 1100));
@@ -410,6 +410,45 @@ START_TEST(test_partitions)
 	ck_assert_uint_ge(fx_world_get(&w, 2)->alloc, 2);
 	ck_assert_uint_le(fx_world_get(&w, 2)->alloc, 3);
 	ck_assert_uint_le(fx_world_get(&w, 1)->alloc, 4);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* More partitions than a 64-bit mask holds: a job of the 70th partition
+ * gets exactly the slots of that partition's nodes, the jobs of partition
+ * 0 none of them (the 65th partition used to be dropped and its jobs
+ * planned against partition 0). */
+START_TEST(test_partitions_beyond_64)
+{
+	struct fx_world w;
+	struct dl_job *a, *b;
+
+	w_init(&w, 6, 1, 0);
+	for (int i = 1; i < 70; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "p%d", i);
+		ck_assert_int_eq(dl_cluster_add_partition(&w.cl, name), i);
+	}
+	/* n1-n2 only in p69, n3 in batch and p69, n4-n6 only in batch */
+	for (int n = 0; n < 3; n++) {
+		if (n < 2)
+			dl_partset_free(&w.cl.nodes[n].partitions);
+		ck_assert_int_eq(dl_partset_add(&w.cl.nodes[n].partitions, 69),
+				 0);
+	}
+	a = w_add(&w, fx_job(1, 100, 0, 1100));
+	fx_done(a, DL_MAP, 2, 10, 0);
+	b = w_add(&w, fx_job(2, 100, 0, 1100));
+	b->partition = 69;
+	fx_done(b, DL_MAP, 2, 10, 0);
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(
+		fx_world_get(&w, 1)->alloc + fx_world_get(&w, 2)->alloc, 6);
+	ck_assert_uint_ge(fx_world_get(&w, 2)->alloc, 2);
+	ck_assert_uint_le(fx_world_get(&w, 2)->alloc, 3);
+	ck_assert_uint_le(fx_world_get(&w, 1)->alloc, 4);
+	ck_assert_uint_ge(fx_world_get(&w, 1)->alloc, 3);
 	fx_world_free(&w);
 }
 END_TEST
@@ -481,6 +520,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_huge_array);
 	tcase_add_test(tc, test_hard_deadline_window);
 	tcase_add_test(tc, test_partitions);
+	tcase_add_test(tc, test_partitions_beyond_64);
 	tcase_add_test(tc, test_memory_bound);
 	tcase_add_test(tc, test_deterministic);
 	suite_add_tcase(s, tc);

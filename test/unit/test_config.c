@@ -130,7 +130,12 @@ START_TEST(test_durations)
 	ck_assert(dl_parse_duration("2h") == 7200);
 	ck_assert(dl_parse_duration("-1") < 0);
 	ck_assert(dl_parse_duration("") < 0);
-	ck_assert(dl_parse_duration("3d") < 0);
+	/* one parser for deadline.conf and deadline-estimatord.conf, which
+	 * keeps history for days */
+	ck_assert(dl_parse_duration("3d") == 259200);
+	ck_assert(dl_parse_duration(" 90s ") == 90);
+	ck_assert(dl_parse_duration("3w") < 0);
+	ck_assert(dl_parse_duration("2h5") < 0);
 	ck_assert(dl_parse_duration(NULL) < 0);
 }
 END_TEST

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/io/est_proto.h"
-#include "common/io/estimator_client.h"
+#include "common/estimate/est_proto.h"
+#include "common/estimate/estimator_client.h"
+#include "common/io/clock.h"
 #include "fixtures.h"
 
 enum mode {
@@ -38,14 +38,6 @@ struct fake {
 	size_t stored; /* WHOLE: tasks acknowledged */
 	pthread_t th;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void reply(int fd, const char *s)
 {
@@ -379,9 +371,9 @@ START_TEST(test_down_and_backoff)
 	ck_assert(strlen(buf) < 48); /* fits the plan's stats.estimator */
 	ck_assert(strstr(dl_est_client_last_error(c), "connect"));
 	/* within the back-off: not tried at all */
-	t0 = now();
+	t0 = dl_monotonic_s();
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
-	ck_assert(now() - t0 < 0.05);
+	ck_assert(dl_monotonic_s() - t0 < 0.05);
 	/* the estimator comes up: used again once the back-off (1 s) ends */
 	fake_start(&f, OK);
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
@@ -402,17 +394,17 @@ START_TEST(test_timeout)
 
 	fake_start(&f, SILENT);
 	c = dl_est_client_new(f.path, 0.2);
-	t0 = now();
+	t0 = dl_monotonic_s();
 	ck_assert_int_eq(dl_est_ping(c), ETIMEDOUT);
-	dt = now() - t0;
+	dt = dl_monotonic_s() - t0;
 	ck_assert_msg(dt >= 0.19 && dt < 0.7, "took %.3f s", dt);
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_SLOW);
 	ck_assert(!strncmp(dl_est_client_describe(c, buf, sizeof(buf)),
 			   "slow (>200ms) since ", 20));
 	/* no second wait within the back-off */
-	t0 = now();
+	t0 = dl_monotonic_s();
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
-	ck_assert(now() - t0 < 0.05);
+	ck_assert(dl_monotonic_s() - t0 < 0.05);
 	dl_est_client_free(c);
 	fake_stop(&f);
 }

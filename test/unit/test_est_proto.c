@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "fixtures.h"
 
 static int parse(const char *line, struct dl_est_request *req,

@@ -244,7 +244,8 @@ START_TEST(partitions_and_grid)
 
 	fx_cluster(&cl, 2, 2, 0);
 	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
-	cl.nodes[1].partitions = 2; /* n2 only in "gpu" */
+	/* n2 only in "gpu" */
+	ck_assert_int_eq(dl_partset_from_mask(&cl.nodes[1].partitions, 2), 0);
 	cl.nodes[0].up = cl.nodes[1].up = true;
 	/* a 5 s grid: 3 s tasks end at 5 */
 	la = dl_la_new(&cl, NULL, NOW, 5);

@@ -141,17 +141,65 @@ START_TEST(test_cluster_partitions)
 	ck_assert_int_eq(dl_cluster_add_partition(&cl, "a"), 0);
 	ck_assert_int_eq(dl_cluster_find_partition(&cl, "b"), 1);
 	ck_assert_int_eq(dl_cluster_find_partition(&cl, "zz"), -1);
-	for (int i = 2; i < DL_MAX_PARTITIONS; i++) {
+	/* no limit: a 64-bit mask used to stop at 64 */
+	for (int i = 2; i < 300; i++) {
 		char n[16];
 
 		snprintf(n, sizeof(n), "p%d", i);
 		ck_assert_int_eq(dl_cluster_add_partition(&cl, n), i);
 	}
-	ck_assert_int_eq(dl_cluster_add_partition(&cl, "overflow"), -1);
+	ck_assert_int_eq(dl_cluster_find_partition(&cl, "p299"), 299);
 	ck_assert_int_eq(dl_cluster_add_partition(NULL, "x"), -1);
-	ck_assert_int_eq(dl_node_set(NULL, "x", 1, 1, 0, 0), EINVAL);
+	ck_assert_int_eq(dl_node_set(NULL, "x", 1, 1, 0), EINVAL);
 	dl_cluster_free(&cl);
 	dl_cluster_free(NULL);
+}
+END_TEST
+
+/* The partition bitset: membership past a word, the count, the order of
+ * the sets read as numbers (what the capacity classes sort by), equality
+ * ignoring empty trailing words. */
+START_TEST(test_partset)
+{
+	struct dl_partset a = {NULL, 0}, b = {NULL, 0}, c = {NULL, 0};
+
+	ck_assert(dl_partset_empty(&a));
+	ck_assert(dl_partset_empty(NULL));
+	ck_assert(!dl_partset_has(&a, 0));
+	ck_assert_int_eq(dl_partset_add(&a, 0), 0);
+	ck_assert_int_eq(dl_partset_add(&a, 64), 0);
+	ck_assert_int_eq(dl_partset_add(&a, 199), 0);
+	ck_assert_int_eq(dl_partset_add(&a, 64), 0);
+	ck_assert(dl_partset_has(&a, 0) && dl_partset_has(&a, 64) &&
+		  dl_partset_has(&a, 199));
+	ck_assert(!dl_partset_has(&a, 1) && !dl_partset_has(&a, 63) &&
+		  !dl_partset_has(&a, 200) && !dl_partset_has(&a, 100000));
+	ck_assert_uint_eq(dl_partset_count(&a), 3);
+	ck_assert_int_eq(dl_partset_add(NULL, 1), EINVAL);
+	/* as numbers: {0} < {1} < {0,1} < {64} < {0,64,199} */
+	ck_assert_int_eq(dl_partset_from_mask(&b, 1), 0);
+	ck_assert_int_eq(dl_partset_from_mask(&c, 2), 0);
+	ck_assert_int_lt(dl_partset_cmp(&b, &c), 0);
+	ck_assert_int_eq(dl_partset_from_mask(&b, 3), 0);
+	ck_assert_int_gt(dl_partset_cmp(&b, &c), 0);
+	dl_partset_free(&c);
+	ck_assert_int_eq(dl_partset_add(&c, 64), 0);
+	ck_assert_int_lt(dl_partset_cmp(&b, &c), 0);
+	ck_assert_int_lt(dl_partset_cmp(&c, &a), 0);
+	/* a set whose high words were emptied equals the small one */
+	ck_assert_int_eq(dl_partset_copy(&c, &b), 0);
+	ck_assert(dl_partset_equal(&b, &c));
+	ck_assert_int_eq(dl_partset_add(&c, 500), 0);
+	ck_assert(!dl_partset_equal(&b, &c));
+	c.w[500 / 64] = 0;
+	ck_assert(dl_partset_equal(&b, &c));
+	ck_assert_int_eq(dl_partset_from_mask(&b, 0), 0);
+	ck_assert(dl_partset_empty(&b));
+	ck_assert_int_eq(dl_partset_cmp(&b, NULL), 0);
+	dl_partset_free(&a);
+	dl_partset_free(&b);
+	dl_partset_free(&c);
+	dl_partset_free(NULL);
 }
 END_TEST
 
@@ -167,6 +215,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_phases_and_deadline);
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_cluster_partitions);
+	tcase_add_test(tc, test_partset);
 	suite_add_tcase(s, tc);
 	return s;
 }

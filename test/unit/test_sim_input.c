@@ -15,7 +15,7 @@
 #include "sim/dist.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
-#include "sim/jsonutil.h"
+#include "common/io/json.h"
 #include "sim/rng.h"
 #include "sim/spec.h"
 
@@ -65,7 +65,8 @@ END_TEST
 static struct sim_dist parse_dist(const char *text)
 {
 	char err[256] = "";
-	json_object *o = sj_parse(text, strlen(text), "t", err, sizeof(err));
+	json_object *o = dl_json_parse(text, strlen(text), SIZE_MAX, "t", err,
+				       sizeof(err));
 	struct sim_dist d;
 
 	ck_assert_msg(o != NULL, "%s", err);
@@ -78,7 +79,8 @@ static struct sim_dist parse_dist(const char *text)
 static int dist_error(const char *text, const char *expect)
 {
 	char err[256] = "";
-	json_object *o = sj_parse(text, strlen(text), "t", err, sizeof(err));
+	json_object *o = dl_json_parse(text, strlen(text), SIZE_MAX, "t", err,
+				       sizeof(err));
 	struct sim_dist d;
 	int rc;
 
@@ -146,7 +148,7 @@ START_TEST(distributions)
 	dist_error("-3", "(0,");
 	dist_error("\"x\"", "expected");
 	dist_error("{\"dist\":\"zipf\"}", "is not one of");
-	dist_error("{\"dist\":\"normal\",\"mean\":1}", "sd: missing");
+	dist_error("{\"dist\":\"normal\",\"mean\":1}", "sd is missing");
 	dist_error("{\"dist\":\"uniform\",\"min\":5,\"max\":2}", "below");
 	dist_error("{\"dist\":\"empirical\",\"values\":[]}", "non-empty");
 	dist_error("{\"dist\":\"empirical\",\"values\":[1,\"a\"]}",
@@ -215,12 +217,13 @@ START_TEST(cluster_documents)
 	sim_cluster_spec_free(&c);
 
 	cluster_error("{", "line 1");
-	cluster_error("[]", "expected an object");
+	cluster_error("[]", "cluster must be an object");
 	cluster_error("{\"nodes\":[]}", "non-empty");
 	cluster_error("{\"nodes\":[{\"cpus\":1}],\"bogus\":1}",
 		      "unknown field 'bogus'");
-	cluster_error("{\"nodes\":[{\"count\":2}]}", "cpus: missing");
-	cluster_error("{\"nodes\":[{\"cpus\":0}]}", "cpus: expected");
+	cluster_error("{\"nodes\":[{\"count\":2}]}", "cpus is missing");
+	cluster_error("{\"nodes\":[{\"cpus\":0}]}",
+		      "cpus must be a whole number");
 	cluster_error("{\"slots\":\"typed\",\"nodes\":[{\"map_slots\":0,"
 		      "\"reduce_slots\":0}]}",
 		      "needs map or reduce slots");
@@ -320,7 +323,7 @@ START_TEST(workload_documents)
 
 	workload_error("{\"jobs\":{}}", "array of jobs");
 	workload_error("{\"jobs\":[{\"maps\":1,\"map_length\":1}]}",
-		       "arrival: missing");
+		       "arrival is missing");
 	workload_error(
 		"{\"jobs\":[{\"arrival\":0,\"maps\":0,\"map_length\":1}]}",
 		"maps");

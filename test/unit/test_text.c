@@ -1,12 +1,12 @@
 /*
  * test_text.c - UTF-8 validation and character-boundary copies
- * (common/io/utf8.h), whole-text JSON parsing errors
- * (common/io/json_text.h).
+ * (common/io/utf8.h), whole-text JSON parsing errors and UTF-8 strings
+ * (common/io/json.h).
  */
 #include <json-c/json.h>
 #include <string.h>
 
-#include "common/io/json_text.h"
+#include "common/io/json.h"
 #include "common/io/utf8.h"
 #include "fixtures.h"
 
@@ -87,7 +87,7 @@ static void expect_parse_error(const char *text, const char *part)
 {
 	char err[160] = "";
 	struct json_object *o =
-		dl_json_parse_text(text, strlen(text), 0, err, sizeof(err));
+		dl_json_parse(text, strlen(text), 1024, "t", err, sizeof(err));
 
 	ck_assert_msg(!o, "accepted: %s", text);
 	ck_assert_msg(strstr(err, part), "%s: '%s' lacks '%s'", text, err,
@@ -103,14 +103,37 @@ START_TEST(test_json_text_errors)
 	expect_parse_error("", "empty");
 	expect_parse_error("  \n", "empty");
 	expect_parse_error("{\"a\":1", "truncated");
-	expect_parse_error("{\"a\":1} {", "trailing data");
-	expect_parse_error("{\"a\":}", "malformed JSON at byte");
-	o = dl_json_parse_text("{\"a\":1}\n", 8, 1, err, sizeof(err));
+	/* json-c's strict mode stops at the first byte after the value */
+	expect_parse_error("{\"a\":1} {", "byte 8");
+	expect_parse_error("{\"a\":}", "malformed JSON at line 1 (byte 5)");
+	expect_parse_error("{\"a\":1}\n\n{", "line 3");
+	o = dl_json_parse("{\"a\":1}\n", 8, 1024, "t", err, sizeof(err));
 	ck_assert_ptr_nonnull(o);
 	json_object_put(o);
-	/* strict: valid UTF-8 only */
-	ck_assert_ptr_null(
-		dl_json_parse_text("\"\xff\"", 3, 1, err, sizeof(err)));
+	/* a text over the caller's limit is refused before parsing */
+	ck_assert_ptr_null(dl_json_parse("[1,2]", 5, 4, "t", err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "too large"));
+}
+END_TEST
+
+/* A string read must be valid UTF-8 (one bad record costs that record);
+ * a string written is made valid, so no strict reader refuses it. */
+START_TEST(test_json_strings_utf8)
+{
+	char err[160] = "";
+	struct dl_json_rd r = DL_JSON_RD(err, sizeof(err));
+	struct json_object *o = json_object_new_object();
+	struct json_object *w = dl_json_string("a\xff\xc3");
+
+	json_object_object_add(o, "s", json_object_new_string("b\xc3("));
+	ck_assert_ptr_null(dl_json_str(&r, o, "x", "s", 0, 0, 64, NULL));
+	ck_assert_ptr_nonnull(strstr(err, "x.s is not valid UTF-8"));
+	ck_assert_str_eq(json_object_get_string(w), "a??");
+	json_object_put(w);
+	w = dl_json_string(NULL);
+	ck_assert_str_eq(json_object_get_string(w), "");
+	json_object_put(w);
+	json_object_put(o);
 }
 END_TEST
 
@@ -122,6 +145,7 @@ int main(void)
 	tcase_add_test(tc, test_utf8_valid);
 	tcase_add_test(tc, test_utf8_copy_cuts_at_boundaries);
 	tcase_add_test(tc, test_json_text_errors);
+	tcase_add_test(tc, test_json_strings_utf8);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

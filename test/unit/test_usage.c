@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "common/estimate/usage.h"
 #include "fixtures.h"
 

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "common/policy/capacity.h"
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
+#include "common/io/clock.h"
 
 static const char *base_names[DL_BASE_COUNT] = {"fair", "aria"};
 
@@ -274,14 +274,6 @@ static void conclude(struct bjob *b, enum dl_baseline kind, double now)
 		 dl_baseline_name(kind), o->rank, o->alloc, b->need);
 }
 
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
-
 struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 				 const struct dl_policy_input *in, char *err,
 				 size_t errlen)
@@ -290,7 +282,7 @@ struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 	struct dl_plan *plan;
 	struct bjob *a;
 	uint32_t *order, n, nact = 0;
-	uint64_t t0 = usec_now(), grants = 0;
+	uint64_t t0 = dl_monotonic_us(), grants = 0;
 
 	if ((unsigned) kind >= DL_BASE_COUNT) {
 		snprintf(err, err ? errlen : 0, "unknown baseline policy %d",
@@ -360,7 +352,7 @@ struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 
 	plan->stats.grants = grants;
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	free(a);
 	free(order);
 	dl_capacity_free(&cap);

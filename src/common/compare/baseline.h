@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 enum dl_baseline {
 	DL_BASE_FAIR = 0, /* max-min equal share per partition (Fair) */

@@ -3,6 +3,7 @@
  * reservations of map and reduce slots.
  */
 #include "common/compare/dc.h"
+#include "common/io/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,15 +62,8 @@ static int add(struct dl_dc_state *st, uint64_t id, int phase, double from,
 {
 	if (!slots || !(to > from))
 		return 0;
-	if (st->n == st->cap) {
-		uint32_t cap = st->cap ? st->cap * 2 : 32;
-		struct resv *nr = realloc(st->r, cap * sizeof(*nr));
-
-		if (!nr)
-			return ENOMEM;
-		st->r = nr;
-		st->cap = cap;
-	}
+	if (dl_grow(&st->r, st->n, &st->cap, sizeof(*st->r), 32))
+		return ENOMEM;
 	st->r[st->n++] = (struct resv){id, phase, from, to, slots};
 	return 0;
 }

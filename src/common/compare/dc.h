@@ -1,6 +1,6 @@
 /*
  * compare/dc.h - Kc & Anyanwu's Deadline Constraint scheduler (CloudCom 2010)
- * as the simulator's baseline for the realtime policy (digest 003 §1.10).
+ * as the simulator's baseline for the realtime policy (doc/design.md §8).
  *
  * Their closed forms were not available to us; they are derived from the
  * definitions the RTMR paper gives (see doc/realtime.md):

@@ -3,6 +3,7 @@
  * incremental max-flow (see oracle.h for the model and why it is a bound).
  */
 #include "common/compare/oracle.h"
+#include "common/estimate/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -148,13 +149,6 @@ static double integral_to(const struct dl_oracle_capacity *c,
 	}
 	return prefix[(size_t) r * c->nsteps + lo] +
 	       (u[lo] > 0 ? u[lo] : 0) * (x - c->t[lo]);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
 }
 
 struct incl {
@@ -310,7 +304,7 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 				       (cap->t[k + 1] - cap->t[k]);
 		}
 	}
-	qsort(bp, nbp, sizeof(*bp), cmp_double);
+	dl_sort_doubles(bp, nbp);
 	{
 		uint32_t m = 0;
 

@@ -1,6 +1,6 @@
 /*
  * oracle.h - an upper bound on the deadlines any scheduler could meet with
- * perfect knowledge of task lengths (DESIGN §4.5).
+ * perfect knowledge of task lengths (doc/design.md §8–9).
  *
  * The relaxation: work is fluid and preemptive, a phase may use at most
  * `width` resource units at once (its tasks times their size), maps must run

@@ -161,6 +161,8 @@ double dl_parse_duration(const char *s)
 		mult = 60, end++;
 	else if (*end == 'h')
 		mult = 3600, end++;
+	else if (*end == 'd')
+		mult = 86400, end++;
 	while (isspace((unsigned char) *end))
 		end++;
 	return *end ? -1 : v * mult;

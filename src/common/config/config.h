@@ -113,7 +113,8 @@ const char *dl_hopeless_rank_name(enum dl_hopeless_rank r);
 /* -1 if unknown */
 int dl_policy_from_name(const char *name);
 
-/* Parse "120", "90s", "15m", "2h" into seconds; -1 on error. */
+/* Parse "120", "90s", "15m", "2h", "3d" into seconds (blanks around it
+ * allowed); -1 on error.  deadline.conf and deadline-estimatord.conf. */
 double dl_parse_duration(const char *s);
 
 #endif

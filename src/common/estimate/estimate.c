@@ -3,6 +3,7 @@
  * predicted finish times.
  */
 #include "common/estimate/estimate.h"
+#include "common/estimate/stats.h"
 
 #include "common/estimate/stats.h"
 
@@ -171,13 +172,6 @@ double dl_sreq_extra(double mu_reg, double mu_acc, double sreq_acc,
 	return mu_reg / mu_acc * (sreq_acc - acc_slots);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* Rearrange a[0..n) so that a[k] is the k-th smallest (0-based), with
  * nothing larger before it and nothing smaller after it (quickselect). */
 static double nth_smallest(double *a, uint32_t n, uint32_t k)
@@ -241,7 +235,7 @@ static double list_finish(double *free_at, uint32_t n, double mu,
 	t_lb = (pending * mu + sum) / n;
 	if (t_lb < max) {
 		/* some slots free only after T_lb: sweep in order */
-		qsort(free_at, n, sizeof(*free_at), cmp_double);
+		dl_sort_doubles(free_at, n);
 		sum = 0;
 		for (uint32_t k = 0; k < n; k++) {
 			sum += free_at[k];

@@ -1,8 +1,8 @@
 /*
- * estimate.h - Polo's online performance model (DESIGN §4.1, digest 000
- * part 1 §1.3-1.4): mean task length, remaining time of running tasks, the
- * slots a phase needs to meet its goal (Eq. 1 and Eq. 2), the overflow onto
- * regular nodes (Eq. 3) and the predicted finish time.
+ * estimate.h - Polo's online performance model (doc/design.md §3): mean task
+ * length, remaining time of running tasks, the slots a phase needs to meet its
+ * goal (Eq. 1 and Eq. 2), the overflow onto regular nodes (Eq. 3) and the
+ * predicted finish time.
  */
 #ifndef DL_ESTIMATE_H
 #define DL_ESTIMATE_H

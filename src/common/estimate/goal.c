@@ -15,7 +15,7 @@ double dl_hard_goal(const struct dl_phase *ph, double mu, double goal)
 		return goal;
 	g = ph->hard_deadline;
 	/* Slurm rounds the time limit up to at least one minute when it
-	 * checks `now + limit > deadline` (FEASIBILITY §10). */
+	 * checks `now + limit > deadline` (doc/slurm-facts.md §6). */
 	if (ph->time_limit > 0) {
 		double tl = ph->time_limit < 60 ? 60 : ph->time_limit;
 

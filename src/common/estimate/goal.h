@@ -1,6 +1,6 @@
 /*
  * goal.h - from a job's deadline to the goal of its active phase
- * (DESIGN §3): the map/reduce split of the deadline and Slurm's hard
+ * (doc/design.md §2): the map/reduce split of the deadline and Slurm's hard
  * deadline semantics.
  */
 #ifndef DL_GOAL_H

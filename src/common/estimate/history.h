@@ -1,8 +1,8 @@
 /*
  * history.h - the estimator's in-memory task history and its predictions
- * (DESIGN §5).  Keeps, per (user, job name, phase) and per (user, phase),
- * a window of the newest finished tasks; per phase the newest tasks with
- * input sizes for the rate model; per recent job its own completions; and
+ * (doc/design.md §7).  Keeps, per (user, job name, phase) and per (user,
+ * phase), a window of the newest finished tasks; per phase the newest tasks
+ * with input sizes for the rate model; per recent job its own completions; and
  * per predictor level the standardised errors of its would-be predictions
  * (online calibration of the quantiles).
  *

@@ -1,5 +1,5 @@
 /*
- * predictor.h - task-length predictors (DESIGN §5, POSUM digest §2.3-2.4):
+ * predictor.h - task-length predictors (doc/design.md §7):
  * the formulas that turn samples of task durations into a prediction with
  * quantiles.  Used by the estimator daemon (through history.h), the
  * accuracy benchmark and the tests; no I/O here.

@@ -27,11 +27,3 @@ void dl_log(enum dl_log_level level, const char *fmt, ...)
 	va_end(ap);
 	current_sink(level, msg);
 }
-
-void dl_log_stderr(enum dl_log_level level, const char *msg)
-{
-	static const char *names[] = {"error", "info", "verbose", "debug"};
-
-	fprintf(stderr, "%s: %s\n",
-		(unsigned) level <= DL_LOG_DEBUG ? names[level] : "log", msg);
-}

@@ -18,7 +18,5 @@ typedef void (*dl_log_sink)(enum dl_log_level level, const char *msg);
 void dl_log_set_sink(dl_log_sink sink, enum dl_log_level max_level);
 void dl_log(enum dl_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* A sink writing "LEVEL: msg" lines to stderr. */
-void dl_log_stderr(enum dl_log_level level, const char *msg);
 
 #endif

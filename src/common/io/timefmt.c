@@ -32,6 +32,31 @@ void dl_format_time(double t, double now, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
+void dl_format_instant(double t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t tt;
+
+	if (!buf || !len)
+		return;
+	if (!isfinite(t)) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	if (t < 1e9) {
+		snprintf(buf, len, "t=%.0fs", t);
+		return;
+	}
+	if (t > 253402300799.0) { /* past 9999: no calendar date */
+		snprintf(buf, len, "%.0f", t);
+		return;
+	}
+	tt = (time_t) t;
+	if (!localtime_r(&tt, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "%.0f", t);
+}
+
 void dl_format_duration(double seconds, char *buf, size_t len)
 {
 	long s;

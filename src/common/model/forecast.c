@@ -14,6 +14,7 @@
 
 #include "common/io/atomic_file.h"
 #include "common/model/nodeset.h"
+#include "common/io/grow.h"
 
 /* ---- series ---- */
 
@@ -740,15 +741,9 @@ static int block_values(struct fc_parse *p, char *line)
 			     DL_FORECAST_MAX_SAMPLES, p->names[c]);
 			return EINVAL;
 		}
-		if (p->bn[c] == p->bcap[c]) {
-			uint32_t nc = p->bcap[c] ? p->bcap[c] * 2 : 1024;
-			double *nv = realloc(p->bv[c], nc * sizeof(*nv));
-
-			if (!nv)
-				return ENOMEM;
-			p->bv[c] = nv;
-			p->bcap[c] = nc;
-		}
+		if (dl_grow(&p->bv[c], p->bn[c], &p->bcap[c], sizeof(*p->bv[c]),
+			    1024))
+			return ENOMEM;
 		p->bv[c][p->bn[c]++] = v;
 	}
 	return 0;

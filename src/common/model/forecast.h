@@ -1,5 +1,5 @@
 /*
- * forecast.h - the external load f(t) of the reverse policy (DESIGN §4.3):
+ * forecast.h - the external load f(t) of the reverse policy (doc/design.md §5):
  * per node class, the fraction of each node's capacity that all the work
  * outside the plan (a co-located service, jobs without deadlines) is
  * expected to use, over time.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/model/nodeset.h"
+#include "common/io/grow.h"
 
 /* One entry as written, while parsing. */
 struct entry {
@@ -174,16 +175,9 @@ static int add_range(struct parser *p, uint32_t lo, uint32_t hi, uint32_t step)
 		     (long long) dup);
 		return EINVAL;
 	}
-	if (p->nr == p->cap_r) {
-		uint32_t cap = p->cap_r ? p->cap_r * 2 : 16;
-		struct dl_locality_range *r = realloc(p->r, cap * sizeof(*r));
-
-		if (!r) {
-			perr(p, "out of memory");
-			return ENOMEM;
-		}
-		p->r = r;
-		p->cap_r = cap;
+	if (dl_grow(&p->r, p->nr, &p->cap_r, sizeof(*p->r), 16)) {
+		perr(p, "out of memory");
+		return ENOMEM;
 	}
 	p->r[p->nr++] = (struct dl_locality_range){lo, hi, step, p->ne};
 	return 0;
@@ -336,16 +330,9 @@ static int parse_entry(struct parser *p, char *text)
 	struct entry *e;
 	int rc;
 
-	if (p->ne == p->cap_e) {
-		uint32_t cap = p->cap_e ? p->cap_e * 2 : 8;
-
-		e = realloc(p->e, cap * sizeof(*e));
-		if (!e) {
-			perr(p, "out of memory");
-			return ENOMEM;
-		}
-		p->e = e;
-		p->cap_e = cap;
+	if (dl_grow(&p->e, p->ne, &p->cap_e, sizeof(*p->e), 8)) {
+		perr(p, "out of memory");
+		return ENOMEM;
 	}
 	e = &p->e[p->ne];
 	memset(e, 0, sizeof(*e));

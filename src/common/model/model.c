@@ -2,6 +2,7 @@
  * model.c - construction and invariants of jobs, phases and the cluster.
  */
 #include "common/model/model.h"
+#include "common/io/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -122,15 +123,9 @@ int dl_phase_add_running(struct dl_phase *ph, double start, uint32_t node,
 		return EINVAL;
 	if ((uint64_t) ph->nrunning + ph->completed + ph->failed >= ph->tasks)
 		return ERANGE;
-	if (ph->nrunning == ph->cap_running) {
-		uint32_t cap = ph->cap_running ? ph->cap_running * 2 : 8;
-		void *p = realloc(ph->running, cap * sizeof(*ph->running));
-
-		if (!p)
-			return ENOMEM;
-		ph->running = p;
-		ph->cap_running = cap;
-	}
+	if (dl_grow(&ph->running, ph->nrunning, &ph->cap_running,
+		    sizeof(*ph->running), 8))
+		return ENOMEM;
 	ph->running[ph->nrunning].start = start;
 	ph->running[ph->nrunning].node = node;
 	ph->running[ph->nrunning].pool = (uint8_t) pool;
@@ -287,11 +282,14 @@ void dl_cluster_free(struct dl_cluster *cl)
 	if (!cl)
 		return;
 	free(cl->held);
-	for (uint32_t i = 0; i < cl->nnodes; i++)
+	for (uint32_t i = 0; i < cl->nnodes; i++) {
 		free(cl->nodes[i].name);
+		dl_partset_free(&cl->nodes[i].partitions);
+	}
 	free(cl->nodes);
 	for (uint32_t i = 0; i < cl->npartitions; i++)
 		free(cl->partitions[i]);
+	free(cl->partitions);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -311,8 +309,17 @@ int dl_cluster_add_partition(struct dl_cluster *cl, const char *name)
 
 	if (idx >= 0)
 		return idx;
-	if (!cl || !name || cl->npartitions >= DL_MAX_PARTITIONS)
+	if (!cl || !name || cl->npartitions == INT32_MAX)
 		return -1;
+	if (cl->npartitions == cl->cappartitions) {
+		uint32_t cap = cl->cappartitions ? 2 * cl->cappartitions : 8;
+		char **p = realloc(cl->partitions, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		cl->partitions = p;
+		cl->cappartitions = cap;
+	}
 	cl->partitions[cl->npartitions] = strdup(name);
 	if (!cl->partitions[cl->npartitions])
 		return -1;
@@ -320,11 +327,12 @@ int dl_cluster_add_partition(struct dl_cluster *cl, const char *name)
 }
 
 int dl_node_set(struct dl_node *node, const char *name, uint32_t cpus,
-		uint64_t mem, uint8_t pool, uint64_t partitions)
+		uint64_t mem, uint8_t pool)
 {
 	if (!node || pool >= DL_POOLS)
 		return EINVAL;
 	free(node->name);
+	dl_partset_free(&node->partitions);
 	memset(node, 0, sizeof(*node));
 	node->name = dup_or_null(name);
 	if (name && !node->name)
@@ -332,7 +340,6 @@ int dl_node_set(struct dl_node *node, const char *name, uint32_t cpus,
 	node->cpus = cpus;
 	node->mem = mem;
 	node->pool = pool;
-	node->partitions = partitions;
 	node->up = true;
 	return 0;
 }

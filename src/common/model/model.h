@@ -14,13 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/model/partset.h"
+
 enum dl_phase_kind {
 	DL_MAP = 0,
 	DL_REDUCE = 1,
 };
 #define DL_PHASES 2
 
-/* Hardware-affinity pools (DESIGN §4.1): nodes carrying the configured
+/* Hardware-affinity pools (doc/design.md §3): nodes carrying the configured
  * accelerator feature form the accelerated pool. */
 enum dl_pool {
 	DL_POOL_REGULAR = 0,
@@ -28,12 +30,11 @@ enum dl_pool {
 };
 #define DL_POOLS 2
 
-#define DL_NO_NODE        UINT32_MAX
-#define DL_MAX_PARTITIONS 64         /* partition membership is a 64-bit mask */
-#define DL_MAX_TASKS      100000000u /* sanity bound on tasks per phase */
+#define DL_NO_NODE   UINT32_MAX
+#define DL_MAX_TASKS 100000000u /* sanity bound on tasks per phase */
 
-/* Resource demand of one task (RAS job-slot profile, DESIGN §4.2).  cpu is in
- * CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
+/* Resource demand of one task (RAS job-slot profile, doc/design.md §4).  cpu is
+ * in CPUs, mem in MB, io in the unit of the nodes' io capacity (MB/s). */
 struct dl_demand {
 	double cpu;
 	double mem;
@@ -103,7 +104,7 @@ struct dl_node {
 	double io;    /* I/O capacity (deadline.conf); 0 = not modelled */
 	uint32_t cpus_other; /* CPUs held by jobs the plan does not manage */
 	uint64_t mem_other;  /* MB held by jobs the plan does not manage */
-	uint64_t partitions; /* bit i set: node is in partition i */
+	struct dl_partset partitions; /* the partitions it is in */
 	uint8_t pool;
 	bool up; /* schedulable (not down, drained or failing) */
 };
@@ -123,8 +124,8 @@ struct dl_cluster {
 	uint32_t nnodes;
 	struct dl_held *held; /* may be empty: ends unknown */
 	uint32_t nheld, capheld;
-	char *partitions[DL_MAX_PARTITIONS];
-	uint32_t npartitions;
+	char **partitions; /* names; a job's partition indexes them */
+	uint32_t npartitions, cappartitions;
 };
 
 /* ---- jobs ---- */
@@ -187,10 +188,13 @@ int dl_cluster_init(struct dl_cluster *cl, uint32_t nnodes);
 int dl_cluster_add_held(struct dl_cluster *cl, uint32_t node, uint32_t cpus,
 			uint64_t mem, double end);
 void dl_cluster_free(struct dl_cluster *cl);
-/* Add a partition name; returns its index or -1 (full, NULL, ENOMEM). */
+/* Add a partition name (any number of them); returns its index, or -1 for
+ * NULL or when out of memory. */
 int dl_cluster_add_partition(struct dl_cluster *cl, const char *name);
 int dl_cluster_find_partition(const struct dl_cluster *cl, const char *name);
+/* Describe a node: up, in no partition yet (dl_partset_add on its
+ * partitions), nothing held by others.  EINVAL, ENOMEM. */
 int dl_node_set(struct dl_node *node, const char *name, uint32_t cpus,
-		uint64_t mem, uint8_t pool, uint64_t partitions);
+		uint64_t mem, uint8_t pool);
 
 #endif

@@ -286,22 +286,6 @@ double dl_node_io_lookup(const char *spec, const char *name, double dflt)
 	return l.found ? l.value : dflt;
 }
 
-int dl_cluster_apply_node_io(struct dl_cluster *cl, const char *spec,
-			     double dflt, char *err, size_t errlen)
-{
-	if (!cl || !isfinite(dflt) || dflt < 0) {
-		snprintf(err, err ? errlen : 0, "invalid cluster or DefaultIO");
-		return EINVAL;
-	}
-	if (spec && spec[0] && dl_node_io_check(spec, err, errlen))
-		return EINVAL;
-	for (uint32_t i = 0; i < cl->nnodes; i++)
-		if (!(cl->nodes[i].io > 0))
-			cl->nodes[i].io = dl_node_io_lookup(
-				spec, cl->nodes[i].name, dflt);
-	return 0;
-}
-
 /* ---- expansion ---- */
 
 /* Names of one bracket group's ranges: sum of (hi - lo + 1), capped. */

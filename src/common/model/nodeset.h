@@ -56,9 +56,4 @@ int dl_node_io_check(const char *spec, char *err, size_t errlen);
  * matches), else dflt.  A malformed spec yields dflt for every node. */
 double dl_node_io_lookup(const char *spec, const char *name, double dflt);
 
-/* Set nodes[i].io for every node whose io is 0 from NodeIO/DefaultIO.
- * Returns 0 or EINVAL (malformed spec; nodes unchanged). */
-int dl_cluster_apply_node_io(struct dl_cluster *cl, const char *spec,
-			     double dflt, char *err, size_t errlen);
-
 #endif

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "common/io/atomic_file.h"
-#include "common/io/json_text.h"
+#include "common/io/json.h"
+#include "common/io/grow.h"
 
 #define SSTATE_VERSION 1
 #define MAX_STATE_FILE (256u << 20)
@@ -250,15 +251,8 @@ struct dl_array_rec *dl_sstate_add(struct dl_sstate *st, uint64_t id)
 		return r;
 	if (st->n >= MAX_RECS)
 		return NULL;
-	if (st->n == st->cap) {
-		uint32_t cap = st->cap ? st->cap * 2 : 64;
-		void *p = realloc(st->recs, cap * sizeof(*st->recs));
-
-		if (!p)
-			return NULL;
-		st->recs = p;
-		st->cap = cap;
-	}
+	if (dl_grow(&st->recs, st->n, &st->cap, sizeof(*st->recs), 64))
+		return NULL;
 	if ((uint64_t) (st->n + 1) * 2 > st->index_size &&
 	    reindex(st, st->index_size ? st->index_size * 2 : 128))
 		return NULL;
@@ -367,17 +361,6 @@ uint32_t dl_sstate_gc(struct dl_sstate *st, double now, double retention)
 
 /* ---- JSON ---- */
 
-static void put_num(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k,
-			       json_object_new_double(isfinite(v) ? v : 0));
-}
-
-static void put_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
 static struct json_object *rec_to_json(const struct dl_array_rec *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -391,28 +374,28 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 		json_object_put(o);
 		return NULL;
 	}
-	put_u64(o, "id", r->id);
-	put_u64(o, "map_id", r->map_id);
-	put_u64(o, "reduce_id", r->reduce_id);
-	put_u64(o, "dep_other", r->dep_other);
+	dl_json_put_u64(o, "id", r->id);
+	dl_json_put_u64(o, "map_id", r->map_id);
+	dl_json_put_u64(o, "reduce_id", r->reduce_id);
+	dl_json_put_u64(o, "dep_other", r->dep_other);
 	json_object_object_add(o, "user", dl_json_string(r->user));
 	json_object_object_add(o, "account", dl_json_string(r->account));
 	json_object_object_add(o, "name", dl_json_string(r->name));
 	json_object_object_add(o, "partition", dl_json_string(r->partition));
-	put_num(o, "submit", r->submit);
-	put_u64(o, "tasks", r->tasks);
-	put_u64(o, "cpus_per_task", r->cpus_per_task);
-	put_u64(o, "mem_per_task", r->mem_per_task);
-	put_num(o, "time_limit", r->time_limit);
-	put_num(o, "hard_deadline", r->hard_deadline);
-	put_num(o, "soft_deadline", r->soft_deadline);
-	put_num(o, "reduce_cost", r->reduce_cost);
+	dl_json_put_num(o, "submit", r->submit);
+	dl_json_put_u64(o, "tasks", r->tasks);
+	dl_json_put_u64(o, "cpus_per_task", r->cpus_per_task);
+	dl_json_put_u64(o, "mem_per_task", r->mem_per_task);
+	dl_json_put_num(o, "time_limit", r->time_limit);
+	dl_json_put_num(o, "hard_deadline", r->hard_deadline);
+	dl_json_put_num(o, "soft_deadline", r->soft_deadline);
+	dl_json_put_num(o, "reduce_cost", r->reduce_cost);
 	json_object_object_add(o, "max_delays",
 			       json_object_new_int(r->max_delays));
 	json_object_object_add(o, "finished", dl_json_string(ids));
 	free(ids);
-	put_u64(o, "completed", r->completed);
-	put_u64(o, "failed", r->failed);
+	dl_json_put_u64(o, "completed", r->completed);
+	dl_json_put_u64(o, "failed", r->failed);
 	dp = json_object_new_array_ext(DL_POOLS);
 	sl = json_object_new_array_ext(DL_POOLS);
 	sq = json_object_new_array_ext(DL_POOLS);
@@ -427,17 +410,17 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	json_object_object_add(o, "done_pool", dp);
 	json_object_object_add(o, "sum_len", sl);
 	json_object_object_add(o, "sumsq_len", sq);
-	put_num(o, "first_start", r->first_start);
-	put_num(o, "last_end", r->last_end);
+	dl_json_put_num(o, "first_start", r->first_start);
+	dl_json_put_num(o, "last_end", r->last_end);
 	json_object_object_add(o, "managed",
 			       json_object_new_boolean(r->managed));
-	put_u64(o, "alloc", r->alloc);
-	put_u64(o, "prio_mode", r->prio_mode);
+	dl_json_put_u64(o, "alloc", r->alloc);
+	dl_json_put_u64(o, "prio_mode", r->prio_mode);
 	json_object_object_add(o, "user_saved",
 			       json_object_new_boolean(r->user_saved));
-	put_u64(o, "user_throttle", r->user_throttle);
+	dl_json_put_u64(o, "user_throttle", r->user_throttle);
 	json_object_object_add(o, "verdict", dl_json_string(r->verdict));
-	put_num(o, "last_seen", r->last_seen);
+	dl_json_put_num(o, "last_seen", r->last_seen);
 	json_object_object_add(o, "present",
 			       json_object_new_boolean(r->present));
 	return o;
@@ -459,7 +442,7 @@ char *dl_sstate_to_string(const struct dl_sstate *st)
 	}
 	json_object_object_add(o, "version",
 			       json_object_new_int(SSTATE_VERSION));
-	put_u64(o, "cycle", st->cycle);
+	dl_json_put_u64(o, "cycle", st->cycle);
 	json_object_object_add(o, "arrays", arr);
 	for (uint32_t i = 0; i < st->n; i++) {
 		struct json_object *r = rec_to_json(&st->recs[i]);
@@ -482,183 +465,109 @@ char *dl_sstate_to_string(const struct dl_sstate *st)
 
 /* Field readers: absent fields keep their zero default, present ones must
  * have the right type and range. */
-struct reader {
-	const struct json_object *o;
-	char *err;
-	size_t errlen;
-	int bad;
-};
-
-static const struct json_object *field(struct reader *rd, const char *k,
-				       json_type t)
+static double get_time(struct dl_json_rd *rd, const struct json_object *o,
+		       const char *path, const char *k)
 {
-	struct json_object *v;
-
-	if (rd->bad || !json_object_object_get_ex(rd->o, k, &v) || !v)
-		return NULL;
-	if (json_object_get_type(v) != t &&
-	    !(t == json_type_double && json_object_is_type(v, json_type_int))) {
-		snprintf(rd->err, rd->err ? rd->errlen : 0,
-			 "field '%s' has the wrong type", k);
-		rd->bad = 1;
-		return NULL;
-	}
-	return v;
+	return dl_json_num(rd, o, path, k, 0, 0, 1e15, 0);
 }
 
-static double get_time(struct reader *rd, const char *k)
+static void get_str(struct dl_json_rd *rd, const struct json_object *o,
+		    const char *path, const char *k, char *dst, size_t len)
 {
-	const struct json_object *v = field(rd, k, json_type_double);
-	double d;
-
-	if (!v)
-		return 0;
-	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0 || d > 1e15) {
-		snprintf(rd->err, rd->err ? rd->errlen : 0,
-			 "field '%s' out of range", k);
-		rd->bad = 1;
-		return 0;
-	}
-	return d;
-}
-
-static uint64_t get_uint(struct reader *rd, const char *k, uint64_t max)
-{
-	const struct json_object *v = field(rd, k, json_type_int);
-	int64_t i;
-
-	if (!v)
-		return 0;
-	i = json_object_get_int64(v);
-	if (i < 0 || (uint64_t) i > max) {
-		snprintf(rd->err, rd->err ? rd->errlen : 0,
-			 "field '%s' out of range", k);
-		rd->bad = 1;
-		return 0;
-	}
-	return (uint64_t) i;
-}
-
-static bool get_bool(struct reader *rd, const char *k)
-{
-	const struct json_object *v = field(rd, k, json_type_boolean);
-
-	return v ? json_object_get_boolean(v) : false;
-}
-
-static void get_str(struct reader *rd, const char *k, char *dst, size_t len)
-{
-	const struct json_object *v = field(rd, k, json_type_string);
-
 	snprintf(dst, len, "%s",
-		 v ? json_object_get_string((struct json_object *) v) : "");
+		 dl_json_str(rd, o, path, k, 0, 0, SIZE_MAX, ""));
 }
 
-static void get_pool_array(struct reader *rd, const char *k, bool integer,
-			   uint32_t *u, double *d)
+/* A per-pool array: DL_POOLS whole numbers (u) or numbers (d), >= 0. */
+static void get_pool_array(struct dl_json_rd *rd, const struct json_object *o,
+			   const char *path, const char *k, uint32_t *u,
+			   double *d)
 {
-	const struct json_object *v = field(rd, k, json_type_array);
+	const struct json_object *v =
+		dl_json_array(rd, o, path, k, 0, DL_POOLS);
+	char label[96];
 
-	if (!v)
-		return;
-	if (json_object_array_length(v) != DL_POOLS) {
-		snprintf(rd->err, rd->err ? rd->errlen : 0,
-			 "field '%s' must have %d entries", k, DL_POOLS);
-		rd->bad = 1;
-		return;
-	}
-	for (int i = 0; i < DL_POOLS; i++) {
-		struct json_object *e = json_object_array_get_idx(v, i);
-		double x = e ? json_object_get_double(e) : NAN;
+	dl_json_label(label, sizeof(label), path, k, -1);
+	for (int i = 0; v && i < DL_POOLS; i++) {
+		const struct json_object *e = json_object_array_get_idx(v, i);
 
-		if (!e ||
-		    (!json_object_is_type(e, json_type_int) &&
-		     !json_object_is_type(e, json_type_double)) ||
-		    !isfinite(x) || x < 0 || (integer && x > UINT32_MAX)) {
-			snprintf(rd->err, rd->err ? rd->errlen : 0,
-				 "field '%s' has a bad entry", k);
-			rd->bad = 1;
-			return;
-		}
-		if (integer)
-			u[i] = (uint32_t) json_object_get_int64(e);
+		if (u)
+			u[i] = (uint32_t) dl_json_uint_of(rd, e, label, 0,
+							  UINT32_MAX, 0);
 		else
-			d[i] = x;
+			d[i] = dl_json_num_of(rd, e, label, 0, INFINITY, 0);
+		if (!e)
+			dl_json_fail(rd, label, " has a null entry");
 	}
 }
 
 static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
-			 char *err, size_t errlen)
+			 const char *path, char *err, size_t errlen)
 {
-	struct reader rd = {o, err, errlen, 0};
-	const struct json_object *ids;
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
+	const char *ids;
 	uint64_t done = 0;
+	double md;
 	char sub[160];
 
-	r->map_id = get_uint(&rd, "map_id", UINT32_MAX);
-	r->reduce_id = get_uint(&rd, "reduce_id", UINT32_MAX);
-	r->dep_other = get_uint(&rd, "dep_other", UINT32_MAX);
-	get_str(&rd, "user", r->user, sizeof(r->user));
-	get_str(&rd, "account", r->account, sizeof(r->account));
-	get_str(&rd, "name", r->name, sizeof(r->name));
-	get_str(&rd, "partition", r->partition, sizeof(r->partition));
-	r->submit = get_time(&rd, "submit");
-	r->tasks = (uint32_t) get_uint(&rd, "tasks", DL_MAX_TASKS);
-	r->cpus_per_task =
-		(uint32_t) get_uint(&rd, "cpus_per_task", UINT16_MAX);
-	r->mem_per_task = get_uint(&rd, "mem_per_task", UINT64_MAX >> 12);
-	r->time_limit = get_time(&rd, "time_limit");
-	r->hard_deadline = get_time(&rd, "hard_deadline");
-	r->soft_deadline = get_time(&rd, "soft_deadline");
-	r->reduce_cost = get_time(&rd, "reduce_cost");
-	{
-		const struct json_object *v =
-			field(&rd, "max_delays", json_type_int);
-		int64_t md = v ? json_object_get_int64(v) : -1;
-
-		if (md < -1 || md > 1000) {
-			snprintf(err, err ? errlen : 0,
-				 "field 'max_delays' out of range");
-			rd.bad = 1;
-		}
-		r->max_delays = (int32_t) md;
-	}
-	ids = field(&rd, "finished", json_type_string);
-	if (ids &&
-	    dl_idset_parse(&r->finished,
-			   json_object_get_string((struct json_object *) ids),
-			   sub, sizeof(sub))) {
-		snprintf(err, err ? errlen : 0, "field 'finished': %s", sub);
-		rd.bad = 1;
-	}
-	r->completed = (uint32_t) get_uint(&rd, "completed", DL_MAX_TASKS);
-	r->failed = (uint32_t) get_uint(&rd, "failed", DL_MAX_TASKS);
-	get_pool_array(&rd, "done_pool", true, r->done_pool, NULL);
-	get_pool_array(&rd, "sum_len", false, NULL, r->sum_len);
-	get_pool_array(&rd, "sumsq_len", false, NULL, r->sumsq_len);
-	r->first_start = get_time(&rd, "first_start");
-	r->last_end = get_time(&rd, "last_end");
-	r->managed = get_bool(&rd, "managed");
-	r->alloc = (uint32_t) get_uint(&rd, "alloc", UINT32_MAX);
-	r->prio_mode = (uint8_t) get_uint(&rd, "prio_mode", DL_PRIO_HELD);
-	r->user_saved = get_bool(&rd, "user_saved");
-	r->user_throttle =
-		(uint32_t) get_uint(&rd, "user_throttle", UINT32_MAX);
-	get_str(&rd, "verdict", r->verdict, sizeof(r->verdict));
-	r->last_seen = get_time(&rd, "last_seen");
-	r->present = get_bool(&rd, "present");
-	if (rd.bad)
+	r->map_id = dl_json_uint(&rd, o, path, "map_id", 0, 0, UINT32_MAX, 0);
+	r->reduce_id =
+		dl_json_uint(&rd, o, path, "reduce_id", 0, 0, UINT32_MAX, 0);
+	r->dep_other =
+		dl_json_uint(&rd, o, path, "dep_other", 0, 0, UINT32_MAX, 0);
+	get_str(&rd, o, path, "user", r->user, sizeof(r->user));
+	get_str(&rd, o, path, "account", r->account, sizeof(r->account));
+	get_str(&rd, o, path, "name", r->name, sizeof(r->name));
+	get_str(&rd, o, path, "partition", r->partition, sizeof(r->partition));
+	r->submit = get_time(&rd, o, path, "submit");
+	r->tasks = (uint32_t) dl_json_uint(&rd, o, path, "tasks", 0, 0,
+					   DL_MAX_TASKS, 0);
+	r->cpus_per_task = (uint32_t) dl_json_uint(
+		&rd, o, path, "cpus_per_task", 0, 0, UINT16_MAX, 0);
+	r->mem_per_task = dl_json_uint(&rd, o, path, "mem_per_task", 0, 0,
+				       UINT64_MAX >> 12, 0);
+	r->time_limit = get_time(&rd, o, path, "time_limit");
+	r->hard_deadline = get_time(&rd, o, path, "hard_deadline");
+	r->soft_deadline = get_time(&rd, o, path, "soft_deadline");
+	r->reduce_cost = get_time(&rd, o, path, "reduce_cost");
+	md = dl_json_num(&rd, o, path, "max_delays", 0, -1, 1000, -1);
+	if (md != floor(md))
+		dl_json_fail(&rd, path, ".max_delays must be an integer");
+	r->max_delays = (int32_t) md;
+	ids = dl_json_str(&rd, o, path, "finished", 0, 0, SIZE_MAX, NULL);
+	if (ids && dl_idset_parse(&r->finished, ids, sub, sizeof(sub)))
+		dl_json_fail(&rd, path, ".finished: %s", sub);
+	r->completed = (uint32_t) dl_json_uint(&rd, o, path, "completed", 0, 0,
+					       DL_MAX_TASKS, 0);
+	r->failed = (uint32_t) dl_json_uint(&rd, o, path, "failed", 0, 0,
+					    DL_MAX_TASKS, 0);
+	get_pool_array(&rd, o, path, "done_pool", r->done_pool, NULL);
+	get_pool_array(&rd, o, path, "sum_len", NULL, r->sum_len);
+	get_pool_array(&rd, o, path, "sumsq_len", NULL, r->sumsq_len);
+	r->first_start = get_time(&rd, o, path, "first_start");
+	r->last_end = get_time(&rd, o, path, "last_end");
+	r->managed = dl_json_bool(&rd, o, path, "managed", 0, false);
+	r->alloc = (uint32_t) dl_json_uint(&rd, o, path, "alloc", 0, 0,
+					   UINT32_MAX, 0);
+	r->prio_mode = (uint8_t) dl_json_uint(&rd, o, path, "prio_mode", 0, 0,
+					      DL_PRIO_HELD, 0);
+	r->user_saved = dl_json_bool(&rd, o, path, "user_saved", 0, false);
+	r->user_throttle = (uint32_t) dl_json_uint(
+		&rd, o, path, "user_throttle", 0, 0, UINT32_MAX, 0);
+	get_str(&rd, o, path, "verdict", r->verdict, sizeof(r->verdict));
+	r->last_seen = get_time(&rd, o, path, "last_seen");
+	r->present = dl_json_bool(&rd, o, path, "present", 0, false);
+	if (rd.failed)
 		return EINVAL;
 	for (int k = 0; k < DL_POOLS; k++)
 		done += r->done_pool[k];
 	if (done != r->completed ||
 	    (uint64_t) r->completed + r->failed != r->finished.count) {
 		snprintf(err, err ? errlen : 0,
-			 "array %llu: counts disagree (completed %u, failed "
-			 "%u, per pool %llu, task ids %u)",
-			 (unsigned long long) r->id, r->completed, r->failed,
-			 (unsigned long long) done, r->finished.count);
+			 "counts disagree (completed %u, failed %u, per pool "
+			 "%llu, task ids %u)",
+			 r->completed, r->failed, (unsigned long long) done,
+			 r->finished.count);
 		return EINVAL;
 	}
 	if (r->tasks < r->finished.count)
@@ -669,7 +578,8 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 			  size_t errlen)
 {
-	struct json_object *o, *v, *arr;
+	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
+	struct json_object *o, *arr;
 	struct dl_sstate tmp;
 	size_t n;
 	int rc = EINVAL;
@@ -678,61 +588,54 @@ int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 		snprintf(err, err ? errlen : 0, "no state");
 		return EINVAL;
 	}
-	o = dl_json_parse_text(text, strlen(text), 0, err, errlen);
+	o = dl_json_parse(text, strlen(text), MAX_STATE_FILE, "state", err,
+			  errlen);
 	if (!o)
 		return EINVAL;
-	if (!json_object_is_type(o, json_type_object)) {
-		snprintf(err, err ? errlen : 0, "not a JSON object");
-		json_object_put(o);
-		return EINVAL;
-	}
 	dl_sstate_init(&tmp);
-	if (!json_object_object_get_ex(o, "version", &v) ||
-	    !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int(v) != SSTATE_VERSION) {
-		snprintf(err, err ? errlen : 0,
-			 "unsupported state version (expected %d)",
-			 SSTATE_VERSION);
+	if (!dl_json_is_object(&rd, o, "state"))
+		goto out;
+	if (dl_json_uint(&rd, o, NULL, "version", 0, 0, UINT32_MAX, 0) !=
+	    SSTATE_VERSION) {
+		dl_json_fail(&rd, NULL,
+			     "unsupported state version (expected %d)",
+			     SSTATE_VERSION);
 		goto out;
 	}
-	if (json_object_object_get_ex(o, "cycle", &v) &&
-	    json_object_is_type(v, json_type_int) &&
-	    json_object_get_int64(v) > 0)
-		tmp.cycle = (uint64_t) json_object_get_int64(v);
-	if (!json_object_object_get_ex(o, "arrays", &arr) ||
-	    !json_object_is_type(arr, json_type_array)) {
-		snprintf(err, err ? errlen : 0, "no 'arrays' list");
+	tmp.cycle = dl_json_uint(&rd, o, NULL, "cycle", 0, 0, UINT64_MAX, 0);
+	arr = dl_json_array(&rd, o, NULL, "arrays", DL_JSON_REQUIRED,
+			    DL_JSON_ANY_LEN);
+	if (rd.failed)
 		goto out;
-	}
 	n = json_object_array_length(arr);
 	/* one damaged record costs that record only: the others (other
 	 * users' observed task lengths, pairings, outcomes) are kept */
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 		struct dl_array_rec rec, *r;
-		int64_t id = 0;
-		char sub[256] = "";
+		struct dl_json_rd er;
+		char path[40], why[200] = "", sub[256] = "";
+		uint64_t id = 0;
 
-		if (!e || !json_object_is_type(e, json_type_object) ||
-		    !json_object_object_get_ex(e, "id", &v) ||
-		    !json_object_is_type(v, json_type_int) ||
-		    (id = json_object_get_int64(v)) <= 0 || id > UINT32_MAX) {
-			snprintf(sub, sizeof(sub),
-				 "array entry %zu: missing or bad 'id'", i);
-		} else if (dl_sstate_find(&tmp, (uint64_t) id)) {
-			snprintf(sub, sizeof(sub), "array %lld listed twice",
-				 (long long) id);
+		dl_json_label(path, sizeof(path), "arrays", NULL, (long) i);
+		er = (struct dl_json_rd) DL_JSON_RD(why, sizeof(why));
+		if (dl_json_is_object(&er, e, path))
+			id = dl_json_uint(&er, e, path, "id", DL_JSON_REQUIRED,
+					  1, UINT32_MAX, 0);
+		if (er.failed) {
+			snprintf(sub, sizeof(sub), "%s", why);
+		} else if (dl_sstate_find(&tmp, id)) {
+			snprintf(sub, sizeof(sub), "array %llu listed twice",
+				 (unsigned long long) id);
 		} else {
-			char why[200];
-
 			memset(&rec, 0, sizeof(rec));
-			rec.id = (uint64_t) id;
+			rec.id = id;
 			rec.max_delays = -1;
-			if (rec_from_json(&rec, e, why, sizeof(why))) {
-				snprintf(sub, sizeof(sub), "array %lld: %s",
-					 (long long) id, why);
+			if (rec_from_json(&rec, e, path, why, sizeof(why))) {
+				snprintf(sub, sizeof(sub), "array %llu: %s",
+					 (unsigned long long) id, why);
 				dl_idset_free(&rec.finished);
-			} else if (!(r = dl_sstate_add(&tmp, (uint64_t) id))) {
+			} else if (!(r = dl_sstate_add(&tmp, id))) {
 				dl_idset_free(&rec.finished);
 				snprintf(err, err ? errlen : 0,
 					 "out of memory");

@@ -7,10 +7,10 @@
  * grant.  Running tasks are never killed; a target below what runs takes
  * effect as tasks end (the paper's job-level pre-emption only).
  *
- * Order (digest 000 part 1 §1.5): jobs past their phase goal, balanced so
- * their expected lateness relative to their goal evens out; then jobs with
- * no task length known, oldest first; then by remaining need, largest first.
- * Capacity nobody needs goes round-robin in the same order.
+ * Order (doc/design.md §3, Polo's priority classes): jobs past their phase
+ * goal, balanced so their expected lateness relative to their goal evens out;
+ * then jobs with no task length known, oldest first; then by remaining need,
+ * largest first. Capacity nobody needs goes round-robin in the same order.
  */
 #include "common/policy/adaptive.h"
 
@@ -19,13 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/policy/capacity.h"
 #include "common/io/timefmt.h"
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 #include "common/policy/heap.h"
+#include "common/io/clock.h"
 #include "common/policy/share.h"
 
 struct ajob {
@@ -52,7 +52,8 @@ struct ajob {
 	bool accel_job;
 	bool calib[DL_POOLS];
 	bool acc_exhausted;
-	double speedup;
+	double speedup; /* mu_reg / mu_acc */
+	double mu_reg, mu_acc;
 	double need_acc; /* Eq. 2 need in accelerated slots */
 };
 
@@ -79,7 +80,9 @@ static double remaining_need(const struct ajob *a)
 		if (!a->acc_exhausted)
 			return left - a->g[DL_POOL_REGULAR] / a->speedup;
 		/* Eq. 3: the shortfall in regular slots */
-		return a->speedup * left - a->g[DL_POOL_REGULAR];
+		return dl_sreq_extra(a->mu_reg, a->mu_acc, a->need_acc,
+				     a->g[DL_POOL_ACCEL]) -
+		       a->g[DL_POOL_REGULAR];
 	}
 	return a->need - granted(a);
 }
@@ -189,6 +192,8 @@ static void setup_affinity(struct ajob *a, const struct dl_capacity *cap,
 	mu_acc = dl_mu_pool(ph, DL_POOL_ACCEL);
 	if (!(mu_reg > 0) || !(mu_acc > 0))
 		return;
+	a->mu_reg = mu_reg;
+	a->mu_acc = mu_acc;
 	a->speedup = mu_reg / mu_acc;
 	if (a->speedup < cfg->accel_threshold)
 		return;
@@ -456,14 +461,6 @@ static void leftover_loop(struct ajob *a, uint32_t *order, uint32_t n,
 	}
 }
 
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
-
 struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 				 size_t errlen)
 {
@@ -473,7 +470,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 	uint32_t *order = NULL, n, rank = 0;
 	struct dl_heap h = {0};
 	struct actx ctx;
-	uint64_t t0 = usec_now(), grants = 0;
+	uint64_t t0 = dl_monotonic_us(), grants = 0;
 	int rc;
 
 	if (dl_policy_check_input(in, err, errlen))
@@ -536,7 +533,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 
 	plan->stats.grants = grants;
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	dl_heap_free(&h);
 	free(order);
 	free(a);

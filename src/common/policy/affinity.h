@@ -1,6 +1,6 @@
 /*
  * affinity.h - data affinity of the adaptive policy (Polo's delay
- * scheduling per job, DESIGN §4.1; doc/data-affinity.md): the decision for
+ * scheduling per job, doc/design.md §3; doc/data-affinity.md): the decision for
  * the next task of a job whose input lives on preferred nodes, and the
  * bounded memory of how often each task has been deferred.
  *

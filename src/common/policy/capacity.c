@@ -10,31 +10,28 @@
 
 bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part)
 {
-	return !c->partitions ||
-	       (part < 64 && (c->partitions & ((uint64_t) 1 << part)));
-}
-
-static int popcount64(uint64_t x)
-{
-	int n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
+	return dl_partset_empty(&c->partitions) ||
+	       dl_partset_has(&c->partitions, part);
 }
 
 static int cmp_class(const void *a, const void *b)
 {
 	const struct dl_capclass *x = a, *y = b;
-	int px = x->partitions ? popcount64(x->partitions) : 65;
-	int py = y->partitions ? popcount64(y->partitions) : 65;
+	uint32_t px = dl_partset_empty(&x->partitions)
+			      ? UINT32_MAX
+			      : dl_partset_count(&x->partitions);
+	uint32_t py = dl_partset_empty(&y->partitions)
+			      ? UINT32_MAX
+			      : dl_partset_count(&y->partitions);
+	int c;
 
 	/* classes serving fewer partitions first: take from the least
 	 * contended nodes before the shared ones */
 	if (px != py)
-		return px - py;
-	if (x->partitions != y->partitions)
-		return x->partitions < y->partitions ? -1 : 1;
+		return px < py ? -1 : 1;
+	c = dl_partset_cmp(&x->partitions, &y->partitions);
+	if (c)
+		return c;
 	return (int) x->pool - (int) y->pool;
 }
 
@@ -56,14 +53,19 @@ int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
 		if (!n->up || n->pool >= DL_POOLS)
 			continue;
 		for (uint32_t k = 0; k < cap->ncls; k++)
-			if (cap->cls[k].partitions == n->partitions &&
-			    cap->cls[k].pool == n->pool) {
+			if (cap->cls[k].pool == n->pool &&
+			    dl_partset_equal(&cap->cls[k].partitions,
+					     &n->partitions)) {
 				c = &cap->cls[k];
 				break;
 			}
 		if (!c) {
-			c = &cap->cls[cap->ncls++];
-			c->partitions = n->partitions;
+			c = &cap->cls[cap->ncls];
+			if (dl_partset_copy(&c->partitions, &n->partitions)) {
+				dl_capacity_free(cap);
+				return ENOMEM;
+			}
+			cap->ncls++;
 			c->pool = n->pool;
 		}
 		cpus = n->cpus > n->cpus_other ? n->cpus - n->cpus_other : 0;
@@ -87,8 +89,8 @@ int dl_capacity_class_of(const struct dl_capacity *cap, const struct dl_node *n)
 	if (!cap || !n || !n->up || n->pool >= DL_POOLS)
 		return -1;
 	for (uint32_t k = 0; k < cap->ncls; k++)
-		if (cap->cls[k].partitions == n->partitions &&
-		    cap->cls[k].pool == n->pool)
+		if (cap->cls[k].pool == n->pool &&
+		    dl_partset_equal(&cap->cls[k].partitions, &n->partitions))
 			return (int) k;
 	return -1;
 }
@@ -97,6 +99,8 @@ void dl_capacity_free(struct dl_capacity *cap)
 {
 	if (!cap)
 		return;
+	for (uint32_t k = 0; k < cap->ncls; k++)
+		dl_partset_free(&cap->cls[k].partitions);
 	free(cap->cls);
 	memset(cap, 0, sizeof(*cap));
 }

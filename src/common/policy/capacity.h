@@ -14,7 +14,7 @@
 #include "common/model/model.h"
 
 struct dl_capclass {
-	uint64_t partitions; /* 0: every partition */
+	struct dl_partset partitions; /* empty: every partition */
 	uint8_t pool;
 	uint32_t nodes;
 	double cpus_total, mem_total; /* of up nodes, minus others' use */
@@ -28,6 +28,8 @@ struct dl_capacity {
 };
 
 int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl);
+/* Whether a class's capacity may go to a job of partition part. */
+bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part);
 void dl_capacity_free(struct dl_capacity *cap);
 
 /* Whether the class's nodes take jobs of partition `part`. */

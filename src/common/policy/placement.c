@@ -18,6 +18,7 @@
 
 #include "common/policy/heap.h"
 #include "common/policy/utility.h"
+#include "common/io/grow.h"
 
 #define NONE    UINT32_MAX
 #define FIT_TOL 1e-9
@@ -33,7 +34,7 @@ struct pnode {
 	uint32_t n, cap;
 	double free[DL_RESOURCES];
 	uint32_t reduces; /* reducers of every job on the node */
-	uint64_t parts;
+	const struct dl_partset *parts;
 	bool usable;
 };
 
@@ -104,7 +105,7 @@ static bool fits(const double *free, const double *d, uint32_t times)
 static bool allowed(const struct pnode *n, uint32_t part)
 {
 	return n->usable &&
-	       (part == UINT32_MAX || (part < 64 && (n->parts >> part) & 1));
+	       (part == UINT32_MAX || dl_partset_has(n->parts, part));
 }
 
 /* ---- sparse P ---- */
@@ -123,15 +124,8 @@ static struct ent *get_ent(struct pnode *n, uint32_t job)
 
 	if (e)
 		return e;
-	if (n->n == n->cap) {
-		uint32_t nc = n->cap ? n->cap * 2 : 4;
-		struct ent *ne = realloc(n->e, nc * sizeof(*ne));
-
-		if (!ne)
-			return NULL;
-		n->e = ne;
-		n->cap = nc;
-	}
+	if (dl_grow(&n->e, n->n, &n->cap, sizeof(*n->e), 4))
+		return NULL;
 	e = &n->e[n->n++];
 	memset(e, 0, sizeof(*e));
 	e->job = job;
@@ -389,15 +383,9 @@ static int add_reducer(struct pl *p, uint32_t job, uint32_t node, bool fixed)
 	if (!e)
 		return ENOMEM;
 	if (!e->reduces) {
-		if (pj->nr == pj->rcap) {
-			uint32_t nc = pj->rcap ? pj->rcap * 2 : 4;
-			uint32_t *nr = realloc(pj->rnodes, nc * sizeof(*nr));
-
-			if (!nr)
-				return ENOMEM;
-			pj->rnodes = nr;
-			pj->rcap = nc;
-		}
+		if (dl_grow(&pj->rnodes, pj->nr, &pj->rcap, sizeof(*pj->rnodes),
+			    4))
+			return ENOMEM;
 		pj->rnodes[pj->nr++] = node;
 	}
 	dl_pl_reducer_demand(&p->jobs[job], p->jobs[job].maps, d);

@@ -1,5 +1,5 @@
 /*
- * placement.h - RAS Algorithm 1 (DESIGN §4.2, digest 000 part 2 §1.7):
+ * placement.h - RAS Algorithm 1 (doc/design.md §4):
  * reducers first and spread, then max-min rounds that move map slots from
  * the highest-utility job to the lowest, then a greedy fill of each node,
  * all under per-node multi-resource capacity (Eq. 10).  Used by the ras and
@@ -32,8 +32,10 @@ enum dl_util_kind {
 struct dl_pl_node {
 	double cap[DL_RESOURCES]; /* capacity for planned tasks this cycle;
 				     INFINITY = not constrained */
-	uint64_t partitions;      /* bit i: in partition i */
-	bool usable;              /* up and not reserved */
+	/* the partitions it serves (borrowed; NULL or empty: only jobs
+	 * without a partition) */
+	const struct dl_partset *partitions;
+	bool usable; /* up and not reserved */
 };
 
 struct dl_pl_job {

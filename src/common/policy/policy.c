@@ -1,52 +1,18 @@
 /*
- * policy.c - dispatch to the configured policy and shared input checks.
+ * policy.c - dispatch to the configured policy.  The policies depend on
+ * policy/input.h, never on this file, so the dispatcher sits above them.
  */
 #include "common/policy/policy.h"
 #include "common/model/nodeset.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 
-#include "common/policy/capacity.h"
-#include "common/estimate/goal.h"
 #include "common/policy/adaptive.h"
 #include "common/policy/ras.h"
 #include "common/policy/reverse.h"
 #include "common/policy/triage.h"
 #include "common/realtime/plan_cycle.h"
-
-int dl_policy_check_input(const struct dl_policy_input *in, char *err,
-			  size_t errlen)
-{
-	if (!in || !in->cluster || !in->cfg) {
-		snprintf(err, err ? errlen : 0,
-			 "policy input needs a cluster and a configuration");
-		return EINVAL;
-	}
-	if (!isfinite(in->now) || in->now < 0) {
-		snprintf(err, err ? errlen : 0, "invalid current time");
-		return EINVAL;
-	}
-	if (in->njobs && !in->jobs) {
-		snprintf(err, err ? errlen : 0, "%u jobs but no job array",
-			 in->njobs);
-		return EINVAL;
-	}
-	if (in->cluster->nnodes && !in->cluster->nodes) {
-		snprintf(err, err ? errlen : 0, "cluster without node table");
-		return EINVAL;
-	}
-	for (uint32_t i = 0; i < in->njobs; i++) {
-		if (!in->jobs[i]) {
-			snprintf(err, err ? errlen : 0, "job %u is NULL", i);
-			return EINVAL;
-		}
-		if (dl_job_validate(in->jobs[i], in->cluster, err, errlen))
-			return EINVAL;
-	}
-	return 0;
-}
 
 struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen)
@@ -73,39 +39,6 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			 dl_policy_name(in->cfg->policy));
 		return NULL;
 	}
-}
-
-bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
-			   const struct dl_capacity *cap,
-			   const struct dl_config *cfg, double now,
-			   struct dl_goal *goal, double *reduce_slots)
-{
-	const struct dl_phase *r = &job->phase[DL_REDUCE];
-	double slots =
-		r->tasks ? dl_capacity_slots(cap, job->partition, -1,
-					     r->cpus_per_task,
-					     (double) r->mem_per_task, true)
-			 : 0;
-
-	if (reduce_slots)
-		*reduce_slots = slots;
-	dl_plan_job_describe(o, job);
-	dl_phase_goal(job, now, slots, cfg->reduce_cost, goal);
-	o->phase = goal->phase_kind;
-	o->deadline = goal->job;
-	o->goal = goal->phase;
-	o->mu = goal->mu.mean;
-	o->mu_sd = goal->mu.sd;
-	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), goal->mu.label);
-	o->predicted_finish = NAN;
-	o->need = NAN;
-	o->sreq = NAN;
-	if (goal->phase_kind >= 0)
-		return true;
-	o->verdict = DL_VERDICT_DONE;
-	o->cls = DL_CLASS_UNMANAGED;
-	snprintf(o->explain, sizeof(o->explain), "all tasks finished");
-	return false;
 }
 
 int dl_policy_check_config(const struct dl_config *cfg, char *err,

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/policy/capacity.h"
 #include "common/io/timefmt.h"
@@ -18,6 +17,7 @@
 #include "common/model/nodeset.h"
 #include "common/policy/reverse.h"
 #include "common/policy/utility.h"
+#include "common/io/clock.h"
 
 struct rjob {
 	struct dl_job *job;
@@ -51,19 +51,6 @@ static int bad_demand(const struct dl_demand *d)
 {
 	return !isfinite(d->cpu) || d->cpu < 0 || !isfinite(d->mem) ||
 	       d->mem < 0 || !isfinite(d->io) || d->io < 0;
-}
-
-int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
-		       double io_bytes, struct dl_demand *out)
-{
-	if (!out || !isfinite(cpu_seconds) || cpu_seconds < 0 ||
-	    !isfinite(elapsed) || !(elapsed > 0) || !isfinite(max_rss_mb) ||
-	    max_rss_mb < 0 || !isfinite(io_bytes) || io_bytes < 0)
-		return EINVAL;
-	out->cpu = cpu_seconds / elapsed;
-	out->mem = max_rss_mb;
-	out->io = io_bytes / elapsed / 1e6;
-	return 0;
 }
 
 static bool demand_empty(const struct dl_demand *d)
@@ -130,14 +117,6 @@ static struct dl_demand from_vec(const double v[DL_RESOURCES])
 	return (struct dl_demand){v[DL_RES_CPU], v[DL_RES_MEM], v[DL_RES_IO]};
 }
 
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
-
 /* ---- nodes ---- */
 
 /* Raw capacity of a node in profile units (INFINITY = not constrained). */
@@ -195,7 +174,7 @@ static int build_nodes(const struct dl_policy_input *in, enum dl_util_kind kind,
 		other[DL_RES_CPU] = n->cpus_other;
 		other[DL_RES_MEM] = (double) n->mem_other;
 		other[DL_RES_IO] = 0;
-		pn[i].partitions = n->partitions;
+		pn[i].partitions = &n->partitions;
 		pn[i].usable = n->up && n->pool < DL_POOLS;
 		an[i].usable = pn[i].usable;
 		for (int r = 0; r < DL_RESOURCES; r++) {
@@ -539,7 +518,7 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 	struct dl_pl_stats st;
 	uint32_t n, npl = 0, nrows = 0, *order = NULL, *nodes_used = NULL;
 	uint32_t rank = 0;
-	uint64_t t0 = usec_now();
+	uint64_t t0 = dl_monotonic_us();
 	int rc;
 
 	if (dl_policy_check_input(in, err, errlen) ||
@@ -630,7 +609,7 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 		a[order[k]].out->rank = k + 1;
 
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	goto out;
 nomem:
 	snprintf(err, err ? errlen : 0, "out of memory");
@@ -658,4 +637,10 @@ struct dl_plan *dl_ras_plan(const struct dl_policy_input *in, char *err,
 			    size_t errlen)
 {
 	return dl_placement_policy_plan(in, DL_UTIL_RAS, err, errlen);
+}
+
+struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
+				size_t errlen)
+{
+	return dl_placement_policy_plan(in, DL_UTIL_REVERSE, err, errlen);
 }

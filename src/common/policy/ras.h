@@ -1,5 +1,5 @@
 /*
- * policy/ras.h - the Resource-aware Adaptive Scheduler (DESIGN §4.2): per
+ * policy/ras.h - the Resource-aware Adaptive Scheduler (doc/design.md §4): per
  * job multi-resource profiles, the utility of Eq. 5-7 and the placement of
  * Algorithm 1 (placement.h).  The reverse policy runs the same cycle with
  * its own capacity (external load taken off) and utility (Eq. 14).
@@ -17,10 +17,14 @@
 #define DL_POLICY_RAS_H
 
 #include "common/policy/placement.h"
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 struct dl_plan *dl_ras_plan(const struct dl_policy_input *in, char *err,
 			    size_t errlen);
+/* The reverse-adaptive policy: the same cycle with the capacity left by
+ * the external load and Eq. 14's utility (s_fit from reverse.h). */
+struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
+				size_t errlen);
 
 /* The plan cycle shared by ras (DL_UTIL_RAS) and reverse
  * (DL_UTIL_REVERSE). */
@@ -32,13 +36,6 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
  * memory. */
 struct dl_demand dl_effective_demand(const struct dl_demand *profile,
 				     double req_cpu, double req_mem);
-
-/* One task's demand from a usage sample of a finished or running task:
- * cpu = CPU seconds / elapsed, mem = peak RSS (MB), io = bytes read and
- * written / elapsed in MB/s.  Returns 0, or EINVAL for a non-finite or
- * negative input or elapsed <= 0 (out untouched). */
-int dl_usage_to_demand(double cpu_seconds, double elapsed, double max_rss_mb,
-		       double io_bytes, struct dl_demand *out);
 
 /* Use a learned per-task profile (the estimator's, for the map and the
  * reduce phase; NULL = none) where the user gave no --task-profile hint for

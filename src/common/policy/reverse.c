@@ -1,6 +1,6 @@
 /*
  * policy/reverse.c - availability A_r(t), reverse fitting (Algorithm 2)
- * and the reverse policy's entry point (see policy/reverse.h).
+ * (see policy/reverse.h); the reverse policy's plan cycle is ras.c's.
  */
 #include "common/policy/reverse.h"
 
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/policy/ras.h"
 #include "common/policy/utility.h"
 
 void dl_avail_free(struct dl_avail *av)
@@ -287,10 +286,4 @@ out:
 	free(live);
 	free(frames);
 	return rc;
-}
-
-struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
-				size_t errlen)
-{
-	return dl_placement_policy_plan(in, DL_UTIL_REVERSE, err, errlen);
 }

@@ -1,8 +1,8 @@
 /*
- * policy/reverse.h - the Reverse-Adaptive Scheduler (DESIGN §4.3, digest
- * 000 part 2 §2): capacity left to deadline work varies with the external
- * load f(t); s_fit by reverse fitting (Algorithm 2); s_req from average
- * availability; the utility of Eq. 14; placement as ras.
+ * policy/reverse.h - the Reverse-Adaptive Scheduler (doc/design.md §5):
+ * capacity left to deadline work varies with the external load f(t); s_fit by
+ * reverse fitting (Algorithm 2); s_req from average availability; the utility
+ * of Eq. 14; placement as ras.
  *
  * The exact definitions (doc/ras-reverse.md, "Reverse fitting"):
  *
@@ -42,7 +42,6 @@
 #include <stdint.h>
 
 #include "common/model/forecast.h"
-#include "common/policy/policy.h"
 
 /* Available capacity to deadline work per resource over time. */
 struct dl_avail {
@@ -92,8 +91,5 @@ int dl_reverse_fit(struct dl_fit_job *jobs, uint32_t n,
 		   const struct dl_avail *av, double now,
 		   struct dl_fit_step *trace, uint32_t trace_cap,
 		   uint32_t *ntrace);
-
-struct dl_plan *dl_reverse_plan(const struct dl_policy_input *in, char *err,
-				size_t errlen);
 
 #endif

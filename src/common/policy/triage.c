@@ -19,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 #include "common/estimate/stats.h"
+#include "common/io/clock.h"
 #include "common/io/timefmt.h"
 #include "common/policy/capacity.h"
 #include "common/policy/heap.h"
@@ -95,14 +95,6 @@ double dl_triage_length(double mean, double sd, double q, double waves)
 	if (waves > 1)
 		len = mean + (len - mean) / sqrt(waves);
 	return len > 0 ? len : mean;
-}
-
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
 }
 
 /* ---------------------------------------------------------- preparing */
@@ -1085,7 +1077,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	struct tctx c = {0};
 	struct dl_capacity cap = {0}, full = {0};
 	struct dl_plan *plan = NULL;
-	uint64_t t0 = usec_now();
+	uint64_t t0 = dl_monotonic_us();
 	uint32_t rank = 0, nahead = 0;
 	int rc = ENOMEM;
 
@@ -1192,7 +1184,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	}
 
 	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
+	plan->stats.compute_us = dl_monotonic_us() - t0;
 	ctx_free(&c);
 	dl_capacity_free(&cap);
 	dl_capacity_free(&full);

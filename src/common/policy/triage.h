@@ -30,7 +30,7 @@
 #ifndef DL_POLICY_TRIAGE_H
 #define DL_POLICY_TRIAGE_H
 
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 /* Demotion steps one cycle may take (each runs the lookahead again); the
  * rest carries over to the next cycle, whose hysteresis keeps what was

@@ -1,6 +1,6 @@
 /*
  * realtime/dispatch.h - the realtime dispatcher's reservation walk (Alg. IV,
- * digest 003 §1.7) as a pure function.
+ * doc/design.md §6) as a pure function.
  *
  * Jobs come in queue order (started jobs first, then earliest deadline).
  * Free units of a pool go to the first job with a task ready to start; a

@@ -1,12 +1,18 @@
 /*
- * realtime/internal.h - the realtime state's layout, shared by realtime.c
- * (admission, feedback, queries), realtime/sync.c (resync with the live state)
- * and realtime/state_json.c (persistence).  Not part of the core's API.
+ * realtime/internal.h - the layout of the realtime state (the admitted set),
+ * shared by the files of realtime/ and by no one else.  Which file does
+ * what: doc/architecture.md, "The core".  Every function of realtime/ that
+ * reads or writes these structures runs with dl_rt_state.lock held (the
+ * public functions take it; the rt_* helpers expect it taken).
  */
 #ifndef DL_RT_INTERNAL_H
 #define DL_RT_INTERNAL_H
 
+#include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/realtime/realtime.h"
 
@@ -79,78 +85,16 @@ struct dl_rt_state {
 	uint64_t next_ticket;
 };
 
-/* ---- helpers of realtime.c used by the other files (lock held) ---- */
+/* A time the admitted set refuses: not finite, or negative. */
+static inline bool rt_bad_time(double t)
+{
+	return !isfinite(t) || t < 0;
+}
 
-struct rt_pool *rt_find_pool(struct dl_rt_state *st, const char *name);
-struct rt_pool *rt_add_pool(struct dl_rt_state *st, const char *name);
-void rt_job_free(struct rt_job *j);
-/* Position of a job (map or reduce id) in its pool; NULL if absent. */
-struct rt_job *rt_find_job(struct dl_rt_state *st, uint64_t id,
-			   struct rt_pool **pool, uint32_t *pos);
-/* The same by ticket (map or reduce ticket). */
-struct rt_job *rt_find_ticket(struct dl_rt_state *st, uint64_t ticket,
-			      struct rt_pool **pool, uint32_t *pos);
-/* Take q[pos] out of the queue (not freed). */
-void rt_unlink(struct rt_pool *pl, uint32_t pos);
-/* A job left (finished or cancelled): one that started stays as an
- * anchor (its vectors are what the jobs behind it build on) until every
- * job ahead of it has left; the anchors at the front fold into the head. */
-void rt_retire(struct rt_pool *pl, uint32_t pos, bool prune);
-void rt_prune(struct rt_pool *pl);
-/* The head of an empty pool: every unit free at now; ENOMEM. */
-int rt_init_head(struct rt_pool *pl, double now);
-
-/* Insert at pos; ENOMEM. */
-int rt_insert(struct rt_pool *pl, uint32_t pos, struct rt_job *j);
-
-/* The first position a new job may take: behind the job that started
- * last (the dispatcher never pre-empts a started job), 0 when none has. */
-uint32_t rt_first_open(const struct rt_pool *pl);
-
-/* Vectors before position pos (the pool's head for 0), and their pad. */
-const struct dl_rt_vec *rt_pred(const struct rt_pool *pl, uint32_t pos);
-double rt_pred_pad(const struct rt_pool *pl, uint32_t pos);
-
-/* Place job j (not in the queue) at position pos if it and every job
- * behind it still meet their deadlines: then j is inserted and the later
- * jobs' vectors updated (recomputed, or padded by the shift once it fits in
- * their slack).  *ok says whether it was placed.  *budget counts job
- * recomputations (ETIME when it runs out).  blocker: the first later job
- * that would miss (0 if none).  0, ETIME, ENOMEM. */
-int rt_try_place(const struct dl_rt_state *st, struct rt_pool *pl,
-		 struct rt_job *j, uint32_t pos, double now, uint32_t *budget,
-		 bool *ok, uint64_t *blocker);
-
-struct rt_calc {
-	double floor;
-	double map_finish, finish;
-	double first_start[DL_PHASES]; /* NAN: no task placed */
-	double last_start[DL_PHASES];
-	bool ok;   /* deadline and start windows met */
-	bool fits; /* tasks no wider than the pool */
-};
-
-/* Alg. II + III for one job onto predecessor vectors: fills out (which must
- * be empty), the worst-case map and job finish, and whether the job meets
- * its deadline and Slurm's start windows.  A held job passes the
- * predecessor's vectors through, a finished one (an anchor) gives its own.
- * Tasks wider than the pool place nothing (c->fits false).  0 or ENOMEM. */
-int rt_calt(const struct rt_pool *pl, const struct rt_job *j,
-	    const struct dl_rt_vec pred[DL_PHASES], double pred_pad, double now,
-	    struct dl_rt_vec out[DL_PHASES], struct rt_calc *c);
-/* Take a computation's results into the job (not for held/finished). */
-void rt_store_calc(struct rt_job *j, const struct rt_calc *c);
-
-/* Recompute every job from position `from` on (feasibility not judged);
- * with stored_floor each job keeps the floor of its last computation
- * (restoring a saved set). */
-int rt_recompute_from(struct rt_pool *pl, uint32_t from, double now,
-		      bool stored_floor);
-
-void rt_copy_str(char *dst, size_t len, const char *src);
-/* Add a worst-case entry to a state whose lock the caller holds (or that
- * nobody else sees). */
-int dl_rt_wc_store_locked(struct dl_rt_state *st, const struct rt_wc_entry *e);
-double rt_feedback_delta(const struct dl_rt_state *st, const struct rt_job *j);
+/* A copy of s ("" for NULL); NULL when out of memory. */
+static inline char *rt_dup_str(const char *s)
+{
+	return strdup(s ? s : "");
+}
 
 #endif

@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/io/log.h"
+#include "common/io/timefmt.h"
 #include "common/plan/id_index.h"
 #include "common/realtime/realtime.h"
 #include "common/realtime/dispatch.h"
+#include "common/io/clock.h"
 
 /* One admitted job of the current plan. */
 struct ajob {
@@ -31,14 +32,6 @@ struct pools {
 	char (*name)[64];
 	uint32_t n;
 };
-
-static uint64_t usec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 static const char *partition_name(const struct dl_cluster *cl,
 				  const struct dl_job *j)
@@ -84,7 +77,8 @@ static uint64_t free_units(const struct dl_cluster *cl, const char *part,
 		for (uint32_t i = 0; i < cl->nnodes; i++) {
 			const struct dl_node *nd = &cl->nodes[i];
 
-			if (nd->up && (nd->partitions & (1ull << pi)) &&
+			if (nd->up &&
+			    dl_partset_has(&nd->partitions, (uint32_t) pi) &&
 			    nd->cpus > nd->cpus_other)
 				idle += nd->cpus - nd->cpus_other;
 		}
@@ -178,8 +172,8 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	o->alloc_for_need = o->alloc;
 	o->need = o->alloc;
 	o->sreq = a->granted;
-	dl_rt_fmt_time(fin, sizeof(fin), a->info.finish);
-	dl_rt_fmt_time(dl, sizeof(dl), a->info.deadline);
+	dl_format_instant(a->info.finish, fin, sizeof(fin));
+	dl_format_instant(a->info.deadline, dl, sizeof(dl));
 	snprintf(o->explain, sizeof(o->explain),
 		 "admitted: worst-case finish %s, deadline %s; %u running, %u "
 		 "may start now%s",
@@ -195,39 +189,41 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	}
 }
 
-struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
-				 size_t errlen)
-{
+/* One plan cycle's working set. */
+struct cycle {
+	const struct dl_policy_input *in;
 	struct dl_rt_state *st;
-	struct dl_rt_sync_stats ss;
-	struct dl_plan *plan = NULL;
-	struct ajob *adm = NULL, **order = NULL;
-	struct dl_id_index x = {NULL, 0};
-	bool *known = NULL;
-	uint64_t *starts = NULL;
-	uint32_t nstarts = 0;
-	struct pools pools = {NULL, 0};
-	uint64_t t0 = usec_now(), grants = 0;
-	uint32_t n, nadm = 0, cap;
-	int rc;
+	struct dl_plan *plan;
+	struct dl_id_index x; /* live job id -> index into in->jobs */
+	bool *known;          /* live jobs the admitted set knows */
+	struct ajob *adm;     /* admitted jobs with a live Slurm job */
+	struct ajob **order;
+	uint32_t nadm;
+	struct pools pools;
+	uint64_t *starts; /* jobs the walk lets start for the first time */
+	uint32_t nstarts;
+	uint64_t grants;
+};
 
-	if (dl_policy_check_input(in, err, errlen))
-		return NULL;
-	st = in->rt;
-	if (!st) {
-		snprintf(err, err ? errlen : 0,
-			 "the realtime policy needs its admitted set");
-		return NULL;
-	}
-	n = in->njobs;
-	if (dl_rt_configure(st, in->cfg)) {
-		snprintf(err, err ? errlen : 0, "bad realtime configuration");
-		return NULL;
-	}
-	/* every partition with deadline jobs has a pool */
-	for (uint32_t i = 0; i < n; i++) {
+static void cycle_free(struct cycle *c)
+{
+	dl_id_index_free(&c->x);
+	free(c->known);
+	free(c->starts);
+	free(c->adm);
+	free(c->order);
+	free(c->pools.name);
+}
+
+/* Step 1: every partition with deadline jobs has a pool, sized to what
+ * admission may promise there now. */
+static int declare_pools(const struct dl_policy_input *in,
+			 struct dl_rt_state *st, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < in->njobs; i++) {
 		const char *part = partition_name(in->cluster, in->jobs[i]);
 		uint32_t units[2];
+		int rc;
 
 		if (!(dl_job_deadline(in->jobs[i]) > 0) ||
 		    !dl_rt_pool_units(st, part, units, NULL))
@@ -240,39 +236,77 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 		if (rc) {
 			snprintf(err, err ? errlen : 0, "realtime pool %s: %s",
 				 part, strerror(rc));
-			return NULL;
+			return rc;
 		}
 	}
-	rc = dl_rt_sync(st, in->jobs, n, in->cluster, in->now, &ss);
-	if (rc) {
-		snprintf(err, err ? errlen : 0, "realtime resync: %s",
-			 strerror(rc));
-		return NULL;
-	}
-	plan = dl_plan_new(n);
-	known = calloc(n ? n : 1, sizeof(*known));
-	if (!plan || !known || dl_id_index_build(&x, in->jobs, n)) {
-		snprintf(err, err ? errlen : 0, "out of memory");
-		goto fail;
-	}
-	/* the live jobs the admitted set knows */
-	for (uint32_t k = 0, cnt = dl_rt_count(st); k < cnt; k++) {
+	return 0;
+}
+
+/* The live job of an admitted one (by its map or reduce id); -1: none. */
+static int64_t live_index(const struct dl_id_index *x,
+			  const struct dl_rt_job_info *info)
+{
+	int64_t li = dl_id_index_find(x, info->id);
+
+	return li < 0 ? dl_id_index_find(x, info->reduce_id) : li;
+}
+
+/* Step 3: which live jobs the admitted set knows (after the resync). */
+static void mark_known(struct cycle *c)
+{
+	for (uint32_t k = 0, cnt = dl_rt_count(c->st); k < cnt; k++) {
 		struct dl_rt_job_info info;
 		int64_t li;
 
-		if (dl_rt_job_at(st, k, &info))
+		if (dl_rt_job_at(c->st, k, &info))
 			break;
-		li = dl_id_index_find(&x, info.id);
-		if (li < 0)
-			li = dl_id_index_find(&x, info.reduce_id);
+		li = live_index(&c->x, &info);
 		if (li >= 0)
-			known[li] = true;
+			c->known[li] = true;
 	}
-	plan->now = in->now;
-	plan->policy = DL_POLICY_REALTIME;
-	for (uint32_t i = 0; i < n; i++) {
-		struct dl_job *j = in->jobs[i];
-		struct dl_plan_job *o = &plan->jobs[i];
+}
+
+/* A job with a deadline the set does not know (not judged at submit: the
+ * plugin was not loaded, the saved state was lost): judged now, and held
+ * with DL_RT_REASON_REJECTED when it does not fit. */
+static void judge_at_plan_time(struct cycle *c, struct dl_job *j,
+			       struct dl_plan_job *o)
+{
+	const struct dl_policy_input *in = c->in;
+	struct dl_rt_request req;
+	struct dl_rt_verdict v;
+	const char *part = partition_name(in->cluster, j);
+
+	memset(&v, 0, sizeof(v));
+	if (dl_rt_request_from_job(c->st, j, part, in->now, &req) == 0)
+		dl_rt_admit(c->st, &req, in->now, true, &v);
+	else
+		snprintf(v.msg, sizeof(v.msg),
+			 "deadline cannot be guaranteed: no tasks or no "
+			 "deadline");
+	if (v.admitted) {
+		dl_log(DL_LOG_INFO,
+		       "realtime: job %llu judged at plan time: %s",
+		       (unsigned long long) j->id, v.msg);
+		return;
+	}
+	o->managed = true;
+	o->hold = true;
+	o->cls = DL_CLASS_UNMANAGED;
+	o->verdict = DL_VERDICT_REJECTED;
+	dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+			 DL_RT_REASON_REJECTED);
+	dl_plan_copy_str(o->explain, sizeof(o->explain), v.msg);
+	o->predicted_finish = v.earliest;
+}
+
+/* Step 4: every job's entry; finished jobs and jobs without a deadline are
+ * left to Slurm, unknown ones judged now. */
+static void describe_jobs(struct cycle *c)
+{
+	for (uint32_t i = 0; i < c->in->njobs; i++) {
+		struct dl_job *j = c->in->jobs[i];
+		struct dl_plan_job *o = &c->plan->jobs[i];
 
 		describe(o, j);
 		if (o->phase < 0) {
@@ -290,110 +324,90 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 				 "backfill");
 			continue;
 		}
-		if (known[i])
-			continue;
-		/* not judged at submit (plugin not loaded, state lost, ...):
-		 * judge it now */
-		{
-			struct dl_rt_request req;
-			struct dl_rt_verdict v;
-			const char *part = partition_name(in->cluster, j);
-
-			memset(&v, 0, sizeof(v));
-			if (dl_rt_request_from_job(st, j, part, in->now,
-						   &req) == 0)
-				dl_rt_admit(st, &req, in->now, true, &v);
-			else
-				snprintf(v.msg, sizeof(v.msg),
-					 "deadline cannot be guaranteed: no "
-					 "tasks or no deadline");
-			if (v.admitted) {
-				dl_log(DL_LOG_INFO,
-				       "realtime: job %llu judged at plan "
-				       "time: %s",
-				       (unsigned long long) j->id, v.msg);
-				continue;
-			}
-			o->managed = true;
-			o->hold = true;
-			o->cls = DL_CLASS_UNMANAGED;
-			o->verdict = DL_VERDICT_REJECTED;
-			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
-					 DL_RT_REASON_REJECTED);
-			dl_plan_copy_str(o->explain, sizeof(o->explain), v.msg);
-			o->predicted_finish = v.earliest;
-		}
+		if (!c->known[i])
+			judge_at_plan_time(c, j, o);
 	}
+}
 
-	/* the admitted jobs, pool by pool in queue order */
-	cap = dl_rt_count(st);
-	adm = calloc(cap ? cap : 1, sizeof(*adm));
-	order = calloc(cap ? cap : 1, sizeof(*order));
-	pools.name = calloc(cap ? cap : 1, sizeof(*pools.name));
-	starts = calloc(cap ? cap : 1, sizeof(*starts));
-	if (!adm || !order || !pools.name || !starts) {
-		snprintf(err, err ? errlen : 0, "out of memory");
-		goto fail;
-	}
+/* Step 5: the admitted jobs with a live Slurm job and tasks left, pool by
+ * pool in queue order.  0 or ENOMEM. */
+static int collect_admitted(struct cycle *c)
+{
+	uint32_t cap = dl_rt_count(c->st);
+
+	c->adm = calloc(cap ? cap : 1, sizeof(*c->adm));
+	c->order = calloc(cap ? cap : 1, sizeof(*c->order));
+	c->pools.name = calloc(cap ? cap : 1, sizeof(*c->pools.name));
+	c->starts = calloc(cap ? cap : 1, sizeof(*c->starts));
+	if (!c->adm || !c->order || !c->pools.name || !c->starts)
+		return ENOMEM;
 	for (uint32_t k = 0; k < cap; k++) {
-		struct ajob *a = &adm[nadm];
+		struct ajob *a = &c->adm[c->nadm];
 		int64_t li;
 		uint32_t p;
 
-		if (dl_rt_job_at(st, k, &a->info))
+		if (dl_rt_job_at(c->st, k, &a->info))
 			break;
 		if (a->info.finished)
 			continue;
-		li = dl_id_index_find(&x, a->info.id);
-		if (li < 0)
-			li = dl_id_index_find(&x, a->info.reduce_id);
+		li = live_index(&c->x, &a->info);
 		if (li < 0)
 			continue; /* its Slurm job does not exist yet */
-		a->job = in->jobs[li];
+		a->job = c->in->jobs[li];
 		a->out = (uint32_t) li;
 		if (dl_job_active_phase(a->job) < 0)
 			continue;
-		for (p = 0; p < pools.n; p++)
-			if (!strcmp(pools.name[p], a->info.pool))
+		for (p = 0; p < c->pools.n; p++)
+			if (!strcmp(c->pools.name[p], a->info.pool))
 				break;
-		if (p == pools.n)
-			dl_plan_copy_str(pools.name[pools.n++],
-					 sizeof(*pools.name), a->info.pool);
+		if (p == c->pools.n)
+			dl_plan_copy_str(c->pools.name[c->pools.n++],
+					 sizeof(*c->pools.name), a->info.pool);
 		a->pool = p;
-		{
-			int act = dl_job_active_phase(a->job);
-
-			a->running = a->job->phase[act].nrunning;
-		}
-		nadm++;
+		a->running =
+			a->job->phase[dl_job_active_phase(a->job)].nrunning;
+		c->nadm++;
 	}
-	/* the walk per pool */
-	for (uint32_t p = 0; p < pools.n; p++) {
+	return 0;
+}
+
+/* Step 6: the dispatcher's walk per pool, and each job's rank key: its
+ * queue order, merged across pools by deadline (a job never ranks before
+ * one ahead of it in its queue).  0 or ENOMEM. */
+static int walk_pools(struct cycle *c)
+{
+	for (uint32_t p = 0; p < c->pools.n; p++) {
 		uint32_t m = 0, units[2] = {0, 0};
 		bool split = false;
 		double run_max = -INFINITY;
 
-		for (uint32_t k = 0; k < nadm; k++)
-			if (adm[k].pool == p) {
-				order[m++] = &adm[k];
-				/* ranks: queue order, merged by deadline */
-				if (adm[k].info.key > run_max)
-					run_max = adm[k].info.key;
-				adm[k].order_key = run_max;
+		for (uint32_t k = 0; k < c->nadm; k++)
+			if (c->adm[k].pool == p) {
+				c->order[m++] = &c->adm[k];
+				if (c->adm[k].info.key > run_max)
+					run_max = c->adm[k].info.key;
+				c->adm[k].order_key = run_max;
 			}
-		dl_rt_pool_units(st, pools.name[p], units, &split);
-		if (walk_pool(order, m, in->cluster, pools.name[p], split,
-			      units, &grants)) {
-			snprintf(err, err ? errlen : 0, "out of memory");
-			goto fail;
-		}
+		dl_rt_pool_units(c->st, c->pools.name[p], units, &split);
+		if (walk_pool(c->order, m, c->in->cluster, c->pools.name[p],
+			      split, units, &c->grants))
+			return ENOMEM;
 	}
-	for (uint32_t k = 0; k < nadm; k++)
-		order[k] = &adm[k];
-	qsort(order, nadm, sizeof(*order), order_cmp);
-	for (uint32_t k = 0, rank = 0; k < nadm; k++) {
-		struct ajob *a = order[k];
-		struct dl_plan_job *o = &plan->jobs[a->out];
+	return 0;
+}
+
+/* Step 7: the admitted jobs' entries in rank order: held ones say why,
+ * the others get their rank, throttle and verdict.  A job the walk lets
+ * start for the first time is remembered: from now on no later job may be
+ * placed ahead of it. */
+static void rank_admitted(struct cycle *c)
+{
+	for (uint32_t k = 0; k < c->nadm; k++)
+		c->order[k] = &c->adm[k];
+	qsort(c->order, c->nadm, sizeof(*c->order), order_cmp);
+	for (uint32_t k = 0, rank = 0; k < c->nadm; k++) {
+		struct ajob *a = c->order[k];
+		struct dl_plan_job *o = &c->plan->jobs[a->out];
 
 		if (a->info.held) {
 			o->managed = true;
@@ -409,43 +423,79 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 			continue;
 		}
 		o->rank = ++rank;
-		admitted_out(a, o, in->cfg);
-		/* a job allowed to start is never passed by a later one */
+		admitted_out(a, o, c->in->cfg);
 		if (a->granted && !a->info.started)
-			starts[nstarts++] = a->info.id;
+			c->starts[c->nstarts++] = a->info.id;
 	}
-	{
-		uint32_t units[2];
+}
 
-		for (uint32_t p = 0; p < pools.n; p++)
-			if (!dl_rt_pool_units(st, pools.name[p], units, NULL))
-				plan->stats.capacity_cpus += units[0];
-	}
-	if (ss.held || ss.released || ss.feedback || ss.removed)
+static void log_sync(const struct dl_rt_sync_stats *ss)
+{
+	if (ss->held || ss->released || ss->feedback || ss->removed)
 		dl_log(DL_LOG_VERBOSE,
 		       "realtime: %u finished (%u beyond the feedback "
 		       "threshold), %u gone, %u held, %u released, %u pools "
 		       "rebuilt",
-		       ss.finished, ss.feedback, ss.removed, ss.held,
-		       ss.released, ss.resynced_pools);
-	dl_rt_mark_started_many(st, starts, nstarts);
-	plan->stats.grants = grants;
-	dl_plan_finalize(plan);
-	plan->stats.compute_us = usec_now() - t0;
-	dl_id_index_free(&x);
-	free(known);
-	free(starts);
-	free(adm);
-	free(order);
-	free(pools.name);
-	return plan;
-fail:
-	dl_plan_free(plan);
-	dl_id_index_free(&x);
-	free(known);
-	free(starts);
-	free(adm);
-	free(order);
-	free(pools.name);
+		       ss->finished, ss->feedback, ss->removed, ss->held,
+		       ss->released, ss->resynced_pools);
+}
+
+struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
+				 size_t errlen)
+{
+	struct cycle c = {.in = in};
+	struct dl_rt_sync_stats ss;
+	uint64_t t0 = dl_monotonic_us();
+	int rc;
+
+	if (dl_policy_check_input(in, err, errlen))
+		return NULL;
+	c.st = in->rt;
+	if (!c.st) {
+		snprintf(err, err ? errlen : 0,
+			 "the realtime policy needs its admitted set");
+		return NULL;
+	}
+	if (dl_rt_configure(c.st, in->cfg)) {
+		snprintf(err, err ? errlen : 0, "bad realtime configuration");
+		return NULL;
+	}
+	if (declare_pools(in, c.st, err, errlen))
+		return NULL;
+	/* Step 2: the admitted set made true to what runs (sync.c) */
+	rc = dl_rt_sync(c.st, in->jobs, in->njobs, in->cluster, in->now, &ss);
+	if (rc) {
+		snprintf(err, err ? errlen : 0, "realtime resync: %s",
+			 strerror(rc));
+		return NULL;
+	}
+	c.plan = dl_plan_new(in->njobs);
+	c.known = calloc(in->njobs ? in->njobs : 1, sizeof(*c.known));
+	if (!c.plan || !c.known || dl_id_index_build(&c.x, in->jobs, in->njobs))
+		goto nomem;
+	mark_known(&c);
+	c.plan->now = in->now;
+	c.plan->policy = DL_POLICY_REALTIME;
+	describe_jobs(&c);
+	if (collect_admitted(&c) || walk_pools(&c))
+		goto nomem;
+	rank_admitted(&c);
+	for (uint32_t p = 0; p < c.pools.n; p++) {
+		uint32_t units[2];
+
+		if (!dl_rt_pool_units(c.st, c.pools.name[p], units, NULL))
+			c.plan->stats.capacity_cpus += units[0];
+	}
+	log_sync(&ss);
+	dl_rt_mark_started_many(c.st, c.starts, c.nstarts);
+	c.plan->stats.grants = c.grants;
+	dl_plan_finalize(c.plan);
+	c.plan->stats.compute_us = dl_monotonic_us() - t0;
+	cycle_free(&c);
+	return c.plan;
+nomem:
+	snprintf(err, err ? errlen : 0, "out of memory");
+	dl_plan_free(c.plan);
+	cycle_free(&c);
 	return NULL;
 }

@@ -1,6 +1,6 @@
 /*
- * realtime/plan_cycle.h - the realtime policy's plan cycle (DESIGN §4.4): the
- * admitted set is synced with the live jobs (feedback, holds), jobs that
+ * realtime/plan_cycle.h - the realtime policy's plan cycle (doc/design.md §6):
+ * the admitted set is synced with the live jobs (feedback, holds), jobs that
  * were not judged at submit are judged now, and the dispatcher's
  * reservation walk turns the queue into EDF ranks and array throttles.
  *
@@ -23,7 +23,7 @@
 #ifndef DL_POLICY_REALTIME_H
 #define DL_POLICY_REALTIME_H
 
-#include "common/policy/policy.h"
+#include "common/policy/input.h"
 
 #define DL_RT_REASON_INFEASIBLE "DeadlineInfeasible"
 #define DL_RT_REASON_REJECTED   "DeadlineNotGuaranteed"

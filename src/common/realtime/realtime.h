@@ -1,7 +1,9 @@
 /*
- * realtime.h - the realtime policy's admitted set (DESIGN §4.4, digest 003):
- * admission control with slot-availability vectors (Alg. I-III), the
- * feedback controller (Alg. V-VI), and a cache of worst-case task lengths.
+ * realtime.h - the realtime policy's admitted set: admission control with
+ * slot-availability vectors (RTMR's Alg. I-III), the feedback controller
+ * (Alg. V-VI), and a cache of worst-case task lengths.  doc/design.md
+ * states the algorithms and their guarantee, doc/realtime.md how they meet
+ * Slurm; realtime/chain.c names the invariant every function here keeps.
  *
  * Pools: each admitted job runs in one pool (a Slurm partition, or the
  * simulated cluster).  A pool is either shared (Slurm: maps and reduces run
@@ -24,10 +26,14 @@
  * (see doc/realtime.md).  DL_RT_PAPER_ORDER restricts admission to the EDF
  * position, as RTMR was published.
  *
- * Thread safety: every function locks the state's mutex; the job_submit
- * plugin (submit RPC thread, under slurmctld's job write lock) and the sched
- * plugin's plan thread share one state.  No function here takes any other
- * lock, does I/O or blocks, so the lock order slurmctld -> state is safe.
+ * Thread safety: every function locks the state's mutex.  The job_submit
+ * plugin runs in submit RPC threads under slurmctld's job *read* lock
+ * (Slurm 22.05's validate_job_create_req; with
+ * SlurmctldParameters=enable_rpc_queue the queue thread holds the job
+ * write lock instead), so several submissions may judge at once; the
+ * mutex serialises them with each other and with the sched plugin's plan
+ * thread.  No function here takes any other lock, does I/O or blocks, so
+ * the lock order slurmctld -> state is safe.
  */
 #ifndef DL_REALTIME_H
 #define DL_REALTIME_H
@@ -315,9 +321,5 @@ struct dl_rt_state *dl_rt_shared(void);
  * got).  0, ENOENT (no file: an empty set), or another errno with err
  * saying why (the set stays empty). */
 int dl_rt_shared_load(const char *path, char *err, size_t errlen);
-
-/* Format a time for messages: local date-time for epoch times, "+Ns"
- * for simulation times (below 1e9). */
-void dl_rt_fmt_time(char *buf, size_t len, double t);
 
 #endif

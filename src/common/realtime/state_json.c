@@ -32,24 +32,21 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/io/atomic_file.h"
-#include "common/io/json_text.h"
-#include "common/realtime/internal.h"
+#include "common/io/json.h"
+#include "common/plan/plan.h"
+#include "common/realtime/chain.h"
+#include "common/realtime/pool.h"
+#include "common/realtime/wc_cache.h"
 
 #define RT_JSON_VERSION 1
 #define MAX_STATE_FILE  (256u << 20)
 
 /* ---- writing ---- */
-
-static struct json_object *num(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
 
 static struct json_object *vec_json(const struct dl_rt_vec *v)
 {
@@ -88,9 +85,9 @@ static struct json_object *job_json(const struct rt_job *j)
 			       json_object_new_uint64(j->reduce_ticket));
 	json_object_object_add(o, "user", dl_json_string(j->user));
 	json_object_object_add(o, "name", dl_json_string(j->name));
-	json_object_object_add(o, "arrival", num(j->arrival));
-	json_object_object_add(o, "deadline", num(j->deadline));
-	json_object_object_add(o, "key", num(j->key));
+	json_object_object_add(o, "arrival", dl_json_new_num(j->arrival));
+	json_object_object_add(o, "deadline", dl_json_new_num(j->deadline));
+	json_object_object_add(o, "key", dl_json_new_num(j->key));
 	json_object_object_add(o, "seq", json_object_new_uint64(j->seq));
 	json_object_object_add(o, "tasks",
 			       pair_json(json_object_new_uint64(j->tasks[0]),
@@ -99,26 +96,29 @@ static struct json_object *job_json(const struct rt_job *j)
 			       pair_json(json_object_new_uint64(j->cpus[0]),
 					 json_object_new_uint64(j->cpus[1])));
 	json_object_object_add(o, "wc",
-			       pair_json(num(j->wc[0]), num(j->wc[1])));
-	json_object_object_add(
-		o, "latest_start",
-		pair_json(num(j->latest_start[0]), num(j->latest_start[1])));
-	json_object_object_add(o, "typical_map", num(j->typical_map));
+			       pair_json(dl_json_new_num(j->wc[0]),
+					 dl_json_new_num(j->wc[1])));
+	json_object_object_add(o, "latest_start",
+			       pair_json(dl_json_new_num(j->latest_start[0]),
+					 dl_json_new_num(j->latest_start[1])));
+	json_object_object_add(o, "typical_map",
+			       dl_json_new_num(j->typical_map));
 	json_object_object_add(o, "mtasks",
 			       pair_json(json_object_new_uint64(j->mtasks[0]),
 					 json_object_new_uint64(j->mtasks[1])));
-	json_object_object_add(
-		o, "run_end",
-		pair_json(num(j->run_end[0]), num(j->run_end[1])));
+	json_object_object_add(o, "run_end",
+			       pair_json(dl_json_new_num(j->run_end[0]),
+					 dl_json_new_num(j->run_end[1])));
 	json_object_object_add(o, "model_total",
 			       json_object_new_boolean(j->model_total));
-	json_object_object_add(o, "floor", num(j->floor));
+	json_object_object_add(o, "floor", dl_json_new_num(j->floor));
 	if (j->finished) {
 		json_object_object_add(
 			o, "vec",
 			pair_json(vec_json(&j->vec[0]), vec_json(&j->vec[1])));
-		json_object_object_add(o, "map_finish", num(j->map_finish));
-		json_object_object_add(o, "finish", num(j->finish));
+		json_object_object_add(o, "map_finish",
+				       dl_json_new_num(j->map_finish));
+		json_object_object_add(o, "finish", dl_json_new_num(j->finish));
 	}
 	json_object_object_add(o, "started",
 			       json_object_new_boolean(j->started));
@@ -185,7 +185,7 @@ static struct dl_rt_state *snapshot(struct dl_rt_state *st)
 		}
 	}
 	for (uint32_t i = 0; ok && i < st->nwc; i++)
-		ok = !dl_rt_wc_store_locked(c, &st->wc[i]);
+		ok = !rt_wc_store_locked(c, &st->wc[i]);
 	pthread_mutex_unlock(&st->lock);
 	if (!ok) {
 		dl_rt_state_free(c);
@@ -214,15 +214,17 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 	json_object_object_add(o, "next_ticket",
 			       json_object_new_uint64(c->next_ticket));
 	p = json_object_new_object();
-	json_object_object_add(p, "quantile", num(c->p.quantile));
-	json_object_object_add(p, "margin", num(c->p.margin));
-	json_object_object_add(p, "overhead", num(c->p.overhead));
-	json_object_object_add(p, "feedback_delta", num(c->p.feedback_delta));
-	json_object_object_add(p, "share", num(c->p.share));
+	json_object_object_add(p, "quantile", dl_json_new_num(c->p.quantile));
+	json_object_object_add(p, "margin", dl_json_new_num(c->p.margin));
+	json_object_object_add(p, "overhead", dl_json_new_num(c->p.overhead));
+	json_object_object_add(p, "feedback_delta",
+			       dl_json_new_num(c->p.feedback_delta));
+	json_object_object_add(p, "share", dl_json_new_num(c->p.share));
 	json_object_object_add(p, "flags", json_object_new_uint64(c->p.flags));
 	json_object_object_add(p, "budget",
 			       json_object_new_uint64(c->p.budget));
-	json_object_object_add(p, "ticket_ttl", num(c->p.ticket_ttl));
+	json_object_object_add(p, "ticket_ttl",
+			       dl_json_new_num(c->p.ticket_ttl));
 	json_object_object_add(o, "params", p);
 
 	pools = json_object_new_array();
@@ -257,12 +259,13 @@ char *dl_rt_state_to_json(struct dl_rt_state *st)
 		json_object_object_add(w, "name", dl_json_string(e->name));
 		json_object_object_add(w, "phase",
 				       json_object_new_int(e->phase));
-		json_object_object_add(w, "p50", num(e->q.p50));
-		json_object_object_add(w, "p90", num(e->q.p90));
-		json_object_object_add(w, "p99", num(e->q.p99));
-		json_object_object_add(w, "max", num(e->q.max));
+		json_object_object_add(w, "p50", dl_json_new_num(e->q.p50));
+		json_object_object_add(w, "p90", dl_json_new_num(e->q.p90));
+		json_object_object_add(w, "p99", dl_json_new_num(e->q.p99));
+		json_object_object_add(w, "max", dl_json_new_num(e->q.max));
 		json_object_object_add(w, "n", json_object_new_uint64(e->q.n));
-		json_object_object_add(w, "updated", num(e->updated));
+		json_object_object_add(w, "updated",
+				       dl_json_new_num(e->updated));
 		json_object_array_add(wc, w);
 	}
 	json_object_object_add(o, "wc", wc);
@@ -276,203 +279,105 @@ out:
 
 /* ---- reading ---- */
 
-struct rd {
-	char *err;
-	size_t errlen;
-	bool failed;
-};
+/* Every field of the file is required; the first failure is kept
+ * (io/json.h) and names the field by its path. */
+#define REQ DL_JSON_REQUIRED
 
-__attribute__((format(printf, 2, 3))) static void fail(struct rd *r,
-						       const char *fmt, ...)
+/* A time >= 0; null gives null_value. */
+static double get_time(struct dl_json_rd *r, const struct json_object *o,
+		       const char *path, const char *k, double null_value)
 {
-	va_list ap;
-
-	if (r->failed)
-		return;
-	r->failed = true;
-	va_start(ap, fmt);
-	if (r->err && r->errlen)
-		vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
+	return dl_json_num(r, o, path, k, REQ | DL_JSON_NULL, 0, INFINITY,
+			   null_value);
 }
 
-static struct json_object *get(struct rd *r, const struct json_object *o,
-			       const char *k, enum json_type t, bool nullable)
+static uint64_t get_uint(struct dl_json_rd *r, const struct json_object *o,
+			 const char *path, const char *k, uint64_t max)
 {
-	struct json_object *v = NULL;
-
-	if (r->failed)
-		return NULL;
-	if (!json_object_object_get_ex(o, k, &v)) {
-		fail(r, "missing field '%s'", k);
-		return NULL;
-	}
-	if (!v) {
-		if (!nullable)
-			fail(r, "field '%s' is null", k);
-		return NULL;
-	}
-	if (json_object_get_type(v) != t &&
-	    !(t == json_type_double && json_object_is_type(v, json_type_int))) {
-		fail(r, "field '%s' has the wrong type", k);
-		return NULL;
-	}
-	return v;
+	return dl_json_uint(r, o, path, k, REQ, 0, max, 0);
 }
 
-static double num_of(struct rd *r, struct json_object *v, const char *k,
-		     double null_value)
+static bool get_bool(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, const char *k)
 {
-	double d;
-
-	if (!v)
-		return null_value;
-	d = json_object_get_double(v);
-	if (!isfinite(d)) {
-		fail(r, "field '%s' is not a finite number", k);
-		return 0;
-	}
-	return d;
+	return dl_json_bool(r, o, path, k, REQ, false);
 }
 
-/* A number >= 0 (null gives null_value). */
-static double get_time(struct rd *r, const struct json_object *o, const char *k,
-		       double null_value)
+/* A copy of a string of at most max bytes (caller frees); NULL after a
+ * failure. */
+static char *get_str(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, const char *k, size_t max)
 {
-	double d =
-		num_of(r, get(r, o, k, json_type_double, true), k, null_value);
-
-	if (!r->failed && !isnan(d) && d < 0 && d != null_value)
-		fail(r, "field '%s' is negative", k);
-	return d;
+	return dl_json_strdup(r, o, path, k, REQ, max, NULL);
 }
 
-static uint64_t uint_of(struct rd *r, struct json_object *v, const char *k,
-			uint64_t max)
+/* A two-entry array's entries (may be NULL for null). */
+static bool get_pair(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, const char *k, struct json_object **a,
+		     struct json_object **b)
 {
-	int64_t x;
-
-	if (!v)
-		return 0;
-	if (!json_object_is_type(v, json_type_int)) {
-		fail(r, "field '%s' is not a whole number", k);
-		return 0;
-	}
-	x = json_object_get_int64(v);
-	if (x < 0 || (uint64_t) json_object_get_uint64(v) > max) {
-		fail(r, "field '%s' is out of range", k);
-		return 0;
-	}
-	return json_object_get_uint64(v);
-}
-
-static uint64_t get_uint(struct rd *r, const struct json_object *o,
-			 const char *k, uint64_t max)
-{
-	return uint_of(r, get(r, o, k, json_type_int, false), k, max);
-}
-
-static bool get_bool(struct rd *r, const struct json_object *o, const char *k)
-{
-	struct json_object *v = get(r, o, k, json_type_boolean, false);
-
-	return v ? json_object_get_boolean(v) : false;
-}
-
-static char *get_str(struct rd *r, const struct json_object *o, const char *k,
-		     size_t max)
-{
-	struct json_object *v = get(r, o, k, json_type_string, false);
-	char *s;
-
-	if (!v)
-		return NULL;
-	if ((size_t) json_object_get_string_len(v) > max) {
-		fail(r, "field '%s' is too long", k);
-		return NULL;
-	}
-	s = strdup(json_object_get_string(v));
-	if (!s)
-		fail(r, "out of memory");
-	return s;
-}
-
-/* A two-element array; entries returned (may be NULL for null). */
-static bool get_pair(struct rd *r, const struct json_object *o, const char *k,
-		     struct json_object **a, struct json_object **b)
-{
-	struct json_object *v = get(r, o, k, json_type_array, false);
+	struct json_object *v = dl_json_array(r, o, path, k, REQ, 2);
 
 	if (!v)
 		return false;
-	if (json_object_array_length(v) != 2) {
-		fail(r, "field '%s' needs two entries", k);
-		return false;
-	}
 	*a = json_object_array_get_idx(v, 0);
 	*b = json_object_array_get_idx(v, 1);
 	return true;
 }
 
-static void get_uint_pair(struct rd *r, const struct json_object *o,
-			  const char *k, uint32_t out[2], uint64_t max)
+static void get_uint_pair(struct dl_json_rd *r, const struct json_object *o,
+			  const char *path, const char *k, uint32_t out[2],
+			  uint64_t max)
 {
-	struct json_object *a, *b;
+	struct json_object *v[2];
+	char label[160];
 
-	if (!get_pair(r, o, k, &a, &b))
+	if (!get_pair(r, o, path, k, &v[0], &v[1]))
 		return;
-	if (!a || !b) {
-		fail(r, "field '%s' has a null entry", k);
-		return;
+	dl_json_label(label, sizeof(label), path, k, -1);
+	for (int i = 0; i < 2; i++) {
+		if (!v[i])
+			dl_json_fail(r, label, " has a null entry");
+		out[i] = (uint32_t) dl_json_uint_of(r, v[i], label, 0, max, 0);
 	}
-	out[0] = (uint32_t) uint_of(r, a, k, max);
-	out[1] = (uint32_t) uint_of(r, b, k, max);
 }
 
 /* Times >= 0; null gives null_value when allowed. */
-static void get_time_pair(struct rd *r, const struct json_object *o,
-			  const char *k, double out[2], bool allow_null,
-			  double null_value)
+static void get_time_pair(struct dl_json_rd *r, const struct json_object *o,
+			  const char *path, const char *k, double out[2],
+			  bool allow_null, double null_value)
 {
 	struct json_object *v[2];
+	char label[160];
 
-	if (!get_pair(r, o, k, &v[0], &v[1]))
+	if (!get_pair(r, o, path, k, &v[0], &v[1]))
 		return;
-	for (int i = 0; i < 2 && !r->failed; i++) {
-		if (!v[i]) {
-			if (!allow_null)
-				fail(r, "field '%s' has a null entry", k);
-			out[i] = null_value;
-			continue;
-		}
-		if (!json_object_is_type(v[i], json_type_double) &&
-		    !json_object_is_type(v[i], json_type_int)) {
-			fail(r, "field '%s' has a bad entry", k);
-			return;
-		}
-		out[i] = num_of(r, v[i], k, null_value);
-		if (!r->failed && out[i] < 0 && out[i] != null_value)
-			fail(r, "field '%s' is negative", k);
+	dl_json_label(label, sizeof(label), path, k, -1);
+	for (int i = 0; i < 2; i++) {
+		if (!v[i] && !allow_null)
+			dl_json_fail(r, label, " has a null entry");
+		out[i] =
+			dl_json_num_of(r, v[i], label, 0, INFINITY, null_value);
 	}
 }
 
-static int vec_from(struct rd *r, struct json_object *a, struct dl_rt_vec *v,
-		    const char *what)
+static int vec_from(struct dl_json_rd *r, struct json_object *a,
+		    struct dl_rt_vec *v, const char *what)
 {
 	size_t n;
 
 	dl_rt_vec_zero(v);
 	if (!a || !json_object_is_type(a, json_type_array)) {
-		fail(r, "%s: vector is not an array", what);
+		dl_json_fail(r, NULL, "%s: vector is not an array", what);
 		return EINVAL;
 	}
 	n = json_object_array_length(a);
 	if (n > DL_RT_MAX_UNITS) {
-		fail(r, "%s: vector too long", what);
+		dl_json_fail(r, NULL, "%s: vector too long", what);
 		return EINVAL;
 	}
 	if (dl_rt_vec_init(v, 0, 0)) {
-		fail(r, "out of memory");
+		dl_json_fail(r, NULL, "out of memory");
 		return ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -484,7 +389,9 @@ static int vec_from(struct rd *r, struct json_object *a, struct dl_rt_vec *v,
 
 		if (!json_object_is_type(e, json_type_array) ||
 		    json_object_array_length(e) != 2) {
-			fail(r, "%s: run %zu is not [time, units]", what, i);
+			dl_json_fail(r, NULL,
+				     "%s: run %zu is not [time, units]", what,
+				     i);
 			return EINVAL;
 		}
 		t = json_object_array_get_idx(e, 0);
@@ -492,104 +399,113 @@ static int vec_from(struct rd *r, struct json_object *a, struct dl_rt_vec *v,
 		if ((!json_object_is_type(t, json_type_double) &&
 		     !json_object_is_type(t, json_type_int)) ||
 		    !json_object_is_type(c, json_type_int)) {
-			fail(r, "%s: run %zu has a bad entry", what, i);
+			dl_json_fail(r, NULL, "%s: run %zu has a bad entry",
+				     what, i);
 			return EINVAL;
 		}
 		tv = json_object_get_double(t);
 		cv = json_object_get_int64(c);
 		if (!isfinite(tv) || cv <= 0 || cv > DL_RT_MAX_UNITS ||
 		    (i && !(tv > v->r[v->nruns - 1].t))) {
-			fail(r,
-			     "%s: run %zu is not ascending, finite and "
-			     "non-empty",
-			     what, i);
+			dl_json_fail(r, NULL,
+				     "%s: run %zu is not ascending, finite and "
+				     "non-empty",
+				     what, i);
 			return EINVAL;
 		}
 		rc = dl_rt_vec_add(v, tv, (uint32_t) cv);
 		if (rc) {
-			fail(r, "%s: %s", what,
-			     rc == ERANGE ? "too many units" : "out of memory");
+			dl_json_fail(r, NULL, "%s: %s", what,
+				     rc == ERANGE ? "too many units"
+						  : "out of memory");
 			return rc;
 		}
 	}
 	return 0;
 }
 
-static int vec_pair(struct rd *r, const struct json_object *o, const char *k,
-		    struct dl_rt_vec v[2], const char *what)
+static int vec_pair(struct dl_json_rd *r, const struct json_object *o,
+		    const char *path, const char *k, struct dl_rt_vec v[2],
+		    const char *what)
 {
 	struct json_object *a, *b;
 
-	if (!get_pair(r, o, k, &a, &b))
+	if (!get_pair(r, o, path, k, &a, &b))
 		return EINVAL;
 	if (vec_from(r, a, &v[0], what) || vec_from(r, b, &v[1], what))
 		return EINVAL;
 	return 0;
 }
 
-static struct rt_job *job_from(struct rd *r, const struct json_object *o,
+static struct rt_job *job_from(struct dl_json_rd *r,
+			       const struct json_object *o, const char *path,
 			       const struct rt_pool *pl, uint32_t pos)
 {
 	struct rt_job *j = calloc(1, sizeof(*j));
 	char *why;
 
 	if (!j) {
-		fail(r, "out of memory");
+		dl_json_fail(r, NULL, "out of memory");
 		return NULL;
 	}
-	j->id = get_uint(r, o, "id", UINT64_MAX);
-	j->reduce_id = get_uint(r, o, "reduce_id", UINT64_MAX);
-	j->ticket = get_uint(r, o, "ticket", UINT64_MAX);
-	j->reduce_ticket = get_uint(r, o, "reduce_ticket", UINT64_MAX);
-	j->user = get_str(r, o, "user", 256);
-	j->name = get_str(r, o, "name", 1024);
-	j->arrival = get_time(r, o, "arrival", NAN);
-	j->deadline = get_time(r, o, "deadline", NAN);
-	j->key = get_time(r, o, "key", NAN);
-	j->seq = get_uint(r, o, "seq", UINT64_MAX);
-	get_uint_pair(r, o, "tasks", j->tasks, DL_MAX_TASKS);
-	get_uint_pair(r, o, "cpus", j->cpus, DL_RT_MAX_UNITS);
-	get_time_pair(r, o, "wc", j->wc, false, 0);
-	get_time_pair(r, o, "latest_start", j->latest_start, false, 0);
-	j->typical_map = get_time(r, o, "typical_map", 0);
-	get_uint_pair(r, o, "mtasks", j->mtasks, DL_MAX_TASKS);
-	get_time_pair(r, o, "run_end", j->run_end, true, -INFINITY);
-	j->model_total = get_bool(r, o, "model_total");
-	j->floor = get_time(r, o, "floor", NAN);
-	j->started = get_bool(r, o, "started");
-	j->held = get_bool(r, o, "held");
-	j->finished = get_bool(r, o, "finished");
+	j->id = get_uint(r, o, path, "id", UINT64_MAX);
+	j->reduce_id = get_uint(r, o, path, "reduce_id", UINT64_MAX);
+	j->ticket = get_uint(r, o, path, "ticket", UINT64_MAX);
+	j->reduce_ticket = get_uint(r, o, path, "reduce_ticket", UINT64_MAX);
+	j->user = get_str(r, o, path, "user", 256);
+	j->name = get_str(r, o, path, "name", 1024);
+	j->arrival = get_time(r, o, path, "arrival", NAN);
+	j->deadline = get_time(r, o, path, "deadline", NAN);
+	j->key = get_time(r, o, path, "key", NAN);
+	j->seq = get_uint(r, o, path, "seq", UINT64_MAX);
+	get_uint_pair(r, o, path, "tasks", j->tasks, DL_MAX_TASKS);
+	get_uint_pair(r, o, path, "cpus", j->cpus, DL_RT_MAX_UNITS);
+	get_time_pair(r, o, path, "wc", j->wc, false, 0);
+	get_time_pair(r, o, path, "latest_start", j->latest_start, false, 0);
+	j->typical_map = get_time(r, o, path, "typical_map", 0);
+	get_uint_pair(r, o, path, "mtasks", j->mtasks, DL_MAX_TASKS);
+	get_time_pair(r, o, path, "run_end", j->run_end, true, -INFINITY);
+	j->model_total = get_bool(r, o, path, "model_total");
+	j->floor = get_time(r, o, path, "floor", NAN);
+	j->started = get_bool(r, o, path, "started");
+	j->held = get_bool(r, o, path, "held");
+	j->finished = get_bool(r, o, path, "finished");
 	if (j->finished) {
-		vec_pair(r, o, "vec", j->vec, "job vector");
-		j->map_finish = get_time(r, o, "map_finish", INFINITY);
-		j->finish = get_time(r, o, "finish", INFINITY);
+		vec_pair(r, o, path, "vec", j->vec, "job vector");
+		j->map_finish = get_time(r, o, path, "map_finish", INFINITY);
+		j->finish = get_time(r, o, path, "finish", INFINITY);
 	}
 	for (int p = 0; p < DL_PHASES; p++)
 		j->first_start[p] = j->last_start[p] = NAN;
-	why = get_str(r, o, "hold_why", 1024);
-	rt_copy_str(j->hold_why, sizeof(j->hold_why), why);
+	why = get_str(r, o, path, "hold_why", 1024);
+	dl_plan_copy_str(j->hold_why, sizeof(j->hold_why), why);
 	free(why);
 	if (r->failed)
 		goto bad;
 	if (!j->id && !j->ticket) {
-		fail(r, "job %u of pool %s has neither id nor ticket", pos,
-		     pl->name);
+		dl_json_fail(r, NULL,
+			     "job %u of pool %s has neither id nor ticket", pos,
+			     pl->name);
 		goto bad;
 	}
 	if (isnan(j->arrival) || isnan(j->deadline) || isnan(j->key) ||
 	    isnan(j->floor) || !(j->deadline > 0)) {
-		fail(r, "job %llu: arrival, deadline and key must be numbers",
-		     (unsigned long long) j->id);
+		dl_json_fail(
+			r, NULL,
+			"job %llu: arrival, deadline and key must be numbers",
+			(unsigned long long) j->id);
 		goto bad;
 	}
 	if (!j->tasks[0] && !j->tasks[1]) {
-		fail(r, "job %llu has no tasks", (unsigned long long) j->id);
+		dl_json_fail(r, NULL, "job %llu has no tasks",
+			     (unsigned long long) j->id);
 		goto bad;
 	}
 	for (int p = 0; p < DL_PHASES; p++) {
 		if (!j->cpus[p] || j->mtasks[p] > j->tasks[p]) {
-			fail(r, "job %llu: inconsistent %s phase",
-			     (unsigned long long) j->id, p ? "reduce" : "map");
+			dl_json_fail(r, NULL, "job %llu: inconsistent %s phase",
+				     (unsigned long long) j->id,
+				     p ? "reduce" : "map");
 			goto bad;
 		}
 	}
@@ -597,8 +513,8 @@ static struct rt_job *job_from(struct rd *r, const struct json_object *o,
 		char msg[96];
 
 		if (dl_rt_vec_check(&j->vec[p], msg, sizeof(msg))) {
-			fail(r, "job %llu: %s", (unsigned long long) j->id,
-			     msg);
+			dl_json_fail(r, NULL, "job %llu: %s",
+				     (unsigned long long) j->id, msg);
 			goto bad;
 		}
 	}
@@ -608,79 +524,79 @@ bad:
 	return NULL;
 }
 
-static int pool_from(struct rd *r, const struct json_object *o,
-		     struct dl_rt_state *tmp)
+static int pool_from(struct dl_json_rd *r, const struct json_object *o,
+		     const char *path, struct dl_rt_state *tmp)
 {
-	char *name = get_str(r, o, "name", 1024);
+	char *name = get_str(r, o, path, "name", 1024);
 	struct json_object *jobs;
 	struct rt_pool *pl;
 	uint32_t units[2] = {0, 0};
 	bool split;
 	size_t n;
 
-	split = get_bool(r, o, "split");
-	get_uint_pair(r, o, "units", units, DL_RT_MAX_UNITS);
-	jobs = get(r, o, "jobs", json_type_array, false);
+	split = get_bool(r, o, path, "split");
+	get_uint_pair(r, o, path, "units", units, DL_RT_MAX_UNITS);
+	jobs = dl_json_get(r, o, path, "jobs", json_type_array, REQ);
 	if (r->failed || !name) {
 		free(name);
 		return EINVAL;
 	}
 	if (!*name || rt_find_pool(tmp, name)) {
-		fail(r, "pool name '%s' empty or repeated", name);
+		dl_json_fail(r, NULL, "pool name '%s' empty or repeated", name);
 		free(name);
 		return EINVAL;
 	}
 	if (!split && units[0] != units[1]) {
-		fail(r, "shared pool %s has two sizes", name);
+		dl_json_fail(r, NULL, "shared pool %s has two sizes", name);
 		free(name);
 		return EINVAL;
 	}
 	pl = rt_add_pool(tmp, name);
 	free(name);
 	if (!pl) {
-		fail(r, "out of memory");
+		dl_json_fail(r, NULL, "out of memory");
 		return ENOMEM;
 	}
 	pl->split = split;
 	pl->units[0] = units[0];
 	pl->units[1] = units[1];
-	if (vec_pair(r, o, "head", pl->head, "head vector"))
+	if (vec_pair(r, o, path, "head", pl->head, "head vector"))
 		return EINVAL;
 	if (pl->head[0].units != units[0] ||
 	    pl->head[1].units != (split ? units[1] : 0)) {
-		fail(r, "pool %s: head vector does not match its size",
-		     pl->name);
+		dl_json_fail(r, NULL,
+			     "pool %s: head vector does not match its size",
+			     pl->name);
 		return EINVAL;
 	}
 	n = json_object_array_length(jobs);
 	if (n > 10000000) {
-		fail(r, "pool %s: too many jobs", pl->name);
+		dl_json_fail(r, NULL, "pool %s: too many jobs", pl->name);
 		return EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *jo = json_object_array_get_idx(jobs, i);
 		struct rt_job *j;
+		char jpath[96];
 
-		if (!json_object_is_type(jo, json_type_object)) {
-			fail(r, "pool %s: job %zu is not an object", pl->name,
-			     i);
+		snprintf(jpath, sizeof(jpath), "%s.jobs[%zu]", path, i);
+		if (!dl_json_is_object(r, jo, jpath))
 			return EINVAL;
-		}
-		j = job_from(r, jo, pl, (uint32_t) i);
+		j = job_from(r, jo, jpath, pl, (uint32_t) i);
 		if (!j)
 			return EINVAL;
 		if (rt_find_job(tmp, j->id, NULL, NULL) ||
 		    rt_find_job(tmp, j->reduce_id, NULL, NULL) ||
 		    rt_find_ticket(tmp, j->ticket, NULL, NULL) ||
 		    rt_find_ticket(tmp, j->reduce_ticket, NULL, NULL)) {
-			fail(r, "job %llu appears twice",
-			     (unsigned long long) j->id);
+			dl_json_fail(r, NULL, "job %llu appears twice",
+				     (unsigned long long) j->id);
 			rt_job_free(j);
 			return EINVAL;
 		}
 		if (rt_insert(pl, pl->n, j)) {
 			rt_job_free(j);
-			fail(r, "out of memory");
+			dl_json_fail(r, NULL, "out of memory");
 			return ENOMEM;
 		}
 		/* saved while the pool was being resized: rebuild first */
@@ -692,7 +608,7 @@ static int pool_from(struct rd *r, const struct json_object *o,
 	/* the vectors of the jobs that have not finished, as they were last
 	 * computed (each with its own floor) */
 	if (!pl->size_changed && rt_recompute_from(pl, 0, 0, true)) {
-		fail(r, "out of memory");
+		dl_json_fail(r, NULL, "out of memory");
 		return ENOMEM;
 	}
 	/* the live state may have moved on: rebuild at the next plan */
@@ -700,22 +616,22 @@ static int pool_from(struct rd *r, const struct json_object *o,
 	return 0;
 }
 
-static int wc_from(struct rd *r, const struct json_object *o,
-		   struct dl_rt_state *tmp)
+static int wc_from(struct dl_json_rd *r, const struct json_object *o,
+		   const char *path, struct dl_rt_state *tmp)
 {
 	struct dl_rt_quantiles q;
-	char *user = get_str(r, o, "user", 256);
-	char *name = get_str(r, o, "name", 1024);
-	uint64_t phase = get_uint(r, o, "phase", DL_PHASES - 1);
+	char *user = get_str(r, o, path, "user", 256);
+	char *name = get_str(r, o, path, "name", 1024);
+	uint64_t phase = get_uint(r, o, path, "phase", DL_PHASES - 1);
 	double updated;
 	int rc;
 
-	q.p50 = get_time(r, o, "p50", NAN);
-	q.p90 = get_time(r, o, "p90", NAN);
-	q.p99 = get_time(r, o, "p99", NAN);
-	q.max = get_time(r, o, "max", NAN);
-	q.n = (uint32_t) get_uint(r, o, "n", UINT32_MAX);
-	updated = get_time(r, o, "updated", NAN);
+	q.p50 = get_time(r, o, path, "p50", NAN);
+	q.p90 = get_time(r, o, path, "p90", NAN);
+	q.p99 = get_time(r, o, path, "p99", NAN);
+	q.max = get_time(r, o, path, "max", NAN);
+	q.n = (uint32_t) get_uint(r, o, path, "n", UINT32_MAX);
+	updated = get_time(r, o, path, "updated", NAN);
 	if (r->failed) {
 		free(user);
 		free(name);
@@ -726,92 +642,89 @@ static int wc_from(struct rd *r, const struct json_object *o,
 	free(user);
 	free(name);
 	if (rc)
-		fail(r, "bad worst-case entry");
+		dl_json_fail(r, NULL, "bad worst-case entry");
 	return rc;
 }
 
 int dl_rt_state_from_json(struct dl_rt_state *st, const char *text, char *err,
 			  size_t errlen)
 {
-	struct rd r = {err, errlen, false};
-	char sub[160];
+	struct dl_json_rd r = DL_JSON_RD(err, errlen);
 	struct json_object *o = NULL, *params, *pools, *wc;
 	struct dl_rt_state *tmp = NULL;
 	struct dl_rt_params p;
-	size_t len;
 	int rc = EINVAL;
 
 	if (!st || !text) {
-		fail(&r, "no state or no text");
+		dl_json_fail(&r, NULL, "no state or no text");
 		return EINVAL;
 	}
-	len = strlen(text);
-	if (len > MAX_STATE_FILE) {
-		fail(&r, "state text too large");
+	if (strlen(text) > MAX_STATE_FILE) {
+		dl_json_fail(&r, NULL, "state text too large");
 		return EFBIG;
 	}
-	o = dl_json_parse_text(text, len, 0, sub, sizeof(sub));
-	if (!o) {
-		fail(&r, "%s", sub);
+	o = dl_json_parse(text, strlen(text), MAX_STATE_FILE, "realtime state",
+			  err, errlen);
+	if (!o)
 		return EINVAL;
-	}
-	if (!json_object_is_type(o, json_type_object)) {
-		fail(&r, "not a JSON object");
+	if (!dl_json_is_object(&r, o, "realtime state"))
 		goto out;
-	}
-	if (get_uint(&r, o, "version", UINT32_MAX) != RT_JSON_VERSION) {
-		fail(&r, "unsupported version");
+	if (get_uint(&r, o, NULL, "version", UINT32_MAX) != RT_JSON_VERSION) {
+		dl_json_fail(&r, NULL, "unsupported version");
 		goto out;
 	}
 	tmp = dl_rt_state_new();
 	if (!tmp) {
-		fail(&r, "out of memory");
+		dl_json_fail(&r, NULL, "out of memory");
 		rc = ENOMEM;
 		goto out;
 	}
-	tmp->seq = get_uint(&r, o, "seq", UINT64_MAX);
-	tmp->next_ticket = get_uint(&r, o, "next_ticket", UINT64_MAX);
-	params = get(&r, o, "params", json_type_object, false);
-	pools = get(&r, o, "pools", json_type_array, false);
-	wc = get(&r, o, "wc", json_type_array, false);
+	tmp->seq = get_uint(&r, o, NULL, "seq", UINT64_MAX);
+	tmp->next_ticket = get_uint(&r, o, NULL, "next_ticket", UINT64_MAX);
+	params = dl_json_get(&r, o, NULL, "params", json_type_object, REQ);
+	pools = dl_json_get(&r, o, NULL, "pools", json_type_array, REQ);
+	wc = dl_json_get(&r, o, NULL, "wc", json_type_array, REQ);
 	if (r.failed)
 		goto out;
-	p.quantile = get_time(&r, params, "quantile", NAN);
-	p.margin = get_time(&r, params, "margin", NAN);
-	p.overhead = get_time(&r, params, "overhead", NAN);
-	p.feedback_delta = get_time(&r, params, "feedback_delta", NAN);
-	p.share = get_time(&r, params, "share", NAN);
-	p.flags = (uint32_t) get_uint(&r, params, "flags", UINT32_MAX);
-	p.budget = (uint32_t) get_uint(&r, params, "budget", UINT32_MAX);
-	p.ticket_ttl = get_time(&r, params, "ticket_ttl", NAN);
+	p.quantile = get_time(&r, params, "params", "quantile", NAN);
+	p.margin = get_time(&r, params, "params", "margin", NAN);
+	p.overhead = get_time(&r, params, "params", "overhead", NAN);
+	p.feedback_delta =
+		get_time(&r, params, "params", "feedback_delta", NAN);
+	p.share = get_time(&r, params, "params", "share", NAN);
+	p.flags =
+		(uint32_t) get_uint(&r, params, "params", "flags", UINT32_MAX);
+	p.budget =
+		(uint32_t) get_uint(&r, params, "params", "budget", UINT32_MAX);
+	p.ticket_ttl = get_time(&r, params, "params", "ticket_ttl", NAN);
 	if (r.failed)
 		goto out;
 	if (dl_rt_set_params(tmp, &p)) {
-		fail(&r, "parameters out of range");
+		dl_json_fail(&r, NULL, "parameters out of range");
 		goto out;
 	}
 	for (size_t i = 0; i < json_object_array_length(pools); i++) {
 		struct json_object *po = json_object_array_get_idx(pools, i);
+		char path[32];
 
-		if (!json_object_is_type(po, json_type_object)) {
-			fail(&r, "pool %zu is not an object", i);
+		dl_json_label(path, sizeof(path), "pools", NULL, (long) i);
+		if (!dl_json_is_object(&r, po, path))
 			goto out;
-		}
 		if (tmp->npools >= 4096) {
-			fail(&r, "too many pools");
+			dl_json_fail(&r, NULL, "too many pools");
 			goto out;
 		}
-		if (pool_from(&r, po, tmp))
+		if (pool_from(&r, po, path, tmp))
 			goto out;
 	}
 	for (size_t i = 0; i < json_object_array_length(wc); i++) {
 		struct json_object *w = json_object_array_get_idx(wc, i);
+		char path[32];
 
-		if (!json_object_is_type(w, json_type_object)) {
-			fail(&r, "worst-case entry %zu is not an object", i);
+		dl_json_label(path, sizeof(path), "wc", NULL, (long) i);
+		if (!dl_json_is_object(&r, w, path))
 			goto out;
-		}
-		if (wc_from(&r, w, tmp))
+		if (wc_from(&r, w, path, tmp))
 			goto out;
 	}
 	/* take over tmp's contents; st keeps its own mutex */

@@ -24,8 +24,12 @@
 #include <string.h>
 
 #include "common/io/log.h"
+#include "common/io/timefmt.h"
 #include "common/plan/id_index.h"
-#include "common/realtime/internal.h"
+#include "common/realtime/chain.h"
+#include "common/realtime/feedback.h"
+#include "common/realtime/place.h"
+#include "common/realtime/pool.h"
 
 /* The live job that belongs to the admitted job j (by its map or reduce
  * id), or NULL. */
@@ -120,7 +124,7 @@ uint32_t dl_rt_partition_units(const struct dl_cluster *cl,
 	for (uint32_t i = 0; i < cl->nnodes; i++) {
 		const struct dl_node *nd = &cl->nodes[i];
 
-		if (nd->up && (nd->partitions & (1ull << part)))
+		if (nd->up && dl_partset_has(&nd->partitions, (uint32_t) part))
 			cpus += nd->cpus;
 	}
 	return dl_rt_share_units(cpus, share);
@@ -221,8 +225,8 @@ static void set_hold(struct rt_job *j, const char *cause, double now)
 {
 	char fin[40], dl[40];
 
-	dl_rt_fmt_time(fin, sizeof(fin), j->finish);
-	dl_rt_fmt_time(dl, sizeof(dl), j->deadline);
+	dl_format_instant(j->finish, fin, sizeof(fin));
+	dl_format_instant(j->deadline, dl, sizeof(dl));
 	j->held = true;
 	set_why(j,
 		"cannot meet its deadline %s any more (worst-case finish "

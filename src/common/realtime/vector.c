@@ -9,6 +9,7 @@
  * step starts every task that fits on one run at once.
  */
 #include "common/realtime/vector.h"
+#include "common/estimate/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -302,13 +303,6 @@ int dl_rt_vec_schedule(struct dl_rt_vec *v, uint32_t k, uint32_t c, double len,
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 int dl_rt_vec_satu(struct dl_rt_vec *v, const double *e, uint32_t n, uint32_t c)
 {
 	struct queues q;
@@ -328,7 +322,7 @@ int dl_rt_vec_satu(struct dl_rt_vec *v, const double *e, uint32_t n, uint32_t c)
 	if (!sorted)
 		return ENOMEM;
 	memcpy(sorted, e, (size_t) n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	dl_sort_doubles(sorted, n);
 	q_start(&q, v);
 	for (uint32_t i = 0; i < n && !rc; i++) {
 		uint32_t got = 0;

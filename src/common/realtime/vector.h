@@ -1,6 +1,6 @@
 /*
  * realtime/vector.h - sorted slot-availability vectors of the realtime policy
- * (DESIGN §4.4, digest 003 §1.2-1.11).
+ * (doc/design.md §6).
  *
  * A vector holds, for each unit of a pool (a CPU in Slurm, a slot in the
  * paper's Hadoop model), the time at which the unit becomes free.  Only the

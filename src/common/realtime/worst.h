@@ -1,7 +1,7 @@
 /*
  * realtime/worst.h - worst-case task lengths for realtime admission.
  *
- * Ours (DESIGN §4.4): a high quantile of the task length of the same
+ * Ours (doc/design.md §6): a high quantile of the task length of the same
  * (user, job name, phase) from the estimator, times (1 + RealtimeMargin),
  * never above the task's time limit (Slurm kills a task at its limit, so
  * the limit is a true worst case).  With fewer than DL_RT_MIN_SAMPLES
@@ -10,7 +10,7 @@
  * task running on it (Slurm's dispatch latency), which the measured
  * start-to-end lengths do not contain.
  *
- * The paper's (RTMR as published, digest 003 §1.3): c^max, the largest
+ * The paper's (RTMR as published, doc/design.md §6): c^max, the largest
  * per-unit-of-data cost ever seen per phase, which only grows;
  * ε = c^max · size.  Kept for the simulator's side-by-side comparison.
  */

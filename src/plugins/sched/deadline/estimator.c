@@ -45,9 +45,9 @@
 #include "common/io/atomic_file.h"
 #include "common/io/utf8.h"
 #include "common/policy/ras.h"
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "common/estimate/estimate.h"
-#include "common/io/estimator_client.h"
+#include "common/estimate/estimator_client.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 

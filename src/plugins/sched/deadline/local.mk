@@ -1,7 +1,7 @@
 # SchedulerType=sched/deadline: a Slurm plugin compiled against the
 # configured Slurm source tree of exactly the installed version.  Slurm's
 # symbols come from slurmctld at dlopen time: link nothing of Slurm and no
-# -Wl,--no-undefined (FEASIBILITY §3.3).  libdeadline is linked shared so
+# -Wl,--no-undefined (doc/slurm-facts.md §3).  libdeadline is linked shared so
 # every plugin in slurmctld shares one copy (and one current plan).
 SCHED_DEADLINE_SRC = \
 	src/plugins/sched/deadline/sched_deadline.c \

@@ -51,7 +51,12 @@ struct sdl_task {
 	uint32_t alloc_cpus, nodes;
 	uint64_t mem; /* MB per node, or per CPU with mem_per_cpu */
 	bool mem_per_cpu;
+	/* running tasks: the next running task of the same array (index
+	 * into the snapshot's tasks, SDL_NO_TASK at the end) */
+	uint32_t next_running;
 };
+
+#define SDL_NO_TASK UINT32_MAX
 
 struct sdl_array {
 	uint32_t id;         /* ArrayJobId */
@@ -74,6 +79,10 @@ struct sdl_array {
 	uint32_t dep_array; /* afterok on this array (map of a pair) */
 	uint64_t rt_ticket; /* job_submit/deadline's realtime ticket */
 	uint32_t dep_other; /* afterok on a job that is not an array */
+	/* its running tasks in the order Slurm listed them, linked through
+	 * sdl_task.next_running, so that merging them costs what they are
+	 * and not what every array's tasks are (SDL_NO_TASK: none) */
+	uint32_t first_running, last_running;
 };
 
 struct sdl_snapshot {

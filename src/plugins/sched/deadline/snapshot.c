@@ -89,6 +89,39 @@ static void _dependency(const job_record_t *job_ptr, uint32_t *dep_array,
 	list_iterator_destroy(it);
 }
 
+/* The array ids pass 1 collects, each once: every task record of an array
+ * names it, and sorting a copy per record made the snapshot n log n in the
+ * task records under the read locks.  Open addressing, grown at half
+ * full; 0 is never an array id. */
+struct _id_set {
+	uint32_t *slot;
+	uint32_t size, n;
+};
+
+static bool _id_set_add(struct _id_set *set, uint32_t id)
+{
+	uint32_t h;
+
+	if (2 * (set->n + 1) > set->size) {
+		struct _id_set big = {NULL, set->size ? 2 * set->size : 1024,
+				      0};
+
+		big.slot = xcalloc(big.size, sizeof(*big.slot));
+		for (uint32_t i = 0; i < set->size; i++)
+			if (set->slot[i])
+				_id_set_add(&big, set->slot[i]);
+		xfree(set->slot);
+		*set = big;
+	}
+	for (h = (id * 2654435761u) & (set->size - 1); set->slot[h];
+	     h = (h + 1) & (set->size - 1))
+		if (set->slot[h] == id)
+			return false;
+	set->slot[h] = id;
+	set->n++;
+	return true;
+}
+
 static int _cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
@@ -96,7 +129,7 @@ static int _cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct sdl_array *_find_array(struct sdl_snapshot *s, uint32_t id)
+static struct sdl_array *_find_array(const struct sdl_snapshot *s, uint32_t id)
 {
 	uint32_t lo = 0, hi = s->narrays;
 
@@ -113,23 +146,33 @@ static struct sdl_array *_find_array(struct sdl_snapshot *s, uint32_t id)
 	return NULL;
 }
 
-static struct sdl_task *_add_task(struct sdl_snapshot *s, uint32_t array_id,
+static struct sdl_task *_add_task(struct sdl_snapshot *s, struct sdl_array *a,
 				  uint32_t task_id, uint8_t kind, time_t start,
 				  time_t end, uint32_t node)
 {
 	struct sdl_task *t;
+	uint32_t k;
 
 	if (s->ntasks == s->cap_tasks) {
 		s->cap_tasks = s->cap_tasks ? s->cap_tasks * 2 : 256;
 		xrecalloc(s->tasks, s->cap_tasks, sizeof(*s->tasks));
 	}
-	t = &s->tasks[s->ntasks++];
-	t->array_id = array_id;
+	k = s->ntasks++;
+	t = &s->tasks[k];
+	t->array_id = a->id;
 	t->task_id = task_id;
 	t->kind = kind;
 	t->start = start;
 	t->end = end;
 	t->node = node;
+	t->next_running = SDL_NO_TASK;
+	if (kind == SDL_TASK_RUNNING) {
+		if (a->last_running == SDL_NO_TASK)
+			a->first_running = k;
+		else
+			s->tasks[a->last_running].next_running = k;
+		a->last_running = k;
+	}
 	return t;
 }
 
@@ -224,7 +267,7 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 
 			for (int64_t i = 0; i < n; i++)
 				if (bit_test(ar->task_id_bitmap, i))
-					_add_task(s, a->id, (uint32_t) i,
+					_add_task(s, a, (uint32_t) i,
 						  SDL_TASK_DONE_FAIL,
 						  job_ptr->end_time,
 						  job_ptr->end_time,
@@ -246,15 +289,15 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 			node = (uint32_t) first;
 	}
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
-		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_RUNNING,
+		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_RUNNING,
 			  job_ptr->start_time, 0, node);
 	else if (IS_JOB_COMPLETE(job_ptr))
-		_take_request(_add_task(s, a->id, job_ptr->array_task_id,
+		_take_request(_add_task(s, a, job_ptr->array_task_id,
 					SDL_TASK_DONE_OK, job_ptr->start_time,
 					job_ptr->end_time, node),
 			      job_ptr);
 	else
-		_add_task(s, a->id, job_ptr->array_task_id, SDL_TASK_DONE_FAIL,
+		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_DONE_FAIL,
 			  job_ptr->start_time, job_ptr->end_time, node);
 }
 
@@ -315,24 +358,12 @@ static bool _has_feature(const char *features, const char *want)
 
 static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 {
-	uint64_t *pmask = xcalloc(node_record_count + 1, sizeof(*pmask));
 	ListIterator it;
 	part_record_t *part_ptr;
 	node_record_t *node_ptr;
 	int i;
 
 	dl_cluster_init(&s->cl, node_record_count);
-	it = list_iterator_create(part_list);
-	while ((part_ptr = list_next(it))) {
-		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
-
-		if (idx < 0 || !part_ptr->node_bitmap)
-			continue;
-		for (i = 0; i < node_record_count; i++)
-			if (bit_test(part_ptr->node_bitmap, i))
-				pmask[i] |= UINT64_C(1) << idx;
-	}
-	list_iterator_destroy(it);
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		bool accel = _has_feature(node_ptr->features_act
 						  ? node_ptr->features_act
@@ -343,8 +374,7 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 			continue;
 		dl_node_set(&s->cl.nodes[node_ptr->index], node_ptr->name,
 			    node_ptr->cpus, node_ptr->real_memory,
-			    accel ? DL_POOL_ACCEL : DL_POOL_REGULAR,
-			    pmask[node_ptr->index]);
+			    accel ? DL_POOL_ACCEL : DL_POOL_REGULAR);
 		/* a node slurmctld has not heard from since its start counts
 		 * as up, so a restart does not zero the capacity */
 		s->cl.nodes[node_ptr->index].up =
@@ -353,7 +383,28 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 			!IS_NODE_NO_RESPOND(node_ptr) &&
 			!IS_NODE_POWERED_DOWN(node_ptr);
 	}
-	xfree(pmask);
+	/* every partition, however many (model/partset.h) */
+	it = list_iterator_create(part_list);
+	while ((part_ptr = list_next(it))) {
+		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
+
+		if (idx < 0) {
+			error("%s: out of memory describing partition %s: its "
+			      "jobs are not planned this cycle",
+			      SDL_PREFIX, part_ptr->name);
+			continue;
+		}
+		if (!part_ptr->node_bitmap)
+			continue;
+		for (i = 0; i < node_record_count; i++)
+			if (bit_test(part_ptr->node_bitmap, i) &&
+			    dl_partset_add(&s->cl.nodes[i].partitions,
+					   (uint32_t) idx))
+				error("%s: out of memory describing partition "
+				      "%s",
+				      SDL_PREFIX, part_ptr->name);
+	}
+	list_iterator_destroy(it);
 }
 
 extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
@@ -361,6 +412,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 {
 	uint32_t *ids = NULL, nids = 0, cap = 0, *maps = NULL, nmaps = 0,
 		 capm = 0;
+	struct _id_set seen = {NULL, 0, 0};
 	ListIterator it;
 	job_record_t *job_ptr;
 
@@ -379,16 +431,15 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 
 		if (!aid)
 			continue;
-		if (job_ptr->job_id != aid && !_has_deadline(job_ptr) &&
-		    !dl_sstate_find(st, aid))
-			continue;
 		if (!_has_deadline(job_ptr) && !dl_sstate_find(st, aid))
 			continue;
-		if (nids == cap) {
-			cap = cap ? cap * 2 : 64;
-			xrecalloc(ids, cap, sizeof(*ids));
+		if (_id_set_add(&seen, aid)) {
+			if (nids == cap) {
+				cap = cap ? cap * 2 : 64;
+				xrecalloc(ids, cap, sizeof(*ids));
+			}
+			ids[nids++] = aid;
 		}
-		ids[nids++] = aid;
 		if (job_ptr->job_id != aid)
 			continue;
 		_dependency(job_ptr, &dep_a, &dep_o);
@@ -401,6 +452,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 		}
 	}
 	list_iterator_destroy(it);
+	xfree(seen.slot);
 	if (nmaps) {
 		xrecalloc(ids, nids + nmaps, sizeof(*ids));
 		memcpy(ids + nids, maps, nmaps * sizeof(*maps));
@@ -416,8 +468,11 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 				ids[u++] = ids[k];
 		nids = u;
 		s->arrays = xcalloc(nids, sizeof(*s->arrays));
-		for (uint32_t k = 0; k < nids; k++)
+		for (uint32_t k = 0; k < nids; k++) {
 			s->arrays[k].id = ids[k];
+			s->arrays[k].first_running = SDL_NO_TASK;
+			s->arrays[k].last_running = SDL_NO_TASK;
+		}
 		s->narrays = nids;
 	}
 	xfree(ids);
@@ -532,6 +587,14 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 			if (a->hints_err && first)
 				error("%s: JobId=%u: ignoring bad hints: %s",
 				      SDL_PREFIX, a->id, a->hints_err);
+			if (first &&
+			    dl_cluster_find_partition(&s->cl, r->partition) < 0)
+				error("%s: JobId=%u: partition '%s' is not one "
+				      "slurmctld has (or its name is longer "
+				      "than %zu characters): the array is left "
+				      "to Slurm",
+				      SDL_PREFIX, a->id, r->partition,
+				      sizeof(r->partition) - 1);
 			if (a->dep_array && a->dep_array != a->id) {
 				struct dl_array_rec *m;
 
@@ -590,10 +653,9 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 
 		if (!r)
 			continue;
-		for (uint32_t k = 0; k < s->ntasks; k++)
-			if (s->tasks[k].array_id == a->id &&
-			    s->tasks[k].kind == SDL_TASK_RUNNING &&
-			    !dl_idset_has(&r->finished, s->tasks[k].task_id))
+		for (uint32_t k = a->first_running; k != SDL_NO_TASK;
+		     k = s->tasks[k].next_running)
+			if (!dl_idset_has(&r->finished, s->tasks[k].task_id))
 				running++;
 		total = (uint64_t) r->finished.count + running + a->pending;
 		if (total > r->tasks && total <= DL_MAX_TASKS)
@@ -613,12 +675,15 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 static void _add_running(const struct sdl_snapshot *s,
 			 const struct dl_array_rec *r, struct dl_phase *ph)
 {
-	for (uint32_t k = 0; k < s->ntasks; k++) {
+	const struct sdl_array *a =
+		r->id <= UINT32_MAX ? _find_array(s, (uint32_t) r->id) : NULL;
+
+	for (uint32_t k = a ? a->first_running : SDL_NO_TASK; k != SDL_NO_TASK;
+	     k = s->tasks[k].next_running) {
 		const struct sdl_task *t = &s->tasks[k];
 		int pool = DL_POOL_REGULAR;
 
-		if (t->array_id != r->id || t->kind != SDL_TASK_RUNNING ||
-		    dl_idset_has(&r->finished, t->task_id))
+		if (dl_idset_has(&r->finished, t->task_id))
 			continue;
 		if (t->node < s->cl.nnodes)
 			pool = s->cl.nodes[t->node].pool;
@@ -674,7 +739,14 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 			dl_sstate_fill_phase(r, &j->phase[DL_REDUCE]);
 			_add_running(s, r, &j->phase[DL_REDUCE]);
 		}
+		/* a partition the cluster does not have: planning the job
+		 * in another one would give it nodes it cannot run on (the
+		 * merge logged it when the array appeared) */
 		part = dl_cluster_find_partition(&s->cl, m->partition);
+		if (part < 0 && s->cl.npartitions) {
+			dl_job_free(j);
+			continue;
+		}
 		j->partition = part < 0 ? 0 : (uint32_t) part;
 		j->submit = m->submit;
 		/* the job's goal: the reduce array's, else the map array's */

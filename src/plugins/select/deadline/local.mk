@@ -3,7 +3,7 @@
 # tree like sched/deadline (no Slurm library linked; libdeadline shared so
 # it sees the plan sched/deadline publishes).  Clients (sbatch, squeue,
 # sinfo, scontrol, srun) dlopen every select_*.so: it must reference no
-# slurmctld-only data symbol (FEASIBILITY §4.1; checked by
+# slurmctld-only data symbol (doc/slurm-facts.md §4; checked by
 # test/bats/select_clients.bats).
 if BUILD_PLUGINS
 slurmplugin_LTLIBRARIES += src/plugins/select/deadline/select_deadline.la

@@ -1,8 +1,7 @@
 /*
  * est_proto.c - estimator protocol: parse and format with json-c.
  */
-#include "common/io/json_text.h"
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
 #include "common/io/utf8.h"
 
 #include <errno.h>
@@ -12,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/io/json.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -40,142 +41,29 @@ static int set_err(struct dl_est_error *e, const char *code, const char *fmt,
 	return -1;
 }
 
-/* ---- typed field access ---- */
+/* ---- field access: io/json.h, its failures as bad_request ---- */
 
-enum { F_OPTIONAL = 0, F_REQUIRED = 1 };
+#define REQ DL_JSON_REQUIRED
 
-/* A field's value, or NULL when absent (or JSON null). */
-static struct json_object *field(struct json_object *o, const char *key)
+static int bad_request(struct dl_est_error *err, const char *msg)
 {
-	struct json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v; /* NULL for JSON null */
+	return set_err(err, DL_EST_E_BAD_REQUEST, "%s", msg);
 }
 
-static bool is_number(struct json_object *v)
+static int get_phase(struct dl_json_rd *r, struct json_object *o,
+		     const char *path)
 {
-	return json_object_is_type(v, json_type_int) ||
-	       json_object_is_type(v, json_type_double);
-}
+	const char *s = dl_json_str(r, o, path, "phase", REQ, 1, 16, NULL);
+	char label[64];
 
-/* A number field; NAN when optional and absent.  max bounds |value|. */
-static int get_num(struct json_object *o, const char *key, int required,
-		   double min, double max, double *out, const char *where,
-		   struct dl_est_error *err)
-{
-	struct json_object *v = field(o, key);
-	double d;
-
-	*out = NAN;
-	if (!v) {
-		if (required)
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%s%s is missing", where, key);
+	if (!s)
 		return 0;
-	}
-	if (!is_number(v))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be a number", where, key);
-	d = json_object_get_double(v);
-	if (!isfinite(d) || d < min || d > max)
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be in [%g, %g]", where, key, min,
-			       max);
-	*out = d;
-	return 0;
-}
-
-/* A non-negative integer field (exact up to 2^53). */
-static int get_uint(struct json_object *o, const char *key, int required,
-		    double max, double *out, const char *where,
-		    struct dl_est_error *err)
-{
-	struct json_object *v = field(o, key);
-	double d;
-
-	*out = NAN;
-	if (!v) {
-		if (required)
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%s%s is missing", where, key);
-		return 0;
-	}
-	if (json_object_is_type(v, json_type_int)) {
-		int64_t i = json_object_get_int64(v);
-
-		/* compared as an integer: 2^53 + 1 would round to 2^53 */
-		if (i < 0 || (double) i > max || (uint64_t) i > (uint64_t) max)
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%s%s must be an integer in [0, %.0f]",
-				       where, key, max);
-		d = (double) i;
-	} else if (json_object_is_type(v, json_type_double)) {
-		d = json_object_get_double(v);
-	} else {
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be an integer", where, key);
-	}
-	if (!isfinite(d) || d < 0 || d > max || d != floor(d))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be an integer in [0, %.0f]", where,
-			       key, max);
-	*out = d;
-	return 0;
-}
-
-/* A string field of at most maxlen bytes without NUL bytes. */
-static int get_str(struct json_object *o, const char *key, int required,
-		   size_t minlen, size_t maxlen, const char **out,
-		   const char *where, struct dl_est_error *err)
-{
-	struct json_object *v = field(o, key);
-	const char *s;
-	int len;
-
-	*out = NULL;
-	if (!v) {
-		if (required)
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%s%s is missing", where, key);
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_string))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be a string", where, key);
-	s = json_object_get_string(v);
-	len = json_object_get_string_len(v);
-	if (len < 0 || (size_t) len < minlen || (size_t) len > maxlen)
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s must be %zu..%zu bytes", where, key,
-			       minlen, maxlen);
-	if (strlen(s) != (size_t) len)
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s contains a NUL byte", where, key);
-	/* checked per string, not for the whole line, so that one record
-	 * with a bad name costs that record only */
-	if (!dl_utf8_valid(s, (size_t) len))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%s%s is not valid UTF-8", where, key);
-	*out = s;
-	return 0;
-}
-
-static int get_phase(struct json_object *o, int *phase, const char *where,
-		     struct dl_est_error *err)
-{
-	const char *s;
-
-	if (get_str(o, "phase", F_REQUIRED, 1, 16, &s, where, err))
-		return -1;
 	if (!strcmp(s, "map"))
-		*phase = 0;
-	else if (!strcmp(s, "reduce"))
-		*phase = 1;
-	else
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%sphase must be \"map\" or \"reduce\"", where);
+		return 0;
+	if (!strcmp(s, "reduce"))
+		return 1;
+	dl_json_label(label, sizeof(label), path, "phase", -1);
+	dl_json_fail(r, label, " must be \"map\" or \"reduce\"");
 	return 0;
 }
 
@@ -256,8 +144,9 @@ static bool surrogate_escape_unpaired(const char *s, size_t n, size_t *at)
 static int parse_id(struct json_object *root, struct dl_est_request *req,
 		    struct dl_est_error *err)
 {
-	struct json_object *v = field(root, "id");
+	struct json_object *v = NULL;
 
+	json_object_object_get_ex(root, "id", &v);
 	if (!v)
 		return set_err(err, DL_EST_E_BAD_REQUEST, "id is missing");
 	if (json_object_is_type(v, json_type_int)) {
@@ -293,35 +182,31 @@ static int parse_id(struct json_object *root, struct dl_est_request *req,
 }
 
 static int parse_job(struct json_object *o, struct dl_pred_query *q,
-		     double *pool, size_t *used, const char *where,
+		     double *pool, size_t *used, const char *path,
 		     struct dl_est_error *err)
 {
+	char msg[256], label[96];
+	struct dl_json_rd r = DL_JSON_RD(msg, sizeof(msg));
 	struct json_object *c;
-	double tasks;
 	size_t n;
 
-	if (!json_object_is_type(o, json_type_object))
-		return set_err(
-			err, DL_EST_E_BAD_REQUEST, "%.*s must be an object",
-			(int) (strlen(where) ? strlen(where) - 1 : 0), where);
+	if (!dl_json_is_object(&r, o, path))
+		return bad_request(err, msg);
 	memset(q, 0, sizeof(*q));
-	if (get_str(o, "user", F_REQUIRED, 1, DL_HIST_MAX_STR, &q->user, where,
-		    err) ||
-	    get_str(o, "name", F_REQUIRED, 0, DL_HIST_MAX_STR, &q->name, where,
-		    err) ||
-	    get_phase(o, &q->phase, where, err) ||
-	    get_uint(o, "tasks", F_OPTIONAL, 1e8, &tasks, where, err) ||
-	    get_num(o, "input_bytes", F_OPTIONAL, 0, 1e18, &q->input_bytes,
-		    where, err))
-		return -1;
-	q->tasks = isnan(tasks) ? 0 : (uint32_t) tasks;
-	c = field(o, "completed");
+	q->user =
+		dl_json_str(&r, o, path, "user", REQ, 1, DL_HIST_MAX_STR, NULL);
+	q->name =
+		dl_json_str(&r, o, path, "name", REQ, 0, DL_HIST_MAX_STR, NULL);
+	q->phase = get_phase(&r, o, path);
+	q->tasks = (uint32_t) dl_json_uint(&r, o, path, "tasks", 0, 0,
+					   100000000, 0);
+	q->input_bytes =
+		dl_json_num(&r, o, path, "input_bytes", 0, 0, 1e18, NAN);
+	c = dl_json_array(&r, o, path, "completed", 0, DL_JSON_ANY_LEN);
+	if (r.failed)
+		return bad_request(err, msg);
 	if (!c)
 		return 0;
-	if (!json_object_is_type(c, json_type_array))
-		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%scompleted must be an array of seconds",
-			       where);
 	n = json_object_array_length(c);
 	if (*used + n > DL_EST_MAX_COMPLETED)
 		return set_err(err, DL_EST_E_TOO_LARGE,
@@ -331,19 +216,18 @@ static int parse_job(struct json_object *o, struct dl_pred_query *q,
 	q->ncompleted = n;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(c, i);
-		double d;
 
-		if (!v || !is_number(v))
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%scompleted[%zu] must be a number",
-				       where, i);
-		d = json_object_get_double(v);
-		if (!isfinite(d) || d < 0 || d > 1e12)
-			return set_err(err, DL_EST_E_BAD_REQUEST,
-				       "%scompleted[%zu] must be seconds in "
-				       "[0, 1e12]",
-				       where, i);
-		pool[*used + i] = d;
+		snprintf(label, sizeof(label), "%s.completed[%zu]", path, i);
+		if (!v)
+			dl_json_fail(&r, label, " must be a number");
+		pool[*used + i] =
+			dl_json_num_of(&r, v, label, -INFINITY, INFINITY, 0);
+		if (!r.failed &&
+		    !(pool[*used + i] >= 0 && pool[*used + i] <= 1e12))
+			dl_json_fail(&r, label,
+				     " must be seconds in [0, 1e12]");
+		if (r.failed)
+			return bad_request(err, msg);
 	}
 	*used += n;
 	return 0;
@@ -364,10 +248,12 @@ static size_t count_completed(struct json_object *job)
 static int parse_predict(struct json_object *root, struct dl_est_request *req,
 			 struct dl_est_error *err)
 {
-	struct json_object *job = field(root, "job"),
-			   *jobs = field(root, "jobs");
+	struct json_object *job = NULL, *jobs = NULL;
 	size_t n, total = 0, used = 0;
-	char where[48];
+	char path[48];
+
+	json_object_object_get_ex(root, "job", &job);
+	json_object_object_get_ex(root, "jobs", &jobs);
 
 	if (job && jobs)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
@@ -411,10 +297,11 @@ static int parse_predict(struct json_object *root, struct dl_est_request *req,
 			jobs ? json_object_array_get_idx(jobs, i) : job;
 
 		if (jobs)
-			snprintf(where, sizeof(where), "jobs[%zu].", i);
+			dl_json_label(path, sizeof(path), "jobs", NULL,
+				      (long) i);
 		else
-			snprintf(where, sizeof(where), "job.");
-		if (parse_job(o, &req->jobs[i], req->completed, &used, where,
+			snprintf(path, sizeof(path), "job");
+		if (parse_job(o, &req->jobs[i], req->completed, &used, path,
 			      &req->rejected[i])) {
 			/* the limit of the whole request stays whole */
 			if (!strcmp(req->rejected[i].code,
@@ -432,55 +319,55 @@ static int parse_predict(struct json_object *root, struct dl_est_request *req,
 }
 
 static int parse_task(struct json_object *o, struct dl_task_rec *t,
-		      const char *where, struct dl_est_error *err)
+		      const char *path, struct dl_est_error *err)
 {
-	double job, task;
-	const char *usage = NULL;
+	char msg[256];
+	struct dl_json_rd r = DL_JSON_RD(msg, sizeof(msg));
+	const char *usage;
+	uint64_t task;
 
-	if (!json_object_is_type(o, json_type_object))
-		return set_err(
-			err, DL_EST_E_BAD_REQUEST, "%.*s must be an object",
-			(int) (strlen(where) ? strlen(where) - 1 : 0), where);
+	if (!dl_json_is_object(&r, o, path))
+		return bad_request(err, msg);
 	memset(t, 0, sizeof(*t));
-	if (get_uint(o, "job_id", F_REQUIRED, DL_EST_MAX_INT, &job, where,
-		     err) ||
-	    get_uint(o, "task", F_OPTIONAL, 4294967295.0, &task, where, err) ||
-	    get_str(o, "user", F_REQUIRED, 1, DL_HIST_MAX_STR, &t->user, where,
-		    err) ||
-	    get_str(o, "name", F_REQUIRED, 0, DL_HIST_MAX_STR, &t->name, where,
-		    err) ||
-	    get_phase(o, &t->phase, where, err) ||
-	    get_num(o, "start", F_REQUIRED, 0, 1e12, &t->start, where, err) ||
-	    get_num(o, "end", F_REQUIRED, 0, 1e12, &t->end, where, err) ||
-	    get_num(o, "input_bytes", F_OPTIONAL, 0, 1e18, &t->input_bytes,
-		    where, err) ||
-	    get_num(o, "cpu", F_OPTIONAL, 0, 1e6, &t->cpu, where, err) ||
-	    get_num(o, "mem", F_OPTIONAL, 0, 1e12, &t->mem, where, err) ||
-	    get_num(o, "io", F_OPTIONAL, 0, 1e12, &t->io, where, err) ||
-	    get_str(o, "node", F_OPTIONAL, 1, DL_HIST_MAX_STR, &t->node, where,
-		    err) ||
-	    get_str(o, "usage", F_OPTIONAL, 1, 16, &usage, where, err))
-		return -1;
+	t->job_id = dl_json_uint(&r, o, path, "job_id", REQ, 0,
+				 (uint64_t) DL_EST_MAX_INT, 0);
+	task = dl_json_uint(&r, o, path, "task", 0, 0, UINT32_MAX, UINT64_MAX);
+	t->user =
+		dl_json_str(&r, o, path, "user", REQ, 1, DL_HIST_MAX_STR, NULL);
+	t->name =
+		dl_json_str(&r, o, path, "name", REQ, 0, DL_HIST_MAX_STR, NULL);
+	t->phase = get_phase(&r, o, path);
+	t->start = dl_json_num(&r, o, path, "start", REQ, 0, 1e12, NAN);
+	t->end = dl_json_num(&r, o, path, "end", REQ, 0, 1e12, NAN);
+	t->input_bytes =
+		dl_json_num(&r, o, path, "input_bytes", 0, 0, 1e18, NAN);
+	t->cpu = dl_json_num(&r, o, path, "cpu", 0, 0, 1e6, NAN);
+	t->mem = dl_json_num(&r, o, path, "mem", 0, 0, 1e12, NAN);
+	t->io = dl_json_num(&r, o, path, "io", 0, 0, 1e12, NAN);
+	t->node = dl_json_str(&r, o, path, "node", 0, 1, DL_HIST_MAX_STR, NULL);
+	usage = dl_json_str(&r, o, path, "usage", 0, 1, 16, NULL);
+	if (r.failed)
+		return bad_request(err, msg);
 	if (usage && dl_usage_source_parse(usage, &t->usage))
 		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%susage must be measured, declared or "
+			       "%s.usage must be measured, declared or "
 			       "requested",
-			       where);
+			       path);
 	if (t->end < t->start)
 		return set_err(err, DL_EST_E_BAD_REQUEST,
-			       "%send is before start", where);
-	t->job_id = (uint64_t) job;
-	t->task = isnan(task) ? -1 : (int64_t) task;
+			       "%s.end is before start", path);
+	t->task = task == UINT64_MAX ? -1 : (int64_t) task;
 	return 0;
 }
 
 static int parse_observe(struct json_object *root, struct dl_est_request *req,
 			 struct dl_est_error *err)
 {
-	struct json_object *tasks = field(root, "tasks");
-	char where[48];
+	struct json_object *tasks = NULL;
+	char path[48];
 	size_t n;
 
+	json_object_object_get_ex(root, "tasks", &tasks);
 	if (!tasks)
 		return set_err(err, DL_EST_E_BAD_REQUEST, "tasks is missing");
 	if (!json_object_is_type(tasks, json_type_array))
@@ -499,9 +386,9 @@ static int parse_observe(struct json_object *root, struct dl_est_request *req,
 	/* a task that does not validate is rejected alone (the reply lists
 	 * it); the others are stored */
 	for (size_t i = 0; i < n; i++) {
-		snprintf(where, sizeof(where), "tasks[%zu].", i);
+		dl_json_label(path, sizeof(path), "tasks", NULL, (long) i);
 		if (parse_task(json_object_array_get_idx(tasks, i),
-			       &req->tasks[i], where, &req->rejected[i])) {
+			       &req->tasks[i], path, &req->rejected[i])) {
 			memset(&req->tasks[i], 0, sizeof(req->tasks[i]));
 			req->nrejected++;
 		}
@@ -512,11 +399,15 @@ static int parse_observe(struct json_object *root, struct dl_est_request *req,
 static int parse_forecast(struct json_object *root, struct dl_est_request *req,
 			  struct dl_est_error *err)
 {
-	if (get_num(root, "from", F_REQUIRED, 0, 1e12, &req->from, "", err) ||
-	    get_num(root, "to", F_REQUIRED, 0, 1e12, &req->to, "", err) ||
-	    get_num(root, "step", F_REQUIRED, 1e-3, 1e9, &req->step, "", err) ||
-	    get_str(root, "class", F_OPTIONAL, 1, 63, &req->cls, "", err))
-		return -1;
+	char msg[256];
+	struct dl_json_rd r = DL_JSON_RD(msg, sizeof(msg));
+
+	req->from = dl_json_num(&r, root, NULL, "from", REQ, 0, 1e12, NAN);
+	req->to = dl_json_num(&r, root, NULL, "to", REQ, 0, 1e12, NAN);
+	req->step = dl_json_num(&r, root, NULL, "step", REQ, 1e-3, 1e9, NAN);
+	req->cls = dl_json_str(&r, root, NULL, "class", 0, 1, 63, NULL);
+	if (r.failed)
+		return bad_request(err, msg);
 	if (req->to < req->from)
 		return set_err(err, DL_EST_E_BAD_REQUEST, "to is before from");
 	if ((req->to - req->from) / req->step > DL_EST_MAX_POINTS)
@@ -585,8 +476,10 @@ int dl_est_parse_request(const char *line, size_t len,
 			       "a request is a JSON object");
 	if (parse_id(root, req, err))
 		return -1;
-	v = field(root, "v");
-	if (!v || !is_number(v))
+	v = NULL;
+	json_object_object_get_ex(root, "v", &v);
+	if (!v || (!json_object_is_type(v, json_type_int) &&
+		   !json_object_is_type(v, json_type_double)))
 		return set_err(err, DL_EST_E_BAD_VERSION,
 			       "\"v\":%d is required", DL_EST_VERSION);
 	ver = json_object_get_double(v);
@@ -594,8 +487,14 @@ int dl_est_parse_request(const char *line, size_t len,
 		return set_err(err, DL_EST_E_BAD_VERSION,
 			       "protocol version %g is not supported (only %d)",
 			       ver, DL_EST_VERSION);
-	if (get_str(root, "op", F_REQUIRED, 1, 32, &op, "", err))
-		return -1;
+	{
+		char msg[256];
+		struct dl_json_rd r = DL_JSON_RD(msg, sizeof(msg));
+
+		op = dl_json_str(&r, root, NULL, "op", REQ, 1, 32, NULL);
+		if (r.failed)
+			return bad_request(err, msg);
+	}
 	for (req->op = 0; req->op < DL_EST_OPS; req->op++)
 		if (!strcmp(op, op_names[req->op]))
 			break;
@@ -753,21 +652,16 @@ struct json_object *dl_est_prediction_json(const struct dl_prediction *p)
 	return o;
 }
 
+/* A number member of a reply (null allowed when nullable: NAN); EPROTO. */
 static int num_field(struct json_object *o, const char *key, bool nullable,
 		     double *out)
 {
-	struct json_object *v = NULL;
+	struct dl_json_rd r = DL_JSON_RD(NULL, 0);
 
-	if (!json_object_object_get_ex(o, key, &v))
-		return EPROTO;
-	if (!v) {
-		*out = NAN;
-		return nullable ? 0 : EPROTO;
-	}
-	if (!is_number(v))
-		return EPROTO;
-	*out = json_object_get_double(v);
-	return isfinite(*out) ? 0 : EPROTO;
+	*out = dl_json_num(&r, o, NULL, key,
+			   REQ | (nullable ? DL_JSON_NULL : 0), -INFINITY,
+			   INFINITY, NAN);
+	return r.failed ? EPROTO : 0;
 }
 
 int dl_est_prediction_parse(struct json_object *o, struct dl_prediction *p,
@@ -918,9 +812,14 @@ int dl_est_parse_response(const char *line, size_t len,
 	}
 	r->root = root;
 	why = "missing or wrong \"v\"";
-	if (!json_object_object_get_ex(root, "v", &v) || !is_number(v) ||
-	    json_object_get_double(v) != DL_EST_VERSION)
-		goto bad;
+	{
+		struct dl_json_rd rv = DL_JSON_RD(NULL, 0);
+
+		if (dl_json_num(&rv, root, NULL, "v", REQ, DL_EST_VERSION,
+				DL_EST_VERSION, 0) != DL_EST_VERSION ||
+		    rv.failed)
+			goto bad;
+	}
 	why = "missing \"id\"";
 	if (!json_object_object_get_ex(root, "id", &v))
 		goto bad;

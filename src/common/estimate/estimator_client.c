@@ -1,7 +1,7 @@
 /*
  * estimator_client.c - bounded-time client of deadline-estimatord.
  */
-#include "common/io/estimator_client.h"
+#include "common/estimate/estimator_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/io/est_proto.h"
+#include "common/estimate/est_proto.h"
+#include "common/io/clock.h"
+#include "common/io/timefmt.h"
 
 #define BACKOFF_MIN 1.0
 /* request lines are kept well below the daemon's default MaxLineBytes */
@@ -43,14 +45,6 @@ struct dl_est_client {
 	double backoff;  /* next back-off period */
 	char last_error[320];
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct dl_est_client *dl_est_client_new(const char *socket_path, double timeout)
 {
@@ -127,8 +121,7 @@ const char *dl_est_client_last_error(const struct dl_est_client *c)
 const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 				   size_t len)
 {
-	char when[16] = "?";
-	struct tm tm;
+	char when[24];
 
 	if (!buf || !len)
 		return "";
@@ -136,8 +129,9 @@ const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 		snprintf(buf, len, "off");
 		return buf;
 	}
-	if (localtime_r(&c->since, &tm))
-		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	/* "12:01:03" today, the date too when it is older */
+	dl_format_time((double) c->since, (double) time(NULL), when,
+		       sizeof(when));
 	switch (c->state) {
 	case DL_EST_STATE_OK:
 		snprintf(buf, len, "ok");
@@ -177,7 +171,7 @@ static int failed(struct dl_est_client *c, enum dl_est_state st, int rc,
 	set_state(c, st);
 	snprintf(c->last_error, sizeof(c->last_error), "%s: %s", what,
 		 strerror(rc));
-	c->retry_at = mono_now() + c->backoff;
+	c->retry_at = dl_monotonic_s() + c->backoff;
 	c->backoff =
 		c->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : c->backoff * 2;
 	return rc;
@@ -212,7 +206,7 @@ static int do_connect(struct dl_est_client *c)
 static int wait_fd(int fd, short events, double deadline)
 {
 	for (;;) {
-		double left = deadline - mono_now();
+		double left = deadline - dl_monotonic_s();
 		struct pollfd p = {.fd = fd, .events = events};
 		int r;
 
@@ -309,12 +303,12 @@ static void consume_line(struct dl_est_client *c, size_t linelen)
 static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 		      size_t reqlen, struct dl_est_response *resp)
 {
-	double deadline = mono_now() + c->timeout;
+	double deadline = dl_monotonic_s() + c->timeout;
 	char err[160];
 	int rc, attempt;
 
 	if (c->state != DL_EST_STATE_OK && c->state != DL_EST_STATE_NEW &&
-	    mono_now() < c->retry_at)
+	    dl_monotonic_s() < c->retry_at)
 		return EAGAIN;
 	for (attempt = 0; attempt < 2; attempt++) {
 		bool fresh = c->fd < 0;
@@ -338,7 +332,8 @@ static int round_trip(struct dl_est_client *c, int64_t id, const char *req,
 					snprintf(c->last_error,
 						 sizeof(c->last_error), "%s",
 						 err);
-					c->retry_at = mono_now() + c->backoff;
+					c->retry_at =
+						dl_monotonic_s() + c->backoff;
 					c->backoff =
 						c->backoff * 2 > BACKOFF_MAX
 							? BACKOFF_MAX
