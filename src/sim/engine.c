@@ -1563,6 +1563,36 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 	return 0;
 }
 
+int sim_engine_fix_workload(const struct sim_engine *e,
+			    struct sim_workload_spec *w)
+{
+	if (!e || !w || w->njobs != e->njobs)
+		return EINVAL;
+	for (uint32_t k = 0; k < w->njobs; k++) {
+		struct sim_job_spec *js = &w->jobs[k];
+		const struct sim_job *j = &e->jobs[k];
+
+		for (int p = 0; p < 2; p++) {
+			struct sim_phase_spec *ph = &js->phase[p];
+
+			if (ph->tasks != j->spec->phase[p].tasks)
+				return EINVAL;
+			if (!ph->tasks)
+				continue;
+			if (!ph->lengths &&
+			    !(ph->lengths =
+				      malloc(ph->tasks * sizeof(*ph->lengths))))
+				return ENOMEM;
+			memcpy(ph->lengths, j->base[p],
+			       ph->tasks * sizeof(*ph->lengths));
+			ph->time_limit = j->time_limit[p];
+		}
+		js->deadline = j->deadline;
+		js->deadline_factor = 0;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 /* The forecast of the window a plan at `now` can look at: from now to the

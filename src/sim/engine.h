@@ -184,6 +184,15 @@ double sim_task_length(const struct sim_engine *eng, uint32_t j, int p,
 /* Resource units one task of phase p of job j holds (slots or CPUs). */
 double sim_task_units(const struct sim_engine *eng, uint32_t j, int p);
 
+/* Write the run's draws into w, the workload the engine was built from:
+ * every task's drawn length, every time limit and every deadline resolved
+ * (deadline_factor x the isolated time becomes an absolute deadline).  A
+ * run of the result is the same under any seed, and a replay on a real
+ * cluster can submit exactly it.  0, EINVAL when w is not the engine's
+ * workload, or ENOMEM. */
+int sim_engine_fix_workload(const struct sim_engine *eng,
+			    struct sim_workload_spec *w);
+
 /* Whether job j met its deadline (finished all tasks by it). */
 bool sim_job_met(const struct sim_job *job);
 

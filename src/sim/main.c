@@ -4,6 +4,7 @@
  *   deadline-sim run --cluster C.json --workload W.json --policy P [...]
  *   deadline-sim compare --cluster C --workload W --policies a,b,c [...]
  *   deadline-sim gen KIND [--seed N] [--cluster-out FILE] [options]
+ *   deadline-sim draw --cluster C --workload W [--seed N]
  *   deadline-sim policies
  *   deadline-sim table SUMMARY.json...
  *
@@ -48,10 +49,11 @@ static void usage(FILE *f)
 		"              [--seed N] [--out-dir DIR] [--tsv] "
 		"[--no-oracle] [run options]\n"
 		"       %s gen KIND [--seed N] [--cluster-out FILE] [options]\n"
+		"       %s draw --cluster C.json --workload W.json [--seed N]\n"
 		"       %s policies\n"
 		"       %s table [--tsv] SUMMARY.json...\n"
 		"Generators:",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 	for (size_t i = 0; i < gen_count(); i++)
 		fprintf(f, " %s", gen_at(i)->name);
 	fprintf(f, "\nSee deadline-sim(1).\n");
@@ -738,6 +740,93 @@ static int cmd_gen(int argc, char **argv)
 	return rc ? 1 : 0;
 }
 
+/* The workload as a run with this seed sees it: every task's drawn length,
+ * every time limit and every deadline resolved (deadline_factor x the
+ * isolated time on this cluster).  Running the result gives the same run
+ * under any seed; a replay on a real cluster can submit exactly it. */
+static int cmd_draw(int argc, char **argv)
+{
+	static const struct option draw_long[] = {
+		{"cluster", required_argument, NULL, OPT_CLUSTER},
+		{"workload", required_argument, NULL, OPT_WORKLOAD},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"help", no_argument, NULL, OPT_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	struct run_opts o;
+	struct inputs in;
+	struct sim_options so = {0};
+	const struct sim_policy *pol;
+	struct sim_engine *e;
+	json_object *wj;
+	char err[1024] = "";
+	int c, rc = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.seed = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", draw_long, NULL)) != -1) {
+		switch (c) {
+		case OPT_CLUSTER:
+			o.cluster = optarg;
+			break;
+		case OPT_WORKLOAD:
+			o.workload = optarg;
+			break;
+		case OPT_SEED:
+			if (parse_seed(optarg, &o.seed)) {
+				fprintf(stderr,
+					"%s: --seed: '%s' is not a "
+					"non-negative integer\n",
+					prog, optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc || !o.cluster || !o.workload) {
+		fprintf(stderr,
+			"%s: draw takes --cluster, --workload and --seed\n",
+			prog);
+		return EXIT_USAGE;
+	}
+	if (dl_config_defaults(&o.cfg))
+		return 1;
+	if ((rc = check_policy("fifo", &pol)) || (rc = load_inputs(&o, &in))) {
+		dl_config_free(&o.cfg);
+		return rc;
+	}
+	so.seed = o.seed;
+	e = sim_engine_new(&in.cs, &in.ws, pol, &o.cfg, &so, err, sizeof(err));
+	if (!e) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		rc = 1;
+		goto out;
+	}
+	rc = sim_engine_fix_workload(e, &in.ws);
+	sim_engine_free(e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog,
+			rc == ENOMEM ? "out of memory" : "internal error");
+		rc = 1;
+		goto out;
+	}
+	wj = sim_workload_to_json(&in.ws, &in.cs);
+	rc = !wj || sim_write_json(wj, "-", true);
+	json_object_put(wj);
+out:
+	sim_workload_spec_free(&in.ws);
+	sim_cluster_spec_free(&in.cs);
+	dl_config_free(&o.cfg);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
@@ -751,6 +840,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "gen"))
 		return cmd_gen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "draw"))
+		return cmd_draw(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "policies"))
 		return cmd_policies();
 	if (!strcmp(argv[1], "table"))

@@ -659,6 +659,69 @@ START_TEST(deadline_factor_uses_isolated_time)
 }
 END_TEST
 
+/* The workload with the run's draws fixed in it (deadline-sim draw) runs
+ * the same under any seed: same lengths, limits, deadlines and finishes. */
+START_TEST(fixed_workload_replays_the_draws)
+{
+	const char *w = "{\"jobs\":["
+			"{\"arrival\":0,\"deadline_factor\":1.5,\"maps\":9,"
+			"\"reduces\":2,\"map_length\":{\"dist\":\"lognormal\","
+			"\"mean\":20,\"sd\":8},\"reduce_length\":{\"dist\":"
+			"\"uniform\",\"min\":30,\"max\":90}},"
+			"{\"arrival\":4,\"maps\":5,\"map_length\":{\"dist\":"
+			"\"exponential\",\"mean\":15}}]}";
+	struct run a, b;
+	struct sim_workload_spec fixed = {0};
+	json_object *doc;
+	const char *text;
+	char err[512] = "", *ca, *cb;
+
+	load(&a, four_nodes, w);
+	go(&a, "triage", 7);
+	/* a second copy of the workload takes the draws of run a */
+	ck_assert_int_eq(sim_workload_parse(w, strlen(w), "w", &a.cs, &fixed,
+					    err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(sim_engine_fix_workload(a.e, &fixed), 0);
+	ck_assert_ptr_nonnull(fixed.jobs[0].phase[0].lengths);
+	ck_assert_ptr_nonnull(fixed.jobs[0].phase[1].lengths);
+	ck_assert_ptr_null(fixed.jobs[1].phase[1].lengths);
+	ck_assert_double_eq(fixed.jobs[0].deadline_factor, 0);
+	ck_assert_double_eq_tol(fixed.jobs[0].deadline, a.e->jobs[0].deadline,
+				1e-9);
+	ck_assert_double_eq_tol(fixed.jobs[0].deadline,
+				1.5 * a.e->jobs[0].isolated, 1e-9);
+	ck_assert_double_eq(fixed.jobs[1].deadline, 0);
+	for (uint32_t i = 0; i < 9; i++)
+		ck_assert_double_eq(fixed.jobs[0].phase[0].lengths[i],
+				    a.e->jobs[0].base[0][i]);
+	ck_assert_double_eq(fixed.jobs[0].phase[1].time_limit,
+			    a.e->jobs[0].time_limit[1]);
+	/* through the JSON writer and parser, as deadline-sim draw does */
+	doc = sim_workload_to_json(&fixed, &a.cs);
+	ck_assert_ptr_nonnull(doc);
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	memset(&b, 0, sizeof(b));
+	b.cfg = fx_config();
+	ck_assert_int_eq(sim_cluster_parse(four_nodes, strlen(four_nodes), "c",
+					   NULL, &b.cs, err, sizeof(err)),
+			 0);
+	ck_assert_msg(sim_workload_parse(text, strlen(text), "fixed", &b.cs,
+					 &b.ws, err, sizeof(err)) == 0,
+		      "fixed workload: %s", err);
+	json_object_put(doc);
+	go(&b, "triage", 99);
+	ca = csv_of(a.e);
+	cb = csv_of(b.e);
+	ck_assert_str_eq(ca, cb);
+	free(ca);
+	free(cb);
+	sim_workload_spec_free(&fixed);
+	done(&a);
+	done(&b);
+}
+END_TEST
+
 START_TEST(lengths_depend_on_node_speed_and_remote_reads)
 {
 	struct run r;
@@ -702,6 +765,7 @@ int main(void)
 	tcase_add_test(tc, policies_never_beat_the_oracle);
 	tcase_add_test(tc, window_counts_jobs_inside_only);
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
+	tcase_add_test(tc, fixed_workload_replays_the_draws);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
