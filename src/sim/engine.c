@@ -179,7 +179,7 @@ double sim_task_length(const struct sim_engine *e, uint32_t j, int p,
 	if (p == DL_MAP && job->spec->accel_speedup > 0 &&
 	    nd->pool == DL_POOL_ACCEL)
 		len /= job->spec->accel_speedup;
-	return len;
+	return len + e->cs->task_overhead;
 }
 
 bool sim_job_met(const struct sim_job *job)
@@ -815,9 +815,22 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	return ev_push(e, t->end, EV_TASK_END, j->idx, (uint8_t) p, i);
 }
 
+/* Slurm without the plugin, its passes modelled: nothing calls Slurm's
+ * scheduler but Slurm itself.  Slurm 22.05 starts the tasks of a busy
+ * cluster in its background pass, which runs at most once per
+ * batch_sched_delay (bench/results/replay-swim.md: the starts of the
+ * sched/backfill replay fall on a 3 s grid). */
+static bool slurm_passes(const struct sim_engine *e)
+{
+	return e->policy->slurm_only && e->cs->batch_sched_delay > 0;
+}
+
 static int schedule_dispatch(struct sim_engine *e)
 {
 	double at = e->now + e->cs->dispatch_latency;
+
+	if (slurm_passes(e) && e->last_pass + e->cs->batch_sched_delay > at)
+		at = e->last_pass + e->cs->batch_sched_delay;
 
 	if (e->dispatch_at <= at)
 		return 0;
@@ -886,7 +899,7 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 	maybe_complete(e, j);
 	if ((rc = schedule_dispatch(e)))
 		return rc;
-	return e->nactive ? schedule_replan(e) : 0;
+	return e->nactive && !slurm_passes(e) ? schedule_replan(e) : 0;
 }
 
 /* ------------------------------------------------------------- the plan */
@@ -1428,7 +1441,9 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 					  EV_DEADLINE, jx, (uint8_t) p, 0)))
 				return rc;
 		}
-	if ((rc = schedule_replan(e)))
+	/* with the plugin, the plan that sees the job kicks Slurm's
+	 * scheduler; without it, Slurm's own pass starts the job */
+	if ((rc = slurm_passes(e) ? schedule_dispatch(e) : schedule_replan(e)))
 		return rc;
 	return ensure_ticking(e);
 }
@@ -1508,7 +1523,7 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			else
 				e->ticking = false;
 			rc = plan_cycle(e, err, errlen);
-			if (!rc)
+			if (!rc && !slurm_passes(e))
 				rc = dispatch(e);
 			if (!rc && ev.kind == EV_PLAN && e->nactive)
 				rc = ensure_ticking(e);
@@ -1534,6 +1549,7 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			break;
 		case EV_DISPATCH:
 			e->dispatch_at = INFINITY;
+			e->last_pass = e->now;
 			rc = dispatch(e);
 			break;
 		}
@@ -1730,6 +1746,7 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	e->policy = policy;
 	e->opt = *opt;
 	e->dispatch_at = INFINITY;
+	e->last_pass = -INFINITY;
 	if (dl_config_copy(&e->cfg, cfg))
 		goto oom;
 	e->nnodes = cs->nnodes;

@@ -153,6 +153,7 @@ struct sim_engine {
 	uint64_t seq;
 	bool replan_pending;
 	double dispatch_at;       /* pending dispatch time, or +inf */
+	double last_pass;         /* Slurm's last background pass, or -inf */
 	uint32_t progress_events; /* arrivals, task ends, ext changes queued */
 	bool ticking;
 	struct sim_stats stats;
@@ -174,10 +175,12 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 int sim_engine_run(struct sim_engine *eng, char *err, size_t errlen);
 void sim_engine_free(struct sim_engine *eng);
 
-/* The length a task of job j, phase p, index i takes on node n: its drawn
- * length divided by the node's speed, times the remote-read factor when
- * the task reads remotely there, divided by the accelerator speedup for a
- * map task on an accelerated node. */
+/* The time a task of job j, phase p, index i holds its slot on node n:
+ * its drawn length divided by the node's speed, times the remote-read
+ * factor when the task reads remotely there, divided by the accelerator
+ * speedup for a map task on an accelerated node, plus the cluster's
+ * task_overhead (Slurm's launch and completion, inside the time limit and
+ * in the length the policies observe, as in Slurm's records). */
 double sim_task_length(const struct sim_engine *eng, uint32_t j, int p,
 		       uint32_t i, uint32_t n);
 

@@ -126,6 +126,7 @@ static const struct sim_policy registry[] = {
 	{.name = "fifo",
 	 .summary = "submission order, no throttle (Hadoop FIFO; Slurm's "
 		    "priority/basic without the plugin)",
+	 .slurm_only = true,
 	 .plan = slurm_plan},
 	{.name = "fair",
 	 .summary = "max-min equal share per partition (Hadoop Fair)",
@@ -135,6 +136,7 @@ static const struct sim_policy registry[] = {
 	 .summary = "Slurm as shipped: priority/basic + backfill, deadlines "
 		    "as --deadline",
 	 .hard_deadlines = true,
+	 .slurm_only = true,
 	 .plan = slurm_plan},
 	{.name = "aria",
 	 .summary = "ARIA-style minimum slots, EDF order",

@@ -45,6 +45,10 @@ struct sim_policy {
 	/* the policy models Hadoop's map and reduce slots: it runs only on
 	 * a cluster with typed slots (Kc & Anyanwu's test) */
 	bool typed_only;
+	/* Slurm without the deadline plugin (FIFO, Slurm): no plan reaches
+	 * Slurm, so with the cluster's batch_sched_delay set, tasks start
+	 * only in Slurm's own scheduling passes */
+	bool slurm_only;
 	/* per-run state; NULL hooks mean "none" */
 	int (*init)(const struct sim_policy *self, struct sim_engine *eng,
 		    void **state, char *err, size_t errlen);

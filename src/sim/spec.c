@@ -450,9 +450,16 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 		      char *err, size_t errlen)
 {
 	struct dl_json_rd rd = DL_JSON_RD(err, errlen);
-	static const char *keys[] = {
-		"slots", "node_order",    "dispatch_latency", "partitions",
-		"nodes", "external_load", "description",      NULL};
+	static const char *keys[] = {"slots",
+				     "node_order",
+				     "dispatch_latency",
+				     "task_overhead",
+				     "batch_sched_delay",
+				     "partitions",
+				     "nodes",
+				     "external_load",
+				     "description",
+				     NULL};
 	json_object *root, *v;
 	const char *mode, *order;
 	char path[64];
@@ -469,6 +476,10 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 			    "first-fit");
 	c->dispatch_latency = dl_json_num(&rd, root, "cluster",
 					  "dispatch_latency", 0, 0, 3600, 0);
+	c->task_overhead = dl_json_num(&rd, root, "cluster", "task_overhead", 0,
+				       0, 3600, 0);
+	c->batch_sched_delay = dl_json_num(&rd, root, "cluster",
+					   "batch_sched_delay", 0, 0, 3600, 0);
 	if (rd.failed)
 		goto out;
 	if (!strcmp(mode, "cpu")) {
@@ -582,6 +593,14 @@ json_object *sim_cluster_to_json(const struct sim_cluster_spec *c)
 		json_object_object_add(
 			o, "dispatch_latency",
 			json_object_new_double(c->dispatch_latency));
+	if (c->task_overhead > 0)
+		json_object_object_add(
+			o, "task_overhead",
+			json_object_new_double(c->task_overhead));
+	if (c->batch_sched_delay > 0)
+		json_object_object_add(
+			o, "batch_sched_delay",
+			json_object_new_double(c->batch_sched_delay));
 	parts = json_object_new_array();
 	for (uint32_t i = 0; parts && i < c->npartitions; i++)
 		json_object_array_add(parts,

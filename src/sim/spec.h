@@ -61,8 +61,12 @@ struct sim_cluster_spec {
 	uint32_t nnodes;
 	char *partitions[SIM_MAX_PARTITIONS];
 	uint32_t npartitions;
-	double dispatch_latency; /* seconds from a free slot to a start */
-	struct sim_series ext;   /* n == 0: no external load */
+	double dispatch_latency;  /* seconds from a free slot to a start */
+	double task_overhead;     /* seconds a task holds its slot beyond its
+				   * length: Slurm's launch and completion */
+	double batch_sched_delay; /* Slurm's background pass: at most one
+				   * per this many seconds (0: not modelled) */
+	struct sim_series ext;    /* n == 0: no external load */
 };
 
 struct sim_phase_spec {

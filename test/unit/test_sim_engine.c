@@ -439,6 +439,79 @@ START_TEST(time_limit_kills_and_fails)
 }
 END_TEST
 
+/* Slurm's launch and completion time (task_overhead) holds the slot, is in
+ * the length the policies observe and counts against the time limit. */
+START_TEST(task_overhead_holds_the_slot)
+{
+	struct run r;
+	const struct dl_phase *m;
+
+	load(&r,
+	     "{\"task_overhead\":0.5,\"nodes\":[{\"name\":\"n\",\"count\":4,"
+	     "\"cpus\":1}]}",
+	     "{\"jobs\":[{\"arrival\":5,\"relative_deadline\":100,\"maps\":8,"
+	     "\"map_length\":10},"
+	     "{\"arrival\":200,\"maps\":1,\"map_lengths\":[59.8],"
+	     "\"map_time_limit\":60}]}");
+	go(&r, "fifo", 1);
+	/* two waves of 10.5 s, alone and in the run */
+	ck_assert_double_eq_tol(r.e->jobs[0].isolated, 21, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 6, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 27, 1e-9);
+	m = &r.e->jobs[0].dj->phase[DL_MAP];
+	ck_assert_uint_eq(m->completed, 8);
+	ck_assert_double_eq_tol(m->sum_len[DL_POOL_REGULAR], 8 * 10.5, 1e-9);
+	/* 59.8 s plus 0.5 s passes a one-minute limit: killed, as in Slurm */
+	ck_assert_uint_eq(r.e->jobs[1].dj->phase[DL_MAP].failed, 1);
+	ck_assert_double_eq_tol(r.e->jobs[1].finish, 201 + 60, 1e-9);
+	done(&r);
+}
+END_TEST
+
+/* Slurm without the plugin (fifo) with batch_sched_delay: tasks start only
+ * in Slurm's background pass, at most one per 3 s -- a new job at once when
+ * the last pass is old, a freed CPU at the next pass.  A plugin policy (edf)
+ * is not limited: its plans kick Slurm's scheduler. */
+START_TEST(slurm_passes_follow_batch_sched_delay)
+{
+	const char *w = "{\"jobs\":["
+			"{\"arrival\":0,\"relative_deadline\":100,\"maps\":2,"
+			"\"map_lengths\":[10,11]},"
+			"{\"arrival\":1,\"relative_deadline\":100,\"maps\":2,"
+			"\"map_lengths\":[5,5]}]}";
+	const char *two = "{\"nodes\":[{\"name\":\"n\",\"count\":2,"
+			  "\"cpus\":1}]}";
+	const char *two_passes = "{\"batch_sched_delay\":3,\"nodes\":[{"
+				 "\"name\":\"n\",\"count\":2,\"cpus\":1}]}";
+	struct run r;
+
+	load(&r, two_passes, w);
+	go(&r, "fifo", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 0, 1e-9);
+	/* B arrives at 1, no CPU is free: a pass at 0 + 3 starts nothing;
+	 * A's first task ends at 10: a pass at once (the last was at 3) */
+	ck_assert_double_eq_tol(r.e->jobs[1].task[DL_MAP][0].start, 10, 1e-9);
+	/* A's second ends at 11: the next pass is at 10 + 3 */
+	ck_assert_double_eq_tol(r.e->jobs[1].task[DL_MAP][1].start, 13, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[1].finish, 18, 1e-9);
+	done(&r);
+
+	/* not modelled (the default): the job waits for the plan after
+	 * ReplanDelay, and every task end dispatches */
+	load(&r, two, w);
+	go(&r, "fifo", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 1, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[1].task[DL_MAP][1].start, 12, 1e-9);
+	done(&r);
+
+	load(&r, two_passes, w);
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 1, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[1].task[DL_MAP][1].start, 12, 1e-9);
+	done(&r);
+}
+END_TEST
+
 START_TEST(easy_backfill_respects_the_reservation)
 {
 	struct run r;
@@ -766,6 +839,8 @@ int main(void)
 	tcase_add_test(tc, window_counts_jobs_inside_only);
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
 	tcase_add_test(tc, fixed_workload_replays_the_draws);
+	tcase_add_test(tc, task_overhead_holds_the_slot);
+	tcase_add_test(tc, slurm_passes_follow_batch_sched_delay);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -177,6 +177,8 @@ static int cluster_error(const char *text, const char *expect)
 START_TEST(cluster_documents)
 {
 	const char *ok = "{\"slots\":\"cpu\",\"partitions\":[\"batch\",\"gpu\"]"
+			 ",\"dispatch_latency\":0.25,\"task_overhead\":0.75"
+			 ",\"batch_sched_delay\":3"
 			 ",\"nodes\":["
 			 "{\"name\":\"a\",\"count\":3,\"cpus\":8,\"mem\":16000,"
 			 "\"io\":200},"
@@ -201,6 +203,9 @@ START_TEST(cluster_documents)
 	ck_assert_double_eq(sim_series_at(&c.ext, 61), 0.5);
 	ck_assert_double_eq(sim_series_at(&c.ext, 180 + 61), 0.5);
 	ck_assert_double_eq(sim_series_next_change(&c.ext, 61), 120);
+	ck_assert_double_eq(c.dispatch_latency, 0.25);
+	ck_assert_double_eq(c.task_overhead, 0.75);
+	ck_assert_double_eq(c.batch_sched_delay, 3);
 	/* round trip */
 	j = sim_cluster_to_json(&c);
 	text = json_object_to_json_string(j);
@@ -212,6 +217,9 @@ START_TEST(cluster_documents)
 	ck_assert_double_eq(d.nodes[3].speed, 2);
 	ck_assert_uint_eq(d.nodes[1].mem, 16000);
 	ck_assert_uint_eq(d.ext.n, 3);
+	ck_assert_double_eq(d.dispatch_latency, 0.25);
+	ck_assert_double_eq(d.task_overhead, 0.75);
+	ck_assert_double_eq(d.batch_sched_delay, 3);
 	json_object_put(j);
 	sim_cluster_spec_free(&d);
 	sim_cluster_spec_free(&c);
@@ -241,6 +249,8 @@ START_TEST(cluster_documents)
 	cluster_error("{\"nodes\":[{\"cpus\":1}],\"slots\":\"gpu\"}",
 		      "cpu or typed");
 	cluster_error("{\"nodes\":[{\"cpus\":1}]} x", "unexpected");
+	cluster_error("{\"nodes\":[{\"cpus\":1}],\"task_overhead\":-1}",
+		      "task_overhead");
 }
 END_TEST
 
