@@ -1,14 +1,20 @@
-# benchmarks: sched plugin lock hold time and dispatch latency (need root
-# and start a local Slurm; results in bench/results/sched-*.md)
+# benchmarks on a local Slurm (need root): sched plugin lock hold time and
+# dispatch latency (bench/results/sched-*.md); the SWIM replay under four
+# schedulers beside deadline-sim's prediction (bench-replay, SWIM_TRACE=FILE;
+# bench/results/replay-swim.md)
 EXTRA_DIST += bench/sched-lock-hold.sh bench/sched-dispatch.sh \
 	bench/dispatch-latency.py bench/results/sched-lock-hold.md \
-	bench/results/sched-dispatch.md
+	bench/results/sched-dispatch.md bench/replay-swim.sh \
+	bench/replay-task.sh bench/plot-replay.gp
 bench-sched: all
 	$(srcdir)/bench/sched-lock-hold.sh --build $(abs_builddir) \
 		--out $(srcdir)/bench/results/sched-lock-hold.md
 	$(srcdir)/bench/sched-dispatch.sh --build $(abs_builddir) \
 		--out $(srcdir)/bench/results/sched-dispatch.md
-.PHONY: bench-sched
+bench-replay: all
+	$(srcdir)/bench/replay-swim.sh --build $(abs_builddir) \
+		--trace "$(SWIM_TRACE)" --out $(srcdir)/bench/results/replay-swim.md
+.PHONY: bench-sched bench-replay
 
 # snapshot.c's cost against synthetic Slurm records (no slurmctld; links
 # Slurm's libslurmfull for its node table, lists and bitmaps):

@@ -1,0 +1,667 @@
+#!/bin/bash
+# Benchmark: replay a slice of the SWIM Facebook 2009 trace on the local
+# cluster (contrib/localcluster, 16 nodes x 2 CPUs) under four schedulers in
+# one run -- sched/backfill as Slurm ships it, sched/deadline with
+# Policy=edf, adaptive and triage -- and run deadline-sim on exactly the
+# same workload, to compare the simulator's predicted misses with the real
+# ones (issue 11, item 5; doc/simulator.md, "Replay on real Slurm", explains
+# every choice).
+#
+#   sudo bench/replay-swim.sh --trace FB-2009_samples_24_times_1hr_0.tsv [options]
+#
+# The workload is made once, as deadline-sim workload JSON (WORK/workload.json):
+# `deadline-sim gen swim` on the trace window, scaled to the cluster (jq),
+# then `deadline-sim draw` fixes every task's length, time limit and
+# deadline.  The Slurm submissions are derived from that file: each job is
+# submitted at its (scaled) arrival, a MapReduce job with smapreduce, a
+# map-only job with sbatch --array, both with --soft-deadline (jobs without
+# a deadline with plain sbatch, the reduce array --dependency=afterok); each
+# task sleeps its own length (bench/replay-task.sh).  Every scheduler gets
+# the same submissions on a fresh cluster; Slurm ignores the soft deadlines
+# under sched/backfill.  Outcomes come from Slurm's jobcomp records: a job
+# met its deadline when every task completed and the last ended by it.
+#
+# Options (defaults in brackets):
+#   --trace FILE          the SWIM trace (.tsv) [required]
+#   --from S --to S       trace window, submissions in [S, S) [77400 79200]
+#   --time-scale A        arrivals A times faster than in the trace [4]
+#   --task-div D          task counts divided by D, rounded up [16]
+#   --max-maps N          at most N map tasks per job [128]
+#   --max-reduces N       at most N reduce tasks per job [16]
+#   --length-scale L      task lengths times L [1]
+#   --min-length S        shortest task, seconds [3]
+#   --max-length S        longest task, seconds [120]
+#   --k K                 deadline = K x the job's isolated time [1.5]
+#   --no-deadline F       share of jobs without a deadline [0.2]
+#   --seed N              gen, draws and the no-deadline choice [1]
+#   --schedulers LIST     of backfill,edf,adaptive,triage [all four]
+#   --plan-interval S     PlanInterval of deadline.conf [10]
+#   --replan-delay S      ReplanDelay of deadline.conf [1]
+#   --overhead S          the simulator's task_overhead: how long a task
+#                         holds its CPU beyond its length [0.8]
+#   --latency-deadline S  its dispatch_latency for sched/deadline [0.4]
+#   --batch-sched-delay S its batch_sched_delay for sched/backfill [3]
+#                         (these three are the a-priori model of Slurm;
+#                         doc/simulator.md says where they come from; each
+#                         run is also simulated with its own measured
+#                         overhead and latency, "calibrated")
+#   --max-wait S          per scheduler, wait at most S after the last
+#                         submission for the queue to empty [1200]
+#   --build DIR           build tree [./build]
+#   --work DIR            working directory [/tmp/slurm-deadline-replay-swim]
+#   --port-base P         local cluster ports [20080]
+#   --out FILE            write the Markdown report there (and the plot
+#                         next to it, FILE without .md + .png)
+#   --sim-only            make the workload and simulate it; no Slurm
+#   --report DIR[,DIR...] only write the report (--out) of earlier runs
+#                         (their --work directories), e.g. two seeds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+trace=""
+from=77400
+to=79200
+time_scale=4
+task_div=16
+max_maps=128
+max_reduces=16
+length_scale=1
+min_length=3
+max_length=120
+k=1.5
+no_deadline=0.2
+seed=1
+schedulers=backfill,edf,adaptive,triage
+plan_interval=10
+replan_delay=1
+overhead=0.8
+lat_deadline=0.4
+batch_sched_delay=3
+max_wait=1200
+build=$top/build
+work=/tmp/slurm-deadline-replay-swim
+port_base=20080
+out=""
+sim_only=0
+report_dirs=""
+args=("$@")
+
+die() { echo "replay-swim: $*" >&2; exit 1; }
+say() { echo "replay-swim: $*" >&2; }
+number() { [[ $2 =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$1 expects a number, got '$2'"; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--sim-only) sim_only=1; shift; continue ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+	esac
+	[ $# -ge 2 ] || die "$1 needs a value"
+	case "$1" in
+	--trace) trace=$2 ;;
+	--from) number "$1" "$2"; from=$2 ;;
+	--to) number "$1" "$2"; to=$2 ;;
+	--time-scale) number "$1" "$2"; time_scale=$2 ;;
+	--task-div) number "$1" "$2"; task_div=$2 ;;
+	--max-maps) number "$1" "$2"; max_maps=$2 ;;
+	--max-reduces) number "$1" "$2"; max_reduces=$2 ;;
+	--length-scale) number "$1" "$2"; length_scale=$2 ;;
+	--min-length) number "$1" "$2"; min_length=$2 ;;
+	--max-length) number "$1" "$2"; max_length=$2 ;;
+	--k) number "$1" "$2"; k=$2 ;;
+	--no-deadline) number "$1" "$2"; no_deadline=$2 ;;
+	--seed) [[ $2 =~ ^[0-9]+$ ]] || die "--seed expects an integer"; seed=$2 ;;
+	--schedulers) schedulers=$2 ;;
+	--plan-interval) number "$1" "$2"; plan_interval=$2 ;;
+	--replan-delay) number "$1" "$2"; replan_delay=$2 ;;
+	--overhead) number "$1" "$2"; overhead=$2 ;;
+	--latency-deadline) number "$1" "$2"; lat_deadline=$2 ;;
+	--batch-sched-delay) number "$1" "$2"; batch_sched_delay=$2 ;;
+	--max-wait) number "$1" "$2"; max_wait=$2 ;;
+	--build) build=$2 ;;
+	--work) work=$2 ;;
+	--port-base) number "$1" "$2"; port_base=$2 ;;
+	--out) out=$2 ;;
+	--report) report_dirs=$2 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+	shift 2
+done
+
+# ------------------------------------------------------------ the report
+# Markdown report and plot of the runs in the given work directories
+# (meta.env and results.tsv of each; the columns are written below).
+report() { # out-file work-dir...
+	local file=$1 png tsv d
+	shift
+	png=${file%.md}.png
+	tsv=${file%.md}.tsv
+	: >"$tsv"
+	{
+		echo "# Replay of SWIM FB-2009 on real Slurm, and deadline-sim's prediction"
+		echo
+		echo "Generated by \`bench/replay-swim.sh\` (doc/simulator.md, section \"Replay on real Slurm\", explains the method)."
+		for d in "$@"; do
+			# shellcheck disable=SC2154 # meta.env sets them
+			(
+				# shellcheck disable=SC1091
+				. "$d/meta.env"
+				echo
+				echo "## Seed $seed"
+				echo
+				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit"
+				echo "- command: \`$command\`"
+				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay\` and no estimator"
+				echo "- workload: $workload; $jobs jobs ($deadline_jobs with a deadline, $mapreduce MapReduce pairs), $tasks tasks, $work_s CPU-s submitted over ${span} s (load $load)"
+				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; a priori model of Slurm: task_overhead ${overhead} s, sched/deadline dispatch_latency ${lat_deadline} s, sched/backfill (policy fifo) batch_sched_delay ${batch_sched_delay} s; calibrated: each run's own mean task overhead and (sched/deadline) p50 freed-slot latency, below"
+				echo "- outcomes: a job met its deadline when all its tasks completed and the last ended by it, in whole seconds as Slurm records end times (the simulator's finish is cut to the second likewise)"
+				echo
+				echo "| scheduler | simulated as | real missed | simulated, a priori | difference (points) | simulated, calibrated (overhead, latency s) | difference (points) | late jobs' lateness, real: mean / p95 (s) | simulated a priori: mean / p95 (s) | not finished (real) | bounded slowdown, no deadline: real / sim | run (s) |"
+				echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+				awk -F'\t' '{
+					printf "| %s | %s | %.1f %% (%d/%d) | %.1f %% (%d/%d) | %+.1f | %.1f %% (%.2f, %.2f) | %+.1f | %.1f / %.1f | %.1f / %.1f | %d | %.2f / %.2f | %s |\n",
+						$1, $2, $5, $4, $3, $12, $11, $10, $12 - $5, $32, $37, $38, $32 - $5,
+						$6, $7, $13, $14, $8, $9, $16, $29
+				}' "$d/results.tsv"
+				echo
+				echo "Per job: the same verdict in Slurm and in the simulator (a priori), or not."
+				echo
+				echo "| scheduler | met in both | missed in both | missed only in Slurm | missed only in the simulator |"
+				echo "|---|---|---|---|---|"
+				awk -F'\t' '{ printf "| %s | %d | %d | %d | %d |\n", $1, $17, $18, $19, $20 }' "$d/results.tsv"
+				echo
+				echo "Latencies (s; n, mean, p50, p90) measured in slurmctld's log of each run; the simulator's submission-to-start for comparison."
+				echo
+				echo "| scheduler | submission to first start, real | simulated | last map end to first reduce start | task beyond its length (launch, completion) | freed slot to next start (ms; n, p50, p90) | replay's submission lag |"
+				echo "|---|---|---|---|---|---|---|"
+				for s in $(cut -f1 "$d/results.tsv"); do
+					awk -F'\t' -v s="$s" -v diag="$d/runs/$s/diag.tsv" '
+					function g(k,   l, f) {
+						while ((getline l < diag) > 0) { split(l, f, "\t"); if (f[1] == k) { close(diag); return f[2] } }
+						close(diag); return "-"
+					}
+					function q(x,   a) { split(x, a, " "); return a[1] ", " a[2] ", " a[3] ", " a[4] }
+					function t(x,   a) { split(x, a, " "); return a[1] ", " a[2] ", " a[3] }
+					$1 == s {
+						printf "| %s | %s | %d, %.2f, %.2f, %.2f | %s | %s | %s | %s |\n", s, q(g("start")),
+							$25, $26, $27, $28, q(g("reduce")), q(g("overhead")), t(g("turnover")), q(g("lag"))
+					}' "$d/results.tsv"
+				done
+				echo
+				awk -F'\t' '
+				{ real[$1] = $5; sim[$1] = $12; cal[$1] = $32; n[$1] = $4; order[++k] = $1 }
+				END {
+					print "Targets (issue 11, item 5):"
+					print ""
+					if (("triage" in real) && ("backfill" in real))
+						printf "- triage misses at most half of sched/backfill'"'"'s misses: %.1f %% vs %.1f %% / 2 = %.1f %%: %s\n",
+							real["triage"], real["backfill"], real["backfill"] / 2,
+							n["triage"] <= n["backfill"] / 2 ? "**met**" : "**not met**"
+					if (("triage" in real) && ("edf" in real))
+						printf "- triage misses no more than Policy=edf: %.1f %% vs %.1f %%: %s\n",
+							real["triage"], real["edf"], n["triage"] <= n["edf"] ? "**met**" : "**not met**"
+					for (i = 1; i <= k; i++) {
+						s = order[i]
+						d = sim[s] - real[s]
+						printf "- %s: simulated %.1f %% a priori, real %.1f %%, %+.1f points: %s (calibrated: %+.1f)\n",
+							s, sim[s], real[s], d,
+							(d <= 5 && d >= -5) ? "within 5 points" : "**off by more than 5 points**", cal[s] - real[s]
+					}
+				}' "$d/results.tsv"
+			)
+			# shellcheck disable=SC1091
+			seed=$(. "$d/meta.env"; echo "$seed")
+			awk -F'\t' -v seed="$seed" '{ printf "%s seed %s\t%s\t%s\t%s\n", $1, seed, $5, $12, $32 }' \
+				"$d/results.tsv" >>"$tsv"
+		done
+		echo
+		echo "![missed deadlines, real Slurm vs deadline-sim]($(basename "$png"))"
+	} >"$file"
+	gnuplot -e "infile='$tsv'; outfile='$png'" "$top/bench/plot-replay.gp"
+	say "report: $file, plot: $png"
+}
+
+if [ -n "$report_dirs" ]; then
+	[ -n "$out" ] || die "--report needs --out FILE"
+	IFS=, read -r -a dirs <<<"$report_dirs"
+	for d in "${dirs[@]}"; do
+		[ -f "$d/results.tsv" ] && [ -f "$d/meta.env" ] || die "$d has no results of a run"
+	done
+	report "$out" "${dirs[@]}"
+	exit 0
+fi
+[ -n "$trace" ] || die "--trace FILE is required (the SWIM FB-2009 .tsv)"
+[ -r "$trace" ] || die "cannot read the trace $trace"
+case "$build" in /*) ;; *) build=$top/$build ;; esac
+case "$work" in /*) ;; *) work=$top/$work ;; esac
+sim=$build/src/sim/deadline-sim
+smapreduce=$build/src/smapreduce/smapreduce
+[ -x "$sim" ] || die "no deadline-sim in $build (build first or pass --build)"
+for t in jq awk gnuplot; do
+	command -v "$t" >/dev/null || die "$t is needed"
+done
+IFS=, read -r -a sched_list <<<"$schedulers"
+for s in "${sched_list[@]}"; do
+	case "$s" in backfill|edf|adaptive|triage) ;; *) die "unknown scheduler '$s'" ;; esac
+done
+nodes=16
+cpus=2
+
+# the simulator's policy for each scheduler: Slurm's backfill without the
+# plugin is submission order with no throttle (soft deadlines ignored)
+sim_policy() { [ "$1" = backfill ] && echo fifo || echo "$1"; }
+
+mkdir -p "$work"
+rm -rf "${work:?}"/{lengths,runs,sim}
+mkdir -p "$work"/{lengths,runs,sim}
+
+# ------------------------------------------------------------ workload
+# deadline-sim's SWIM adapter (byte model of doc/simulator.md), then scaled:
+# arrivals / A; task counts / D rounded up, capped; lengths x L, clamped
+# to [min-length, max-length]; a share F of the jobs (a seeded hash of their position)
+# without a deadline.
+say "workload: trace window [$from, $to), arrivals /$time_scale, tasks /$task_div, k = $k, seed $seed"
+"$sim" gen swim --seed "$seed" --trace "$trace" --from "$from" --to "$to" \
+	--k "$k" --nodes "$nodes" --cpus "$cpus" --cluster-out "$work/cluster-base.json" \
+	>"$work/gen.json"
+jq --argjson a "$time_scale" --argjson d "$task_div" --argjson mm "$max_maps" \
+	--argjson mr "$max_reduces" --argjson l "$length_scale" --argjson min "$min_length" --argjson max "$max_length" \
+	--argjson nd "$no_deadline" --argjson seed "$seed" --arg desc \
+	"SWIM FB-2009 submissions in [$from, $to) s, arrivals /$time_scale, task counts /$task_div (at most $max_maps maps, $max_reduces reduces), lengths x$length_scale (in [$min_length, $max_length] s), deadlines ${k}x isolated, share $no_deadline without a deadline, seed $seed" '
+	def up: if . == floor then . else floor + 1 end;
+	def scale_len: .mean *= $l | .sd *= $l | .min = $min | .max = $max;
+	# a fixed hash of (position, seed) in [0, 1): Knuth multiplicative
+	def u($i): ((($i + 1) * 2654435761 + $seed * 40503) % 4294967296) / 4294967296;
+	.description = $desc
+	| .jobs |= [to_entries[] | .key as $i | .value
+		| .arrival = ((.arrival / $a * 10 | floor) / 10)
+		| .maps = ([(.maps / $d | up), $mm] | min)
+		| .map_length |= scale_len
+		| del(.map_input_mb, .reduce_input_mb)
+		| if .reduces > 0 then
+			.reduces = ([(.reduces / $d | up), $mr] | min)
+			| .reduce_length |= scale_len
+		  else . end
+		| if u($i) < $nd then del(.deadline_factor) else . end]
+	' "$work/gen.json" >"$work/scaled.json"
+
+# The cluster as the simulator sees it: 16 nodes x 2 CPUs, Slurm's node
+# order, and Slurm's latencies: the time a task holds its CPU beyond its
+# length; for sched/deadline the time from a freed CPU to the next start;
+# for sched/backfill Slurm's background pass (at most one per
+# batch_sched_delay; doc/simulator.md).
+cluster_json() { # overhead latency batch_sched_delay
+	jq --argjson o "$1" --argjson l "$2" --argjson b "$3" \
+		'.node_order = "first-fit" | .task_overhead = $o | .dispatch_latency = $l
+		 | .batch_sched_delay = $b' "$work/cluster-base.json"
+}
+cluster_json 0 0 0 >"$work/cluster.json"
+
+# every task's length, time limit and deadline fixed once; lengths to
+# 10 ms, deadlines down to whole seconds (Slurm's resolution); time limits
+# the longest task plus 15 s, rounded up to minutes (a task also spends
+# Slurm's launch and completion time inside its limit: without the margin
+# a 119.9 s task with a 2-minute limit is killed as TIMEOUT)
+"$sim" draw --cluster "$work/cluster.json" --workload "$work/scaled.json" \
+	--seed "$seed" >"$work/drawn.json"
+jq 'def r: map(. * 100 | round / 100);
+	def limit: ((max + 15) / 60 | ceil) * 60;
+	.jobs |= map(
+		.map_lengths |= r | .map_time_limit = (.map_lengths | limit)
+		| if .reduces > 0 then
+			.reduce_lengths |= r | .reduce_time_limit = (.reduce_lengths | limit)
+		  else . end
+		| if .deadline then .deadline |= floor else . end)' \
+	"$work/drawn.json" >"$work/workload.json"
+
+# one line per job: index name arrival(0.1 s) deadline(0 = none) maps
+# reduces map-limit-minutes reduce-limit-minutes; lengths in WORK/lengths/
+jq -r '.jobs | to_entries[] | .key as $i | .value |
+	[$i, .name, (.arrival * 10 | round), (.deadline // 0), .maps, .reduces,
+	 (.map_time_limit / 60 | ceil), ((.reduce_time_limit // 60) / 60 | ceil)] | @tsv' \
+	"$work/workload.json" >"$work/jobs.tsv"
+jq -r '.jobs | to_entries[] | "\(.key) map \(.value.map_lengths | join(" "))",
+	(select(.value.reduces > 0) | "\(.key) reduce \(.value.reduce_lengths | join(" "))")' \
+	"$work/workload.json" | while read -r i phase lens; do
+	tr ' ' '\n' <<<"$lens" >"$work/lengths/$i.$phase"
+done
+read -r njobs ndl nmr ntasks work_s span <<<"$(jq -r '
+	[.jobs | length, (map(select(.deadline)) | length),
+	 (map(select(.reduces > 0)) | length),
+	 (map(.maps + .reduces) | add),
+	 (map((.map_lengths | add) + (.reduce_lengths // [] | add // 0)) | add),
+	 (map(.arrival) | max)] | @tsv' "$work/workload.json")"
+load=$(awk -v w="$work_s" -v s="$span" -v c=$((nodes * cpus)) 'BEGIN { printf "%.2f", w / (c * s) }')
+say "$njobs jobs ($ndl with a deadline, $nmr MapReduce), $ntasks tasks, $work_s CPU-s over ${span}s of arrivals (load $load)"
+[ "$njobs" -ge 100 ] || say "warning: fewer than 100 jobs"
+
+# --------------------------------------------------------- the simulator
+deadline_conf() { # policy
+	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n# the estimator is not running: each job'"'"'s own tasks, as in the simulator\nEstimatorSocket=""\n' \
+		"$1" "$plan_interval" "$replan_delay"
+}
+# Simulate one scheduler with a model of Slurm; WORK/sim/TAG-SCHED.csv.
+simulate() { # scheduler tag overhead latency
+	local s=$1 tag=$2 p
+	p=$(sim_policy "$s")
+	if [ "$s" = backfill ]; then
+		cluster_json "$3" 0 "$batch_sched_delay"
+	else
+		cluster_json "$3" "$4" 0
+	fi >"$work/sim/$tag-$s.cluster.json"
+	deadline_conf "$([ "$s" = backfill ] && echo triage || echo "$s")" >"$work/sim/deadline-$s.conf"
+	"$sim" run --cluster "$work/sim/$tag-$s.cluster.json" --workload "$work/workload.json" \
+		--policy "$p" --seed "$seed" --config "$work/sim/deadline-$s.conf" \
+		--jobs-csv "$work/sim/$tag-$s.csv" >/dev/null
+	sim_outcomes "$work/sim/$tag-$s.csv" >"$work/sim/$tag-$s.outcomes"
+}
+
+# One outcome line per job, the same for the simulator and Slurm:
+# index arrival deadline finish isolated (seconds from the replay's start;
+# deadline "-" for none, finish "-" when the job did not complete).  The
+# simulator's finish is cut to whole seconds as Slurm records an end time
+# (time_t): a job ending 117.4 s after the start is "117" in Slurm's
+# records and meets a deadline of 117.
+sim_outcomes() { # jobs csv
+	awk -F, 'NR > 1 {
+		printf "%d\t%s\t%s\t%s\t%s\n", $1 - 1, $4, ($5 == "" ? "-" : $5),
+			($10 == "" || $13 == 1 ? "-" : int($10)), $17
+	}' "$1"
+}
+
+# jobs with a deadline, missed, missed %, mean and p95 lateness of the jobs
+# that finished late (s), jobs that did not finish, mean bounded slowdown
+# of the jobs without a deadline (response / max(isolated, 10 s)).
+metrics() { # outcome file
+	sort -t$'\t' -k1,1n "$1" | awk -F'\t' '
+	$3 != "-" {
+		n++
+		if ($4 == "-") { missed++; unfin++; next }
+		if ($4 > $3) { missed++; late[++nl] = $4 - $3; sum += $4 - $3 }
+		next
+	}
+	$4 != "-" { m++; iso = $5 < 10 ? 10 : $5; sd += ($4 - $2) / iso }
+	END {
+		asort_n(late, nl)
+		p95 = nl ? late[int(0.95 * nl + 0.999999) > nl ? nl : int(0.95 * nl + 0.999999)] : 0
+		printf "%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2f\n", n, missed,
+			n ? 100 * missed / n : 0, nl ? sum / nl : 0, p95, unfin,
+			m ? sd / m : 0
+	}
+	# insertion sort (mawk has no asort)
+	function asort_n(a, k,   i, j, v) {
+		for (i = 2; i <= k; i++) {
+			v = a[i]
+			for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
+			a[j + 1] = v
+		}
+	}'
+}
+
+for s in "${sched_list[@]}"; do
+	simulate "$s" prior "$overhead" "$lat_deadline"
+	printf '%s\t%s\n' "$s" "$(metrics "$work/sim/prior-$s.outcomes")"
+done >"$work/sim/metrics.tsv"
+if [ "$sim_only" = 1 ]; then
+	printf 'scheduler\tjobs_dl\tmissed\tmissed%%\tmean_late\tp95_late\tunfinished\tslowdown_nodl\n'
+	cat "$work/sim/metrics.tsv"
+	exit 0
+fi
+
+# ---------------------------------------------------------- real Slurm
+[ "$(id -u)" = 0 ] || die "run as root (the local cluster's daemons run as root)"
+[ -x "$smapreduce" ] || die "no smapreduce in $build"
+cdir=$work/cluster
+task=$top/bench/replay-task.sh
+lc() { LC_QUIET=1 "$top/contrib/localcluster/localcluster" --dir "$cdir" "$@"; }
+trap 'lc stop || true' EXIT
+export SLURM_CONF=$cdir/etc/slurm.conf
+echo "required $build/src/plugins/spank/.libs/spank_deadline.so" >"$work/plugstack.conf"
+
+usec() { echo "${EPOCHREALTIME/./}"; }
+
+# Submit job $1 of jobs.tsv as a user would; prints "index submit_us map_id
+# reduce_id" (reduce_id 0 for a map-only job; map_id 0 when sbatch failed).
+submit_job() { # index name arrival deadline maps reduces map_min reduce_min
+	local i=$1 name=$2 dl=$4 m=$5 r=$6 mlim=$7 rlim=$8 at ids map red=0 soft=()
+	local ml=$work/lengths/$i.map rl=$work/lengths/$i.reduce
+	at=$(usec)
+	if [ "$dl" != 0 ]; then
+		soft=(--soft-deadline="$(date -d "@$((t0 + dl))" +%Y-%m-%dT%H:%M:%S)")
+	fi
+	if [ "$dl" != 0 ] && [ "$r" -gt 0 ]; then
+		ids=$("$smapreduce" --maps="$m" --reduces="$r" "${soft[@]}" -J "$name" --parsable \
+			--map-arg=--time="$mlim" --map-arg=--export=ALL,REPLAY_LENGTHS="$ml" \
+			--reduce-arg=--time="$rlim" --reduce-arg=--export=ALL,REPLAY_LENGTHS="$rl" \
+			"$task" "$task" 2>>"$run/submit.err") || ids=0:0
+		map=${ids%%:*}
+		red=${ids##*:}
+	else
+		map=$(sbatch --parsable --array=0-$((m - 1)) "${soft[@]}" -J "$name" --time="$mlim" \
+			--export=ALL,REPLAY_LENGTHS="$ml" "$task" 2>>"$run/submit.err") || map=0
+		if [ "$r" -gt 0 ] && [ "$map" != 0 ]; then
+			red=$(sbatch --parsable --array=0-$((r - 1)) -J "$name" --time="$rlim" \
+				--dependency=afterok:"$map" --kill-on-invalid-dep=yes \
+				--export=ALL,REPLAY_LENGTHS="$rl" "$task" 2>>"$run/submit.err") || red=0
+		fi
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$i" "$at" "${map%%;*}" "${red%%;*}"
+}
+
+# Replay every job at t0 + its arrival (submissions in the background, so
+# a slow sbatch never delays the next job).
+replay() {
+	local i name arr rest now wait_us
+	while IFS=$'\t' read -r i name arr rest; do
+		now=$(usec)
+		wait_us=$(((t0 * 10 + arr) * 100000 - now))
+		[ "$wait_us" -le 0 ] || sleep "$((wait_us / 1000000)).$(printf '%06d' $((wait_us % 1000000)))"
+		# shellcheck disable=SC2086
+		submit_job "$i" "$name" "$arr" $rest >>"$run/submitted.tsv" &
+	done <"$work/jobs.tsv"
+	wait
+}
+
+# jobcomp records -> per array: completed tasks, last end (epoch), first
+# start; then one outcome line per job (as sim_outcomes).
+real_outcomes() {
+	awk '{
+		delete f
+		for (i = 1; i <= NF; i++) {
+			n = index($i, "=")
+			if (n) f[substr($i, 1, n - 1)] = substr($i, n + 1)
+		}
+		# the record of an array'"'"'s unstarted rest has no ArrayJobId
+		id = ("ArrayJobId" in f) ? f["ArrayJobId"] : f["JobId"]
+		print id, f["JobState"], f["StartTime"], f["EndTime"]
+	}' "$run/jobcomp.txt" | while read -r id st start end; do
+		printf '%s\t%s\t%s\t%s\n' "$id" "$st" "$(date -d "$start" +%s 2>/dev/null || echo 0)" \
+			"$(date -d "$end" +%s 2>/dev/null || echo 0)"
+	done >"$run/tasks.tsv"
+	awk -F'\t' -v t0="$t0" '
+	FILENAME == ARGV[1] {
+		if ($2 == "COMPLETED") { done[$1]++; if ($4 > last[$1]) last[$1] = $4 }
+		next
+	}
+	FILENAME == ARGV[2] { map[$1] = $3; red[$1] = $4; next }
+	{
+		i = $1; arr = $3 / 10; dl = $4 > 0 ? $4 : "-"
+		m = map[i]; r = red[i]
+		fin = "-"
+		if (m && done[m] == $5 && ($6 == 0 || (r && done[r] == $6))) {
+			e = last[m]
+			if ($6 > 0 && last[r] > e) e = last[r]
+			fin = e - t0
+		}
+		printf "%d\t%s\t%s\t%s\t%s\n", i, arr, dl, fin, iso[i]
+	}' "$run/tasks.tsv" "$run/submitted.tsv" "$work/jobs.tsv" |
+		join_isolated >"$run/outcomes"
+}
+
+# the isolated time column from the simulator's CSV (the same workload)
+join_isolated() {
+	awk -F'\t' -v csv="$work/sim/prior-${sched_list[0]}.csv" '
+	BEGIN { while ((getline l < csv) > 0) { split(l, c, ","); if (c[1] + 0 > 0) iso[c[1] - 1] = c[17] } }
+	{ $5 = iso[$1]; print }' OFS='\t'
+}
+
+# Per task from slurmctld's log (ms timestamps): array task alloc done,
+# epoch seconds ("-" when not seen); and per array its submission.
+log_tasks() {
+	local d0 day0
+	d0=$(date -d "@$t0" +%F)
+	day0=$(date -d "$d0" +%s)
+	awk -v d0="$d0" -v day0="$day0" '
+	function t(s,   x) {
+		split(substr(s, 13, 12), x, ":")
+		return (substr(s, 2, 10) == d0 ? day0 : day0 + 86400) + x[1] * 3600 + x[2] * 60 + x[3]
+	}
+	function id(re,   k) {
+		match($0, re)
+		k = substr($0, RSTART + 6, RLENGTH - 6)
+		return k
+	}
+	/_slurm_rpc_submit_batch_job: JobId=/ { printf "submit %s - %.3f\n", id("JobId=[0-9]+"), t($1) }
+	/sched: Allocate JobId=[0-9]+_|_start_job: Started JobId=[0-9]+_/ {
+		k = id("JobId=[0-9]+_[0-9]+"); split(k, a, "_"); printf "alloc %s %s %.3f\n", a[1], a[2], t($1)
+	}
+	/_job_complete: JobId=[0-9]+_[0-9]+\([0-9]+\) done/ {
+		k = id("JobId=[0-9]+_[0-9]+"); split(k, a, "_"); printf "done %s %s %.3f\n", a[1], a[2], t($1)
+	}' "$run/slurmctld.log" >"$run/log_events"
+}
+
+# quantile helper for the diagnostics: "n mean p50 p90" of column 1
+stats() {
+	sort -g | awk '{ v[++n] = $1; s += $1 }
+	END {
+		if (!n) { print "0 - - -"; exit }
+		q50 = int(0.5 * n + 0.5); q90 = int(0.9 * n + 0.5)
+		if (q50 < 1) q50 = 1; if (q90 < 1) q90 = 1
+		printf "%d %.2f %.2f %.2f\n", n, s / n, v[q50], v[q90]
+	}'
+}
+
+# Latencies of one run (each "n mean p50 p90", seconds): submission to the
+# first task start, the last map end to the first reduce start, the time a
+# task holds its CPU beyond its length (launch and completion); and how
+# late the replay submitted (planned arrival to sbatch's return).
+diagnose() {
+	log_tasks
+	awk -v lengths="$work/lengths" -v t0="$t0" '
+	FILENAME == ARGV[1] {
+		if ($1 == "submit") sub_t[$2] = $4
+		else if ($1 == "alloc") { al[$2 " " $3] = $4; if (!($2 in first) || $4 < first[$2]) first[$2] = $4 }
+		else { dn[$2 " " $3] = $4; if ($4 > lastd[$2]) lastd[$2] = $4 }
+		next
+	}
+	FILENAME == ARGV[2] { map[$1] = $3; red[$1] = $4; lag[$1] = $2 / 1e6; next }
+	{
+		i = $1; m = map[i]; r = red[i]
+		printf "lag %.3f\n", lag[i] - (t0 + $3 / 10)
+		if (m in first && m in sub_t) printf "start %.3f\n", first[m] - sub_t[m]
+		if (r && (r in first) && (m in lastd)) printf "reduce %.3f\n", first[r] - lastd[m]
+		for (ph = 0; ph < 2; ph++) {
+			a = ph ? r : m
+			if (!a) continue
+			f = lengths "/" i (ph ? ".reduce" : ".map")
+			k = 0
+			while ((getline len < f) > 0) {
+				key = a " " k++
+				if ((key in al) && (key in dn)) printf "overhead %.3f\n", dn[key] - al[key] - len
+			}
+			close(f)
+		}
+	}' "$run/log_events" "$run/submitted.tsv" "$work/jobs.tsv" >"$run/diag_samples"
+	for what in start reduce overhead lag; do
+		printf '%s\t%s\n' "$what" "$(awk -v w="$what" '$1 == w { print $2 }' "$run/diag_samples" | stats)"
+	done >"$run/diag.tsv"
+	# slot turnover: a task start after the latest end on the same node
+	printf 'turnover\t%s\n' "$(python3 "$top/bench/dispatch-latency.py" "$run/slurmctld.log" 2>/dev/null ||
+		echo "0 0 0 0")" >>"$run/diag.tsv"
+}
+
+# the same for the simulator: arrival to first start
+sim_diagnose() { # jobs csv
+	awk -F, 'NR > 1 && $8 != "" { printf "%.3f\n", $8 - $4 }' "$1" | stats
+}
+
+# Per job, real and simulated verdicts side by side: both met, both
+# missed, missed only in Slurm, missed only in the simulator.
+agreement() { # real outcomes, sim outcomes
+	paste "$1" "$2" | awk -F'\t' '
+	function miss(d, f) { return f == "-" || f > d }
+	$3 != "-" {
+		r = miss($3, $4); s = miss($8, $9)
+		if (!r && !s) mm++; else if (r && s) xx++; else if (r) ro++; else so++
+	}
+	END { printf "%d\t%d\t%d\t%d\n", mm, xx, ro, so }'
+}
+
+# ------------------------------------------------------------ the runs
+started=$(date -u +%Y-%m-%dT%H:%MZ)
+{
+	printf 'date=%q\n' "$started"
+	printf 'command=%q\n' "sudo bench/replay-swim.sh ${args[*]}"
+	printf 'seed=%q\ncommit=%q\n' "$seed" "$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo +changes)"
+	printf 'machine=%q\n' "$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/Mem:/ { print $2 }') GB"
+	printf 'slurm=%q\n' "$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo unknown)"
+	printf 'workload=%q\n' "$(jq -r .description "$work/workload.json")"
+	printf 'jobs=%q\ndeadline_jobs=%q\nmapreduce=%q\ntasks=%q\nwork_s=%q\nspan=%q\nload=%q\n' \
+		"$njobs" "$ndl" "$nmr" "$ntasks" "$(printf '%.0f' "$work_s")" "$span" "$load"
+	printf 'plan_interval=%q\nreplan_delay=%q\noverhead=%q\nlat_deadline=%q\nbatch_sched_delay=%q\n' \
+		"$plan_interval" "$replan_delay" "$overhead" "$lat_deadline" "$batch_sched_delay"
+	printf 'schedulers=%q\n' "$schedulers"
+} >"$work/meta.env"
+: >"$work/results.tsv"
+for s in "${sched_list[@]}"; do
+	run=$work/runs/$s
+	mkdir -p "$run"
+	lc stop || true
+	rm -rf "$cdir/log"
+	opts=(--port-base "$port_base" --build "$build" --plugstack "$work/plugstack.conf")
+	if [ "$s" = backfill ]; then
+		opts+=(--sched sched/backfill --deadline-conf none)
+	else
+		deadline_conf "$s" >"$run/deadline.conf"
+		opts+=(--sched sched/deadline --deadline-conf "$run/deadline.conf")
+	fi
+	lc "${opts[@]}" start
+	cd "$cdir/jobs"
+	t0=$(($(date +%s) + 3))
+	echo "$t0" >"$run/t0"
+	: >"$run/submitted.tsv"
+	: >"$run/submit.err"
+	say "$s: replaying $njobs jobs from $(date -d "@$t0" +%T)"
+	replay
+	say "$s: submitted in $(($(date +%s) - t0)) s; waiting for the queue to empty"
+	if ! lc wait-idle "$max_wait" 2>"$run/wait.err"; then
+		say "$s: jobs still queued after ${max_wait}s: cancelled, counted as unfinished"
+		scancel --user=root || true
+		sleep 5
+	fi
+	echo "$(($(date +%s) - t0))" >"$run/elapsed"
+	cd "$top"
+	cp "$cdir/log/jobcomp.txt" "$cdir/log/slurmctld.log" "$run/"
+	lc stop
+	real_outcomes
+	diagnose
+	# calibrated: the simulator with this run's own task overhead (mean)
+	# and, for sched/deadline, freed-slot latency (p50)
+	cal_overhead=$(awk -F'\t' '$1 == "overhead" { split($2, a, " "); print a[2] }' "$run/diag.tsv")
+	cal_latency=$(awk -F'\t' '$1 == "turnover" { split($2, a, " "); printf "%.3f", a[2] / 1000 }' "$run/diag.tsv")
+	[ "$s" != backfill ] || cal_latency=0
+	simulate "$s" cal "${cal_overhead:-0}" "${cal_latency:-0}"
+	# scheduler, sim policy, real metrics (7), a-priori sim metrics (7),
+	# agreement (4), real start latency (4), sim start latency (4),
+	# elapsed, calibrated sim metrics (7), its overhead and latency
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$(sim_policy "$s")" \
+		"$(metrics "$run/outcomes")" "$(metrics "$work/sim/prior-$s.outcomes")" \
+		"$(agreement "$run/outcomes" "$work/sim/prior-$s.outcomes")" \
+		"$(awk -F'\t' '$1 == "start" { print $2 }' "$run/diag.tsv" | tr ' ' '\t')" \
+		"$(sim_diagnose "$work/sim/prior-$s.csv" | tr ' ' '\t')" "$(cat "$run/elapsed")" \
+		"$(metrics "$work/sim/cal-$s.outcomes")" "${cal_overhead:-0}" "${cal_latency:-0}" \
+		>>"$work/results.tsv"
+	say "$s: missed: real $(metrics "$run/outcomes" | cut -f3) %, simulated $(metrics "$work/sim/prior-$s.outcomes" | cut -f3) % (calibrated $(metrics "$work/sim/cal-$s.outcomes" | cut -f3) %)"
+done
+trap - EXIT
+[ -z "$out" ] || report "$out" "$work"
