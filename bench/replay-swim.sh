@@ -128,6 +128,82 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 
+# One outcome line per job, the same for the simulator and Slurm:
+# index arrival deadline finish isolated (seconds from the replay's start;
+# deadline "-" for none, finish "-" when the job did not complete).  The
+# simulator's finish is cut to whole seconds as Slurm records an end time
+# (time_t): a job ending 117.4 s after the start is "117" in Slurm's
+# records and meets a deadline of 117.
+sim_outcomes() { # jobs csv
+	awk -F, 'NR > 1 {
+		printf "%d\t%s\t%s\t%s\t%s\n", $1 - 1, $4, ($5 == "" ? "-" : $5),
+			($10 == "" || $13 == 1 ? "-" : int($10)), $17
+	}' "$1"
+}
+
+# jobs with a deadline, missed, missed %, mean and p95 lateness of the jobs
+# that finished late (s), jobs that did not finish, mean bounded slowdown
+# of the jobs without a deadline (response / max(isolated, 10 s)).
+metrics() { # outcome file
+	sort -t$'\t' -k1,1n "$1" | awk -F'\t' '
+	$3 != "-" {
+		n++
+		if ($4 == "-") { missed++; unfin++; next }
+		if ($4 > $3) { missed++; late[++nl] = $4 - $3; sum += $4 - $3 }
+		next
+	}
+	$4 != "-" { m++; iso = $5 < 10 ? 10 : $5; sd += ($4 - $2) / iso }
+	END {
+		asort_n(late, nl)
+		p95 = nl ? late[int(0.95 * nl + 0.999999) > nl ? nl : int(0.95 * nl + 0.999999)] : 0
+		printf "%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2f\n", n, missed,
+			n ? 100 * missed / n : 0, nl ? sum / nl : 0, p95, unfin,
+			m ? sd / m : 0
+	}
+	# insertion sort (mawk has no asort)
+	function asort_n(a, k,   i, j, v) {
+		for (i = 2; i <= k; i++) {
+			v = a[i]
+			for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
+			a[j + 1] = v
+		}
+	}'
+}
+
+# The prediction's sensitivity to the model of Slurm: every scheduler of a
+# run (its work directory) simulated again over a grid of task overheads
+# and, for sched/deadline, dispatch latencies around the a-priori model,
+# spanning what the runs measure; one line per point in
+# DIR/sim/sensitivity.tsv: scheduler, overhead, latency, missed, jobs.
+sens_overheads="0.7 0.75 0.8 0.85 0.9 0.95 1 1.1"
+sens_latencies="0.3 0.35 0.4 0.45 0.5"
+sensitivity() { # work-dir deadline-sim
+	local d=$1 sim_bin=$2 s o l p lats bsd seed tmp
+	# shellcheck disable=SC1091
+	bsd=$(. "$d/meta.env"; echo "$batch_sched_delay")
+	# shellcheck disable=SC1091
+	seed=$(. "$d/meta.env"; echo "$seed")
+	tmp=$(mktemp -d)
+	for s in $(cut -f1 "$d/sim/metrics.tsv"); do
+		p=$s lats=$sens_latencies
+		[ "$s" != backfill ] || p=fifo lats=0
+		for o in $sens_overheads; do
+			for l in $lats; do
+				jq --argjson o "$o" --argjson l "$l" --argjson b "$([ "$s" = backfill ] && echo "$bsd" || echo 0)" \
+					'.node_order = "first-fit" | .task_overhead = $o | .dispatch_latency = $l
+					 | .batch_sched_delay = $b' "$d/cluster-base.json" >"$tmp/cluster.json"
+				"$sim_bin" run --cluster "$tmp/cluster.json" --workload "$d/workload.json" \
+					--policy "$p" --seed "$seed" --config "$d/sim/deadline-$s.conf" \
+					--jobs-csv "$tmp/jobs.csv" >/dev/null
+				sim_outcomes "$tmp/jobs.csv" >"$tmp/outcomes"
+				printf '%s\t%s\t%s\t%s\n' "$s" "$o" "$l" \
+					"$(metrics "$tmp/outcomes" | awk -F'\t' '{ print $2 "\t" $1 }')"
+			done
+		done
+	done >"$d/sim/sensitivity.tsv"
+	rm -rf "$tmp"
+}
+
 # ------------------------------------------------------------ the report
 # Markdown report and plot of the runs in the given work directories
 # (meta.env and results.tsv of each; the columns are written below).
@@ -188,6 +264,25 @@ report() { # out-file work-dir...
 					}' "$d/results.tsv"
 				done
 				echo
+				[ -s "$d/sim/sensitivity.tsv" ] || sensitivity "$d" "$sim_bin"
+				echo "The prediction's sensitivity to the model of Slurm: each scheduler simulated again with task_overhead in {${sens_overheads// /, }} s and (sched/deadline) dispatch_latency in {${sens_latencies// /, }} s; missed deadlines over the grid."
+				echo
+				echo "| scheduler | grid points | simulated missed: min | median | max | real | points within 5 of the real rate |"
+				echo "|---|---|---|---|---|---|---|"
+				awk -F'\t' 'FILENAME == ARGV[1] { real[$1] = $4; next }
+				{ v[$1, ++k[$1]] = $4; n[$1] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
+				END {
+					for (i = 1; i <= m; i++) {
+						s = order[i]; c = k[s]
+						for (a = 2; a <= c; a++) { x = v[s, a]; for (b = a - 1; b >= 1 && v[s, b] > x; b--) v[s, b + 1] = v[s, b]; v[s, b + 1] = x }
+						w = 0
+						for (a = 1; a <= c; a++) { d = 100 * (v[s, a] - real[s]) / n[s]; if (d <= 5 && d >= -5) w++ }
+						printf "| %s | %d | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %d of %d |\n", s, c,
+							100 * v[s, 1] / n[s], 100 * v[s, int((c + 1) / 2)] / n[s], 100 * v[s, c] / n[s],
+							100 * real[s] / n[s], w, c
+					}
+				}' "$d/results.tsv" "$d/sim/sensitivity.tsv"
+				echo
 				awk -F'\t' '
 				{ real[$1] = $5; sim[$1] = $12; cal[$1] = $32; n[$1] = $4; order[++k] = $1 }
 				END {
@@ -221,6 +316,8 @@ report() { # out-file work-dir...
 	say "report: $file, plot: $png"
 }
 
+case "$build" in /*) ;; *) build=$top/$build ;; esac
+sim_bin=$build/src/sim/deadline-sim
 if [ -n "$report_dirs" ]; then
 	[ -n "$out" ] || die "--report needs --out FILE"
 	IFS=, read -r -a dirs <<<"$report_dirs"
@@ -354,48 +451,6 @@ simulate() { # scheduler tag overhead latency
 		--policy "$p" --seed "$seed" --config "$work/sim/deadline-$s.conf" \
 		--jobs-csv "$work/sim/$tag-$s.csv" >/dev/null
 	sim_outcomes "$work/sim/$tag-$s.csv" >"$work/sim/$tag-$s.outcomes"
-}
-
-# One outcome line per job, the same for the simulator and Slurm:
-# index arrival deadline finish isolated (seconds from the replay's start;
-# deadline "-" for none, finish "-" when the job did not complete).  The
-# simulator's finish is cut to whole seconds as Slurm records an end time
-# (time_t): a job ending 117.4 s after the start is "117" in Slurm's
-# records and meets a deadline of 117.
-sim_outcomes() { # jobs csv
-	awk -F, 'NR > 1 {
-		printf "%d\t%s\t%s\t%s\t%s\n", $1 - 1, $4, ($5 == "" ? "-" : $5),
-			($10 == "" || $13 == 1 ? "-" : int($10)), $17
-	}' "$1"
-}
-
-# jobs with a deadline, missed, missed %, mean and p95 lateness of the jobs
-# that finished late (s), jobs that did not finish, mean bounded slowdown
-# of the jobs without a deadline (response / max(isolated, 10 s)).
-metrics() { # outcome file
-	sort -t$'\t' -k1,1n "$1" | awk -F'\t' '
-	$3 != "-" {
-		n++
-		if ($4 == "-") { missed++; unfin++; next }
-		if ($4 > $3) { missed++; late[++nl] = $4 - $3; sum += $4 - $3 }
-		next
-	}
-	$4 != "-" { m++; iso = $5 < 10 ? 10 : $5; sd += ($4 - $2) / iso }
-	END {
-		asort_n(late, nl)
-		p95 = nl ? late[int(0.95 * nl + 0.999999) > nl ? nl : int(0.95 * nl + 0.999999)] : 0
-		printf "%d\t%d\t%.1f\t%.1f\t%.1f\t%d\t%.2f\n", n, missed,
-			n ? 100 * missed / n : 0, nl ? sum / nl : 0, p95, unfin,
-			m ? sd / m : 0
-	}
-	# insertion sort (mawk has no asort)
-	function asort_n(a, k,   i, j, v) {
-		for (i = 2; i <= k; i++) {
-			v = a[i]
-			for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]
-			a[j + 1] = v
-		}
-	}'
 }
 
 for s in "${sched_list[@]}"; do
