@@ -226,7 +226,7 @@ report() { # out-file work-dir...
 				echo "## Seed $seed"
 				echo
 				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit"
-				echo "- command: \`$command\`"
+				echo "- command: \`$command\` (trace sha256 ${trace_sha256:-not recorded})"
 				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay\` and no estimator"
 				echo "- workload: $workload; $jobs jobs ($deadline_jobs with a deadline, $mapreduce MapReduce pairs), $tasks tasks, $work_s CPU-s submitted over ${span} s (load $load)"
 				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; a priori model of Slurm: task_overhead ${overhead} s, sched/deadline dispatch_latency ${lat_deadline} s, sched/backfill (policy fifo) batch_sched_delay ${batch_sched_delay} s; calibrated: each run's own mean task overhead and (sched/deadline) p50 freed-slot latency, below"
@@ -656,7 +656,10 @@ agreement() { # real outcomes, sim outcomes
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 {
 	printf 'date=%q\n' "$started"
-	printf 'command=%q\n' "sudo bench/replay-swim.sh ${args[*]}"
+	# the trace by its name and checksum (the results never point outside
+	# the repository)
+	printf 'command=%q\n' "sudo bench/replay-swim.sh ${args[*]//"$trace"/$(basename "$trace")}"
+	printf 'trace_sha256=%q\n' "$(sha256sum <"$trace" | cut -d' ' -f1)"
 	printf 'seed=%q\ncommit=%q\n' "$seed" "$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo +changes)"
 	printf 'machine=%q\n' "$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/Mem:/ { print $2 }') GB"
 	printf 'slurm=%q\n' "$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo unknown)"
