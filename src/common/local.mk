@@ -62,6 +62,7 @@ DL_CORE_SOURCES = \
 	src/common/plan/decide.c src/common/plan/decide.h \
 	src/common/plan/sched_state.c src/common/plan/sched_state.h \
 	src/common/plan/id_index.c src/common/plan/id_index.h \
+	src/common/plan/alert.c src/common/plan/alert.h \
 	src/common/config/config.c src/common/config/config.h \
 	src/common/config/kv_file.c src/common/config/kv_file.h \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \

@@ -6,7 +6,7 @@ UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
 	test/unit/test_goal test/unit/test_config test/unit/test_plan \
 	test/unit/test_capacity test/unit/test_adaptive \
 	test/unit/test_job_hints test/unit/test_lookahead test/unit/test_triage \
-	test/unit/test_text
+	test/unit/test_text test/unit/test_alert
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
 UNIT_LDADD = $(DL_TOOLS_LIBS) $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
 test_unit_test_model_SOURCES = test/unit/test_model.c test/unit/fixtures.h
@@ -42,6 +42,9 @@ test_unit_test_job_hints_LDADD = $(UNIT_LDADD)
 test_unit_test_text_SOURCES = test/unit/test_text.c test/unit/fixtures.h
 test_unit_test_text_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_text_LDADD = $(UNIT_LDADD)
+test_unit_test_alert_SOURCES = test/unit/test_alert.c test/unit/fixtures.h
+test_unit_test_alert_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_alert_LDADD = $(UNIT_LDADD)
 endif
 
 # The core's layers and dependency graph (no cycle, no upward include).

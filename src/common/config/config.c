@@ -19,9 +19,11 @@
 static const char *const policy_names[DL_POLICY_COUNT + 1] = {
 	"adaptive", "ras", "reverse", "realtime", "triage", "edf", NULL};
 static const char *const hopeless_rank_names[] = {"below", "above", NULL};
+static const char *const yes_no_names[] = {"no", "yes", NULL};
 
 _Static_assert(sizeof(enum dl_policy) == sizeof(int) &&
-		       sizeof(enum dl_hopeless_rank) == sizeof(int),
+		       sizeof(enum dl_hopeless_rank) == sizeof(int) &&
+		       sizeof(enum dl_yes_no) == sizeof(int),
 	       "DL_OPT_CHOICE fields are written as int");
 
 const struct dl_option dl_options[] = {
@@ -106,6 +108,20 @@ const struct dl_option dl_options[] = {
 	 NULL},
 	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
 	 "time grid of the dispatcher simulation of triage and edf", NULL},
+	{"AlertProgram", DL_OPT_STRING, OFF(alert_program), 0, 0, "",
+	 "command run when a job's verdict turns at_risk or hopeless and when "
+	 "it ends met or missed; empty disables it",
+	 NULL},
+	{"AlertMail", DL_OPT_CHOICE, OFF(alert_mail), 0, 0, "no",
+	 "yes: the same alerts by mail through slurm.conf's MailProg, to jobs "
+	 "whose --mail-type asks for them",
+	 yes_no_names},
+	{"AlertInterval", DL_OPT_DURATION, OFF(alert_interval), 0, 86400, "5m",
+	 "least time between two verdict alerts of one job", NULL},
+	{"AlertTimeout", DL_OPT_DURATION, OFF(alert_timeout), 1, 600, "30",
+	 "seconds an AlertProgram or MailProg run may take before it is "
+	 "killed",
+	 NULL},
 	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
 	 "0 = decisions only, 1..3 = more detail in slurmctld's log", NULL},
 	{NULL, 0, 0, 0, 0, NULL, NULL, NULL},

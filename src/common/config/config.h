@@ -32,6 +32,8 @@ enum dl_hopeless_rank {
 	DL_HOPELESS_ABOVE = 1, /* before them, after every feasible job */
 };
 
+enum dl_yes_no { DL_NO = 0, DL_YES = 1 };
+
 struct dl_config {
 	enum dl_policy policy;
 	double plan_interval;      /* seconds between plan cycles */
@@ -59,7 +61,11 @@ struct dl_config {
 	double hopeless_aging; /* s a job stays below others once hopeless */
 	double hopeless_slack; /* share of a feasible job's slack lent */
 	double lookahead_step; /* time grid of the dispatcher lookahead */
-	uint32_t debug;        /* 0 quiet .. 3 very verbose */
+	char *alert_program;   /* AlertProgram; "" = none */
+	enum dl_yes_no alert_mail; /* alerts through MailProg */
+	double alert_interval;     /* s between two verdict alerts of a job */
+	double alert_timeout;      /* s an alert command may run */
+	uint32_t debug;            /* 0 quiet .. 3 very verbose */
 };
 
 enum dl_opt_type {

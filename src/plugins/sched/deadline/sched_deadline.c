@@ -315,6 +315,7 @@ static void _cycle(bool due)
 
 	placed = plan->nplace > 0;
 	dl_plan_publish(plan); /* the plan is shared and read-only now */
+	sdl_alert_cycle(plan, &snap, &cfg); /* queued: a worker runs them */
 	/* start the allotted tasks now, once select/deadline can see the
 	 * placement that allows them (ras/reverse: every new placement) */
 	if (changes || placed)
@@ -399,6 +400,7 @@ static void _restore_plan(void)
 		info("%s: restored the plan of cycle %" PRIu64
 		     " (%u jobs) from %s",
 		     SDL_PREFIX, plan->cycle, plan->njobs, path);
+		sdl_alert_prime(plan); /* no alert told twice */
 		dl_plan_publish(plan);
 	}
 	xfree(path);
@@ -430,6 +432,7 @@ extern int init(void)
 	_load_realtime();
 	sdl_est_configure(&cfg); /* no connection yet: the plan thread's */
 	sdl_est_load(&tracker);
+	sdl_alert_start();
 	_restore_plan();
 
 	bf_context = plugin_context_create("sched", "sched/backfill",
@@ -454,6 +457,7 @@ extern void fini(void)
 		pthread_join(plan_thread, NULL);
 		plan_thread = 0;
 	}
+	sdl_alert_stop();
 	if (bf_context)
 		plugin_context_destroy(bf_context); /* backfill's fini() */
 	bf_context = NULL;

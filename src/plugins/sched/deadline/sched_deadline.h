@@ -79,6 +79,8 @@ struct sdl_array {
 	uint32_t dep_array; /* afterok on this array (map of a pair) */
 	uint64_t rt_ticket; /* job_submit/deadline's realtime ticket */
 	uint32_t dep_other; /* afterok on a job that is not an array */
+	uint16_t mail_type; /* --mail-type (MAIL_JOB_* bits) */
+	char *mail_user;    /* --mail-user, Slurm's default filled in */
 	/* its running tasks in the order Slurm listed them, linked through
 	 * sdl_task.next_running, so that merging them costs what they are
 	 * and not what every array's tasks are (SDL_NO_TASK: none) */
@@ -94,6 +96,7 @@ struct sdl_snapshot {
 	uint32_t max_other_prio; /* highest priority of other pending jobs */
 	time_t taken;
 	time_t job_update; /* last_job_update seen under the lock */
+	char *mail_prog;   /* slurm.conf MailProg */
 	uint64_t hold_us;
 };
 
@@ -128,6 +131,9 @@ extern void sdl_log_to_slurm(const char *prefix, enum dl_log_level min);
 extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 			     const struct dl_config *cfg);
 extern void sdl_snapshot_free(struct sdl_snapshot *s);
+/* The snapshot's array with this ArrayJobId, or NULL. */
+extern const struct sdl_array *sdl_snapshot_array(const struct sdl_snapshot *s,
+						  uint32_t id);
 /* Merge into the plugin's memory; returns a signature of everything the
  * plan depends on (a cycle whose signature did not change may be
  * skipped). */
@@ -173,6 +179,17 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 /* After apply, no lock: log changes and remember them. */
 extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 		       const struct dl_plan *plan, struct dl_sstate *st);
+
+/* alert.c: verdict alerts (common/plan/alert.h) run by a worker thread of
+ * their own, never by the plan thread, never under a slurmctld lock */
+extern void sdl_alert_start(void);
+extern void sdl_alert_stop(void);
+/* Plan thread, no lock: seed from the restored plan, then per cycle queue
+ * the alerts the plan makes due (mail addresses from the snapshot). */
+extern void sdl_alert_prime(const struct dl_plan *plan);
+extern void sdl_alert_cycle(const struct dl_plan *plan,
+			    const struct sdl_snapshot *snap,
+			    const struct dl_config *cfg);
 
 /* state.c */
 extern char *sdl_state_path(void);

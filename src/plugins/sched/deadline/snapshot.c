@@ -146,6 +146,12 @@ static struct sdl_array *_find_array(const struct sdl_snapshot *s, uint32_t id)
 	return NULL;
 }
 
+extern const struct sdl_array *sdl_snapshot_array(const struct sdl_snapshot *s,
+						  uint32_t id)
+{
+	return s ? _find_array(s, id) : NULL;
+}
+
 static struct sdl_task *_add_task(struct sdl_snapshot *s, struct sdl_array *a,
 				  uint32_t task_id, uint8_t kind, time_t start,
 				  time_t end, uint32_t node)
@@ -209,6 +215,10 @@ static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
 	a->name = xstrdup(job_ptr->name);
 	a->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name
 						 : job_ptr->partition);
+	/* alerts by mail (alert.c): what the job asked for */
+	a->mail_type = job_ptr->mail_type;
+	xfree(a->mail_user);
+	a->mail_user = xstrdup(job_ptr->mail_user);
 	a->cpus = (d && d->min_cpus && d->min_cpus != NO_VAL) ? d->min_cpus : 1;
 	a->mem = 0;
 	if (d && d->pn_min_memory && d->pn_min_memory != NO_VAL64) {
@@ -419,6 +429,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 	memset(s, 0, sizeof(*s));
 	s->taken = time(NULL);
 	s->job_update = last_job_update;
+	s->mail_prog = xstrdup(slurm_conf.mail_prog); /* conf read lock */
 	_take_cluster(s, cfg);
 	if (!job_list)
 		return SLURM_SUCCESS;
@@ -503,9 +514,11 @@ extern void sdl_snapshot_free(struct sdl_snapshot *s)
 		xfree(s->arrays[i].name);
 		xfree(s->arrays[i].partition);
 		xfree(s->arrays[i].hints_err);
+		xfree(s->arrays[i].mail_user);
 	}
 	xfree(s->arrays);
 	xfree(s->tasks);
+	xfree(s->mail_prog);
 	dl_cluster_free(&s->cl);
 	memset(s, 0, sizeof(*s));
 }
