@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@
 
 struct options {
 	bool json;
+	bool long_view;
+	bool no_header;
+	char *format; /* --format */
 	char *plan;   /* --plan or $SDEADLINE_PLAN */
 	double watch; /* seconds; 0 = once */
 	struct sdl_filter filter;
@@ -52,6 +56,14 @@ static void usage(FILE *f)
 		"  -j, --job=ID[,ID...]    only these jobs (map or reduce "
 		"array ids)\n"
 		"  -u, --user=NAME[,NAME]  only jobs of these users\n"
+		"  -l, --long              more fields, the whole explanation "
+		"wrapped\n"
+		"                          below each row\n"
+		"  -o, --format=FORMAT     fields to show: \"%%i %%u %%.8v "
+		"%%x\" (squeue -o\n"
+		"                          style) or \"jobid,user,verdict:8\";"
+		" see sdeadline(1)\n"
+		"      --noheader          rows only\n"
 		"      --json              the rows as JSON\n"
 		"      --watch[=SECONDS]   redraw every SECONDS (default 2) "
 		"until\n"
@@ -75,12 +87,15 @@ static void on_signal(int sig)
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_JSON = 256, OPT_WATCH, OPT_PLAN };
+	enum { OPT_JSON = 256, OPT_WATCH, OPT_PLAN, OPT_NOHEADER };
 	static const struct option longopts[] = {
 		{"job", required_argument, NULL, 'j'},
 		{"jobs", required_argument, NULL, 'j'},
 		{"user", required_argument, NULL, 'u'},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"long", no_argument, NULL, 'l'},
+		{"format", required_argument, NULL, 'o'},
+		{"noheader", no_argument, NULL, OPT_NOHEADER},
 		{"watch", optional_argument, NULL, OPT_WATCH},
 		{"plan", required_argument, NULL, OPT_PLAN},
 		{"help", no_argument, NULL, 'h'},
@@ -91,7 +106,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:u:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j:u:lo:hV", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'j':
 			if (sdl_filter_add_jobs(&o->filter, optarg, err,
@@ -111,6 +127,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case 'l':
+			o->long_view = true;
+			break;
+		case OPT_NOHEADER:
+			o->no_header = true;
+			break;
+		case 'o':
+			if (sdl_check_format(optarg, err, sizeof(err))) {
+				fprintf(stderr, PROG ": --format=%s: %s\n",
+					optarg, err);
+				return 2;
+			}
+			free(o->format);
+			o->format = strdup(optarg);
 			break;
 		case OPT_WATCH:
 			o->watch = 2;
@@ -172,12 +203,26 @@ static bool utf8_terminal(void)
 	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
+/* The terminal's width: the window, else $COLUMNS, else 80. */
+static size_t terminal_columns(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	long c;
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	c = env ? strtol(env, NULL, 10) : 0;
+	return c > 0 && c < 10000 ? (size_t) c : 80;
+}
+
 /* One look at the plan: read it, restrict it, print it.  Returns the exit
  * status. */
 static int show(struct options *o, struct sdl_access *a, const char *path,
 		bool configured, bool utf8, bool tty)
 {
 	struct dl_plan *plan;
+	struct sdl_view view = {0};
 	bool filtered;
 	char err[512];
 	double now = (double) time(NULL), stale;
@@ -229,7 +274,13 @@ static int show(struct options *o, struct sdl_access *a, const char *path,
 		stale = 5 * a->cfg.plan_interval;
 		if (stale < 60)
 			stale = 60;
-		sdl_print_table(stdout, plan, &o->filter, now, utf8, stale);
+		view.format = o->format;
+		view.long_view = o->long_view;
+		view.no_header = o->no_header;
+		view.utf8 = utf8;
+		view.columns = tty ? terminal_columns() : 0;
+		view.stale_after = stale;
+		sdl_print(stdout, plan, &o->filter, now, &view);
 		if (o->filter.njobs && !sdl_count_selected(plan, &o->filter))
 			fprintf(stderr, PROG
 				": no such job in the plan (not a deadline "
@@ -293,6 +344,7 @@ int main(int argc, char **argv)
 out:
 	free(path);
 	free(o.plan);
+	free(o.format);
 	sdl_filter_free(&o.filter);
 	sdl_access_fini(&a);
 	return rc;

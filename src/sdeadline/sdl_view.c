@@ -9,8 +9,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/io/timefmt.h"
+#include "common/io/utf8.h"
 #include "common/io/json.h"
 
 void sdl_filter_init(struct sdl_filter *f)
@@ -221,75 +223,301 @@ static const char *phase_name(int phase)
 	return phase == DL_MAP ? "map" : phase == DL_REDUCE ? "reduce" : "done";
 }
 
-enum col {
-	C_JOB,
-	C_USER,
-	C_PHASE,
-	C_POLICY,
-	C_DEADLINE,
-	C_PREDICTED,
-	C_TASKS,
-	C_ALLOC,
-	C_NEED,
-	C_SOURCE,
-	C_VERDICT,
-	C_EXPLAIN,
-	C_COUNT
+/* ---- fields: the default table, --long and --format ---- */
+
+struct field {
+	char letter;      /* --format %letter */
+	const char *name; /* --format name */
+	const char *header;
+	bool right; /* right-aligned numbers */
 };
 
-static const char *const headers[C_COUNT] = {
-	"JOBID",         "USER",  "PHASE", "POLICY", "DEADLINE", "PREDICTED",
-	"DONE/RUN/PEND", "ALLOC", "NEED",  "SOURCE", "VERDICT",  "EXPLANATION",
+enum fid {
+	F_JOB,
+	F_USER,
+	F_ACCOUNT,
+	F_NAME,
+	F_PHASE,
+	F_POLICY,
+	F_DEADLINE,
+	F_PREDICTED,
+	F_P90,
+	F_SOURCE,
+	F_TASKS,
+	F_ALLOC,
+	F_NEED,
+	F_RANK,
+	F_MU,
+	F_VERDICT,
+	F_EXPLAIN,
+	F_COUNT
 };
 
-/* right-aligned numeric columns */
-static bool right_aligned(int c)
+static const struct field fields[F_COUNT] = {
+	{'i', "jobid", "JOBID", false},
+	{'u', "user", "USER", false},
+	{'a', "account", "ACCOUNT", false},
+	{'j', "name", "NAME", false},
+	{'P', "phase", "PHASE", false},
+	{'p', "policy", "POLICY", false},
+	{'d', "deadline", "DEADLINE", false},
+	{'e', "predicted", "PREDICTED", false},
+	{'E', "p90", "P90", false},
+	{'s', "source", "SOURCE", false},
+	{'t', "tasks", "DONE/RUN/PEND", false},
+	{'A', "alloc", "ALLOC", true},
+	{'n', "need", "NEED", true},
+	{'r', "rank", "RANK", true},
+	{'m', "mu", "TASKLEN", true},
+	{'v', "verdict", "VERDICT", false},
+	{'x', "explanation", "EXPLANATION", false},
+};
+
+#define SDL_DEFAULT_FORMAT "%i %u %P %p %d %e %E %s %t %A %n %v %x"
+#define SDL_LONG_FORMAT    "%i %u %a %j %P %p %d %e %E %s %t %A %n %r %m %v"
+#define CELL               224 /* fits the plan's 200-byte explanation */
+#define MAX_ITEMS          64
+
+/* one item of a format: a field with its width, or literal text */
+struct item {
+	int field; /* enum fid, or -1 for literal text */
+	int width; /* 0 = as wide as the widest cell */
+	bool right;
+	char text[64]; /* literal */
+};
+
+struct layout {
+	struct item items[MAX_ITEMS];
+	int n;
+};
+
+static int field_by_name(const char *name, size_t len)
 {
-	return c == C_ALLOC || c == C_NEED;
+	for (int f = 0; f < F_COUNT; f++)
+		if (strlen(fields[f].name) == len &&
+		    !strncasecmp(fields[f].name, name, len))
+			return f;
+	return -1;
 }
 
-#define CELL 96
-
-static void fill_row(char cells[C_COUNT][CELL], const struct dl_plan *p,
-		     const struct dl_plan_job *j, bool utf8)
+static int add_item(struct layout *l, int field, int width, bool right,
+		    const char *text, size_t len, char *err, size_t errlen)
 {
-	const char *v = sdl_outcome(j);
+	struct item *it;
+
+	if (l->n == MAX_ITEMS) {
+		snprintf(err, errlen, "more than %d items", MAX_ITEMS);
+		return EINVAL;
+	}
+	it = &l->items[l->n++];
+	it->field = field;
+	it->width = width;
+	it->right = field >= 0 && (right || (!width && fields[field].right));
+	snprintf(it->text, sizeof(it->text), "%.*s", (int) len,
+		 text ? text : "");
+	return 0;
+}
+
+/* "%i %.8u ..." (squeue -o style: %[.][width]letter, "." right-aligns,
+ * %% a percent sign, other text kept) or "jobid,user:8,verdict" (names,
+ * optional :width, separated by one blank). */
+static int parse_format(const char *fmt, struct layout *l, char *err,
+			size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	if (!fmt || !*fmt) {
+		snprintf(err, errlen, "empty format");
+		return EINVAL;
+	}
+	if (!strchr(fmt, '%')) {
+		for (const char *p = fmt; *p;) {
+			size_t n = strcspn(p, ",:");
+			int f = field_by_name(p, n), width = 0;
+
+			if (f < 0) {
+				snprintf(err, errlen, "unknown field '%.*s'",
+					 (int) n, p);
+				return EINVAL;
+			}
+			p += n;
+			if (*p == ':') {
+				char *end;
+				long w = strtol(p + 1, &end, 10);
+
+				if (end == p + 1 || w < 1 || w > CELL - 1 ||
+				    (*end && *end != ',')) {
+					snprintf(err, errlen,
+						 "bad width after '%s'",
+						 fields[f].name);
+					return EINVAL;
+				}
+				width = (int) w;
+				p = end;
+			}
+			if (l->n &&
+			    add_item(l, -1, 0, false, " ", 1, err, errlen))
+				return EINVAL;
+			if (add_item(l, f, width, false, NULL, 0, err, errlen))
+				return EINVAL;
+			if (*p == ',' && !*++p) {
+				snprintf(err, errlen, "a ',' ends the list");
+				return EINVAL;
+			}
+		}
+		return 0;
+	}
+	for (const char *p = fmt; *p;) {
+		const char *lit = p;
+		bool right = false;
+		long width = 0;
+		int f = -1;
+
+		if (*p != '%') {
+			size_t n = strcspn(p, "%");
+
+			while (n) { /* long literals in pieces */
+				size_t k = n < 63 ? n : 63;
+
+				if (add_item(l, -1, 0, false, lit, k, err,
+					     errlen))
+					return EINVAL;
+				lit += k;
+				n -= k;
+			}
+			p = lit;
+			continue;
+		}
+		p++;
+		if (*p == '%') {
+			if (add_item(l, -1, 0, false, "%", 1, err, errlen))
+				return EINVAL;
+			p++;
+			continue;
+		}
+		if (*p == '.') {
+			right = true;
+			p++;
+		}
+		while (*p >= '0' && *p <= '9') {
+			width = width * 10 + (*p - '0');
+			if (width > CELL - 1) {
+				snprintf(err, errlen, "width above %d",
+					 CELL - 1);
+				return EINVAL;
+			}
+			p++;
+		}
+		for (int k = 0; k < F_COUNT && *p; k++)
+			if (fields[k].letter == *p)
+				f = k;
+		if (f < 0) {
+			snprintf(err, errlen, "unknown field %%%c%s",
+				 *p ? *p : ' ', *p ? "" : "(end of format)");
+			return EINVAL;
+		}
+		p++;
+		if (add_item(l, f, (int) width, right, NULL, 0, err, errlen))
+			return EINVAL;
+	}
+	return 0;
+}
+
+int sdl_check_format(const char *fmt, char *err, size_t errlen)
+{
+	struct layout l;
+
+	return parse_format(fmt, &l, err, errlen);
+}
+
+static void fill_cell(char *cell, int f, const struct dl_plan *p,
+		      const struct dl_plan_job *j, bool utf8)
+{
+	const char *v;
 	char err[32];
 
-	if (j->reduce_id)
-		snprintf(cells[C_JOB], CELL, "%llu+%llu",
-			 (unsigned long long) j->job_id,
-			 (unsigned long long) j->reduce_id);
-	else
-		snprintf(cells[C_JOB], CELL, "%llu",
-			 (unsigned long long) j->job_id);
-	snprintf(cells[C_USER], CELL, "%s", j->user[0] ? j->user : "-");
-	snprintf(cells[C_PHASE], CELL, "%s", phase_name(j->phase));
-	snprintf(cells[C_POLICY], CELL, "%s", dl_policy_name(p->policy));
-	dl_format_time(j->deadline, p->now, cells[C_DEADLINE], CELL);
-	dl_format_time(j->predicted_finish, p->now, cells[C_PREDICTED], CELL);
-	if (j->phase >= 0 && isfinite(j->finish_err) && j->finish_err >= 1 &&
-	    strcmp(cells[C_PREDICTED], "-")) {
-		size_t l = strlen(cells[C_PREDICTED]);
+	switch (f) {
+	case F_JOB:
+		if (j->reduce_id)
+			snprintf(cell, CELL, "%llu+%llu",
+				 (unsigned long long) j->job_id,
+				 (unsigned long long) j->reduce_id);
+		else
+			snprintf(cell, CELL, "%llu",
+				 (unsigned long long) j->job_id);
+		break;
+	case F_USER:
+		snprintf(cell, CELL, "%s", j->user[0] ? j->user : "-");
+		break;
+	case F_ACCOUNT:
+		snprintf(cell, CELL, "%s", j->account[0] ? j->account : "-");
+		break;
+	case F_NAME:
+		snprintf(cell, CELL, "%s", j->name[0] ? j->name : "-");
+		break;
+	case F_PHASE:
+		snprintf(cell, CELL, "%s", phase_name(j->phase));
+		break;
+	case F_POLICY:
+		snprintf(cell, CELL, "%s", dl_policy_name(p->policy));
+		break;
+	case F_DEADLINE:
+		dl_format_time(j->deadline, p->now, cell, CELL);
+		break;
+	case F_PREDICTED:
+		dl_format_time(j->predicted_finish, p->now, cell, CELL);
+		if (j->phase >= 0 && isfinite(j->finish_err) &&
+		    j->finish_err >= 1 && strcmp(cell, "-")) {
+			size_t l = strlen(cell);
 
-		dl_format_duration(j->finish_err, err, sizeof(err));
-		snprintf(cells[C_PREDICTED] + l, CELL - l, "%s%s",
-			 utf8 ? "\u00b1" : "+/-", err);
+			dl_format_duration(j->finish_err, err, sizeof(err));
+			snprintf(cell + l, CELL - l, "%s%s",
+				 utf8 ? "\u00b1" : "+/-", err);
+		}
+		break;
+	case F_P90:
+		dl_format_time(dl_plan_finish_p90(j), p->now, cell, CELL);
+		break;
+	case F_SOURCE:
+		snprintf(cell, CELL, "%s",
+			 j->mu_source[0] ? j->mu_source : "-");
+		break;
+	case F_TASKS:
+		snprintf(cell, CELL, "%u/%u/%u", both(j->done),
+			 both(j->running), both(j->pending));
+		break;
+	case F_ALLOC:
+		snprintf(cell, CELL, "%u", j->alloc);
+		break;
+	case F_NEED:
+		if (isnan(j->need) || j->phase < 0)
+			snprintf(cell, CELL, "-");
+		else if (isinf(j->need))
+			snprintf(cell, CELL, "inf");
+		else
+			snprintf(cell, CELL, "%.1f", j->need);
+		break;
+	case F_RANK:
+		if (j->rank)
+			snprintf(cell, CELL, "%u", j->rank);
+		else
+			snprintf(cell, CELL, "-");
+		break;
+	case F_MU:
+		if (j->mu > 0 && isfinite(j->mu))
+			dl_format_duration(j->mu, cell, CELL);
+		else
+			snprintf(cell, CELL, "-");
+		break;
+	case F_VERDICT:
+		v = sdl_outcome(j);
+		snprintf(cell, CELL, "%s", v ? v : dl_verdict_name(j->verdict));
+		break;
+	case F_EXPLAIN:
+		dl_utf8_copy(cell, CELL, j->explain[0] ? j->explain : "-");
+		break;
+	default:
+		cell[0] = '\0';
 	}
-	snprintf(cells[C_TASKS], CELL, "%u/%u/%u", both(j->done),
-		 both(j->running), both(j->pending));
-	snprintf(cells[C_ALLOC], CELL, "%u", j->alloc);
-	if (isnan(j->need) || j->phase < 0)
-		snprintf(cells[C_NEED], CELL, "-");
-	else if (isinf(j->need))
-		snprintf(cells[C_NEED], CELL, "inf");
-	else
-		snprintf(cells[C_NEED], CELL, "%.1f", j->need);
-	snprintf(cells[C_SOURCE], CELL, "%s",
-		 j->mu_source[0] ? j->mu_source : "-");
-	snprintf(cells[C_VERDICT], CELL, "%s",
-		 v ? v : dl_verdict_name(j->verdict));
-	snprintf(cells[C_EXPLAIN], CELL, "%s", "");
 }
 
 /* display width of UTF-8 text (continuation bytes take no column) */
@@ -300,6 +528,83 @@ static size_t width(const char *s)
 	for (; *s; s++)
 		w += ((unsigned char) *s & 0xc0) != 0x80;
 	return w;
+}
+
+/* byte offset of the first character past `cols` columns */
+static size_t bytes_for(const char *s, size_t cols)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i]) {
+		if (((unsigned char) s[i] & 0xc0) != 0x80) {
+			if (w == cols)
+				break;
+			w++;
+		}
+		i++;
+	}
+	return i;
+}
+
+size_t sdl_fit_words(char *s, size_t size, size_t cols, bool utf8)
+{
+	const char *dots = utf8 ? "\u2026" : "...";
+	size_t dw = utf8 ? 1 : 3, cut, sp;
+
+	if (!s || width(s) <= cols)
+		return s ? strlen(s) : 0;
+	if (cols <= dw) {
+		s[bytes_for(s, cols)] = '\0';
+		return strlen(s);
+	}
+	/* the last blank that leaves room for the dots: never inside a
+	 * word; a single word longer than the room is cut */
+	cut = bytes_for(s, cols - dw);
+	sp = cut;
+	while (sp > 0 && s[sp] != ' ')
+		sp--;
+	while (sp > 0 && s[sp - 1] == ' ')
+		sp--;
+	if (sp > 0)
+		cut = sp;
+	/* the dots need their bytes: back off whole characters */
+	while (cut > 0 && cut + strlen(dots) + 1 > size)
+		do
+			cut--;
+		while (cut > 0 && ((unsigned char) s[cut] & 0xc0) == 0x80);
+	if (cut + strlen(dots) + 1 > size) {
+		s[0] = '\0';
+		return 0;
+	}
+	memcpy(s + cut, dots, strlen(dots) + 1);
+	return strlen(s);
+}
+
+/* Print s wrapped at cols columns, each line after indent blanks;
+ * lines break at blanks, a word longer than a line stands alone. */
+static void print_wrapped(FILE *out, const char *s, size_t indent, size_t cols)
+{
+	size_t room = cols > indent + 20 ? cols - indent : 20;
+
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		size_t len = strlen(s), cut;
+
+		if (width(s) <= room) {
+			fprintf(out, "%*s%s\n", (int) indent, "", s);
+			return;
+		}
+		cut = bytes_for(s, room);
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (!cut) /* one long word: up to the next blank */
+			cut = strcspn(s, " ");
+		fprintf(out, "%*s%.*s\n", (int) indent, "", (int) cut, s);
+		s += cut < len ? cut : len;
+		while (*s == ' ')
+			s++;
+	}
 }
 
 static void print_cell(FILE *out, const char *s, size_t w, bool right,
@@ -315,16 +620,11 @@ static void print_cell(FILE *out, const char *s, size_t w, bool right,
 		fprintf(out, "%s%*s", s, (int) pad, "");
 }
 
-void sdl_print_table(FILE *out, const struct dl_plan *p,
-		     const struct sdl_filter *f, double now, bool utf8,
-		     double stale_after)
+static void print_header_line(FILE *out, const struct dl_plan *p, size_t n,
+			      double now, double stale_after)
 {
-	size_t n = sdl_count_selected(p, f), r = 0, w[C_COUNT];
-	char(*cells)[C_COUNT][CELL];
 	char when[32], age[32];
 
-	if (!out || !p)
-		return;
 	dl_format_time(p->now, now, when, sizeof(when));
 	dl_format_duration(now > p->now ? now - p->now : 0, age, sizeof(age));
 	fprintf(out,
@@ -339,43 +639,120 @@ void sdl_print_table(FILE *out, const struct dl_plan *p,
 			"warning: the plan is %s old; is slurmctld running "
 			"with SchedulerType=sched/deadline?\n",
 			age);
+}
+
+int sdl_print(FILE *out, const struct dl_plan *p, const struct sdl_filter *f,
+	      double now, const struct sdl_view *v)
+{
+	size_t n = sdl_count_selected(p, f), r = 0, w[MAX_ITEMS], used;
+	const char *fmt;
+	char(*cells)[MAX_ITEMS][CELL];
+	struct layout l;
+	char err[128];
+	int last;
+	bool has_explain = false;
+
+	if (!out || !p || !v)
+		return EINVAL;
+	fmt = v->format      ? v->format
+	      : v->long_view ? SDL_LONG_FORMAT
+			     : SDL_DEFAULT_FORMAT;
+	if (parse_format(fmt, &l, err, sizeof(err)))
+		return EINVAL;
+	if (!v->no_header)
+		print_header_line(out, p, n, now, v->stale_after);
 	cells = calloc(n ? n : 1, sizeof(*cells));
 	if (!cells)
-		return;
-	for (int c = 0; c < C_COUNT; c++)
-		w[c] = width(headers[c]);
-	for (uint32_t i = 0; i < p->njobs; i++) {
-		const struct dl_plan_job *j = &p->jobs[i];
+		return ENOMEM;
+	/* the last field item (its cell is not padded) */
+	last = -1;
+	for (int i = 0; i < l.n; i++)
+		if (l.items[i].field >= 0)
+			last = i;
+	for (int i = 0; i < l.n; i++) {
+		w[i] = l.items[i].field >= 0
+			       ? width(fields[l.items[i].field].header)
+			       : 0;
+		has_explain |= l.items[i].field == F_EXPLAIN;
+	}
+	for (uint32_t k = 0; k < p->njobs; k++) {
+		const struct dl_plan_job *j = &p->jobs[k];
 
 		if (!sdl_selected(f, j))
 			continue;
-		fill_row(cells[r], p, j, utf8);
-		for (int c = 0; c < C_EXPLAIN; c++)
-			if (width(cells[r][c]) > w[c])
-				w[c] = width(cells[r][c]);
+		for (int i = 0; i < l.n; i++) {
+			if (l.items[i].field < 0)
+				continue;
+			fill_cell(cells[r][i], l.items[i].field, p, j, v->utf8);
+			if (l.items[i].width)
+				sdl_fit_words(cells[r][i], CELL,
+					      (size_t) l.items[i].width,
+					      v->utf8);
+			if (width(cells[r][i]) > w[i])
+				w[i] = width(cells[r][i]);
+		}
 		r++;
 	}
-	for (int c = 0; c < C_COUNT; c++) {
-		print_cell(out, headers[c], w[c], right_aligned(c),
-			   c == C_EXPLAIN);
-		fputs(c == C_EXPLAIN ? "\n" : " ", out);
+	for (int i = 0; i < l.n; i++)
+		if (l.items[i].width)
+			w[i] = (size_t) l.items[i].width;
+	/* the default view on a terminal: the explanation, when it is the
+	 * last field, fits the line, cut between words */
+	if (v->columns && last >= 0 && l.items[last].field == F_EXPLAIN &&
+	    !l.items[last].width) {
+		used = 0;
+		for (int i = 0; i < last; i++)
+			used += l.items[i].field >= 0 ? w[i]
+						      : width(l.items[i].text);
+		for (size_t k = 0; k < r; k++)
+			sdl_fit_words(cells[k][last], CELL,
+				      v->columns > used + 12 ? v->columns - used
+							     : 12,
+				      v->utf8);
+	}
+	if (!v->no_header) {
+		for (int i = 0; i < l.n; i++) {
+			if (l.items[i].field < 0)
+				fputs(l.items[i].text, out);
+			else
+				print_cell(out, fields[l.items[i].field].header,
+					   w[i], l.items[i].right, i == last);
+		}
+		fputc('\n', out);
 	}
 	r = 0;
-	for (uint32_t i = 0; i < p->njobs; i++) {
-		const struct dl_plan_job *j = &p->jobs[i];
+	for (uint32_t k = 0; k < p->njobs; k++) {
+		const struct dl_plan_job *j = &p->jobs[k];
 
 		if (!sdl_selected(f, j))
 			continue;
-		for (int c = 0; c < C_EXPLAIN; c++) {
-			print_cell(out, cells[r][c], w[c], right_aligned(c),
-				   false);
-			fputc(' ', out);
+		for (int i = 0; i < l.n; i++) {
+			if (l.items[i].field < 0)
+				fputs(l.items[i].text, out);
+			else
+				print_cell(out, cells[r][i], w[i],
+					   l.items[i].right, i == last);
 		}
-		/* the explanation may exceed a cell: print it whole */
-		fprintf(out, "%s\n", j->explain[0] ? j->explain : "-");
+		fputc('\n', out);
+		/* --long: the whole explanation below the row, wrapped */
+		if (v->long_view && !has_explain)
+			print_wrapped(out, j->explain[0] ? j->explain : "-", 4,
+				      v->columns ? v->columns : 80);
 		r++;
 	}
 	free(cells);
+	return 0;
+}
+
+void sdl_print_table(FILE *out, const struct dl_plan *p,
+		     const struct sdl_filter *f, double now, bool utf8,
+		     double stale_after)
+{
+	struct sdl_view v = {0};
+
+	v.utf8 = utf8;
+	v.stale_after = stale_after;
+	sdl_print(out, p, f, now, &v);
 }
 
 static struct json_object *row_json(const struct dl_plan *p,
@@ -396,6 +773,7 @@ static struct json_object *row_json(const struct dl_plan *p,
 	dl_json_put_num(r, "goal", j->goal);
 	dl_json_put_num(r, "predicted_finish", j->predicted_finish);
 	dl_json_put_num(r, "finish_err", j->finish_err);
+	dl_json_put_num(r, "finish_p90", dl_plan_finish_p90(j));
 	dl_json_put_u64(r, "tasks", both(j->tasks));
 	dl_json_put_u64(r, "done", both(j->done));
 	dl_json_put_u64(r, "running", both(j->running));

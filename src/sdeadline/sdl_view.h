@@ -52,6 +52,30 @@ void sdl_print_table(FILE *out, const struct dl_plan *p,
 		     const struct sdl_filter *f, double now, bool utf8,
 		     double stale_after);
 
+/* How the table looks. */
+struct sdl_view {
+	const char *format; /* --format; NULL = the default (or --long) */
+	bool long_view;     /* --long: more fields, whole explanation wrapped
+			       below each row */
+	bool no_header;     /* --noheader: rows only */
+	bool utf8;          /* "±" and "…", else "+/-" and "..." */
+	size_t columns;     /* terminal width; 0 = not a terminal (the
+			       explanation whole, --long wraps at 80) */
+	double stale_after;
+};
+
+/* The table as v says; EINVAL for a bad format (sdl_check_format says
+ * why), ENOMEM. */
+int sdl_print(FILE *out, const struct dl_plan *p, const struct sdl_filter *f,
+	      double now, const struct sdl_view *v);
+/* 0, or EINVAL with the reason in err: a --format string (sdeadline(1)). */
+int sdl_check_format(const char *fmt, char *err, size_t errlen);
+/* Shorten s (UTF-8, in a buffer of size bytes) to at most cols columns,
+ * cut at a blank and ended by "..." ("…" with utf8), never inside a word
+ * unless the first word alone is longer; returns the new length in
+ * bytes. */
+size_t sdl_fit_words(char *s, size_t size, size_t cols, bool utf8);
+
 /* {"cycle":..,"plan_time":..,"policy":..,"estimator":..,"jobs":[..]} with
  * the selected rows; NULL when out of memory. */
 struct json_object *sdl_json(const struct dl_plan *p,

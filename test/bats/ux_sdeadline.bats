@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 bats_require_minimum_version 1.5.0
-# sdeadline: the table, --json, --job, --user, --watch, every bad input,
+# sdeadline: the table, --long, --format, --json, --job, --user, --watch,
+# every bad input,
 # and PrivateData=jobs with a setgid sdeadline (users see their own rows,
 # root sees all, nobody gets the group's rights through their own
 # configuration).
@@ -77,7 +78,7 @@ rows() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	[[ "${lines[0]}" =~ ^plan\ cycle\ [0-9]+\ at\ [0-9:]+\ \([0-9a-z]+\ ago\),\ policy\ triage,\ estimator\ [^,]+,\ 3\ deadline\ jobs$ ]]
-	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +SOURCE\ +VERDICT\ +EXPLANATION$ ]]
+	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +P90\ +SOURCE\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +VERDICT\ +EXPLANATION$ ]]
 	# the MapReduce job is one row, map+reduce
 	line=$(echo "$output" | grep "^${M%%:*}+${M##*:} ")
 	[[ "$line" =~ $ALICE\ +map\ +triage\ +[0-9:]+\  ]]
@@ -180,10 +181,39 @@ rows() {
 	[[ "$output" == *"is not owned by root or is writable by others"* ]]
 }
 
+@test "--long shows the whole explanation wrapped; --format picks fields as squeue -o does" {
+	local want got
+	run --separate-stderr "$SDEADLINE" --long -j "$B"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +ACCOUNT\ +NAME\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +P90\ +SOURCE\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +RANK\ +TASKLEN\ +VERDICT$ ]]
+	[[ "${lines[2]}" =~ ^$B\ +$BOB\ + ]]
+	# the explanation follows, indented, in lines of at most 80 columns,
+	# and joined again it is the plan's sentence, not a word lost
+	want=$(dl_plan_field "$B" explain)
+	got=$(printf '%s\n' "${lines[@]:3}" | sed -n 's/^    //p' | paste -sd' ')
+	[ "$got" = "$want" ]
+	for l in "${lines[@]:3}"; do
+		[ "${#l}" -le 80 ]
+	done
+	# squeue style: %[.][width]letter; names with :width
+	run --separate-stderr "$SDEADLINE" --noheader -j "$B" --format '%i|%.10v|%s|%E|%u'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" =~ ^$B\|\ *[a-z_]+\|[a-z:-]+\|[0-9T:-]+\|$BOB$ ]]
+	run --separate-stderr "$SDEADLINE" -j "$A" -o jobid,verdict:12,p90
+	[[ "${lines[1]}" =~ ^JOBID\ +VERDICT\ +P90$ ]]
+	[[ "${lines[2]}" =~ ^$A\  ]]
+	# --json carries the p90 finish
+	"$SDEADLINE" --json | jq -e '.jobs[0] | has("finish_p90")' >/dev/null
+}
+
 @test "bad arguments: a message and status 2" {
 	for args in "--job=abc" "--job=" "-j 12x" "--job=1,,2" "--user=a b" \
 		"--user=" "--watch=0" "--watch=abc" "--watch=4000" "--plan=" \
-		"--frobnicate" "extra" "-j"; do
+		"--frobnicate" "extra" "-j" "--format=%z" "--format=" "-o" \
+		"--format=jobid,nope"; do
 		# shellcheck disable=SC2086
 		run "$SDEADLINE" $args
 		echo "sdeadline $args -> $status: $output"

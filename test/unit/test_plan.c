@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/estimate/estimate.h"
 #include "common/io/atomic_file.h"
 #include "common/plan/plan.h"
 #include "common/plan/plan_json.h"
@@ -352,6 +353,37 @@ START_TEST(test_outcome_explained)
 END_TEST
 
 /* names are cut at a character boundary */
+START_TEST(test_finish_p90)
+{
+	struct dl_plan_job j;
+
+	/* z_0.9 = 1.281552: 100 s of spread put p90 128 s after the mean */
+	ck_assert_double_eq_tol(dl_finish_quantile(1000, 100, 0.9), 1128.1552,
+				1e-3);
+	ck_assert_double_eq_tol(dl_finish_quantile(1000, 100, 0.5), 1000, 1e-9);
+	ck_assert_double_eq_tol(dl_finish_quantile(1000, 100, 0.1), 871.8448,
+				1e-3);
+	/* no spread known: the finish itself */
+	ck_assert_double_eq(dl_finish_quantile(1000, 0, 0.9), 1000);
+	ck_assert_double_eq(dl_finish_quantile(1000, NAN, 0.9), 1000);
+	ck_assert_double_eq(dl_finish_quantile(1000, INFINITY, 0.9), 1000);
+	/* no finish, or a quantile out of range: unknown */
+	ck_assert(isnan(dl_finish_quantile(0, 10, 0.9)));
+	ck_assert(isnan(dl_finish_quantile(NAN, 10, 0.9)));
+	ck_assert(isnan(dl_finish_quantile(INFINITY, 10, 0.9)));
+	ck_assert(isnan(dl_finish_quantile(1000, 10, 1)));
+	ck_assert(isnan(dl_finish_quantile(1000, 10, 0)));
+	memset(&j, 0, sizeof(j));
+	j.phase = DL_MAP;
+	j.predicted_finish = 5000;
+	j.finish_err = 50;
+	ck_assert_double_eq_tol(dl_plan_finish_p90(&j), 5064.0776, 1e-3);
+	j.phase = -1; /* finished: predicted_finish is the last end */
+	ck_assert(isnan(dl_plan_finish_p90(&j)));
+	ck_assert(isnan(dl_plan_finish_p90(NULL)));
+}
+END_TEST
+
 START_TEST(test_copy_str_utf8)
 {
 	char dst[4];
@@ -377,6 +409,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_publish_concurrent);
 	tcase_add_test(tc, test_copy_and_describe);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_finish_p90);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/io/timefmt.h"
 #include "fixtures.h"
 #include "sdl_view.h"
 
@@ -270,6 +271,174 @@ START_TEST(test_json)
 }
 END_TEST
 
+static char *render(const struct dl_plan *p, const struct sdl_view *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(sdl_print(m, p, NULL, NOW, v), 0);
+	fclose(m);
+	return buf;
+}
+
+/* every word of `words` appears whole in `text`, or text ends with a
+ * prefix of it followed by the dots: never a word cut in two */
+static void assert_word_cut(const char *text, const char *words,
+			    const char *dots)
+{
+	size_t n = strlen(text), d = strlen(dots);
+
+	ck_assert_msg(n > d && !strcmp(text + n - d, dots), "'%s'", text);
+	/* what precedes the dots is a prefix of the whole text ending
+	 * just before a blank */
+	ck_assert_msg(!strncmp(text, words, n - d), "'%s'", text);
+	ck_assert_msg(words[n - d] == ' ', "cut inside a word: '%s'", text);
+}
+
+START_TEST(test_fit_words)
+{
+	const char *words = "alpha beta gamma delta epsilon";
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	ck_assert_uint_eq(sdl_fit_words(buf, sizeof(buf), 40, false),
+			  strlen(words));
+	ck_assert_str_eq(buf, words);
+	for (size_t cols = 9; cols < strlen(words); cols++) {
+		snprintf(buf, sizeof(buf), "%s", words);
+		sdl_fit_words(buf, sizeof(buf), cols, false);
+		ck_assert_uint_le(strlen(buf), cols);
+		assert_word_cut(buf, words, "...");
+		snprintf(buf, sizeof(buf), "%s", words);
+		sdl_fit_words(buf, sizeof(buf), cols, true);
+		assert_word_cut(buf, words, "\u2026");
+	}
+	/* one word longer than the room: cut, still valid UTF-8 */
+	snprintf(buf, sizeof(buf), "caf\u00e9\u00e9\u00e9\u00e9\u00e9");
+	sdl_fit_words(buf, sizeof(buf), 6, true);
+	ck_assert_str_eq(buf, "caf\u00e9\u00e9\u2026");
+	/* a buffer too small for the dots backs off whole characters */
+	snprintf(buf, 7, "%s", "ab\u00e9 c");
+	sdl_fit_words(buf, 7, 4, true);
+	ck_assert_str_eq(buf, "ab\u2026");
+}
+END_TEST
+
+START_TEST(test_long_and_wrap)
+{
+	struct dl_plan *p = fixture();
+	struct sdl_view v = {0};
+	char *t, *row, *explain;
+	size_t n = 0;
+
+	/* a 199-byte explanation as the core cuts it (at a word) */
+	dl_plan_explain(&p->jobs[0], "%s",
+			"every word here is whole and the sentence goes "
+			"on and on about slots and waves and goals "
+			"until it is far longer than a plan entry can "
+			"hold, so the core must cut it somewhere between "
+			"two words and never inside one of them at all");
+	ck_assert_uint_le(strlen(p->jobs[0].explain), 199);
+	/* not a terminal: the row carries it whole */
+	v.utf8 = false;
+	t = render(p, &v);
+	ck_assert_ptr_nonnull(strstr(t, p->jobs[0].explain));
+	free(t);
+	/* a terminal of 140 columns: no line longer, cut between words */
+	v.columns = 140;
+	t = render(p, &v);
+	for (char *line = t; *line;) {
+		size_t len = strcspn(line, "\n");
+
+		ck_assert_msg(len <= 140 || !strncmp(line, "plan cycle", 10),
+			      "line of %zu columns: %.*s", len, (int) len,
+			      line);
+		line += len + (line[len] == '\n');
+	}
+	row = strstr(t, "101+102");
+	ck_assert_ptr_nonnull(row);
+	explain = strstr(row, "every word");
+	ck_assert_ptr_nonnull(explain);
+	explain[strcspn(explain, "\n")] = '\0';
+	assert_word_cut(explain, p->jobs[0].explain, "...");
+	free(t);
+	/* --long: the whole explanation below the row, wrapped at 60 */
+	v.long_view = true;
+	v.columns = 60;
+	t = render(p, &v);
+	ck_assert_msg(strstr(t, "ACCOUNT") && strstr(t, "NAME") &&
+			      strstr(t, "RANK") && strstr(t, "TASKLEN") &&
+			      !strstr(t, "EXPLANATION"),
+		      "%s", t);
+	row = strstr(t, "101+102");
+	row = strchr(row, '\n') + 1;
+	{
+		/* the wrapped lines, joined, are the explanation */
+		char joined[400] = "";
+
+		while (!strncmp(row, "    ", 4)) {
+			size_t len = strcspn(row, "\n");
+
+			ck_assert_uint_le(len, 60);
+			if (joined[0])
+				strcat(joined, " ");
+			strncat(joined, row + 4, len - 4);
+			row += len + 1;
+			n++;
+		}
+		ck_assert_uint_ge(n, 3);
+		ck_assert_str_eq(joined, p->jobs[0].explain);
+	}
+	free(t);
+	dl_plan_free(p);
+}
+END_TEST
+
+START_TEST(test_format)
+{
+	struct dl_plan *p = fixture();
+	struct sdl_view v = {0};
+	char err[128], *t;
+	static const char *bad[] = {"",     "%",      "%z",      "%9999i",
+				    "nope", "jobid,", "jobid:0", "user:x"};
+
+	/* squeue style: widths, "." right-aligns, literal text */
+	v.format = "%i|%.6v|%E|%s %%";
+	v.no_header = true;
+	t = render(p, &v);
+	/* p90 = 1800 s + 1.2816 * 95 s = 1921.7 s after NOW */
+	{
+		char want[64], p90[32];
+
+		dl_format_time(NOW + 1800 + 1.2815516 * 95, NOW, p90,
+			       sizeof(p90));
+		snprintf(want, sizeof(want),
+			 "101+102|on_...|%s|history:name %%", p90);
+		ck_assert_msg(strstr(t, want), "want '%s' in\n%s", want, t);
+	}
+	ck_assert_ptr_null(strstr(t, "JOBID"));
+	/* a finished job has no p90 */
+	ck_assert_ptr_nonnull(strstr(t, "300    |missed|-       |- %"));
+	free(t);
+	/* names */
+	v.format = "jobid,verdict:8,p90";
+	v.no_header = false;
+	t = render(p, &v);
+	ck_assert_ptr_nonnull(strstr(t, "JOBID   VERDICT  P90"));
+	free(t);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		ck_assert_msg(sdl_check_format(bad[i], err, sizeof(err)) ==
+				      EINVAL,
+			      "accepted '%s'", bad[i]);
+	ck_assert_int_eq(sdl_check_format("%.10i %u %x", err, sizeof(err)), 0);
+	v.format = "%z";
+	ck_assert_int_eq(sdl_print(stdout, p, NULL, NOW, &v), EINVAL);
+	dl_plan_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sdl_view");
@@ -279,6 +448,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_bad_filters);
 	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_fit_words);
+	tcase_add_test(tc, test_long_and_wrap);
+	tcase_add_test(tc, test_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

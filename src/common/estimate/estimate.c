@@ -342,6 +342,15 @@ double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots)
 	return sd * sqrt(ceil(tasks / slots));
 }
 
+double dl_finish_quantile(double finish, double err, double q)
+{
+	if (!(finish > 0) || !isfinite(finish) || !(q > 0 && q < 1))
+		return NAN;
+	if (!isfinite(err) || !(err > 0))
+		return finish;
+	return finish + dl_normal_quantile(q) * err;
+}
+
 /* The need in whole tasks: the smallest concurrency (running tasks
  * included) whose list-scheduled finish (dl_phase_finish: running tasks
  * end, pending ones start in waves as slots free) meets the goal.  Polo's

@@ -93,4 +93,11 @@ double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 /* Spread of that prediction: sd * sqrt(tasks per slot). */
 double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots);
 
+/* The q-quantile of a predicted finish with spread err (one standard
+ * deviation, dl_phase_finish_err), the finish taken as normal:
+ * finish + z_q * err (p90: + 1.28 err).  err NaN, infinite or <= 0
+ * counts as no spread (the finish itself); NaN when finish is not a
+ * positive time or q is outside (0, 1). */
+double dl_finish_quantile(double finish, double err, double q);
+
 #endif

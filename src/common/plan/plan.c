@@ -1,9 +1,11 @@
 /*
  * plan.c - plan objects and the process-wide current plan.
  */
+#include "common/estimate/estimate.h"
 #include "common/io/utf8.h"
 #include "common/plan/plan.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,6 +44,13 @@ const char *dl_plan_outcome(const struct dl_plan_job *j)
 	    !(j->predicted_finish > 0 && j->predicted_finish <= j->deadline))
 		return "missed";
 	return j->deadline > 0 ? "met" : "done";
+}
+
+double dl_plan_finish_p90(const struct dl_plan_job *j)
+{
+	if (!j || j->phase < 0)
+		return NAN;
+	return dl_finish_quantile(j->predicted_finish, j->finish_err, 0.9);
 }
 
 void dl_plan_explain_outcome(struct dl_plan_job *j, uint32_t failed)

@@ -151,6 +151,11 @@ void dl_plan_explain_outcome(struct dl_plan_job *j, uint32_t failed);
  * phase, as every policy reports them. */
 void dl_plan_job_describe(struct dl_plan_job *o, const struct dl_job *job);
 
+/* The 90th percentile of the job's predicted finish (dl_finish_quantile
+ * over predicted_finish and finish_err); NaN for a finished job or one
+ * without a prediction. */
+double dl_plan_finish_p90(const struct dl_plan_job *j);
+
 /* Format the entry's explanation; a text longer than the field is cut at
  * the last space that fits, never inside a word, and ends in "...". */
 void dl_plan_explain(struct dl_plan_job *o, const char *fmt, ...)
