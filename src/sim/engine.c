@@ -601,6 +601,45 @@ static void note(struct sim_engine *e, const char *fmt, ...)
 	fputc('\n', e->opt.log);
 }
 
+/* Why an unfinished job never started a task in a stall, in j->stall
+ * (the log, stderr and the jobs CSV name it): a hold by the policy, the
+ * policy's dispatcher rule, or the plan giving it nothing (a task no node
+ * can hold is refused when the workload is read). */
+static void stall_cause(struct sim_engine *e, struct sim_job *j)
+{
+	const int p = j->started[DL_MAP] < j->spec->phase[DL_MAP].tasks
+			      ? DL_MAP
+			      : DL_REDUCE;
+	const char *phase = p == DL_MAP ? "map" : "reduce";
+
+	if (j->in_plan && j->dec[p].manage && j->dec[p].hold)
+		snprintf(j->stall, sizeof(j->stall), "held by policy %s (%s)",
+			 e->policy->name,
+			 j->dec[p].hold_reason[0] ? j->dec[p].hold_reason
+						  : "no reason given");
+	else if (e->policy->may_start &&
+		 !e->policy->may_start(e->pstate, e, j->idx, p))
+		snprintf(j->stall, sizeof(j->stall),
+			 "policy %s's dispatcher never lets a %s task "
+			 "start%s%.80s",
+			 e->policy->name, phase, j->why[0] ? ": " : "", j->why);
+	else
+		snprintf(j->stall, sizeof(j->stall),
+			 "policy %s gives its %s phase no task to start",
+			 e->policy->name, phase);
+}
+
+static void name_stalls(struct sim_engine *e)
+{
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		struct sim_job *j = &e->jobs[e->active[k]];
+
+		stall_cause(e, j);
+		note(e, "stalled: job %u %s: %s", j->idx + 1, j->spec->name,
+		     j->stall);
+	}
+}
+
 static uint32_t pending(const struct sim_job *j, int p)
 {
 	return dl_phase_pending(&j->dj->phase[p]);
@@ -1540,6 +1579,7 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 					note(e,
 					     "stalled: %u jobs can never start",
 					     e->nactive);
+					name_stalls(e);
 					e->nev = 0;
 				}
 			} else {

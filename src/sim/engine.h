@@ -55,7 +55,8 @@ struct sim_job {
 	double first_start, map_end, finish, cancel_time;
 	double unit_seconds; /* slot-seconds (typed) or CPU-seconds used */
 	uint32_t max_running;
-	char why[160]; /* admission verdict */
+	char why[160];   /* admission verdict */
+	char stall[160]; /* why it never started, when the run stalled */
 	/* the current plan's decisions for the job's two arrays (the core's
 	 * dl_decide, as the sched plugin applies them) */
 	bool in_plan;

@@ -375,11 +375,17 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 					      res.counted
 				    : 0;
 	}
-	if (e->stats.stalled)
+	if (e->stats.stalled) {
 		fprintf(stderr,
 			"%s: warning: %s stalled: jobs that can never start "
 			"were left unfinished\n",
 			prog, pol->name);
+		for (uint32_t k = 0; k < e->njobs; k++)
+			if (e->jobs[k].stall[0])
+				fprintf(stderr, "%s:   job %u %s: %s\n", prog,
+					k + 1, e->jobs[k].spec->name,
+					e->jobs[k].stall);
+	}
 	if (csv_path) {
 		FILE *f = open_out(csv_path);
 
@@ -425,6 +431,18 @@ static int check_policy(const char *name, const struct sim_policy **out)
 	return 0;
 }
 
+static bool is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+/* run: an output written to stdout, which then carries nothing else */
+static bool stdout_taken(const struct run_opts *o)
+{
+	return is_stdout(o->summary) || is_stdout(o->csv) ||
+	       is_stdout(o->timeline);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -435,15 +453,25 @@ static int cmd_run(int argc, char **argv)
 
 	if ((rc = parse_run_opts(argc, argv, false, &o)))
 		return rc;
+	if (is_stdout(o.summary) + is_stdout(o.csv) + is_stdout(o.timeline) >
+	    1) {
+		fprintf(stderr,
+			"%s: only one of --summary-json, --jobs-csv and "
+			"--timeline may write to stdout ('-')\n",
+			prog);
+		dl_config_free(&o.cfg);
+		return EXIT_USAGE;
+	}
 	if ((rc = check_policy(o.policy, &pol)) ||
 	    (rc = load_inputs(&o, &in))) {
 		dl_config_free(&o.cfg);
 		return rc;
 	}
 	rc = run_one(&o, &in, pol, o.summary, o.csv, o.timeline, &sum);
-	if (!rc && !(o.summary && !strcmp(o.summary, "-")))
+	/* an output on stdout ("-") is the whole stream: no table in it */
+	if (!rc && !stdout_taken(&o))
 		sim_print_table(stdout, &sum, 1, o.tsv);
-	if (!rc && sum.has_oracle && !(o.summary && !strcmp(o.summary, "-")))
+	if (!rc && sum.has_oracle && !stdout_taken(&o))
 		printf("oracle: at most %u of %u deadlines can be met\n",
 		       sum.oracle_met, sum.deadline_jobs);
 	sim_workload_spec_free(&in.ws);

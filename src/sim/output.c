@@ -193,7 +193,7 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 {
 	fputs("id,name,user,arrival,deadline,hard,admitted,first_start,map_end,"
 	      "finish,met,lateness_s,cancelled,unfinished,maps,reduces,"
-	      "isolated_s,unit_seconds,max_running,counted,verdict\n",
+	      "isolated_s,unit_seconds,max_running,counted,verdict,stall\n",
 	      f);
 	for (uint32_t k = 0; k < e->njobs; k++) {
 		const struct sim_job *j = &e->jobs[k];
@@ -220,6 +220,8 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 			j->spec->phase[1].tasks, j->isolated, j->unit_seconds,
 			j->max_running, sim_job_counted(e, j));
 		csv_str(f, adm ? (j->why[0] ? j->why : "admitted") : j->why);
+		fputc(',', f);
+		csv_str(f, j->stall);
 		fputc('\n', f);
 	}
 	return ferror(f) ? EIO : 0;

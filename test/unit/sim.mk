@@ -30,3 +30,7 @@ SIM_REPRO_TESTS = test/unit/sim_repro_polo test/unit/sim_repro_rtmr \
 	test/unit/sim_repro_reverse test/unit/sim_repro_swim
 EXTRA_DIST += $(SIM_REPRO_TESTS)
 TESTS += $(SIM_REPRO_TESTS)
+
+# deadline-sim's output streams: --jobs-csv - is CSV only (issue 17)
+EXTRA_DIST += test/unit/sim_cli.sh
+TESTS += test/unit/sim_cli.sh

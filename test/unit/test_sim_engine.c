@@ -296,6 +296,9 @@ START_TEST(stall_is_detected)
 	ck_assert(r.e->stats.stalled);
 	ck_assert(r.e->jobs[0].unfinished);
 	ck_assert(!sim_job_met(&r.e->jobs[0]));
+	/* the stall names the job's cause (issue 17) */
+	ck_assert_msg(strstr(r.e->jobs[0].stall, "held by policy test"),
+		      "stall: '%s'", r.e->jobs[0].stall);
 	done(&r);
 }
 END_TEST
