@@ -125,6 +125,15 @@ int sim_adm_init(const struct sim_policy *self, struct sim_engine *eng,
 	cfg.realtime_overhead = a->overhead;
 	if ((rc = dl_rt_configure(a->st, &cfg)))
 		goto fail;
+	if (eng->opt.no_feedback) {
+		struct dl_rt_params p;
+
+		if ((rc = dl_rt_get_params(a->st, &p)))
+			goto fail;
+		p.flags |= DL_RT_NO_FEEDBACK;
+		if ((rc = dl_rt_set_params(a->st, &p)))
+			goto fail;
+	}
 	if (a->kind == SIM_ADM_RTMR) {
 		struct dl_rt_params p;
 

@@ -95,7 +95,8 @@ struct sim_options {
 	double horizon;        /* stop here; 0 = automatic */
 	bool priors_from_dist; /* give every phase a history prior */
 	FILE *timeline;        /* running tasks per job over time; or NULL */
-	FILE *log; /* decisions (admission, cancellations); or NULL */
+	FILE *log;        /* decisions (admission, cancellations); or NULL */
+	bool no_feedback; /* realtime, rtmr: Alg. V-VI off (--no-feedback) */
 };
 
 struct sim_stats {

@@ -43,7 +43,8 @@ static void usage(FILE *f)
 		"[--timeline OUT]\n"
 		"              [--config deadline.conf] [--param "
 		"Name=Value]... [--priors]\n"
-		"              [--oracle] [--horizon S] [--log FILE]\n"
+		"              [--oracle] [--horizon S] [--log FILE] "
+		"[--no-feedback]\n"
 		"       %s compare --cluster C.json --workload W.json "
 		"[--policies a,b,c]\n"
 		"              [--seed N] [--out-dir DIR] [--tsv] "
@@ -77,7 +78,7 @@ struct run_opts {
 	const char *summary, *csv, *timeline, *config, *log, *out_dir;
 	uint64_t seed;
 	double horizon;
-	bool priors, oracle, tsv;
+	bool priors, oracle, tsv, no_feedback;
 	struct dl_config cfg;
 };
 
@@ -99,6 +100,7 @@ enum {
 	OPT_LOG,
 	OPT_OUT_DIR,
 	OPT_TSV,
+	OPT_NO_FEEDBACK,
 	OPT_HELP,
 };
 
@@ -120,6 +122,7 @@ static const struct option run_long[] = {
 	{"log", required_argument, NULL, OPT_LOG},
 	{"out-dir", required_argument, NULL, OPT_OUT_DIR},
 	{"tsv", no_argument, NULL, OPT_TSV},
+	{"no-feedback", no_argument, NULL, OPT_NO_FEEDBACK},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -213,6 +216,9 @@ static int parse_run_opts(int argc, char **argv, bool compare,
 			break;
 		case OPT_TSV:
 			o->tsv = true;
+			break;
+		case OPT_NO_FEEDBACK:
+			o->no_feedback = true;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -330,6 +336,7 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	so.seed = o->seed;
 	so.horizon = o->horizon;
 	so.priors_from_dist = o->priors;
+	so.no_feedback = o->no_feedback;
 	if (timeline_path && !(tl = open_out(timeline_path)))
 		return 1;
 	if (tl)

@@ -362,6 +362,34 @@ START_TEST(test_feedback_example)
 }
 END_TEST
 
+/* DL_RT_NO_FEEDBACK (deadline-sim --no-feedback): the same early finish
+ * changes nothing; the next job keeps its worst-case place. */
+START_TEST(test_feedback_off)
+{
+	struct dl_rt_state *st = rt_state(2, 0, 0);
+	struct dl_rt_params p;
+	struct dl_rt_job_info info;
+	double ends[4] = {4, 5, 9, 10};
+	bool updated = true;
+
+	ck_assert_int_eq(dl_rt_get_params(st, &p), 0);
+	p.feedback_delta = 5;
+	p.flags |= DL_RT_NO_FEEDBACK;
+	ck_assert_int_eq(dl_rt_set_params(st, &p), 0);
+	ck_assert(admit(st, rt_req(1, 0, 100, 4, 10, 0, 0), 0, true).admitted);
+	ck_assert(admit(st, rt_req(2, 0, 100, 2, 10, 0, 0), 0, true).admitted);
+	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	ck_assert_int_eq(dl_rt_feedback(st, 1, ends, 4, NULL, 0, 10, &updated),
+			 0);
+	ck_assert(!updated);
+	ck_assert_int_eq(dl_rt_job_get(st, 2, &info), 0);
+	ck_assert_double_eq(info.finish, 30); /* with feedback: 20 */
+	ck_assert_int_eq(dl_rt_job_get(st, 1, &info), 0);
+	ck_assert(info.finished);
+	dl_rt_state_free(st);
+}
+END_TEST
+
 /* A later job that has started is never passed; an anchor in the middle
  * keeps the occupancy of the job before it. */
 START_TEST(test_anchor_in_middle)
@@ -533,6 +561,7 @@ int main(void)
 	tcase_add_test(tc, test_tickets_and_reduce);
 	tcase_add_test(tc, test_reduce_rejudged);
 	tcase_add_test(tc, test_feedback_example);
+	tcase_add_test(tc, test_feedback_off);
 	tcase_add_test(tc, test_anchor_in_middle);
 	tcase_add_test(tc, test_wc_cache);
 	tcase_add_test(tc, test_padding);

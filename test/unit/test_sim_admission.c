@@ -24,11 +24,15 @@ struct run {
 	struct sim_summary sum;
 };
 
+static bool no_feedback; /* the next go() runs with --no-feedback */
+
 static void go(struct run *r, const char *cluster, const char *workload,
 	       const char *policy)
 {
 	struct sim_options o = {0};
 	char err[512] = "";
+
+	o.no_feedback = no_feedback;
 
 	memset(r, 0, sizeof(*r));
 	ck_assert_msg(sim_cluster_parse(cluster, strlen(cluster), "cluster",
@@ -128,6 +132,42 @@ START_TEST(realtime_admits_what_rtmr_rejects)
 	done(&rt);
 	done(&rm);
 	done(&dc);
+}
+END_TEST
+
+/* --no-feedback: a job admitted on its 120 s time limit ends after 10 s;
+ * with RTMR's feedback (Alg. V) its vectors are rebuilt from the actual
+ * end, without it they are not. */
+START_TEST(feedback_switch)
+{
+	static const char *wl =
+		"{\"jobs\":["
+		"{\"name\":\"short\",\"arrival\":0,\"maps\":2,"
+		"\"map_lengths\":[10,10],\"map_time_limit\":120,"
+		"\"relative_deadline\":1000},"
+		"{\"name\":\"next\",\"arrival\":1,\"maps\":2,"
+		"\"map_lengths\":[10,10],\"map_time_limit\":120,"
+		"\"relative_deadline\":1000}]}";
+	static const char *const pols[] = {"rtmr", "realtime"};
+	struct run on, off;
+	struct sim_adm_stats s_on, s_off;
+
+	for (int i = 0; i < 2; i++) {
+		no_feedback = false;
+		go(&on, small_typed, wl, pols[i]);
+		no_feedback = true;
+		go(&off, small_typed, wl, pols[i]);
+		no_feedback = false;
+		sim_adm_get_stats(on.e->pstate, &s_on);
+		sim_adm_get_stats(off.e->pstate, &s_off);
+		ck_assert_msg(s_on.feedback_updates > 0, "%s: %u", pols[i],
+			      s_on.feedback_updates);
+		ck_assert_uint_eq(s_off.feedback_updates, 0);
+		/* the jobs themselves still run and meet their deadlines */
+		ck_assert_uint_eq(off.sum.met, 2);
+		done(&on);
+		done(&off);
+	}
 }
 END_TEST
 
@@ -357,6 +397,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, registered_as_admission_policies);
 	tcase_add_test(tc, realtime_admits_what_rtmr_rejects);
+	tcase_add_test(tc, feedback_switch);
 	tcase_add_test(tc, impossible_deadline_rejected_by_all);
 	tcase_add_test(tc, dc_ignores_map_waves);
 	tcase_add_test(tc, dc_rejects_reducers_beyond_the_slots);

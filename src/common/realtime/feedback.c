@@ -60,7 +60,8 @@ int dl_rt_feedback(struct dl_rt_state *st, uint64_t id, const double *map_ends,
 			actual = reduce_ends[i];
 	delta = rt_feedback_delta(st, j);
 	j->started = true; /* it ran */
-	if (!(fabs(j->finish - actual) > delta) && actual <= j->deadline) {
+	if ((st->p.flags & DL_RT_NO_FEEDBACK) ||
+	    (!(fabs(j->finish - actual) > delta) && actual <= j->deadline)) {
 		/* within Δ of the estimate: the vectors stay (they are an
 		 * upper bound already; a rebuild would cost a recomputation of
 		 * every later job for little) */

@@ -52,6 +52,10 @@ struct dl_rt_state;
 /* Admission variants. */
 #define DL_RT_PAPER_ORDER 0x1u /* EDF position only (RTMR as published) */
 #define DL_RT_EXACT       0x2u /* recompute every later job (no padding) */
+#define DL_RT_NO_FEEDBACK                                                      \
+	0x4u /* Alg. V-VI off: vectors never rebuilt from                      \
+		actual finishes (to measure what the                           \
+		feedback controller is worth) */
 
 /* Slurm assigns a job id only after job_submit plugins have run, so
  * job_submit/deadline admits under a ticket that it stores in the job's
@@ -108,10 +112,10 @@ struct dl_rt_params {
 	double overhead;       /* RealtimeTaskOverhead (s) */
 	double feedback_delta; /* FeedbackThreshold; 0 = the typical map */
 	double share;          /* RealtimeShare */
-	uint32_t flags;        /* DL_RT_PAPER_ORDER, DL_RT_EXACT */
-	uint32_t budget;       /* max job recomputations per admission;
-				  0 = 4096 + 4 x jobs */
-	double ticket_ttl;     /* a ticket not bound by then is dropped (s) */
+	uint32_t flags;  /* DL_RT_PAPER_ORDER, DL_RT_EXACT, DL_RT_NO_FEEDBACK */
+	uint32_t budget; /* max job recomputations per admission;
+			    0 = 4096 + 4 x jobs */
+	double ticket_ttl; /* a ticket not bound by then is dropped (s) */
 };
 
 struct dl_rt_state *dl_rt_state_new(void);

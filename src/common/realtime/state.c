@@ -65,7 +65,9 @@ static int check_params(const struct dl_rt_params *p)
 	    !isfinite(p->margin) || p->margin < 0 || !isfinite(p->overhead) ||
 	    p->overhead < 0 || !isfinite(p->feedback_delta) ||
 	    p->feedback_delta < 0 || !isfinite(p->share) || !(p->share > 0) ||
-	    p->share > 1 || (p->flags & ~(DL_RT_PAPER_ORDER | DL_RT_EXACT)) ||
+	    p->share > 1 ||
+	    (p->flags &
+	     ~(DL_RT_PAPER_ORDER | DL_RT_EXACT | DL_RT_NO_FEEDBACK)) ||
 	    !isfinite(p->ticket_ttl) || p->ticket_ttl < 0)
 		return EINVAL;
 	return 0;

@@ -481,7 +481,7 @@ int dl_rt_sync(struct dl_rt_state *st, struct dl_job *const *jobs,
 			 * it was seen done as its (latest) finish */
 			if (stats)
 				stats->finished++;
-			if (!j->held &&
+			if (!j->held && !(st->p.flags & DL_RT_NO_FEEDBACK) &&
 			    (fabs(j->finish - now) > rt_feedback_delta(st, j) ||
 			     now > j->deadline)) {
 				pl->need_resync = true;
