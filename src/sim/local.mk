@@ -10,6 +10,7 @@ src_sim_libsim_la_SOURCES = \
 	src/sim/gen_papers.c src/sim/gen_traces.c src/sim/gen_util.c \
 	src/sim/oracle_input.c src/sim/oracle_input.h \
 	src/sim/output.c src/sim/output.h \
+	src/sim/seeds.c src/sim/seeds.h \
 	src/sim/policies.c src/sim/policy.h \
 	src/sim/rng.c src/sim/rng.h \
 	src/sim/spec.c src/sim/spec.h

@@ -29,6 +29,7 @@
 #include "sim/oracle_input.h"
 #include "sim/output.h"
 #include "sim/policy.h"
+#include "sim/seeds.h"
 
 #define EXIT_USAGE 2
 
@@ -45,6 +46,7 @@ static void usage(FILE *f)
 		"Name=Value]... [--priors]\n"
 		"              [--oracle] [--horizon S] [--log FILE] "
 		"[--no-feedback]\n"
+		"              [--seeds N|a,b,c]\n"
 		"       %s compare --cluster C.json --workload W.json "
 		"[--policies a,b,c]\n"
 		"              [--seed N] [--out-dir DIR] [--tsv] "
@@ -79,6 +81,9 @@ struct run_opts {
 	uint64_t seed;
 	double horizon;
 	bool priors, oracle, tsv, no_feedback;
+	const char *seeds_arg; /* --seeds */
+	uint64_t *seeds;       /* resolved by resolve_seeds */
+	size_t nseeds;
 	struct dl_config cfg;
 };
 
@@ -101,6 +106,7 @@ enum {
 	OPT_OUT_DIR,
 	OPT_TSV,
 	OPT_NO_FEEDBACK,
+	OPT_SEEDS,
 	OPT_HELP,
 };
 
@@ -123,6 +129,7 @@ static const struct option run_long[] = {
 	{"out-dir", required_argument, NULL, OPT_OUT_DIR},
 	{"tsv", no_argument, NULL, OPT_TSV},
 	{"no-feedback", no_argument, NULL, OPT_NO_FEEDBACK},
+	{"seeds", required_argument, NULL, OPT_SEEDS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -219,6 +226,9 @@ static int parse_run_opts(int argc, char **argv, bool compare,
 			break;
 		case OPT_NO_FEEDBACK:
 			o->no_feedback = true;
+			break;
+		case OPT_SEEDS:
+			o->seeds_arg = optarg;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -438,6 +448,72 @@ static int check_policy(const char *name, const struct sim_policy **out)
 	return 0;
 }
 
+/* --seeds into o->seeds (from --seed on); 0 or EXIT_USAGE */
+static int resolve_seeds(struct run_opts *o)
+{
+	char err[256];
+
+	if (!o->seeds_arg)
+		return 0;
+	if (sim_parse_seeds(o->seeds_arg, o->seed, &o->seeds, &o->nseeds, err,
+			    sizeof(err))) {
+		fprintf(stderr, "%s: --seeds: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One policy over every seed of --seeds into st (oracle: its bound per
+ * seed into ost when not NULL); per-seed outputs are not written. */
+static int run_seeds(struct run_opts *o, const struct inputs *in,
+		     const struct sim_policy *pol, struct sim_seed_stats *st,
+		     struct sim_seed_stats *ost)
+{
+	uint64_t seed = o->seed;
+	bool oracle = o->oracle;
+	int rc = 0;
+
+	sim_seed_stats_init(st, pol->name);
+	if (ost)
+		sim_seed_stats_init(ost, "oracle");
+	o->oracle = oracle && ost;
+	for (size_t k = 0; k < o->nseeds && !rc; k++) {
+		struct sim_summary sum;
+
+		o->seed = o->seeds[k];
+		rc = run_one(o, in, pol, NULL, NULL, NULL, &sum);
+		if (rc)
+			break;
+		sim_seed_stats_add(st, &sum);
+		if (ost && sum.has_oracle) {
+			ost->runs++;
+			sim_seed_stats_add_fig(ost, SIM_FIG_MET,
+					       sum.oracle_met);
+			sim_seed_stats_add_fig(ost, SIM_FIG_MISSED,
+					       sum.deadline_jobs -
+						       sum.oracle_met);
+			sim_seed_stats_add_fig(ost, SIM_FIG_MISSED_PCT,
+					       sum.oracle_missed_pct);
+		}
+	}
+	o->seed = seed;
+	o->oracle = oracle;
+	return rc;
+}
+
+/* the aggregate of one policy as JSON at path ("-" = stdout) */
+static int write_seed_json(const struct run_opts *o,
+			   const struct sim_seed_stats *st, const char *path)
+{
+	json_object *j = sim_seed_stats_to_json(st, o->seeds, o->nseeds);
+	int rc = !j || sim_write_json(j, path, true);
+
+	if (rc)
+		fprintf(stderr, "%s: cannot write %s\n", prog, path);
+	json_object_put(j);
+	return rc;
+}
+
 static bool is_stdout(const char *path)
 {
 	return path && !strcmp(path, "-");
@@ -469,9 +545,33 @@ static int cmd_run(int argc, char **argv)
 		dl_config_free(&o.cfg);
 		return EXIT_USAGE;
 	}
-	if ((rc = check_policy(o.policy, &pol)) ||
+	if (o.seeds_arg && (o.csv || o.timeline)) {
+		fprintf(stderr,
+			"%s: --seeds: --jobs-csv and --timeline are per seed; "
+			"run one seed for them\n",
+			prog);
+		dl_config_free(&o.cfg);
+		return EXIT_USAGE;
+	}
+	if ((rc = resolve_seeds(&o)) || (rc = check_policy(o.policy, &pol)) ||
 	    (rc = load_inputs(&o, &in))) {
 		dl_config_free(&o.cfg);
+		free(o.seeds);
+		return rc;
+	}
+	if (o.nseeds) {
+		struct sim_seed_stats st[2];
+
+		rc = run_seeds(&o, &in, pol, &st[0], o.oracle ? &st[1] : NULL);
+		if (!rc && o.summary)
+			rc = write_seed_json(&o, &st[0], o.summary);
+		if (!rc && !stdout_taken(&o))
+			sim_seed_stats_print(stdout, st, o.oracle ? 2 : 1,
+					     o.tsv);
+		sim_workload_spec_free(&in.ws);
+		sim_cluster_spec_free(&in.cs);
+		dl_config_free(&o.cfg);
+		free(o.seeds);
 		return rc;
 	}
 	rc = run_one(&o, &in, pol, o.summary, o.csv, o.timeline, &sum);
@@ -484,6 +584,43 @@ static int cmd_run(int argc, char **argv)
 	sim_workload_spec_free(&in.ws);
 	sim_cluster_spec_free(&in.cs);
 	dl_config_free(&o.cfg);
+	return rc;
+}
+
+/* compare --seeds: every policy over every seed; one row of means and
+ * standard deviations per policy (and the oracle's bound) */
+static int compare_seeds(struct run_opts *o, const struct inputs *in,
+			 const struct sim_policy *const *pols, size_t np)
+{
+	struct sim_seed_stats *st = calloc(np + 1, sizeof(*st));
+	size_t nrows = 0;
+	int rc;
+
+	if (!st)
+		return 1;
+	if ((rc = resolve_seeds(o))) {
+		free(st);
+		return rc;
+	}
+	for (size_t i = 0; i < np && !rc; i++) {
+		/* the bound does not depend on the policy: with the first */
+		rc = run_seeds(o, in, pols[i], &st[nrows],
+			       o->oracle && i == 0 ? &st[np] : NULL);
+		if (!rc && o->out_dir) {
+			char sp[4096];
+
+			snprintf(sp, sizeof(sp), "%s/summary-%s.json",
+				 o->out_dir, pols[i]->name);
+			rc = write_seed_json(o, &st[nrows], sp);
+		}
+		if (!rc)
+			nrows++;
+	}
+	if (!rc && o->oracle && nrows)
+		st[nrows++] = st[np];
+	if (!rc)
+		sim_seed_stats_print(stdout, st, nrows, o->tsv);
+	free(st);
 	return rc;
 }
 
@@ -548,6 +685,14 @@ static int cmd_compare(int argc, char **argv)
 			    in.cs.mode == SIM_SLOTS_TYPED)
 				pols[kept++] = pols[i];
 		np = kept;
+	}
+	if (o.seeds_arg) {
+		rc = compare_seeds(&o, &in, pols, np);
+		sim_workload_spec_free(&in.ws);
+		sim_cluster_spec_free(&in.cs);
+		dl_config_free(&o.cfg);
+		free(o.seeds);
+		return rc;
 	}
 	for (size_t i = 0; i < np && !rc; i++) {
 		char sp[4096], cp[4096];

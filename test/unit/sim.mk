@@ -2,7 +2,10 @@
 if HAVE_CHECK
 UNIT_TESTS += test/unit/test_baselines test/unit/test_oracle \
 	test/unit/test_sim_engine test/unit/test_sim_input \
-	test/unit/test_sim_admission test/unit/test_decide
+	test/unit/test_sim_admission test/unit/test_decide test/unit/test_sim_seeds
+test_unit_test_sim_seeds_SOURCES = test/unit/test_sim_seeds.c test/unit/fixtures.h
+test_unit_test_sim_seeds_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_sim_seeds_LDADD = src/sim/libsim.la $(UNIT_LDADD)
 test_unit_test_decide_SOURCES = test/unit/test_decide.c test/unit/fixtures.h
 test_unit_test_decide_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_decide_LDADD = src/sim/libsim.la $(UNIT_LDADD)

@@ -35,6 +35,23 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["policy
 	--jobs-csv "$d/file.csv" >"$d/table.txt"
 grep -q '^policy ' "$d/table.txt"
 [ "$(wc -l <"$d/file.csv")" -eq 4 ]
+# --seeds: one row per policy with mean and sd, the summary JSON of the
+# aggregate, per-seed outputs refused
+"$sim" compare --cluster "$d/c.json" --workload "$d/w.json" \
+	--policies triage,fifo --seeds 3 --tsv --out-dir "$d/cmp" >"$d/seeds.tsv"
+head -n 1 "$d/seeds.tsv" | grep -q '^policy	seeds	met_mean	met_sd	'
+[ "$(awk -F'\t' '$1 == "triage" && $2 == 3' "$d/seeds.tsv" | wc -l)" -eq 1 ]
+[ "$(awk -F'\t' '$1 == "oracle"' "$d/seeds.tsv" | wc -l)" -eq 1 ]
+python3 - "$d/cmp/summary-triage.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["seeds"] == [1, 2, 3], d
+assert d["mean"]["met"] is not None and d["sd"]["met"] >= 0, d
+PY
+if "$sim" run --cluster "$d/c.json" --workload "$d/w.json" --policy triage \
+	--seeds 2 --jobs-csv - >/dev/null 2>&1; then
+	echo "--seeds with --jobs-csv accepted"; exit 1
+fi
 # two outputs on stdout would interleave: a usage error
 if "$sim" run --cluster "$d/c.json" --workload "$d/w.json" --policy triage \
 	--jobs-csv - --summary-json - >/dev/null 2>"$d/err"; then
