@@ -201,7 +201,8 @@ rows() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" =~ ^$B\|\ *[a-z_]+\|[a-z:-]+\|[0-9T:-]+\|$BOB$ ]]
+	# columns keep their width (at least the header's), as squeue's
+	[[ "$output" =~ ^$B\ *\|\ *[a-z_]+\|[a-z:-]+\ *\|[0-9T:-]+\ *\|$BOB$ ]]
 	run --separate-stderr "$SDEADLINE" -j "$A" -o jobid,verdict:12,p90
 	[[ "${lines[1]}" =~ ^JOBID\ +VERDICT\ +P90$ ]]
 	[[ "${lines[2]}" =~ ^$A\  ]]
