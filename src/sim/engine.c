@@ -11,8 +11,11 @@
  *    managed jobs by rank -- each starting pending tasks of its active phase
  *    while it runs fewer than its throttle; a job the plan has not seen yet
  *    waits for the next plan;
- *  - placement (ras/reverse): a task of job j starts on node n only while
- *    j's tasks of that phase there are below P[j][n];
+ *  - placement (ras/reverse): a task of a managed job starts on a node
+ *    only where select/deadline's rule (the core's dl_place_may_start)
+ *    allows it: below the job's planned concurrency, within the node's
+ *    capacity for deadline tasks with the room owed to jobs of lower
+ *    utility kept;
  *  - node capacity: CPUs, memory and I/O (or typed map/reduce slots) minus
  *    the external load's share of the node;
  *  - EASY backfill: the first job that cannot start for lack of resources
@@ -740,24 +743,6 @@ static void check_hard(struct sim_engine *e, struct sim_job *j)
 		cancel_phase(e, j, p);
 }
 
-static struct sim_place_row *row_of(struct sim_engine *e, struct sim_job *j,
-				    uint32_t n)
-{
-	uint32_t lo = j->place_off, hi = j->place_off + j->place_n;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (e->place[mid].node < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < j->place_off + j->place_n && e->place[lo].node == n
-		       ? &e->place[lo]
-		       : NULL;
-}
-
 static void node_usage(struct sim_engine *e, uint32_t n,
 		       const struct sim_job *j, int p, int sign)
 {
@@ -833,12 +818,6 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	node_usage(e, n, j, p, +1);
 	if (j->first_start < 0)
 		j->first_start = e->now;
-	if (j->place_n) {
-		struct sim_place_row *r = row_of(e, j, n);
-
-		if (r)
-			r->running[p]++;
-	}
 	running = j->started[0] - j->ended[0] + j->started[1] - j->ended[1];
 	if (running > j->max_running)
 		j->max_running = running;
@@ -924,12 +903,6 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 		     j->time_limit[p]);
 	j->ended[p]++;
 	j->unit_seconds += sim_task_units(e, jx, p) * len;
-	if (j->place_n) {
-		struct sim_place_row *r = row_of(e, j, t->node);
-
-		if (r && r->running[p])
-			r->running[p]--;
-	}
 	if (p == DL_MAP && phase_over(j, DL_MAP) && j->map_end < 0)
 		j->map_end = e->now;
 	if (e->policy->task_end)
@@ -942,13 +915,6 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 }
 
 /* ------------------------------------------------------------- the plan */
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct sim_place_row *x = a, *y = b;
-
-	return (x->node > y->node) - (x->node < y->node);
-}
 
 /* Order of the arrays in a dispatch: urgent ones by rank, Slurm's own by
  * submission (priority/basic: oldest first), idle ones by rank. */
@@ -1027,7 +993,6 @@ static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
 		j->in_plan = false;
 		memset(j->dec, 0, sizeof(j->dec));
 		j->mode[0] = j->mode[1] = DL_PRIO_NONE;
-		j->place_off = j->place_n = 0;
 	}
 	for (uint32_t k = 0; k < plan->njobs; k++) {
 		const struct dl_plan_job *pj = &plan->jobs[k];
@@ -1051,75 +1016,9 @@ static int apply_plan(struct sim_engine *e, const struct dl_plan *plan)
 				&d[i], j->started[p] - j->ended[p]);
 		}
 	}
-	/* placement: rows per job, merged per cluster node, sorted */
-	e->nplace = 0;
+	/* placement: enforced on the plan itself, with select/deadline's
+	 * rule (pick_node) */
 	e->plan_has_place = plan->nplace > 0;
-	if (plan->nplace) {
-		if (plan->nplace > e->capplace) {
-			void *q = realloc(e->place,
-					  plan->nplace * sizeof(*e->place));
-
-			if (!q)
-				return ENOMEM;
-			e->place = q;
-			e->capplace = plan->nplace;
-		}
-		for (uint32_t k = 0; k < plan->njobs; k++) {
-			const struct dl_plan_job *pj = &plan->jobs[k];
-			struct sim_job *j;
-			uint32_t first = e->nplace, out;
-
-			if (!pj->job_id || pj->job_id > e->njobs)
-				continue;
-			j = &e->jobs[pj->job_id - 1];
-			if (j->state != SIM_JOB_ACTIVE)
-				continue;
-			for (uint32_t r = 0; r < plan->nplace; r++) {
-				const struct dl_place *pl = &plan->place[r];
-				uint32_t node;
-
-				if (pl->job != k || pl->node >= e->view.nnodes)
-					continue;
-				node = e->cs->mode == SIM_SLOTS_TYPED
-					       ? pl->node / 2
-					       : pl->node;
-				e->place[e->nplace].node = node;
-				e->place[e->nplace].limit[0] = pl->maps;
-				e->place[e->nplace].limit[1] = pl->reduces;
-				e->place[e->nplace].running[0] = 0;
-				e->place[e->nplace].running[1] = 0;
-				e->nplace++;
-			}
-			qsort(e->place + first, e->nplace - first,
-			      sizeof(*e->place), cmp_row);
-			out = first;
-			for (uint32_t r = first; r < e->nplace; r++) {
-				if (out > first && e->place[out - 1].node ==
-							   e->place[r].node) {
-					e->place[out - 1].limit[0] +=
-						e->place[r].limit[0];
-					e->place[out - 1].limit[1] +=
-						e->place[r].limit[1];
-					continue;
-				}
-				e->place[out++] = e->place[r];
-			}
-			e->nplace = out;
-			j->place_off = first;
-			j->place_n = out - first;
-			for (int p = 0; p < 2; p++)
-				for (uint32_t i = 0; i < j->started[p]; i++) {
-					struct sim_place_row *row;
-
-					if (j->task[p][i].start < 0 ||
-					    j->task[p][i].end <= e->now)
-						continue;
-					row = row_of(e, j, j->task[p][i].node);
-					if (row)
-						row->running[p]++;
-				}
-		}
-	}
 	build_order(e);
 	return 0;
 }
@@ -1280,8 +1179,6 @@ static void reserve(struct sim_engine *e, struct sim_job *j, int p,
 	for (uint32_t n = 0; n < e->nnodes; n++) {
 		double t;
 
-		if (e->plan_has_place && managed(j, p) && !row_of(e, j, n))
-			continue;
 		t = shadow_on(e, n, j, p, s);
 		if (t < best) {
 			best = t;
@@ -1336,58 +1233,98 @@ static void deadline_use(const struct sim_engine *e, uint32_t n, int p,
 	}
 }
 
+/* The simulated job of a plan job, or NULL. */
+static const struct sim_job *plan_job_sim(const struct sim_engine *e,
+					  uint32_t k)
+{
+	uint64_t id;
+
+	if (!e->plan || k >= e->plan->njobs)
+		return NULL;
+	id = e->plan->jobs[k].job_id;
+	return id && id <= e->njobs ? &e->jobs[id - 1] : NULL;
+}
+
+/* select/deadline's view of what runs now (dl_place_now), from the model:
+ * tasks of plan job k, phase q, on plan node v ... */
+static uint32_t now_here(void *ctx, uint32_t k, int q, uint32_t v)
+{
+	const struct sim_engine *e = ctx;
+	const struct sim_job *o = plan_job_sim(e, k);
+	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+	uint32_t n = typed ? v / 2 : v, c = 0;
+
+	if (!o || n >= e->nnodes || (typed && v % 2 != (uint32_t) q))
+		return 0;
+	for (uint32_t i = 0; i < e->nodes[n].nrun; i++)
+		c += e->nodes[n].run[i].job == o->idx &&
+		     e->nodes[n].run[i].phase == q;
+	return c;
+}
+
+/* ... and anywhere, with whether a task waits (Slurm: the array still
+ * has pending tasks, whatever its dependency) */
+static uint32_t now_running(void *ctx, uint32_t k, int q, bool *waiting)
+{
+	const struct sim_engine *e = ctx;
+	const struct sim_job *o = plan_job_sim(e, k);
+
+	*waiting = o && o->state == SIM_JOB_ACTIVE && pending(o, q) > 0;
+	return o ? o->started[q] - o->ended[q] : 0;
+}
+
+/* May a task of j/p start on node n: it fits there now, the plan's rule
+ * allows it (managed arrays under a placement plan), and it respects the
+ * backfill reservation.  *plan_limited: the rule refused a node with
+ * room. */
+static bool can_start_on(struct sim_engine *e, struct sim_job *j, int p,
+			 const struct resv *rv, uint32_t n, bool *plan_limited)
+{
+	if (!fits(e, n, j, p))
+		return false;
+	if (e->plan_has_place && managed(j, p)) {
+		struct dl_place_now now = {now_here, now_running, e};
+		double used[3];
+
+		deadline_use(e, n, p, used);
+		if (!dl_place_may_start(&e->pidx, j->plan_idx, p,
+					view_node(e, n, p), &now, used)) {
+			*plan_limited = true;
+			return false;
+		}
+	}
+	return respects(e, rv, j, p, n);
+}
+
+/* Nodes in Slurm's (or the TaskTracker heartbeats') order; a managed
+ * array under a placement plan also passes select/deadline's rule (the
+ * core's place_index: its planned concurrency, the node's capacity for
+ * deadline tasks this cycle, the room owed to jobs of lower utility). */
 static enum pick pick_node(struct sim_engine *e, struct sim_job *j, int p,
 			   const struct resv *rv, uint32_t *out)
 {
 	bool plan_limited = false;
 
-	if (e->plan_has_place && managed(j, p)) {
-		/* select/deadline's rule (the core's place_index): below
-		 * P[j][n] and within the node's capacity for deadline tasks
-		 * this cycle; then the node must really have room */
-		for (uint32_t k = 0; k < j->place_n; k++) {
-			const struct sim_place_row *r =
-				&e->place[j->place_off + k];
-			uint32_t v = view_node(e, r->node, p);
-			double used[3];
-
-			if (r->running[p] >= r->limit[p]) {
-				plan_limited = true;
-				continue;
-			}
-			deadline_use(e, r->node, p, used);
-			if (!dl_place_may_start(&e->pidx, j->plan_idx, p, v,
-						r->running[p], used)) {
-				plan_limited = true;
-				continue;
-			}
-			if (fits(e, r->node, j, p) &&
-			    respects(e, rv, j, p, r->node)) {
-				*out = r->node;
-				return PICKED;
-			}
-		}
-		return plan_limited ? PLAN_LIMIT : NO_ROOM;
-	}
 	if (e->cs->order == SIM_ORDER_ROUND_ROBIN) {
 		for (uint32_t k = 1; k <= e->nnodes; k++) {
 			uint32_t n = (e->rr_cursor + k) % e->nnodes;
 
-			if (fits(e, n, j, p) && respects(e, rv, j, p, n)) {
+			if (can_start_on(e, j, p, rv, n, &plan_limited)) {
 				e->rr_cursor = n;
 				*out = n;
 				return PICKED;
 			}
 		}
-		return NO_ROOM;
+	} else {
+		for (uint32_t n =
+			     e->cs->mode == SIM_SLOTS_TYPED ? 0 : e->first_free;
+		     n < e->nnodes; n++)
+			if (can_start_on(e, j, p, rv, n, &plan_limited)) {
+				*out = n;
+				return PICKED;
+			}
 	}
-	for (uint32_t n = e->cs->mode == SIM_SLOTS_TYPED ? 0 : e->first_free;
-	     n < e->nnodes; n++)
-		if (fits(e, n, j, p) && respects(e, rv, j, p, n)) {
-			*out = n;
-			return PICKED;
-		}
-	return NO_ROOM;
+	return plan_limited ? PLAN_LIMIT : NO_ROOM;
 }
 
 static int dispatch(struct sim_engine *e)
@@ -1878,7 +1815,6 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->order);
 	free(e->in_jobs);
 	free(e->dirty);
-	free(e->place);
 	free(e->ev);
 	dl_place_index_free(&e->pidx);
 	dl_plan_free(e->plan);

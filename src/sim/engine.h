@@ -61,9 +61,8 @@ struct sim_job {
 	 * dl_decide, as the sched plugin applies them) */
 	bool in_plan;
 	struct dl_decision dec[2];
-	uint8_t mode[2]; /* enum dl_prio_mode, set when the plan is applied */
-	uint32_t place_off, place_n; /* rows in the engine's placement table */
-	uint32_t plan_idx;           /* index into the current plan's jobs */
+	uint8_t mode[2];   /* enum dl_prio_mode, set when the plan is applied */
+	uint32_t plan_idx; /* index into the current plan's jobs */
 	uint32_t active_pos;
 	bool dirty; /* running count changed (timeline) */
 };
@@ -82,12 +81,6 @@ struct sim_node {
 		uint32_t task;
 	} * run;
 	uint32_t nrun, caprun;
-};
-
-struct sim_place_row {
-	uint32_t node; /* cluster node */
-	uint32_t limit[2];
-	uint32_t running[2];
 };
 
 struct sim_options {
@@ -144,8 +137,6 @@ struct sim_engine {
 	uint32_t *order;
 	uint32_t norder;
 	uint32_t slurm_end; /* where Slurm's own arrays end in order */
-	struct sim_place_row *place;
-	uint32_t nplace, capplace;
 	bool plan_has_place;
 	struct dl_plan *plan; /* the current plan, kept for select's rule */
 	struct dl_place_index pidx; /* its placement index */

@@ -508,10 +508,10 @@ START_TEST(test_shuffle_growth)
 }
 END_TEST
 
-START_TEST(test_running_tasks_stay)
+START_TEST(test_running_maps_are_targets)
 {
 	struct dl_pl_node node = {0};
-	struct dl_pl_job jobs[2] = {0};
+	struct dl_pl_job jobs[3] = {0};
 	uint32_t on0[3] = {0, 0, 0};
 	struct dl_place *rows;
 	uint32_t nrows;
@@ -519,22 +519,32 @@ START_TEST(test_running_tasks_stay)
 	set_vec(node.cap, 4, INFINITY, INFINITY);
 	node.usable = true;
 	node.partitions = parts_of(1);
-	for (int j = 0; j < 2; j++) {
+	for (int j = 0; j < 3; j++) {
 		jobs[j].partition = UINT32_MAX;
 		set_vec(jobs[j].map, 1, 0, 0);
+		set_vec(jobs[j].reduce, 1, 0, 0);
 		jobs[j].maps_left = 10;
 	}
-	/* job 0 already runs 3 tasks and needs nothing; job 1 needs 4 */
+	/* job 0 runs 3 maps and needs nothing; job 1 needs 4; job 2 is in
+	 * its reduce phase with its one reducer running */
 	jobs[0].nmap_running = 3;
 	jobs[0].map_nodes = on0;
 	jobs[0].s_req = 0;
 	jobs[1].s_req = 4;
-	ck_assert_int_eq(dl_placement(&node, 1, jobs, 2, DL_UTIL_RAS, 10, &rows,
+	jobs[2].maps_left = 0;
+	jobs[2].reduces_left = 1;
+	jobs[2].nreduce_running = 1;
+	jobs[2].reduce_nodes = on0;
+	ck_assert_int_eq(dl_placement(&node, 1, jobs, 3, DL_UTIL_RAS, 10, &rows,
 				      &nrows, NULL),
 			 0);
-	/* the running tasks are never taken away: job 1 gets the 4th CPU */
-	ck_assert_uint_eq(jobs[0].maps, 3);
-	ck_assert_uint_eq(jobs[1].maps, 1);
+	/* the running maps' slots are targets: job 1 (utility -2 without
+	 * them) gets all three as job 0's tasks end, job 0 none; the
+	 * running reducer, of the highest utility, is never moved */
+	ck_assert_uint_eq(jobs[0].maps, 0);
+	ck_assert_uint_eq(jobs[1].maps, 3);
+	ck_assert_uint_eq(jobs[2].reduces, 1);
+	ck_assert_double_eq(jobs[2].utility, 1);
 	free(rows);
 }
 END_TEST
@@ -741,10 +751,38 @@ END_TEST
 
 /* ---- enforcement: the plan index and the start rule ---- */
 
+/* What runs now, as a table (select/deadline and the simulator count it
+ * from Slurm's records and their model). */
+struct fake_now {
+	uint32_t here[4][2][4]; /* [job][phase][node] */
+	uint32_t run[4][2];
+	bool wait[4][2];
+};
+
+static uint32_t fake_here(void *ctx, uint32_t job, int phase, uint32_t node)
+{
+	struct fake_now *f = ctx;
+
+	ck_assert_uint_lt(job, 4);
+	ck_assert_uint_lt(node, 4);
+	return f->here[job][phase][node];
+}
+
+static uint32_t fake_running(void *ctx, uint32_t job, int phase, bool *waiting)
+{
+	struct fake_now *f = ctx;
+
+	ck_assert_uint_lt(job, 4);
+	*waiting = f->wait[job][phase];
+	return f->run[job][phase];
+}
+
 START_TEST(test_place_index)
 {
 	struct dl_plan *p = dl_plan_new(3);
 	struct dl_place_index x;
+	struct fake_now f = {0};
+	struct dl_place_now now = {fake_here, fake_running, &f};
 	uint32_t job;
 	int phase;
 	double used[3] = {0, 0, 0};
@@ -760,13 +798,21 @@ START_TEST(test_place_index)
 		p->nodes[n].cap[1] = INFINITY;
 		p->nodes[n].cap[2] = 100;
 	}
-	/* job 0: map 10 / reduce 11, I/O heavy; job 1: map 20; job 2: not
-	 * managed */
-	p->jobs[0] = (struct dl_plan_job){
-		.job_id = 10, .reduce_id = 11, .managed = true};
+	/* job 0: map 10 / reduce 11, I/O heavy, 2 maps planned; job 1: map
+	 * 20, 6 planned; job 2: not managed */
+	p->jobs[0] = (struct dl_plan_job){.job_id = 10,
+					  .reduce_id = 11,
+					  .managed = true,
+					  .phase = DL_MAP,
+					  .alloc = 2,
+					  .rank = 2};
 	p->jobs[0].demand[DL_MAP] = (struct dl_demand){1, 0, 60};
 	p->jobs[0].demand[DL_REDUCE] = (struct dl_demand){2, 0, 0};
-	p->jobs[1] = (struct dl_plan_job){.job_id = 20, .managed = true};
+	p->jobs[1] = (struct dl_plan_job){.job_id = 20,
+					  .managed = true,
+					  .phase = DL_MAP,
+					  .alloc = 6,
+					  .rank = 1};
 	p->jobs[1].demand[DL_MAP] = (struct dl_demand){1, 0, 10};
 	p->jobs[2] = (struct dl_plan_job){.job_id = 30};
 	p->nplace = 4;
@@ -786,31 +832,45 @@ START_TEST(test_place_index)
 	ck_assert(!dl_place_index_find(&x, 99, &job, &phase));
 	ck_assert_uint_eq(dl_place_index_row(&x, 1, 0)->maps, 3);
 	ck_assert_ptr_null(dl_place_index_row(&x, 2, 0));
+	/* planned: the allocation of the active phase, the rows of the
+	 * other */
+	ck_assert_uint_eq(x.planned[2 * 0 + DL_MAP], 2);
+	ck_assert_uint_eq(x.planned[2 * 0 + DL_REDUCE], 1);
+	ck_assert_uint_eq(x.planned[2 * 1 + DL_MAP], 6);
 
-	/* empty node: job 0's map may start on n1 (P = 1) */
-	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, 0, used));
-	/* ...but not a second one: P[0][n1] = 1 */
-	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	/* empty node, job 1 not waiting: job 0's map may start on n1 */
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, &now, used));
+	/* ...but not beyond the 2 maps the plan gives it, on any node */
+	f.run[0][DL_MAP] = 2;
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, &now, used));
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 1, &now, used));
+	f.run[0][DL_MAP] = 1;
+	f.here[0][DL_MAP][0] = 1;
 	/* job 1 on n1 with job 0's map running: 60 + 10 I/O, 2 CPUs */
 	dl_place_add_use(p, 0, DL_MAP, used);
 	ck_assert_double_eq(used[2], 60);
-	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 0, 0, used));
+	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 0, &now, used));
 	/* with job 1's three maps there the CPUs are full (1 + 3 = 4) */
 	for (int k = 0; k < 3; k++)
 		dl_place_add_use(p, 1, DL_MAP, used);
-	ck_assert(!dl_place_may_start(&x, 0, DL_REDUCE, 0, 0, used));
-	/* I/O: two I/O-heavy maps never fit 100 MB/s, even with P room */
-	p->place[2].maps = 2;
-	dl_place_index_free(&x);
-	ck_assert_int_eq(dl_place_index_build(&x, p), 0);
+	ck_assert(!dl_place_may_start(&x, 0, DL_REDUCE, 0, &now, used));
+	/* I/O: two I/O-heavy maps never fit 100 MB/s, whatever the plan */
 	used[0] = 1;
 	used[1] = 0;
 	used[2] = 60;
-	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, &now, used));
 	/* a forecast-reduced capacity binds the same way */
 	used[2] = 0;
 	p->nodes[0].cap[0] = 1;
-	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, 1, used));
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, &now, used));
+	/* no view of what runs, a bad node or phase: no */
+	used[0] = 0;
+	p->nodes[0].cap[0] = 4;
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, &now, used));
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, NULL, used));
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 2, &now, used));
+	ck_assert(!dl_place_may_start(&x, 0, 2, 0, &now, used));
+	ck_assert(!dl_place_may_start(&x, 3, DL_MAP, 0, &now, used));
 	/* bad rows are refused */
 	p->place[0].node = 7;
 	dl_place_index_free(&x);
@@ -819,6 +879,152 @@ START_TEST(test_place_index)
 	ck_assert(!dl_place_index_find(&x, 10, &job, &phase));
 	dl_place_index_free(&x);
 	dl_plan_free(p);
+}
+END_TEST
+
+/* The room a row keeps for a job of lower utility: a job of higher
+ * utility (a higher rank) may not take it, the job it is kept for may
+ * take a free slot anywhere, and the reservation lapses once that job
+ * runs what the plan gives it. */
+START_TEST(test_start_rule_owed)
+{
+	struct dl_plan *p = dl_plan_new(2);
+	struct dl_place_index x;
+	struct fake_now f = {0};
+	struct dl_place_now now = {fake_here, fake_running, &f};
+	double n0[3] = {2, 0, 0}, n1[3] = {0, 0, 0};
+
+	ck_assert_ptr_nonnull(p);
+	p->policy = DL_POLICY_RAS;
+	p->nnodes = 2;
+	p->nodes = calloc(2, sizeof(*p->nodes));
+	for (int n = 0; n < 2; n++) {
+		p->nodes[n].cap[0] = 4;
+		p->nodes[n].cap[1] = INFINITY;
+		p->nodes[n].cap[2] = INFINITY;
+	}
+	/* A: high utility (rank 2), 3 maps planned: 2 on n0, 1 on n1;
+	 * B: low utility (rank 1), 2 planned, both on n0 */
+	p->jobs[0] = (struct dl_plan_job){.job_id = 1,
+					  .managed = true,
+					  .phase = DL_MAP,
+					  .alloc = 3,
+					  .rank = 2};
+	p->jobs[1] = (struct dl_plan_job){.job_id = 2,
+					  .managed = true,
+					  .phase = DL_MAP,
+					  .alloc = 2,
+					  .rank = 1};
+	for (int j = 0; j < 2; j++)
+		p->jobs[j].demand[DL_MAP] = (struct dl_demand){1, 0, 0};
+	p->nplace = 3;
+	p->place = calloc(3, sizeof(*p->place));
+	p->place[0] = (struct dl_place){0, 0, 2, 0};
+	p->place[1] = (struct dl_place){0, 1, 1, 0};
+	p->place[2] = (struct dl_place){1, 0, 2, 0};
+	ck_assert_int_eq(dl_place_index_build(&x, p), 0);
+	/* A runs 2 on n0 (below its 3), B nothing and has tasks waiting:
+	 * n0's 2 free CPUs are B's; A may use its row on n1 only */
+	f.run[0][DL_MAP] = 2;
+	f.here[0][DL_MAP][0] = 2;
+	f.wait[0][DL_MAP] = f.wait[1][DL_MAP] = true;
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, &now, n0));
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 1, &now, n1));
+	/* B may start on n0, and on n1 too: a free slot goes to the job of
+	 * lowest utility whose task fits, A's row there or not */
+	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 0, &now, n0));
+	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 1, &now, n1));
+	/* B started one on n1: one CPU of n0 is still B's, one is free */
+	f.run[1][DL_MAP] = 1;
+	f.here[1][DL_MAP][1] = 1;
+	n1[0] = 1;
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, &now, n0));
+	n0[0] = 3; /* ...and once A took that one, n0 is full for A */
+	ck_assert(!dl_place_may_start(&x, 0, DL_MAP, 0, &now, n0));
+	ck_assert(dl_place_may_start(&x, 1, DL_MAP, 0, &now, n0));
+	/* B runs its 2: nothing is kept for it any more */
+	f.run[1][DL_MAP] = 2;
+	n0[0] = 2;
+	f.run[0][DL_MAP] = 1;
+	ck_assert(!dl_place_may_start(&x, 1, DL_MAP, 0, &now, n0));
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, &now, n0));
+	/* a job with nothing waiting keeps no room either */
+	f.run[1][DL_MAP] = 0;
+	f.here[1][DL_MAP][1] = 0;
+	f.wait[1][DL_MAP] = false;
+	ck_assert(dl_place_may_start(&x, 0, DL_MAP, 0, &now, n0));
+	dl_place_index_free(&x);
+	dl_plan_free(p);
+}
+END_TEST
+
+/* The starvation case end to end: job A fills a full cluster, holding
+ * rows on every node; job B arrives with a tight goal.  The plan moves
+ * some of A's running slots to B as targets, and when one of A's tasks
+ * ends, on any node (its own rows included), A may not start another
+ * (it is above its share) while B may: the slot is not refilled from the
+ * old plan. */
+START_TEST(test_ras_no_refill)
+{
+	struct fx_world w;
+	char err[256] = "";
+	const struct dl_plan_job *a, *b;
+	struct dl_place_index x;
+	struct fake_now f = {0};
+	struct dl_place_now now = {fake_here, fake_running, &f};
+	uint32_t ia, ib, rows_a = 0;
+
+	w_init(&w, 4, 4);
+	/* A: 200 tasks of 100 s, 16 running (4 per node), 180 waiting,
+	 * due in time for 12 at once */
+	w.jobs[w.n] = fx_job(1, 200, 0, 2700);
+	fx_done(w.jobs[w.n], DL_MAP, 4, 100, 0);
+	for (uint32_t n = 0; n < 4; n++)
+		for (int k = 0; k < 4; k++)
+			ck_assert_int_eq(dl_phase_add_running(
+						 &w.jobs[w.n]->phase[DL_MAP],
+						 950, n, DL_POOL_REGULAR),
+					 0);
+	w.n++;
+	/* B: 8 tasks of 100 s (a history prior) due in 250 s: needs 4 */
+	w.jobs[w.n] = fx_job(2, 8, 990, 1250);
+	w.jobs[w.n]->phase[DL_MAP].prior_mean = 100;
+	w.n++;
+	ck_assert_msg(w_plan(&w, 1000, err, sizeof(err)) != NULL, "%s", err);
+	a = fx_world_get(&w, 1);
+	b = fx_world_get(&w, 2);
+	ia = (uint32_t) (a - w.plan->jobs);
+	ib = (uint32_t) (b - w.plan->jobs);
+	/* B gets slots A's running tasks hold; A keeps rows on most nodes */
+	ck_assert_uint_ge(b->alloc, 3);
+	ck_assert_uint_eq(a->alloc + b->alloc, 16);
+	ck_assert_int_eq(dl_place_index_build(&x, w.plan), 0);
+	for (uint32_t n = 0; n < 4; n++) {
+		const struct dl_place *ra = dl_place_index_row(&x, ia, n);
+
+		rows_a += ra && ra->maps;
+	}
+	ck_assert_uint_ge(rows_a, 2);
+	f.run[ia][DL_MAP] = 16;
+	f.wait[ia][DL_MAP] = f.wait[ib][DL_MAP] = true;
+	for (uint32_t n = 0; n < 4; n++)
+		f.here[ia][DL_MAP][n] = 4;
+	/* one of A's tasks ends on each node in turn */
+	for (uint32_t n = 0; n < 4; n++) {
+		double used[3] = {3, 0, 0};
+
+		f.here[ia][DL_MAP][n] = 3;
+		f.run[ia][DL_MAP] = 15;
+		ck_assert_msg(
+			!dl_place_may_start(&x, ia, DL_MAP, n, &now, used),
+			"A refills node %u", n);
+		ck_assert_msg(dl_place_may_start(&x, ib, DL_MAP, n, &now, used),
+			      "B may not start on node %u", n);
+		f.here[ia][DL_MAP][n] = 4;
+		f.run[ia][DL_MAP] = 16;
+	}
+	dl_place_index_free(&x);
+	fx_world_free(&w);
 }
 END_TEST
 
@@ -947,13 +1153,15 @@ static Suite *suite(void)
 	tcase_add_test(pl, test_complementary_profiles);
 	tcase_add_test(pl, test_reducers_spread);
 	tcase_add_test(pl, test_shuffle_growth);
-	tcase_add_test(pl, test_running_tasks_stay);
+	tcase_add_test(pl, test_running_maps_are_targets);
 	tcase_add_test(pl, test_placement_bad_input);
 	tcase_add_test(pol, test_ras_plan);
 	tcase_add_test(pol, test_ras_plan_bad_input);
 	tcase_add_test(pol, test_wave_need);
 	tcase_add_test(pol, test_profile_switch);
 	tcase_add_test(pol, test_place_index);
+	tcase_add_test(pol, test_start_rule_owed);
+	tcase_add_test(pol, test_ras_no_refill);
 	tcase_add_test(pol, test_learned_profiles);
 	tcase_add_test(pol, test_plan_json_utility);
 	tcase_set_timeout(pl, 60);

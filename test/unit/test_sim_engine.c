@@ -169,8 +169,9 @@ START_TEST(deterministic_for_a_seed)
 END_TEST
 
 /* a test policy: every job may run `test_alloc` tasks, and with
- * test_place only on node test_node, at most test_per_node there, with
- * test_cap CPUs of that node for deadline tasks (select's rule) */
+ * test_place a placement plan: a row of test_per_node tasks on node
+ * test_node, test_cap CPUs of every node for deadline tasks (select's
+ * rule) */
 static uint32_t test_alloc, test_node, test_per_node;
 static double test_cap = INFINITY;
 static bool test_place;
@@ -204,8 +205,7 @@ static struct dl_plan *test_plan(void *st, const struct sim_policy *self,
 		p->nodes = calloc(p->nnodes, sizeof(*p->nodes));
 		ck_assert_ptr_nonnull(p->nodes);
 		for (uint32_t n = 0; n < p->nnodes; n++) {
-			p->nodes[n].cap[0] =
-				n == test_node ? test_cap : INFINITY;
+			p->nodes[n].cap[0] = test_cap;
 			p->nodes[n].cap[1] = p->nodes[n].cap[2] = INFINITY;
 		}
 		for (uint32_t i = 0; i < in->njobs; i++)
@@ -250,26 +250,33 @@ START_TEST(placement_is_honoured)
 	struct run r;
 	char err[256] = "";
 
-	load(&r, four_nodes,
+	/* P puts one task on node 2, but rows are targets: a task of a job
+	 * below its allocation takes a free slot on any node where it fits
+	 * the node's capacity for deadline tasks (1 CPU each here), so the
+	 * three run at once, one per node */
+	load(&r, "{\"nodes\":[{\"name\":\"n\",\"count\":4,\"cpus\":4}]}",
 	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":500,"
 	     "\"maps\":3,\"map_length\":10}]}");
 	test_alloc = 4;
 	test_place = true;
 	test_node = 2;
 	test_per_node = 1;
+	test_cap = 1;
 	start(&r, &test_policy, 1);
 	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
-	/* one at a time, all on node 2, although four nodes are free */
-	ck_assert_uint_eq(r.e->jobs[0].max_running, 1);
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 3);
 	for (uint32_t i = 0; i < 3; i++)
-		ck_assert_uint_eq(r.e->jobs[0].task[DL_MAP][i].node, 2);
-	ck_assert_double_eq_tol(r.e->jobs[0].finish, 31, 1e-9);
+		for (uint32_t k = 0; k < i; k++)
+			ck_assert_uint_ne(r.e->jobs[0].task[DL_MAP][i].node,
+					  r.e->jobs[0].task[DL_MAP][k].node);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 11, 1e-9);
 	done(&r);
-	/* P allows 3 there, but the node's capacity for deadline tasks this
-	 * cycle is 2 CPUs: two at a time */
-	load(&r, "{\"nodes\":[{\"name\":\"n\",\"count\":4,\"cpus\":4}]}",
+	/* one node: P allows 3 there and the allocation 4, but the node's
+	 * capacity for deadline tasks this cycle is 2 CPUs: two at a time */
+	load(&r, "{\"nodes\":[{\"name\":\"n\",\"count\":1,\"cpus\":4}]}",
 	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":500,"
 	     "\"maps\":4,\"map_length\":10}]}");
+	test_node = 0;
 	test_per_node = 3;
 	test_cap = 2;
 	start(&r, &test_policy, 1);

@@ -2,8 +2,14 @@
  * place_index.h - a published placement plan indexed for enforcement
  * (select/deadline's job_test runs under slurmctld's locks, so every lookup
  * there must be cheap and allocation-free): array id -> plan job and phase,
- * the plan's P[j][n] rows per job, and the rule that lets one more task
- * start on a node.
+ * the plan's P[j][n] rows per job and per node, each phase's planned
+ * concurrency, and the rule that lets one more task start on a node.
+ *
+ * The rule is the papers' task scheduler (a free slot goes to the
+ * lowest-utility job whose task fits) under a plan that changes only
+ * every cycle: P[j][n] is a target, not a lower bound, and a row not yet
+ * filled reserves its room on that node for its job against every job of
+ * higher utility (a higher rank).  doc/ras-reverse.md, "The start rule".
  */
 #ifndef DL_PLACE_INDEX_H
 #define DL_PLACE_INDEX_H
@@ -26,6 +32,24 @@ struct dl_place_index {
 	uint32_t *row_start;   /* njobs + 1: rows of job j are
 				  rows[row_start[j] .. row_start[j+1]) */
 	struct dl_place *rows; /* plan->place sorted by job, then node */
+	uint32_t *node_start;  /* nnodes + 1, like row_start */
+	uint32_t *node_rows;   /* indices into rows, per node, lowest rank
+				  (lowest utility) first */
+	uint32_t *planned;     /* [2 * job + phase]: the concurrency the plan
+				  gives the phase (its allocation for the
+				  active phase, its rows' sum for the other) */
+};
+
+/* What runs now, as the caller counts it: select/deadline from its table
+ * of running array tasks and Slurm's array records, the simulator from
+ * its model.  Both functions are required. */
+struct dl_place_now {
+	/* tasks of (job, phase) running on plan node `node` */
+	uint32_t (*here)(void *ctx, uint32_t job, int phase, uint32_t node);
+	/* tasks of (job, phase) running anywhere; *waiting: the array has a
+	 * task waiting to start */
+	uint32_t (*running)(void *ctx, uint32_t job, int phase, bool *waiting);
+	void *ctx;
 };
 
 /* Build the index of a plan (NULL plan: an empty index).  Returns 0,
@@ -47,11 +71,17 @@ void dl_place_add_use(const struct dl_plan *plan, uint32_t job, int phase,
 		      double used[3]);
 
 /* May one more task of (job, phase) start on plan node `node`?  Only while
- * the job's tasks there (running_here, this phase) stay below P[j][n] and
- * the node's capacity holds on every resource with the deadline tasks
- * already running there (`used`, summed with dl_place_add_use). */
+ *  1. the phase runs fewer tasks than the plan gives it (its planned
+ *     concurrency: P rows are targets, a job above its share waits), and
+ *  2. the node's capacity holds on every resource with the deadline tasks
+ *     already running there (`used`, summed with dl_place_add_use), this
+ *     task, and the room every job ranked before this one (lower utility)
+ *     is still owed there: min(P[k][n] - its tasks there, its planned
+ *     concurrency - its running tasks), for each k with a task waiting.
+ * A job may so take a free slot on any node where its task fits, except
+ * room the plan keeps for a job of lower utility. */
 bool dl_place_may_start(const struct dl_place_index *x, uint32_t job, int phase,
-			uint32_t node, uint32_t running_here,
+			uint32_t node, const struct dl_place_now *now,
 			const double used[3]);
 
 #endif

@@ -25,8 +25,8 @@
 
 struct ent {
 	uint32_t job;
-	uint32_t maps, reduces;
-	uint32_t maps_fixed, reduces_fixed; /* running: never moved */
+	uint32_t maps, reduces; /* running reducers are fixed; maps are
+				   targets (running ones included) */
 };
 
 struct pnode {
@@ -341,7 +341,7 @@ static void apply_growth(struct pl *p, uint32_t job, double sign)
 	}
 }
 
-static int add_map(struct pl *p, uint32_t job, uint32_t node, bool fixed)
+static int add_map(struct pl *p, uint32_t job, uint32_t node)
 {
 	struct pnode *n = &p->nodes[node];
 	struct ent *e = get_ent(n, job);
@@ -353,7 +353,6 @@ static int add_map(struct pl *p, uint32_t job, uint32_t node, bool fixed)
 	for (int r = 0; r < DL_RESOURCES; r++)
 		n->free[r] -= p->jobs[job].map[r];
 	e->maps++;
-	e->maps_fixed += fixed;
 	p->jobs[job].maps++;
 	refresh(p, job);
 	return 0;
@@ -373,7 +372,7 @@ static void remove_map(struct pl *p, uint32_t job, uint32_t node)
 	refresh(p, job);
 }
 
-static int add_reducer(struct pl *p, uint32_t job, uint32_t node, bool fixed)
+static int add_reducer(struct pl *p, uint32_t job, uint32_t node)
 {
 	struct pnode *n = &p->nodes[node];
 	struct pjob *pj = &p->pj[job];
@@ -392,7 +391,6 @@ static int add_reducer(struct pl *p, uint32_t job, uint32_t node, bool fixed)
 	for (int r = 0; r < DL_RESOURCES; r++)
 		n->free[r] -= d[r];
 	e->reduces++;
-	e->reduces_fixed += fixed;
 	n->reduces++;
 	p->jobs[job].reduces++;
 	refresh(p, job);
@@ -428,7 +426,8 @@ static uint32_t argmin_room(struct pl *p, uint32_t node)
 	return best;
 }
 
-/* The job of highest utility with a movable (not running) map on node. */
+/* The job of highest utility with a map on node (running ones included:
+ * P is a target, see place_running). */
 static uint32_t argmax_movable(struct pl *p, uint32_t node)
 {
 	struct pnode *n = &p->nodes[node];
@@ -437,7 +436,7 @@ static uint32_t argmax_movable(struct pl *p, uint32_t node)
 	for (uint32_t i = 0; i < n->n; i++) {
 		uint32_t j = n->e[i].job;
 
-		if (n->e[i].maps <= n->e[i].maps_fixed)
+		if (!n->e[i].maps)
 			continue;
 		if (best == NONE || less(p, best, j))
 			best = j;
@@ -556,8 +555,14 @@ static int check_input(const struct dl_pl_node *nodes, uint32_t nnodes,
 	return 0;
 }
 
-/* Running tasks: fixed in P.  A task on an unknown node still counts in
- * its job's allocation. */
+/* Running tasks start the plan where they are.  Running reducers are fixed
+ * (never moved).  Running maps are only where the rounds start from: P is
+ * the target concurrency per node, so the rounds may move a running map's
+ * slot to a job of lower utility, which gets it when the task ends (tasks
+ * are never killed; the job that held it is then above its share and does
+ * not start another).  Without this, on a full cluster the job that holds
+ * a slot restarts there before any plan could hand it to anyone else.  A
+ * task on an unknown node still counts in its job's allocation. */
 static int place_running(struct pl *p)
 {
 	for (uint32_t j = 0; j < p->njobs; j++) {
@@ -570,7 +575,7 @@ static int place_running(struct pl *p)
 				x->maps++;
 				continue;
 			}
-			if (add_map(p, j, n, true))
+			if (add_map(p, j, n))
 				return ENOMEM;
 		}
 		for (uint32_t i = 0; i < x->nreduce_running; i++) {
@@ -580,7 +585,7 @@ static int place_running(struct pl *p)
 				x->reduces++;
 				continue;
 			}
-			if (add_reducer(p, j, n, true))
+			if (add_reducer(p, j, n))
 				return ENOMEM;
 		}
 		refresh(p, j);
@@ -661,7 +666,7 @@ static int place_reducers(struct pl *p, uint64_t *placed)
 				    !allowed(pn, x->partition) ||
 				    !fits(pn->free, d, 1))
 					continue;
-				if (add_reducer(p, job, n, false))
+				if (add_reducer(p, job, n))
 					goto out;
 				(*placed)++;
 				got++;
@@ -690,7 +695,7 @@ static int round_on_node(struct pl *p, uint32_t node, uint64_t *moves,
 	uint32_t guard = 0, in;
 
 	for (uint32_t i = 0; i < n->n; i++)
-		guard += n->e[i].maps - n->e[i].maps_fixed;
+		guard += n->e[i].maps;
 	/* move slots from the highest-utility job while it stays above the
 	 * lowest-utility job that could use the room */
 	while (guard--) {
@@ -706,7 +711,7 @@ static int round_on_node(struct pl *p, uint32_t node, uint64_t *moves,
 				     : (in == NONE ? INFINITY
 						   : p->jobs[in].utility);
 		if (in == NONE || !(p->jobs[out].utility > u_in_old)) {
-			if (add_map(p, out, node, false))
+			if (add_map(p, out, node))
 				return ENOMEM;
 			break;
 		}
@@ -714,7 +719,7 @@ static int round_on_node(struct pl *p, uint32_t node, uint64_t *moves,
 	}
 	/* greedy fill: lowest utility first while anything fits */
 	while ((in = argmin_room(p, node)) != NONE) {
-		if (add_map(p, in, node, false))
+		if (add_map(p, in, node))
 			return ENOMEM;
 		(*fills)++;
 	}

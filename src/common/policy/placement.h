@@ -5,9 +5,11 @@
  * all under per-node multi-resource capacity (Eq. 10).  Used by the ras and
  * reverse policies; the utility decides which (utility.h).
  *
- * Running tasks are fixed: they hold their node's capacity and count in
- * their job's allocation, and the rounds never take them away (no
- * pre-emption).  The rounds move only slots planned but not started.
+ * Running tasks count in their job's allocation where they run.  Running
+ * reducers are fixed; a running map's slot is a target the rounds may move
+ * to a job of lower utility, which gets it when the task ends (no task is
+ * ever killed).  So P[j][n] is the concurrency the plan wants, not a lower
+ * bound (doc/ras-reverse.md, "Placement").
  */
 #ifndef DL_PLACEMENT_H
 #define DL_PLACEMENT_H

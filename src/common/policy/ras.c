@@ -26,7 +26,8 @@ struct rjob {
 	const struct dl_phase *ph; /* active phase */
 	bool managed, done;
 	int pl;      /* index in the placement input, -1 none */
-	double need; /* concurrency meeting the goal (NaN unknown) */
+	double need; /* concurrency meeting the goal; +inf: all it has left
+		      (goal passed, or no task length yet) */
 	double reduce_slots;
 	uint32_t *map_nodes, *reduce_nodes;
 };
@@ -258,7 +259,12 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 	}
 	a->managed = true;
 	if (a->goal.mu.source == DL_MU_NONE) {
-		a->need = NAN;
+		/* no task length yet: the goal may need every task at once,
+		 * so until its first task completes the job needs all it has
+		 * left, as a late job does (one slot to sample would cost a
+		 * whole task length before it could widen; the targets give
+		 * back what it does not need once its length is known) */
+		a->need = INFINITY;
 		o->cls = DL_CLASS_NODATA;
 	} else {
 		a->need = dl_wave_need(a->ph, a->goal.mu.mean, a->goal.phase,

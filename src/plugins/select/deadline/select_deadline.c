@@ -6,11 +6,13 @@
  *  (loaded with plugin_context_create, as select/other does).  In job_test,
  *  when the current plan is a placement plan (Policy=ras or reverse) and the
  *  job is a task of an array the plan manages, the candidate nodes are cut
- *  down to those where one more task of that array may start: the array's
- *  tasks there stay below the plan's P[j][n] and the node's profile capacity
- *  (CPU, memory, I/O; for reverse minus the forecast external load) holds
- *  with the deadline tasks already running there.  Everything else passes
- *  straight through.  See doc/select-deadline.md.
+ *  down to those where one more task of that array may start (the core's
+ *  dl_place_may_start): the array runs fewer tasks than the plan gives it,
+ *  and the node's profile capacity (CPU, memory, I/O; for reverse minus
+ *  the forecast external load) holds with the deadline tasks already
+ *  running there, this one and the room the plan's rows keep there for
+ *  arrays of lower utility.  Everything else passes straight through.  See
+ *  doc/select-deadline.md.
  *
  *  Data affinity (any policy, select_affinity.c, doc/data-affinity.md): a
  *  task of a deadline array with an --input-nodes hint is first tried on
@@ -384,6 +386,55 @@ static void _plan_facts_locked(uint32_t job, int phase, struct sd_aff_plan *ap)
 			      : 0;
 }
 
+/* The array of plan job k's phase q (0: none). */
+static uint64_t _plan_array(uint32_t k, int q)
+{
+	if (!cur_plan || k >= cur_plan->njobs)
+		return 0;
+	return q == DL_MAP ? cur_plan->jobs[k].job_id
+			   : cur_plan->jobs[k].reduce_id;
+}
+
+/* dl_place_now for the core's start rule, with track_lock held and under
+ * slurmctld's job lock (job_test): tasks of plan job k, phase q, running
+ * on plan node v, from the table of running array tasks ... */
+static uint32_t _now_here(void *ctx, uint32_t k, int q, uint32_t v)
+{
+	uint64_t array_id = _plan_array(k, q);
+	int32_t i = v < cur_plan->nnodes ? plan_to_slurm[v] : -1;
+	uint32_t c = 0;
+
+	(void) ctx;
+	if (!array_id || i < 0 || (uint32_t) i >= ntrack)
+		return 0;
+	for (uint32_t t = 0; t < track[i].n; t++)
+		c += track[i].t[t].array_id == array_id;
+	return c;
+}
+
+/* ... and anywhere, from Slurm's record of the array (the counter its
+ * ArrayTaskThrottle uses), with whether a task of it is pending */
+static uint32_t _now_running(void *ctx, uint32_t k, int q, bool *waiting)
+{
+	uint64_t array_id = _plan_array(k, q);
+	job_record_t *meta;
+
+	(void) ctx;
+	*waiting = false;
+	if (!array_id || array_id > UINT32_MAX)
+		return 0;
+	meta = find_job_record((uint32_t) array_id);
+	if (!meta)
+		return 0;
+	if (!meta->array_recs) {
+		/* the array's last task, in its own record */
+		*waiting = IS_JOB_PENDING(meta);
+		return IS_JOB_RUNNING(meta) ? 1 : 0;
+	}
+	*waiting = meta->array_recs->task_cnt > 0 || IS_JOB_PENDING(meta);
+	return meta->array_recs->tot_run_tasks;
+}
+
 /* Clear from bitmap the nodes where one more task of this array may not
  * start.  Returns the number of nodes left, or -1 when the job is not a
  * placed deadline task (nothing to enforce).  *ap tells whether the plan
@@ -420,7 +471,6 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap,
 		int32_t p =
 			(uint32_t) i < slurm_map_len ? slurm_to_plan[i] : -1;
 		double used[3] = {0, 0, 0};
-		uint32_t mine = 0;
 		bool ok = false;
 
 		if (!bit_test(bitmap, i))
@@ -429,12 +479,13 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap,
 			struct sd_node *n =
 				(uint32_t) i < ntrack ? &track[i] : NULL;
 
+			struct dl_place_now now = {_now_here, _now_running,
+						   NULL};
+
 			for (uint32_t k = 0; n && k < n->n; k++) {
 				uint32_t oj;
 				int oph;
 
-				if (n->t[k].array_id == array_id)
-					mine++;
 				if (dl_place_index_find(&cur_index,
 							n->t[k].array_id, &oj,
 							&oph))
@@ -442,7 +493,7 @@ static int _restrict(job_record_t *job_ptr, bitstr_t *bitmap,
 							 used);
 			}
 			ok = dl_place_may_start(&cur_index, job, phase,
-						(uint32_t) p, mine, used);
+						(uint32_t) p, &now, used);
 		}
 		if (ok) {
 			left++;
