@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/plan/decide.h"
 #include "common/policy/capacity.h"
 #include "common/policy/policy.h"
 #include "fixtures.h"
@@ -42,8 +43,9 @@ static const struct dl_plan_job *w_plan(struct fx_world *w, double now)
 	return w->plan->jobs;
 }
 
-/* Needs 5.5 and 3 on 10 slots: one slot at a time to the neediest with
- * re-ranking gives 6 and 3; the tenth (idle) slot goes to rank 1. */
+/* Needs 6 (Eq. 1: 5.5; 6 whole waves of ten-second tasks) and 3 on 10
+ * slots: one slot at a time to the neediest with re-ranking gives 6 and 3;
+ * the tenth (idle) slot goes to rank 1. */
 START_TEST(test_reranking)
 {
 	struct fx_world w;
@@ -55,7 +57,8 @@ START_TEST(test_reranking)
 	b = w_add(&w, fx_job(2, 32, 0, 1100)); /* 30 x 10s / 100s */
 	fx_done(b, DL_MAP, 2, 10, 0);
 	w_plan(&w, 1000);
-	ck_assert_double_eq_tol(fx_world_get(&w, 1)->need, 5.5, 1e-9);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->sreq, 5.5, 1e-9);
+	ck_assert_double_eq(fx_world_get(&w, 1)->need, 6);
 	ck_assert_double_eq_tol(fx_world_get(&w, 2)->need, 3.0, 1e-9);
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc_for_need, 6);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_for_need, 3);
@@ -271,7 +274,8 @@ START_TEST(test_map_reduce_split)
 	p = fx_world_get(&w, 1);
 	/* T_red = ceil(20/10) * 10 = 20: map goal 1180, need 1000/180 */
 	ck_assert_double_eq_tol(p->goal, 1180, 1e-9);
-	ck_assert_double_eq_tol(p->need, 1000.0 / 180, 1e-9);
+	ck_assert_double_eq_tol(p->sreq, 1000.0 / 180, 1e-9);
+	ck_assert_double_eq(p->need, 6); /* 17 waves of 10 s in 180 s */
 	ck_assert_int_eq(p->phase, DL_MAP);
 	ck_assert_ptr_eq(dl_plan_find(w.plan, 2), p);
 	/* finish = maps on 10 slots (100 s) + reduces (20 s) */
@@ -471,6 +475,129 @@ START_TEST(test_memory_bound)
 }
 END_TEST
 
+/* Whole waves: 34 tasks of 390 s due in 951 s.  Eq. 1 (fluid) says 13.9
+ * concurrent tasks, but 14 slots take 3 waves (1,170 s); 17 take 2. */
+START_TEST(test_wave_need)
+{
+	struct fx_world w;
+	struct dl_job *a;
+	const struct dl_plan_job *pa;
+
+	w_init(&w, 40, 1, 0);
+	a = w_add(&w, fx_job(1, 36, 0, 1951));
+	fx_done(a, DL_MAP, 2, 390, 0);
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	ck_assert_double_eq_tol(pa->sreq, 34.0 * 390 / 951, 1e-9);
+	ck_assert_double_eq(pa->need, 17);
+	ck_assert_uint_eq(pa->alloc_for_need, 17);
+	ck_assert_int_eq(pa->verdict, DL_VERDICT_ON_TRACK);
+	/* a goal no concurrency meets needs every task; one that Eq. 1
+	 * meets exactly in whole waves keeps Eq. 1 (34 x 390 / 780 = 17);
+	 * 3 waves of 390 s: 12 slots, where Eq. 1 says 11.3 */
+	a->soft_deadline = 1300;
+	w_plan(&w, 1000);
+	ck_assert_double_eq(fx_world_get(&w, 1)->need, 34);
+	a->soft_deadline = 1780;
+	w_plan(&w, 1000);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->need, 17, 1e-9);
+	a->soft_deadline = 2170;
+	w_plan(&w, 1000);
+	ck_assert_double_eq(fx_world_get(&w, 1)->need, 12);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* D10: every CPU of the partition is held by jobs without deadlines.  A
+ * deadline job with a known task length keeps its claim: it is allotted
+ * its need from what they hold, urgent, so it gets CPUs as they end
+ * before new work without deadlines starts; never more than they hold. */
+START_TEST(test_claim_held_capacity)
+{
+	struct fx_world w;
+	struct dl_job *a, *late, *fresh;
+	const struct dl_plan_job *pa, *pl, *pf;
+	struct dl_decision d[2];
+
+	w_init(&w, 4, 4, 0);
+	for (uint32_t n = 0; n < 4; n++) {
+		w.cl.nodes[n].cpus_other = 4;
+		w.cl.nodes[n].mem_other = 1000;
+	}
+	/* 60 tasks of 10 s from an estimator prior, due in 100 s: needs 6 */
+	a = w_add(&w, fx_job(1, 60, 990, 1100));
+	a->phase[DL_MAP].prior_mean = 10;
+	a->phase[DL_MAP].mem_per_task = 500;
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	ck_assert_double_eq(pa->need, 6);
+	ck_assert_uint_eq(pa->alloc, 6);
+	ck_assert_uint_eq(pa->alloc_for_need, 6);
+	ck_assert(pa->urgent);
+	ck_assert_ptr_nonnull(strstr(pa->explain, "6 of them as jobs without "
+						  "deadlines free their CPUs"));
+	ck_assert_uint_eq(dl_decide(pa, d), 1);
+	ck_assert_uint_eq(d[0].throttle, 6);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 0), DL_PRIO_URGENT);
+	/* a late job and a job with no task length yet claim too: the late
+	 * one (first) all it can use, the new one a slot to sample */
+	late = w_add(&w, fx_job(2, 6, 0, 900));
+	fx_done(late, DL_MAP, 1, 10, 0);
+	fresh = w_add(&w, fx_job(3, 8, 995, 5000));
+	ck_assert_int_eq(fresh->phase[DL_MAP].done_pool[0], 0);
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	pl = fx_world_get(&w, 2);
+	pf = fx_world_get(&w, 3);
+	ck_assert_uint_eq(pa->alloc, 6);
+	ck_assert_uint_eq(pl->alloc, 5);
+	ck_assert_uint_eq(pf->alloc, 1);
+	ck_assert(pa->urgent && pl->urgent && pf->urgent);
+	ck_assert_int_eq(pl->verdict, DL_VERDICT_LATE);
+	ck_assert_ptr_null(strstr(pl->explain, "never"));
+	/* never more than others hold: alone, a need of 20 (200 tasks of
+	 * 10 s in 100 s) gets the 16 CPUs they hold */
+	a->phase[DL_MAP].tasks = 200;
+	late->soft_deadline = 0;
+	fresh->soft_deadline = 0;
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 16);
+	/* memory: what the holders use plus what is still free; with only
+	 * 100 MB held per node, four 500 MB tasks still fit each node */
+	for (uint32_t n = 0; n < 4; n++)
+		w.cl.nodes[n].mem_other = 100;
+	w_plan(&w, 1000);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 16);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* A late job that finds no CPU at all (every one taken by more urgent
+ * deadline jobs, none held by others): a plain explanation, no "0 tasks,
+ * about never late". */
+START_TEST(test_late_without_cpu)
+{
+	struct fx_world w;
+	struct dl_job *hog, *late;
+	const struct dl_plan_job *pl;
+
+	w_init(&w, 1, 1, 0);
+	hog = w_add(&w, fx_job(1, 400, 0, 950));
+	fx_done(hog, DL_MAP, 1, 100, 0);
+	late = w_add(&w, fx_job(2, 40, 500, 990));
+	fx_done(late, DL_MAP, 1, 1, 0);
+	w_plan(&w, 1000);
+	pl = fx_world_get(&w, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 1);
+	ck_assert_uint_eq(pl->alloc, 0);
+	ck_assert_int_eq(pl->verdict, DL_VERDICT_LATE);
+	ck_assert_ptr_null(strstr(pl->explain, "never"));
+	ck_assert_ptr_null(strstr(pl->explain, "0 tasks"));
+	ck_assert_ptr_nonnull(strstr(pl->explain, "no CPU for it now"));
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(test_deterministic)
 {
 	struct fx_world w;
@@ -523,6 +650,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_partitions_beyond_64);
 	tcase_add_test(tc, test_memory_bound);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_wave_need);
+	tcase_add_test(tc, test_claim_held_capacity);
+	tcase_add_test(tc, test_late_without_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

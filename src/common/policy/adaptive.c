@@ -43,7 +43,9 @@ struct ajob {
 	double key;   /* current key: refreshed after every grant */
 	uint32_t tie; /* rank by (submit, id): the tie-break */
 	uint32_t g[DL_POOLS];
-	uint32_t g_need; /* grants made while the job had need */
+	uint32_t g_need;  /* grants made while the job had need */
+	uint32_t claimed; /* of those, slots that jobs without deadlines
+			     hold now: the job gets them as they end */
 	bool managed;
 	bool done;    /* no active phase */
 	bool starved; /* no capacity fits it any more */
@@ -292,8 +294,16 @@ static void prepare(struct ajob *a, struct dl_job *job, struct dl_plan_job *o,
 			a->cls = DL_CLASS_LATE;
 			a->need = INFINITY;
 		} else {
+			/* Eq. 1 treats the work as divisible; with coarse
+			 * tasks that started whole it can be a wave short (a
+			 * goal 2.5 waves away needs the slots of 3): the need
+			 * is the smallest whole concurrency whose waves end
+			 * by the goal, never below Eq. 1 (dl_wave_need) */
 			a->cls = DL_CLASS_NEED;
-			a->need = a->work / (a->goal.phase - now);
+			a->need = dl_wave_need(a->ph, a->goal.mu.mean,
+					       a->goal.phase, now,
+					       cfg->overdue_floor,
+					       a->work / (a->goal.phase - now));
 			setup_affinity(a, cap, cfg, now);
 		}
 		o->sreq = dl_sreq(a->ph, a->goal.mu.mean, a->goal.phase, now,
@@ -310,7 +320,7 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 {
 	struct dl_plan_job *o = a->out;
 	double finish, err, slots, reduce_slots, mu;
-	char left[32], late[32], need[48];
+	char left[32], late[32], need[48], claimed[64] = "";
 	const char *phase = a->goal.phase_kind == DL_REDUCE ? "reduce" : "map";
 
 	if (a->done || !a->managed)
@@ -363,13 +373,25 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 
 	dl_format_span(a->goal.phase - now, left, sizeof(left));
 	dl_format_span(finish - a->goal.job, late, sizeof(late));
+	if (a->claimed)
+		snprintf(claimed, sizeof(claimed),
+			 " (%u of them as jobs without deadlines free their "
+			 "CPUs)",
+			 a->claimed);
 	if (a->cls == DL_CLASS_LATE) {
 		o->verdict = DL_VERDICT_LATE;
-		snprintf(o->explain, sizeof(o->explain),
-			 "%s goal passed %s ago: finishing as soon as possible "
-			 "with %u task%s, about %s late",
-			 phase, left + (left[0] == '-'), o->alloc,
-			 o->alloc == 1 ? "" : "s", late);
+		if (!isfinite(finish))
+			snprintf(o->explain, sizeof(o->explain),
+				 "%s goal passed %s ago: no CPU for it now, "
+				 "more urgent deadline jobs hold its "
+				 "partition; it starts as they end",
+				 phase, left + (left[0] == '-'));
+		else
+			snprintf(o->explain, sizeof(o->explain),
+				 "%s goal passed %s ago: finishing as soon as "
+				 "possible with %u task%s%s, about %s late",
+				 phase, left + (left[0] == '-'), o->alloc,
+				 o->alloc == 1 ? "" : "s", claimed, late);
 		return;
 	}
 	o->verdict = finish <= a->goal.job ? DL_VERDICT_ON_TRACK
@@ -379,9 +401,14 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 	if (o->verdict == DL_VERDICT_AT_RISK && !isfinite(finish))
 		snprintf(o->explain, sizeof(o->explain),
 			 "needs %s concurrent %s tasks to meet its goal in %s "
-			 "but none fits now: more urgent jobs hold its "
-			 "partition",
+			 "but none fits now: more urgent deadline jobs hold "
+			 "its partition",
 			 need, phase, left);
+	else if (a->claimed)
+		snprintf(o->explain, sizeof(o->explain),
+			 "needs %s concurrent %s tasks for its goal in %s; "
+			 "allotted %u%s",
+			 need, phase, left, o->alloc, claimed);
 	else if (o->verdict == DL_VERDICT_AT_RISK && a->starved)
 		snprintf(o->explain, sizeof(o->explain),
 			 "needs %s concurrent %s tasks to meet its goal in %s "
@@ -402,21 +429,26 @@ static void conclude(struct ajob *a, const struct dl_capacity *cap,
 }
 
 /* One slot at a time to the most urgent job, re-ranking after each grant:
- * the job served stays at the heap's top and sinks to its new place. */
+ * the job served stays at the heap's top and sinks to its new place.
+ * claim: cap is what jobs without deadlines hold, and a job without a task
+ * length claims one slot only (enough for its first sample). */
 static void need_loop(struct ajob *a, struct dl_heap *h,
-		      struct dl_capacity *cap, double now, uint64_t *grants)
+		      struct dl_capacity *cap, double now, bool claim,
+		      uint64_t *grants)
 {
 	uint32_t i;
 
 	while (dl_heap_peek(h, &i)) {
 		struct ajob *j = &a[i];
-		bool out = granted(j) >= j->rem;
+		bool out = granted(j) >= j->rem ||
+			   (claim && j->cls == DL_CLASS_NODATA && granted(j));
 
 		if (!out && !grant_one(j, cap)) {
 			j->starved = true;
 			out = true;
 		} else if (!out) {
 			j->g_need++;
+			j->claimed += claim;
 			(*grants)++;
 			if (j->cls == DL_CLASS_NEED && !(remaining_need(j) > 0))
 				j->cls = DL_CLASS_MET;
@@ -429,6 +461,49 @@ static void need_loop(struct ajob *a, struct dl_heap *h,
 		j->key = current_key(j, now);
 		dl_heap_update_top(h);
 	}
+}
+
+/* A job with unmet need that found no free capacity keeps its claim on
+ * what jobs without deadlines hold now: the slots are granted (counted in
+ * its allocation and its need, so it is urgent) and the job gets them as
+ * that work ends, before new work without deadlines starts.  Most urgent
+ * first, one slot at a time, as in need_loop.  The claimable memory of a
+ * class is what they hold plus what is still free there. */
+static int claim_loop(struct ajob *a, uint32_t n, struct dl_heap *h,
+		      const struct dl_cluster *cl,
+		      const struct dl_capacity *cap, double now,
+		      uint64_t *grants)
+{
+	struct dl_capacity held;
+	int rc;
+
+	if ((rc = dl_capacity_build_other(&held, cl)))
+		return rc;
+	for (uint32_t k = 0; k < held.ncls && k < cap->ncls; k++)
+		if (dl_partset_equal(&held.cls[k].partitions,
+				     &cap->cls[k].partitions) &&
+		    held.cls[k].pool == cap->cls[k].pool) {
+			held.cls[k].mem_total += cap->cls[k].mem_free;
+			held.cls[k].mem_free += cap->cls[k].mem_free;
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		struct ajob *j = &a[i];
+
+		if (!j->managed || j->done || !j->starved ||
+		    granted(j) >= j->rem)
+			continue;
+		if (j->cls == DL_CLASS_NEED && !(remaining_need(j) > 0))
+			continue;
+		if (j->cls == DL_CLASS_NODATA && granted(j))
+			continue;
+		j->key = current_key(j, now);
+		if ((rc = dl_heap_push(h, i)))
+			break;
+	}
+	if (!rc)
+		need_loop(a, h, &held, now, true, grants);
+	dl_capacity_free(&held);
+	return rc;
 }
 
 /* Leftover capacity: round-robin in ranking order, one slot per job per
@@ -526,7 +601,11 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 			if (cap.cls[c].pool == k)
 				plan->stats.capacity_cpus +=
 					cap.cls[c].cpus_total;
-	need_loop(a, &h, &cap, in->now, &grants);
+	need_loop(a, &h, &cap, in->now, false, &grants);
+	if (claim_loop(a, n, &h, in->cluster, &cap, in->now, &grants)) {
+		snprintf(err, err ? errlen : 0, "out of memory");
+		goto fail;
+	}
 	leftover_loop(a, order, n, &cap, &grants);
 	for (uint32_t i = 0; i < n; i++)
 		conclude(&a[i], &cap, in->cfg, in->now);

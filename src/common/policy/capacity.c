@@ -35,7 +35,10 @@ static int cmp_class(const void *a, const void *b)
 	return (int) x->pool - (int) y->pool;
 }
 
-int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
+/* other: the classes of what work the plan does not manage holds, instead
+ * of what it leaves. */
+static int build(struct dl_capacity *cap, const struct dl_cluster *cl,
+		 bool other)
 {
 	if (!cap)
 		return EINVAL;
@@ -68,9 +71,18 @@ int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
 			cap->ncls++;
 			c->pool = n->pool;
 		}
-		cpus = n->cpus > n->cpus_other ? n->cpus - n->cpus_other : 0;
-		mem = n->mem > n->mem_other ? (double) (n->mem - n->mem_other)
-					    : 0;
+		if (other) {
+			cpus = n->cpus_other < n->cpus ? n->cpus_other
+						       : n->cpus;
+			mem = (double) (n->mem_other < n->mem ? n->mem_other
+							      : n->mem);
+		} else {
+			cpus = n->cpus > n->cpus_other ? n->cpus - n->cpus_other
+						       : 0;
+			mem = n->mem > n->mem_other
+				      ? (double) (n->mem - n->mem_other)
+				      : 0;
+		}
 		c->nodes++;
 		c->cpus_total += cpus;
 		c->mem_total += mem;
@@ -82,6 +94,17 @@ int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
 		cap->cls[k].mem_free = cap->cls[k].mem_total;
 	}
 	return 0;
+}
+
+int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl)
+{
+	return build(cap, cl, false);
+}
+
+int dl_capacity_build_other(struct dl_capacity *cap,
+			    const struct dl_cluster *cl)
+{
+	return build(cap, cl, true);
 }
 
 int dl_capacity_class_of(const struct dl_capacity *cap, const struct dl_node *n)

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# Policy=adaptive on a partition full of another user's work without
+# deadlines (issue 12, D10).  Bob's array of 10 s tasks holds all 32 CPUs
+# and has hundreds more waiting; then a soft-deadline array whose task
+# length the estimator knows from history arrives.  No CPU is free when it
+# is planned, but its need is its claim: it is urgent for it, so when Bob's
+# tasks end the freed CPUs go to it first, before Bob's pending tasks, and
+# it meets its deadline.  (Before: allotted nothing, throttle 1 and idle
+# priority, it waited behind all of Bob's work and missed.)
+load helpers
+
+EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
+EST_RAW=$DL_BUILD/test/bats/estimator_raw
+BOB=dlclaim-bob
+
+setup_file() {
+	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built"
+	# Bob must read slurm.conf: not under bats' private temporary dir
+	LC_DIR=$(mktemp -d /tmp/sched-claim.XXXXXX)
+	chmod 755 "$LC_DIR"
+	export LC_DIR
+	id "$BOB" >/dev/null 2>&1 || useradd -r -M -N -s /bin/sh "$BOB"
+	export EST_DIR=$BATS_FILE_TMPDIR/est
+	mkdir -p "$EST_DIR"
+	export EST_SOCK=$EST_DIR/est.sock
+	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
+	(
+		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
+			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
+			2>>"$EST_DIR/est.log" &
+		echo $! >"$EST_DIR/est.pid"
+	)
+	for _ in $(seq 1 100); do
+		echo '{"v":1,"id":0,"op":"ping"}' |
+			"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 1 2>/dev/null |
+			grep -q pong && break
+		sleep 0.05
+	done
+	# history: four earlier runs of claim-dl took 10 s a task
+	local t req i
+	req='{"v":1,"id":1,"op":"observe","tasks":['
+	for i in 0 1 2 3; do
+		t=$((1700000000 + i * 100))
+		req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"claim-dl\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + 10))}"
+		[ $i -lt 3 ] && req="$req,"
+	done
+	echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
+	printf 'Policy=adaptive\nPlanInterval=2\nReplanDelay=1\nEstimatorSocket=%s\n' \
+		"$EST_SOCK" >"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
+		--plugstack "$DL_SRC/contrib/examples/plugstack.conf"
+}
+
+teardown_file() {
+	dl_cluster_stop
+	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
+		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
+	fi
+	for _ in $(seq 20); do
+		pgrep -u "$BOB" >/dev/null 2>&1 || break
+		sleep 0.5
+	done
+	userdel "$BOB" 2>/dev/null || true
+	case "${LC_DIR:-}" in /tmp/sched-claim.*) rm -rf "$LC_DIR" ;; esac
+}
+
+# start times (epoch) of an array's tasks, one a line
+starts() {
+	dl_tasks "$1" | awk '$3 > 0 { print $3 }'
+}
+
+@test "adaptive: a deadline array on a partition full of another user's work gets the freed CPUs first and meets its deadline" {
+	local fill dl now d_dl claimed alloc expl first need_n got bob_ahead
+	fill=$(runuser -u "$BOB" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable \
+		-o /dev/null --chdir=/tmp -J bob-fill --array=0-255 -t 1:00 \
+		--wrap='sleep 10' | cut -d';' -f1)
+	# Bob holds every CPU
+	for _ in $(seq 30); do
+		[ "$(squeue -h -j "$fill" -t R | wc -l)" -ge 32 ] && break
+		sleep 0.5
+	done
+	[ "$(squeue -h -j "$fill" -t R | wc -l)" -ge 32 ]
+	now=$(date +%s)
+	d_dl=$((now + 60))
+	dl=$(dl_submit -J claim-dl --array=0-47 -t 1:00 \
+		--soft-deadline="$(date -d "@$d_dl" +%Y-%m-%dT%H:%M:%S)" --wrap='sleep 10')
+	dl_wait_planned "$dl"
+	# planned with no CPU free: it claims its need from Bob's CPUs
+	for _ in $(seq 10); do
+		claimed=$(dl_plan_field "$dl" alloc_for_need)
+		[ "${claimed:-0}" -gt 1 ] && break
+		sleep 0.5
+	done
+	"$SDEADLINE" || true
+	alloc=$(dl_plan_field "$dl" alloc)
+	expl=$(dl_plan_field "$dl" explain)
+	echo "plan: alloc $alloc, for its need $claimed: $expl"
+	[ "$claimed" -gt 1 ]
+	[ "$(dl_plan_field "$dl" urgent)" = true ]
+	[[ "$expl" == *"as jobs without deadlines free their CPUs"* ]]
+	[ "$(dl_throttle "$dl")" -ge "$claimed" ]
+	dl_wait_jobs 150 "$dl"
+	# when Bob's CPUs free, the deadline array's claim is served first:
+	# Bob's tasks that started before it had its claimed tasks running
+	first=$(starts "$dl" | sort -n | head -n 1)
+	need_n=$(starts "$dl" | sort -n | sed -n "${claimed}p")
+	bob_ahead=$(starts "$fill" | awk -v a="$now" -v b="$need_n" '$1 > a && $1 < b' | wc -l)
+	got=$(starts "$dl" | awk -v t="$first" '$1 <= t + 1' | wc -l)
+	echo "deadline array: first start +$((first - now)) s, $got tasks within a second of it, its ${claimed}th at +$((need_n - now)) s; Bob's tasks started before that: $bob_ahead"
+	[ "$got" -ge "$claimed" ]
+	[ "$bob_ahead" -eq 0 ]
+	echo "deadline array: $(dl_completed "$dl")/48 done, last end +$(($(dl_last_end "$dl") - now)) s, deadline +60 s"
+	[ "$(dl_outcome "$dl" 48 "$d_dl")" = met ] || { dl_show_log; false; }
+	scancel "$fill" 2>/dev/null || true
+}
