@@ -504,6 +504,15 @@ START_TEST(test_wave_need)
 	a->soft_deadline = 2170;
 	w_plan(&w, 1000);
 	ck_assert_double_eq(fx_world_get(&w, 1)->need, 12);
+	/* 2.5 waves away (975 s): Eq. 1's 13.6 slots would take 3 waves
+	 * (34 / 14 tasks), 1,170 s; only the slots for 2 waves, 17, end by
+	 * the goal */
+	a->soft_deadline = 1975;
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	ck_assert_double_eq_tol(pa->sreq, 34.0 * 390 / 975, 1e-9);
+	ck_assert_double_eq(pa->need, 17);
+	ck_assert_uint_eq(pa->alloc_for_need, 17);
 	fx_world_free(&w);
 }
 END_TEST
