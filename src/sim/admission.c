@@ -354,6 +354,32 @@ bool sim_adm_admit(void *state, struct sim_engine *e, uint32_t jx, char *why,
 	}
 }
 
+static void close_hold(struct sim_engine *e, struct sim_job *j, const char *how)
+{
+	j->held_s += e->now - j->held_since;
+	j->held_since = -1;
+	if (e->opt.log)
+		fprintf(e->opt.log, "%12.3f job %u %s\n", e->now, j->idx + 1,
+			how);
+}
+
+/* A hold of an admitted job starts or ends: counted for the summary and
+ * the jobs CSV, written to the run's log with the job and its cause. */
+static void note_hold(struct sim_engine *e, struct sim_job *j, bool held,
+		      const char *why)
+{
+	if (held && !(j->held_since >= 0)) {
+		j->holds++;
+		j->held_since = e->now;
+		snprintf(j->hold_why, sizeof(j->hold_why), "%s", why);
+		if (e->opt.log)
+			fprintf(e->opt.log, "%12.3f job %u held: %s\n", e->now,
+				j->idx + 1, why);
+	} else if (!held && j->held_since >= 0) {
+		close_hold(e, j, "released: it can meet its deadline again");
+	}
+}
+
 struct dl_plan *sim_adm_plan(void *state, const struct sim_policy *self,
 			     struct sim_engine *e,
 			     const struct dl_policy_input *in, char *err,
@@ -380,12 +406,18 @@ struct dl_plan *sim_adm_plan(void *state, const struct sim_policy *self,
 		return NULL;
 	/* An admitted job's throttle is the walk at plan time; the engine
 	 * sees every slot free the instant it frees, so it runs the same
-	 * walk at each start instead (may_start): such jobs keep their EDF
-	 * rank but no throttle here.  Held jobs keep the plan's throttle. */
+	 * walk at each start instead (may_start): such jobs keep their rank
+	 * but no throttle here; held ones walk after every guaranteed job. */
 	for (uint32_t k = 0; k < plan->njobs; k++) {
 		struct dl_plan_job *pj = &plan->jobs[k];
 
-		if (pj->managed && pj->verdict == DL_VERDICT_ON_TRACK &&
+		if (pj->managed && pj->phase >= 0 && pj->job_id &&
+		    pj->job_id <= e->njobs && a->in_rt[pj->job_id - 1])
+			note_hold(e, &e->jobs[pj->job_id - 1],
+				  pj->verdict == DL_VERDICT_HELD, pj->explain);
+		if (pj->managed &&
+		    (pj->verdict == DL_VERDICT_ON_TRACK ||
+		     pj->verdict == DL_VERDICT_HELD) &&
 		    pj->phase >= 0 && pj->job_id && pj->job_id <= e->njobs &&
 		    a->in_rt[pj->job_id - 1]) {
 			pj->alloc =
@@ -442,6 +474,8 @@ void sim_adm_job_end(void *state, struct sim_engine *e, uint32_t jx)
 	}
 	if (!a->in_rt[jx])
 		return;
+	if (e->jobs[jx].held_since >= 0)
+		close_hold(e, &e->jobs[jx], "finished while held");
 	n[0] = j->ended[0];
 	n[1] = j->ended[1];
 	if (n[0] + n[1] > a->capends) {
@@ -478,6 +512,7 @@ bool sim_adm_may_start(void *state, struct sim_engine *e, uint32_t jx,
 	const struct sim_job *me = &e->jobs[jx];
 	const char *pool;
 	uint32_t cnt, m = 0, units[2] = {0, 0}, mine = UINT32_MAX;
+	bool mine_held = false;
 	uint64_t running = 0, idle;
 	bool split = false;
 	int walk_pool;
@@ -502,8 +537,12 @@ bool sim_adm_may_start(void *state, struct sim_engine *e, uint32_t jx,
 		a->walk_job = x;
 		a->capwalk = cnt;
 	}
-	/* the pool's admitted jobs in queue order, as Alg. IV walks them */
-	for (uint32_t i = 0; i < cnt; i++) {
+	/* the pool's admitted jobs in queue order, as Alg. IV walks them;
+	 * held jobs after every guaranteed one, without reservations (the
+	 * core's plan cycle walks them so too) */
+	for (uint32_t k = 0; k < 2 * cnt; k++) {
+		uint32_t i = k < cnt ? k : k - cnt;
+		bool tail = k >= cnt;
 		struct dl_rt_job_info info;
 		const struct sim_job *j;
 		struct dl_rt_walk_job *w;
@@ -517,11 +556,14 @@ bool sim_adm_may_start(void *state, struct sim_engine *e, uint32_t jx,
 		j = &e->jobs[info.id - 1];
 		if (j->state != SIM_JOB_ACTIVE)
 			continue;
-		for (int p = 0; p < 2; p++)
-			if (!split || p == walk_pool)
-				running += (uint64_t) j->dj->phase[p].nrunning *
-					   (info.cpus[p] ? info.cpus[p] : 1);
-		if (info.held)
+		if (!tail)
+			for (int p = 0; p < 2; p++)
+				if (!split || p == walk_pool)
+					running += (uint64_t) j->dj->phase[p]
+							   .nrunning *
+						   (info.cpus[p] ? info.cpus[p]
+								 : 1);
+		if (info.held != tail)
 			continue;
 		act = dl_job_active_phase(j->dj);
 		if (act < 0)
@@ -533,17 +575,20 @@ bool sim_adm_may_start(void *state, struct sim_engine *e, uint32_t jx,
 			w->cpus = info.cpus[act];
 		}
 		/* not in its reduce stage yet: its reducers' units */
-		if (act == DL_MAP && (!split || walk_pool == DL_REDUCE))
+		if (act == DL_MAP && (!split || walk_pool == DL_REDUCE) &&
+		    !info.held)
 			w->reserve =
 				(uint64_t) info.tasks[DL_REDUCE] *
 				(info.cpus[DL_REDUCE] ? info.cpus[DL_REDUCE]
 						      : 1);
-		if (info.id == (uint64_t) jx + 1)
+		if (info.id == (uint64_t) jx + 1) {
 			mine = m;
+			mine_held = tail;
+		}
 		a->walk_job[m++] = info.id - 1;
 	}
 	if (mine == UINT32_MAX)
-		return false; /* held, or not in the queue any more */
+		return false; /* not in the queue any more */
 	/* free units: what admission may promise minus what admitted tasks
 	 * hold, never more than the engine has free (typed: per phase) */
 	idle = (uint64_t) (e->free_units[a->typed ? phase : 0] > 0
@@ -556,7 +601,9 @@ bool sim_adm_may_start(void *state, struct sim_engine *e, uint32_t jx,
 	dl_rt_walk(a->walk, m, idle);
 	if (!a->walk[mine].granted)
 		return false;
-	if (!a->marked[jx]) {
+	/* as the plan's starts: a held job is outside the chain, so it is
+	 * marked started only once released */
+	if (!mine_held && !a->marked[jx]) {
 		dl_rt_mark_started(a->st, jx + 1);
 		a->marked[jx] = true;
 	}

@@ -1751,7 +1751,7 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 
 		j->spec = &ws->jobs[k];
 		j->idx = k;
-		j->first_start = j->map_end = -1;
+		j->first_start = j->map_end = j->held_since = -1;
 		j->finish = -1;
 		j->hard = j->spec->hard || policy->hard_deadlines;
 		if (draw_lengths(e, j))

@@ -57,6 +57,11 @@ struct sim_job {
 	uint32_t max_running;
 	char why[160];   /* admission verdict */
 	char stall[160]; /* why it never started, when the run stalled */
+	/* realtime holds (the resync's): how often, how long, the last cause;
+	 * held_since < 0 while not held */
+	uint32_t holds;
+	double held_since, held_s;
+	char hold_why[200]; /* the plan's explanation */
 	/* the current plan's decisions for the job's two arrays (the core's
 	 * dl_decide, as the sched plugin applies them) */
 	bool in_plan;

@@ -55,6 +55,9 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 			continue;
 		}
 		s->admitted++;
+		s->held += j->holds > 0;
+		s->held_at_end +=
+			j->held_since >= 0 && j->state != SIM_JOB_DONE;
 		s->cancelled += j->cancelled;
 		s->unfinished += j->unfinished;
 		if (isfinite(j->finish) && j->finish > t1)
@@ -132,6 +135,8 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 	put_i(o, "missed", s->missed);
 	put_i(o, "cancelled", s->cancelled);
 	put_i(o, "unfinished", s->unfinished);
+	put_i(o, "held", s->held);
+	put_i(o, "held_at_end", s->held_at_end);
 	put_i(o, "tasks", (int64_t) s->tasks);
 	put_d(o, "accept_ratio", s->accept_ratio);
 	put_d(o, "success_ratio", s->success_ratio);
@@ -193,7 +198,8 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 {
 	fputs("id,name,user,arrival,deadline,hard,admitted,first_start,map_end,"
 	      "finish,met,lateness_s,cancelled,unfinished,maps,reduces,"
-	      "isolated_s,unit_seconds,max_running,counted,verdict,stall\n",
+	      "isolated_s,unit_seconds,max_running,counted,verdict,stall,"
+	      "holds,held_s,hold_cause\n",
 	      f);
 	for (uint32_t k = 0; k < e->njobs; k++) {
 		const struct sim_job *j = &e->jobs[k];
@@ -222,6 +228,13 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 		csv_str(f, adm ? (j->why[0] ? j->why : "admitted") : j->why);
 		fputc(',', f);
 		csv_str(f, j->stall);
+		fprintf(f, ",%u,", j->holds);
+		csv_num(f,
+			j->held_s + (j->held_since >= 0 ? e->now - j->held_since
+							: 0),
+			j->holds > 0);
+		fputc(',', f);
+		csv_str(f, j->hold_why);
 		fputc('\n', f);
 	}
 	return ferror(f) ? EIO : 0;

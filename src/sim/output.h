@@ -10,6 +10,8 @@
  *                 total slots x (last finish - first arrival)  (RTMR Util)
  *  missed_pct     100 x missed / admitted jobs with a deadline
  *  lateness       finish - deadline (negative: early), over finished jobs
+ *  held           admitted jobs the realtime resync held at least once;
+ *  held_at_end    of them, those still held with tasks left at the end
  * With a statistics window only jobs that start or finish inside count.
  */
 #ifndef SIM_OUTPUT_H
@@ -28,6 +30,7 @@ struct sim_summary {
 	uint32_t jobs;          /* counted */
 	uint32_t deadline_jobs; /* counted with a deadline */
 	uint32_t admitted, rejected, met, missed, cancelled, unfinished;
+	uint32_t held, held_at_end; /* realtime holds: ever, when it ended */
 	uint64_t tasks;
 	double accept_ratio, success_ratio, met_pct, missed_pct;
 	double utilization, utilization_all, utilization_successful;

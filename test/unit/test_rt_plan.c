@@ -4,6 +4,7 @@
  * jobs, jobs judged at plan time (admitted or held as not guaranteed), jobs
  * without deadline left alone, and the plan as JSON.
  */
+#include "common/io/log.h"
 #include "common/plan/plan_json.h"
 #include "common/policy/policy.h"
 #include "common/realtime/plan_cycle.h"
@@ -192,18 +193,21 @@ START_TEST(test_hold)
 	char err[128];
 
 	w_init(&w, 2);
-	w_admit(&w, 1, 30, 2, 10, 0, 0, 0);
-	a = w_job(&w, 1, 30, 2, 0);
+	w_admit(&w, 1, 30, 3, 10, 0, 0, 0);
+	a = w_job(&w, 1, 30, 3, 0);
 	fx_run(a, DL_MAP, 2, 0, 0);
 	w_plan(&w, 5);
 	ck_assert_int_eq(w_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	w_plan(&w, 31); /* both tasks 21 s over; the limit is 600 s */
 	pj = w_get(&w, 1);
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_HELD);
+	/* no CPU is free for its third task: held in Slurm with the Reason,
+	 * its two running tasks go on */
 	ck_assert(pj->hold);
+	ck_assert_uint_eq(pj->alloc, 2);
 	ck_assert_str_eq(pj->hold_reason, DL_RT_REASON_INFEASIBLE);
 	ck_assert_ptr_nonnull(strstr(pj->explain, "worst case"));
-	ck_assert_uint_eq(pj->rank, 0);
+	ck_assert_uint_eq(pj->rank, 1);
 	/* the plan as JSON keeps it */
 	text = dl_plan_to_string(w.plan);
 	ck_assert_ptr_nonnull(text);
@@ -214,6 +218,79 @@ START_TEST(test_hold)
 			 DL_RT_REASON_INFEASIBLE);
 	free(text);
 	dl_plan_free(back);
+	w_free(&w);
+}
+END_TEST
+
+static char hold_log[8][256];
+static uint32_t nhold_log;
+
+static void capture(enum dl_log_level level, const char *msg)
+{
+	(void) level;
+	if (strstr(msg, "held") && nhold_log < 8)
+		snprintf(hold_log[nhold_log++], sizeof(*hold_log), "%s", msg);
+}
+
+/* A straggler of job 1 holds a CPU far past its worst case; the resync
+ * holds job 2, whose worst case no longer ends by its deadline.  It is
+ * never held for ever: it runs on the CPU job 1 frees, behind every
+ * guaranteed job, and is released (guaranteed again) once its worst case
+ * fits.  The hold names the job and its cause in the log and the plan. */
+START_TEST(test_straggler_hold_released)
+{
+	struct world w;
+	struct dl_job *a, *b;
+	const struct dl_plan_job *pb;
+
+	w_init(&w, 2);
+	w_admit(&w, 1, 15, 2, 10, 0, 0, 0);
+	w_admit(&w, 2, 30, 2, 10, 0, 0, 0); /* 10..20 behind job 1 */
+	a = w_job(&w, 1, 15, 2, 0);
+	b = w_job(&w, 2, 30, 2, 0);
+	fx_run(a, DL_MAP, 2, 0, 0);
+	w_plan(&w, 5);
+	ck_assert_int_eq(w_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(w_get(&w, 2)->alloc, 0);
+	/* at 14 both tasks of job 1 are past their 10 s: until their 600 s
+	 * limit they hold both CPUs, so job 2 cannot end by 30 */
+	nhold_log = 0;
+	dl_log_set_sink(capture, DL_LOG_INFO);
+	w_plan(&w, 14);
+	dl_log_set_sink(NULL, DL_LOG_ERROR);
+	pb = w_get(&w, 2);
+	ck_assert_int_eq(pb->verdict, DL_VERDICT_HELD);
+	ck_assert(pb->hold);
+	ck_assert_str_eq(pb->hold_reason, DL_RT_REASON_INFEASIBLE);
+	ck_assert_msg(strstr(pb->explain, "job 1's task ran past its worst "
+					  "case"),
+		      "%s", pb->explain);
+	ck_assert_uint_eq(nhold_log, 2);
+	ck_assert_msg(strstr(hold_log[1], "job 2 held") &&
+			      strstr(hold_log[1], "job 1's task ran past"),
+		      "%s", hold_log[1]);
+	/* at 17 one straggler ends: 17 + 2 x 10 > 30, the worst case still
+	 * misses, but job 2 runs on the freed CPU (nothing guaranteed needs
+	 * it) instead of waiting for ever */
+	a->phase[DL_MAP].nrunning = 1;
+	fx_done(a, DL_MAP, 1, 17, 0);
+	w_plan(&w, 17);
+	pb = w_get(&w, 2);
+	ck_assert_int_eq(pb->verdict, DL_VERDICT_HELD);
+	ck_assert(!pb->hold);
+	ck_assert_uint_eq(pb->alloc, 1);
+	ck_assert(pb->urgent);
+	fx_run(b, DL_MAP, 1, 17, 0);
+	/* at 19 the other straggler ends: 19 + 10 <= 30 with job 2's
+	 * running task (worst case to 27): released, guaranteed again */
+	a->phase[DL_MAP].nrunning = 0;
+	fx_done(a, DL_MAP, 1, 19, 0);
+	w_plan(&w, 19);
+	pb = w_get(&w, 2);
+	ck_assert_int_eq(pb->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert(!pb->hold);
+	ck_assert_uint_eq(pb->alloc, 2);
+	ck_assert_double_le(pb->predicted_finish, 30);
 	w_free(&w);
 }
 END_TEST
@@ -278,6 +355,7 @@ int main(void)
 	tcase_add_test(tc, test_ranks_and_throttles);
 	tcase_add_test(tc, test_reduce_reservation);
 	tcase_add_test(tc, test_hold);
+	tcase_add_test(tc, test_straggler_hold_released);
 	tcase_add_test(tc, test_judged_at_plan);
 	tcase_add_test(tc, test_bad_input);
 	suite_add_tcase(s, tc);

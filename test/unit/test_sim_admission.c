@@ -312,6 +312,62 @@ static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
 	ck_assert(n >= 0 && (size_t) n < len - at);
 	return at + (size_t) n;
 }
+/* A straggler (500 s where 4 runs of the program took 10 s) of job 5
+ * holds one of the two map slots.  The resync holds job 5 and job 6,
+ * admitted behind it, whose worst case no longer ends by its deadline.
+ * Job 6 is not held for ever: it runs on the other slot, behind every
+ * guaranteed job, is released when its worst case fits again and meets
+ * its deadline; the summary and the job record name the holds. */
+START_TEST(straggler_hold_is_not_for_ever)
+{
+#define TEN10 "10,10,10,10,10,10,10,10,10,10"
+	static const char *wl =
+		"{\"jobs\":["
+		"{\"name\":\"wc\",\"arrival\":0,\"maps\":1,\"map_lengths\":[10]"
+		","
+		"\"map_time_limit\":120,\"relative_deadline\":1000},"
+		"{\"name\":\"wc\",\"arrival\":20,\"maps\":1,\"map_lengths\":["
+		"10],"
+		"\"map_time_limit\":120,\"relative_deadline\":1000},"
+		"{\"name\":\"wc\",\"arrival\":40,\"maps\":1,\"map_lengths\":["
+		"10],"
+		"\"map_time_limit\":120,\"relative_deadline\":1000},"
+		"{\"name\":\"wc\",\"arrival\":60,\"maps\":1,\"map_lengths\":["
+		"10],"
+		"\"map_time_limit\":120,\"relative_deadline\":1000},"
+		"{\"name\":\"wc\",\"arrival\":100,\"maps\":2,"
+		"\"map_lengths\":[10,500],\"map_time_limit\":600,"
+		"\"relative_deadline\":400},"
+		"{\"name\":\"wc\",\"arrival\":101,\"maps\":20,"
+		"\"map_lengths\":[" TEN10 "," TEN10 "],"
+		"\"map_time_limit\":120,\"relative_deadline\":479}]}";
+#undef TEN10
+	struct run r;
+	const struct sim_job *s5, *s6;
+
+	go(&r, small_typed, wl, "realtime");
+	s5 = &r.e->jobs[4];
+	s6 = &r.e->jobs[5];
+	ck_assert_uint_eq(r.sum.admitted, 6);
+	/* job 5's own straggler makes it late: held, never cancelled */
+	ck_assert_uint_eq(s5->holds, 1);
+	ck_assert(!sim_job_met(s5));
+	ck_assert_ptr_nonnull(strstr(s5->hold_why, "ran past its worst case"));
+	/* job 6: held for the straggler of job 5, runs on, is released */
+	ck_assert_uint_eq(s6->holds, 1);
+	ck_assert_msg(strstr(s6->hold_why, "job 5's task ran past"), "%s",
+		      s6->hold_why);
+	ck_assert(s6->held_s > 0);
+	ck_assert(s6->held_since < 0);
+	ck_assert_int_eq(s6->state, SIM_JOB_DONE);
+	ck_assert(sim_job_met(s6));
+	ck_assert_uint_eq(r.sum.held, 2);
+	ck_assert_uint_eq(r.sum.held_at_end, 0);
+	ck_assert_uint_eq(r.sum.unfinished, 0);
+	ck_assert_uint_eq(r.sum.met, 5);
+	done(&r);
+}
+END_TEST
 
 /* Maps take 9-10 s (time limit 10 s), reduces 5-6 s (limit 6 s), so the
  * worst case -- the limit, or min(p99 x 1.2, limit) with history, where
@@ -403,6 +459,7 @@ int main(void)
 	tcase_add_test(tc, dc_rejects_reducers_beyond_the_slots);
 	tcase_add_test(tc, dc_needs_typed_slots);
 	tcase_add_test(tc, realtime_admitted_jobs_meet_their_deadlines);
+	tcase_add_test(tc, straggler_hold_is_not_for_ever);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

@@ -95,20 +95,34 @@ static uint32_t cpus_of(const struct dl_phase *ph)
 
 /* The reservation walk over one pool's admitted jobs (queue order).  A
  * shared pool (Slurm) runs both phases on the same CPUs; a split pool (the
- * paper's model) has a map walk without reservations and a reduce walk. */
+ * paper's model) has a map walk without reservations and a reduce walk.
+ * Held jobs walk last, without reservations: they run on what no job whose
+ * deadline is still guaranteed can use now, so a hold never lasts for ever
+ * and never costs a guaranteed job (they are successors of every one). */
 static int walk_pool(struct ajob **q, uint32_t n, const struct dl_cluster *cl,
 		     const char *part, bool split, const uint32_t units[2],
 		     uint64_t *grants)
 {
 	struct dl_rt_walk_job *w = calloc(n ? n : 1, sizeof(*w));
+	struct ajob **o = calloc(n ? n : 1, sizeof(*o));
+	uint32_t m = 0;
 
-	if (!w)
+	if (!w || !o) {
+		free(w);
+		free(o);
 		return ENOMEM;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (!q[k]->info.held)
+			o[m++] = q[k];
+	for (uint32_t k = 0; k < n; k++)
+		if (q[k]->info.held)
+			o[m++] = q[k];
 	for (int pool = 0; pool < (split ? 2 : 1); pool++) {
 		uint64_t running = 0;
 
 		for (uint32_t k = 0; k < n; k++) {
-			const struct ajob *a = q[k];
+			const struct ajob *a = o[k];
 			const struct dl_job *j = a->job;
 			int act = dl_job_active_phase(j);
 
@@ -118,14 +132,15 @@ static int walk_pool(struct ajob **q, uint32_t n, const struct dl_cluster *cl,
 					running += (uint64_t) j->phase[p]
 							   .nrunning *
 						   cpus_of(&j->phase[p]);
-			if (act < 0 || a->info.held)
+			if (act < 0)
 				continue;
 			if (!split || act == pool) {
 				w[k].ready = dl_phase_pending(&j->phase[act]);
 				w[k].cpus = a->info.cpus[act];
 			}
 			/* not in its reduce stage yet: its reducers' CPUs */
-			if (act == DL_MAP && (!split || pool == DL_REDUCE)) {
+			if (act == DL_MAP && (!split || pool == DL_REDUCE) &&
+			    !a->info.held) {
 				uint32_t red = a->info.tasks[DL_REDUCE];
 
 				if (j->phase[DL_REDUCE].tasks > red)
@@ -136,16 +151,17 @@ static int walk_pool(struct ajob **q, uint32_t n, const struct dl_cluster *cl,
 		}
 		dl_rt_walk(w, n, free_units(cl, part, units[pool], running));
 		for (uint32_t k = 0; k < n; k++) {
-			int act = dl_job_active_phase(q[k]->job);
+			int act = dl_job_active_phase(o[k]->job);
 
 			if (act < 0 || (split && act != pool))
 				continue;
-			q[k]->granted += w[k].granted;
-			q[k]->blocked = w[k].blocked;
+			o[k]->granted += w[k].granted;
+			o[k]->blocked = w[k].blocked;
 			*grants += w[k].granted;
 		}
 	}
 	free(w);
+	free(o);
 	return 0;
 }
 
@@ -396,37 +412,64 @@ static int walk_pools(struct cycle *c)
 	return 0;
 }
 
-/* Step 7: the admitted jobs' entries in rank order: held ones say why,
- * the others get their rank, throttle and verdict.  A job the walk lets
- * start for the first time is remembered: from now on no later job may be
- * placed ahead of it. */
+/* A held job: no longer guaranteed, it runs on what the guaranteed jobs
+ * leave (walk_pool).  While that is nothing its waiting tasks are held in
+ * Slurm with the Reason (its running tasks go on). */
+static void held_out(struct ajob *a, struct dl_plan_job *o, uint32_t rank)
+{
+	size_t len;
+
+	o->managed = true;
+	o->rank = rank;
+	o->cls = DL_CLASS_LATE;
+	o->verdict = DL_VERDICT_HELD;
+	o->urgent = true;
+	o->deadline = a->info.deadline;
+	o->predicted_finish = a->info.finish;
+	o->alloc = a->running + a->granted;
+	o->alloc_pool[DL_POOL_REGULAR] = o->alloc;
+	o->alloc_for_need = o->alloc;
+	o->need = o->alloc;
+	o->sreq = a->granted;
+	dl_plan_copy_str(o->explain, sizeof(o->explain), a->info.hold_why);
+	len = strlen(o->explain);
+	snprintf(o->explain + len, sizeof(o->explain) - len,
+		 "; runs on CPUs no guaranteed job can use now: %u running, "
+		 "%u may start now",
+		 a->running, a->granted);
+	if (!a->granted) {
+		o->hold = true;
+		dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
+				 DL_RT_REASON_INFEASIBLE);
+	}
+}
+
+/* Step 7: the admitted jobs' entries in rank order: the guaranteed ones
+ * get their rank, throttle and verdict, then the held ones, which say why
+ * (held_out).  A guaranteed job the walk lets start for the first time is
+ * remembered: from now on no later job may be placed ahead of it. */
 static void rank_admitted(struct cycle *c)
 {
+	uint32_t rank = 0;
+
 	for (uint32_t k = 0; k < c->nadm; k++)
 		c->order[k] = &c->adm[k];
 	qsort(c->order, c->nadm, sizeof(*c->order), order_cmp);
-	for (uint32_t k = 0, rank = 0; k < c->nadm; k++) {
+	for (uint32_t k = 0; k < c->nadm; k++) {
 		struct ajob *a = c->order[k];
 		struct dl_plan_job *o = &c->plan->jobs[a->out];
 
-		if (a->info.held) {
-			o->managed = true;
-			o->hold = true;
-			o->cls = DL_CLASS_LATE;
-			o->verdict = DL_VERDICT_HELD;
-			o->deadline = a->info.deadline;
-			dl_plan_copy_str(o->hold_reason, sizeof(o->hold_reason),
-					 DL_RT_REASON_INFEASIBLE);
-			dl_plan_copy_str(o->explain, sizeof(o->explain),
-					 a->info.hold_why);
-			o->predicted_finish = a->info.finish;
-			continue;
-		}
+		if (a->info.held)
+			continue; /* ranked after every guaranteed job */
 		o->rank = ++rank;
 		admitted_out(a, o, c->in->cfg);
 		if (a->granted && !a->info.started)
 			c->starts[c->nstarts++] = a->info.id;
 	}
+	for (uint32_t k = 0; k < c->nadm; k++)
+		if (c->order[k]->info.held)
+			held_out(c->order[k], &c->plan->jobs[c->order[k]->out],
+				 ++rank);
 }
 
 static void log_sync(const struct dl_rt_sync_stats *ss)

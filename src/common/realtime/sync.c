@@ -236,12 +236,20 @@ static void set_hold(struct rt_job *j, const char *cause, double now)
 	       (unsigned long long) j->id, now, j->hold_why);
 }
 
+/* Why j is held: its own straggler, another job's, or lost capacity.
+ * straggler: the first job of the pool with a task past its worst case. */
 static void hold_cause(char *buf, size_t len, const struct rt_pool *pl,
-		       const struct rt_job *j, bool overran_now)
+		       const struct rt_job *j, bool overran_now,
+		       const struct rt_job *straggler)
 {
 	if (overran_now)
 		snprintf(buf, len, "a task ran past its worst case of %.0fs",
 			 j->wc[DL_MAP]);
+	else if (straggler)
+		snprintf(buf, len,
+			 "job %llu's task ran past its worst case of %.0fs",
+			 (unsigned long long) straggler->id,
+			 straggler->wc[DL_MAP]);
 	else if (j->cpus[DL_MAP] > pl->units[DL_MAP] ||
 		 j->cpus[DL_REDUCE] > pl->units[DL_REDUCE])
 		snprintf(buf, len,
@@ -337,7 +345,11 @@ static int rebuild(struct dl_rt_state *st, struct rt_pool *pl,
 	 * ones placed is held (its pending tasks are left out) */
 	{
 		bool *was_held = calloc(pl->n ? pl->n : 1, sizeof(*was_held));
+		const struct rt_job *straggler = NULL;
 
+		for (uint32_t i = 0; i < pl->n && !straggler; i++)
+			if (overrun[i])
+				straggler = pl->q[i];
 		if (!was_held) {
 			rc = ENOMEM;
 			goto out;
@@ -357,7 +369,7 @@ static int rebuild(struct dl_rt_state *st, struct rt_pool *pl,
 				dl_rt_vec_free(&v[1]);
 				j->finish = c.fits ? c.finish : INFINITY;
 				hold_cause(cause, sizeof(cause), pl, j,
-					   overrun[i]);
+					   overrun[i], straggler);
 				set_hold(j, cause, now);
 				if (stats)
 					stats->held++;
