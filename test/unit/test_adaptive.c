@@ -581,6 +581,41 @@ START_TEST(test_claim_held_capacity)
 }
 END_TEST
 
+/* The held CPUs come back only when that work ends (Slurm's end: start +
+ * time limit): a claimed need counts its waves from then, not from now,
+ * or the job comes up a wave short (seen on a local Slurm: 2 s late). */
+START_TEST(test_claim_counts_from_held_end)
+{
+	struct fx_world w;
+	struct dl_job *a;
+	const struct dl_plan_job *pa;
+
+	w_init(&w, 4, 4, 0);
+	for (uint32_t n = 0; n < 4; n++) {
+		w.cl.nodes[n].cpus_other = 4;
+		w.cl.nodes[n].mem_other = 1000;
+		ck_assert_int_eq(dl_cluster_add_held(&w.cl, n, 4, 1000, 1050),
+				 0);
+	}
+	/* 60 tasks of 10 s due at 1100: 6 from now, but the CPUs are back
+	 * at 1050, so 50 s of waves: 12 */
+	a = w_add(&w, fx_job(1, 60, 990, 1100));
+	a->phase[DL_MAP].prior_mean = 10;
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	ck_assert_double_eq(pa->need, 12);
+	ck_assert_uint_eq(pa->alloc, 12);
+	ck_assert(pa->urgent);
+	/* back only after the goal: every CPU it can get (16 held) */
+	for (uint32_t i = 0; i < w.cl.nheld; i++)
+		w.cl.held[i].end = 1200;
+	w_plan(&w, 1000);
+	pa = fx_world_get(&w, 1);
+	ck_assert_uint_eq(pa->alloc, 16);
+	fx_world_free(&w);
+}
+END_TEST
+
 /* A late job that finds no CPU at all (every one taken by more urgent
  * deadline jobs, none held by others): a plain explanation, no "0 tasks,
  * about never late". */
@@ -661,6 +696,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_wave_need);
 	tcase_add_test(tc, test_claim_held_capacity);
+	tcase_add_test(tc, test_claim_counts_from_held_end);
 	tcase_add_test(tc, test_late_without_cpu);
 	suite_add_tcase(s, tc);
 	return s;

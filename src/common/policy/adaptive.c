@@ -463,17 +463,56 @@ static void need_loop(struct ajob *a, struct dl_heap *h,
 	}
 }
 
+/* When the first CPU that work without deadlines holds is expected back:
+ * the earliest end Slurm has for it (start + time limit), now when no end
+ * is known. */
+static double held_first_end(const struct dl_cluster *cl, double now)
+{
+	double t = INFINITY;
+
+	for (uint32_t i = 0; i < cl->nheld; i++)
+		if (cl->held[i].cpus && cl->held[i].end > now &&
+		    cl->held[i].end < t)
+			t = cl->held[i].end;
+	return isfinite(t) ? t : now;
+}
+
+/* The need of a job whose tasks can start only when held CPUs free at
+ * start: its waves must fit between start and the goal, so a need sized
+ * from now would come up a wave short (every remaining task when even
+ * they cannot fit). */
+static void need_from(struct ajob *j, double start, double now,
+		      double floor_frac)
+{
+	if (!(start > now) || j->cls != DL_CLASS_NEED)
+		return;
+	if (j->goal.phase <= start) {
+		j->need = j->rem;
+	} else {
+		double need = dl_wave_need(j->ph, j->goal.mu.mean,
+					   j->goal.phase, start, floor_frac,
+					   j->work / (j->goal.phase - start));
+
+		if (need > j->need)
+			j->need = fmin(need, j->rem);
+	}
+	j->out->need = j->need;
+}
+
 /* A job with unmet need that found no free capacity keeps its claim on
  * what jobs without deadlines hold now: the slots are granted (counted in
  * its allocation and its need, so it is urgent) and the job gets them as
- * that work ends, before new work without deadlines starts.  Most urgent
- * first, one slot at a time, as in need_loop.  The claimable memory of a
- * class is what they hold plus what is still free there. */
+ * that work ends, before new work without deadlines starts.  Its need is
+ * counted from when that capacity is expected back (need_from).  Most
+ * urgent first, one slot at a time, as in need_loop.  The claimable memory
+ * of a class is what they hold plus what is still free there. */
 static int claim_loop(struct ajob *a, uint32_t n, struct dl_heap *h,
 		      const struct dl_cluster *cl,
 		      const struct dl_capacity *cap, double now,
-		      uint64_t *grants)
+		      double floor_frac, uint64_t *grants)
 {
+	double start = held_first_end(cl, now);
+
 	struct dl_capacity held;
 	int rc;
 
@@ -492,6 +531,7 @@ static int claim_loop(struct ajob *a, uint32_t n, struct dl_heap *h,
 		if (!j->managed || j->done || !j->starved ||
 		    granted(j) >= j->rem)
 			continue;
+		need_from(j, start, now, floor_frac);
 		if (j->cls == DL_CLASS_NEED && !(remaining_need(j) > 0))
 			continue;
 		if (j->cls == DL_CLASS_NODATA && granted(j))
@@ -602,7 +642,8 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 				plan->stats.capacity_cpus +=
 					cap.cls[c].cpus_total;
 	need_loop(a, &h, &cap, in->now, false, &grants);
-	if (claim_loop(a, n, &h, in->cluster, &cap, in->now, &grants)) {
+	if (claim_loop(a, n, &h, in->cluster, &cap, in->now,
+		       in->cfg->overdue_floor, &grants)) {
 		snprintf(err, err ? errlen : 0, "out of memory");
 		goto fail;
 	}
