@@ -137,7 +137,7 @@ char *sdl_plan_path(struct sdl_access *a, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "cannot ask slurmctld for StateSaveLocation: %s (set "
 			 "PlanFile= in deadline.conf or use --plan)",
-			 slurm_strerror(slurm_get_errno()));
+			 slurm_strerror(errno));
 		return NULL;
 	}
 	if (sc->state_save_location &&
@@ -193,7 +193,7 @@ int sdl_visible_jobs(uint64_t **ids, size_t *n, char *err, size_t errlen)
 	need_slurm();
 	if (slurm_load_jobs((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS) {
 		snprintf(err, errlen, "cannot list your jobs: %s",
-			 slurm_strerror(slurm_get_errno()));
+			 slurm_strerror(errno));
 		return -1;
 	}
 	v = calloc(2 * (size_t) msg->record_count + 1, sizeof(*v));

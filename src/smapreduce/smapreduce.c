@@ -753,7 +753,7 @@ static int poll_phase(struct mr_phase *p)
 	if (!p->state || mr_phase_final(p))
 		return 0;
 	if (slurm_load_job(&msg, (uint32_t) p->job_id, SHOW_ALL)) {
-		int e = slurm_get_errno();
+		int e = errno;
 
 		return e ? e : SLURM_ERROR;
 	}
@@ -1008,7 +1008,7 @@ int main(int argc, char **argv)
 				  "map array %llu failed: %s; cancel it with: "
 				  "scancel %llu",
 				  (unsigned long long) map_id,
-				  slurm_strerror(slurm_get_errno()),
+				  slurm_strerror(errno),
 				  (unsigned long long) map_id);
 		else
 			error_msg("reduce array not submitted; cancelled map "

@@ -42,6 +42,8 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "plugins/slurm_compat.h"
+
 #include "common/io/log.h"
 #include "common/model/job_hints.h"
 #include "common/plan/plan.h"
@@ -520,13 +522,19 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return rc;
 }
 
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		      uint32_t submit_uid)
+/* err_msg: NULL where Slurm has none (job_modify before 23.02) */
+static int _modify(job_desc_msg_t *job_desc, char **err_msg)
 {
 	/* a new deadline of an admitted job is taken over by the next plan:
 	 * the job is held if it can no longer be guaranteed */
 	if (job_desc && job_desc->deadline && job_desc->deadline != NO_VAL &&
 	    job_desc->deadline < time(NULL))
-		return ESLURM_INVALID_TIME_VALUE;
+		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+			       "--deadline is in the past");
 	return SLURM_SUCCESS;
+}
+
+extern int job_modify(DL_JOB_MODIFY_ARGS)
+{
+	return _modify(job_desc, DL_JOB_MODIFY_ERR_MSG);
 }

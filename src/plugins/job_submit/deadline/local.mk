@@ -6,7 +6,8 @@
 JOB_SUBMIT_DEADLINE_SRC = \
 	src/plugins/job_submit/deadline/job_submit_deadline.c \
 	src/plugins/sched/deadline/conf.c \
-	src/plugins/sched/deadline/log_sink.c
+	src/plugins/sched/deadline/log_sink.c \
+	src/plugins/slurm_compat.h
 if BUILD_PLUGINS
 slurmplugin_LTLIBRARIES += src/plugins/job_submit/deadline/job_submit_deadline.la
 src_plugins_job_submit_deadline_job_submit_deadline_la_SOURCES = \

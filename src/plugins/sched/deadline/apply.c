@@ -22,6 +22,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/model/job_hints.h"
+#include "plugins/slurm_compat.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
@@ -53,14 +54,15 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 
 static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 {
+	int n;
+	uint32_t *per_part = dl_priority_array(job_ptr, &n);
+
 	job_ptr->priority = prio;
 	job_ptr->direct_set_prio = 1;
-	if (job_ptr->priority_array && job_ptr->part_ptr_list) {
-		int parts = list_count(job_ptr->part_ptr_list);
-
-		for (int i = 0; i < parts; i++)
-			job_ptr->priority_array[i] = prio;
-	}
+	/* the scheduler sorts a job that may run in several partitions
+	 * (24.11: partition x QOS pairs) by these: every entry */
+	for (int i = 0; i < n; i++)
+		per_part[i] = prio;
 }
 
 /* job_submit's hold is released: DEADLINE_RT_HOLD=1 becomes =0 in the same

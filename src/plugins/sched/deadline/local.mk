@@ -12,7 +12,8 @@ SCHED_DEADLINE_SRC = \
 	src/plugins/sched/deadline/apply.c \
 	src/plugins/sched/deadline/state.c \
 	src/plugins/sched/deadline/estimator.c \
-	src/plugins/sched/deadline/alert.c
+	src/plugins/sched/deadline/alert.c \
+	src/plugins/slurm_compat.h
 # Slurm's headers are not -Wextra/-Wshadow clean; our own code still gets
 # -Wall -Wextra -Werror.
 SCHED_DEADLINE_WARN = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \

@@ -24,6 +24,8 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "plugins/slurm_compat.h"
+
 #include "common/realtime/realtime.h"
 #include "common/io/utf8.h"
 #include "sched_deadline.h"
@@ -62,7 +64,7 @@ static bool _has_deadline(const job_record_t *job_ptr)
 static void _dependency(const job_record_t *job_ptr, uint32_t *dep_array,
 			uint32_t *dep_other)
 {
-	ListIterator it;
+	list_itr_t *it;
 	depend_spec_t *dep;
 
 	*dep_array = *dep_other = 0;
@@ -187,7 +189,7 @@ static struct sdl_task *_add_task(struct sdl_snapshot *s, struct sdl_array *a,
  * doc/ras-reverse.md), so requested CPUs and memory are what is left. */
 static void _take_request(struct sdl_task *t, const job_record_t *job_ptr)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 
 	t->alloc_cpus = job_ptr->total_cpus != NO_VAL ? job_ptr->total_cpus : 0;
 	t->nodes = job_ptr->node_cnt != NO_VAL ? job_ptr->node_cnt : 0;
@@ -199,7 +201,7 @@ static void _take_request(struct sdl_task *t, const job_record_t *job_ptr)
 
 static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	char err[256] = "";
 
 	a->described = true;
@@ -368,7 +370,7 @@ static bool _has_feature(const char *features, const char *want)
 
 static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 {
-	ListIterator it;
+	list_itr_t *it;
 	part_record_t *part_ptr;
 	node_record_t *node_ptr;
 	int i;
@@ -423,7 +425,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 	uint32_t *ids = NULL, nids = 0, cap = 0, *maps = NULL, nmaps = 0,
 		 capm = 0;
 	struct _id_set seen = {NULL, 0, 0};
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	memset(s, 0, sizeof(*s));

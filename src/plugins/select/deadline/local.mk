@@ -10,7 +10,10 @@ slurmplugin_LTLIBRARIES += src/plugins/select/deadline/select_deadline.la
 src_plugins_select_deadline_select_deadline_la_SOURCES = \
 	src/plugins/select/deadline/select_deadline.c \
 	src/plugins/select/deadline/select_affinity.c \
-	src/plugins/select/deadline/select_affinity.h
+	src/plugins/select/deadline/select_affinity.h \
+	src/plugins/select/deadline/select_compat.c \
+	src/plugins/select/deadline/select_compat.h \
+	src/plugins/slurm_compat.h
 src_plugins_select_deadline_select_deadline_la_CPPFLAGS = \
 	-I$(top_srcdir)/src $(SLURM_PLUGIN_CFLAGS) -D_GNU_SOURCE
 src_plugins_select_deadline_select_deadline_la_CFLAGS = \

@@ -2,8 +2,9 @@
  *  select_deadline.c - SelectType=select/deadline: select/cons_tres with the
  *  ras/reverse placement of slurm-deadline enforced on top.
  *
- *  Every one of the 36 select operations is delegated to select/cons_tres
- *  (loaded with plugin_context_create, as select/other does).  In job_test,
+ *  Every select operation (36 in Slurm 22.05, 31 in 24.11; the table is in
+ *  select_compat.h) is delegated to select/cons_tres (loaded with
+ *  plugin_context_create, as select/other does).  In job_test,
  *  when the current plan is a placement plan (Policy=ras or reverse) and the
  *  job is a task of an array the plan manages, the candidate nodes are cut
  *  down to those where one more task of that array may start (the core's
@@ -37,7 +38,6 @@
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/plugin.h"
-#include "src/common/select.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -59,6 +59,7 @@ extern int slurm_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 #include "common/plan/plan.h"
 
 #include "select_affinity.h"
+#include "select_compat.h"
 
 const char plugin_name[] =
 	"slurm-deadline placement enforcement (select/cons_tres underneath)";
@@ -70,48 +71,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define SD_PREFIX  "select/deadline"
 #define SD_SLOW_US 2000 /* log index rebuilds slower than this */
 
-/* The order of slurm_select_ops_t in src/common/select.h. */
-static const char *syms[] = {
-	"plugin_id",
-	"select_p_state_save",
-	"select_p_state_restore",
-	"select_p_job_init",
-	"select_p_node_init",
-	"select_p_job_test",
-	"select_p_job_begin",
-	"select_p_job_ready",
-	"select_p_job_expand",
-	"select_p_job_resized",
-	"select_p_job_signal",
-	"select_p_job_fini",
-	"select_p_job_suspend",
-	"select_p_job_resume",
-	"select_p_step_pick_nodes",
-	"select_p_step_start",
-	"select_p_step_finish",
-	"select_p_select_nodeinfo_pack",
-	"select_p_select_nodeinfo_unpack",
-	"select_p_select_nodeinfo_alloc",
-	"select_p_select_nodeinfo_free",
-	"select_p_select_nodeinfo_set_all",
-	"select_p_select_nodeinfo_set",
-	"select_p_select_nodeinfo_get",
-	"select_p_select_jobinfo_alloc",
-	"select_p_select_jobinfo_free",
-	"select_p_select_jobinfo_set",
-	"select_p_select_jobinfo_get",
-	"select_p_select_jobinfo_copy",
-	"select_p_select_jobinfo_pack",
-	"select_p_select_jobinfo_unpack",
-	"select_p_select_jobinfo_sprint",
-	"select_p_select_jobinfo_xstrdup",
-	"select_p_get_info_from_plugin",
-	"select_p_update_node_config",
-	"select_p_reconfigure",
-	"select_p_resv_test",
-};
-
-static slurm_select_ops_t ops;
+sd_select_ops_t sd_ops;
 static plugin_context_t *g_context = NULL;
 static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -150,17 +110,15 @@ static uint64_t _usec(void)
 	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
 }
 
-static int _other_init(void)
+extern int sd_other_init(void)
 {
 	int rc = SLURM_SUCCESS;
 
-	_Static_assert(sizeof(syms) == sizeof(ops),
-		       "operation table out of sync with slurm_select_ops_t");
 	slurm_mutex_lock(&g_context_lock);
 	if (!g_context) {
-		g_context = plugin_context_create("select", "select/cons_tres",
-						  (void **) &ops, syms,
-						  sizeof(syms));
+		g_context = plugin_context_create(
+			"select", "select/cons_tres", (void **) &sd_ops,
+			sd_select_syms, sd_select_nsyms * sizeof(char *));
 		if (!g_context) {
 			/* slurm_error: also exported by the public
 			 * libslurm.so, unlike error() */
@@ -176,9 +134,9 @@ static int _other_init(void)
 /* Forward to select/cons_tres; err when it cannot be loaded. */
 #define FWD(err, fn, ...)                                                      \
 	do {                                                                   \
-		if (_other_init() != SLURM_SUCCESS)                            \
+		if (sd_other_init() != SLURM_SUCCESS)                          \
 			return err;                                            \
-		return (*(ops.fn))(__VA_ARGS__);                               \
+		return (*(sd_ops.fn))(__VA_ARGS__);                            \
 	} while (0)
 
 /* ---- tracking ---- */
@@ -521,7 +479,7 @@ extern int init(void)
 		     "per-node heterogeneous GRES counts "
 		     "(doc/select-deadline.md)",
 		     SD_PREFIX, plugin_id);
-	return _other_init();
+	return sd_other_init();
 }
 
 extern int fini(void)
@@ -556,7 +514,7 @@ extern int select_p_state_restore(char *dir_name)
 	FWD(SLURM_ERROR, state_restore, dir_name);
 }
 
-extern int select_p_job_init(List job_list)
+extern int select_p_job_init(list_t *job_list)
 {
 	if (in_ctld) {
 		slurm_mutex_lock(&track_lock);
@@ -585,17 +543,17 @@ extern int select_p_node_init(void)
 static int _affinity_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			  const struct sd_aff_plan *ap, uint32_t min_nodes,
 			  uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
-			  List preemptee_candidates, List *preemptee_job_list,
-			  bitstr_t *exc_core_bitmap)
+			  list_t *preemptee_candidates,
+			  list_t **preemptee_job_list, SD_JOB_TEST_EXC_ARGS)
 {
 	bool usable = false;
 	bitstr_t *local = sd_affinity_local(job_ptr, bitmap, &usable);
 	int rc;
 
 	if (local && bit_set_count(local) >= MAX(min_nodes, 1)) {
-		rc = (*(ops.job_test))(job_ptr, local, min_nodes, max_nodes,
-				       req_nodes, mode, NULL,
-				       preemptee_job_list, exc_core_bitmap);
+		rc = (*(sd_ops.job_test))(job_ptr, local, min_nodes, max_nodes,
+					  req_nodes, mode, NULL,
+					  preemptee_job_list, SD_JOB_TEST_EXC);
 		if (rc == SLURM_SUCCESS) {
 			bit_copybits(bitmap, local);
 			FREE_NULL_BITMAP(local);
@@ -613,19 +571,18 @@ static int _affinity_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		return SLURM_ERROR;
 	}
 	FREE_NULL_BITMAP(local);
-	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
-				 req_nodes, mode, preemptee_candidates,
-				 preemptee_job_list, exc_core_bitmap);
+	return (*(sd_ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
+				    req_nodes, mode, preemptee_candidates,
+				    preemptee_job_list, SD_JOB_TEST_EXC);
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list, SD_JOB_TEST_EXC_ARGS)
 {
-	if (_other_init() != SLURM_SUCCESS)
+	if (sd_other_init() != SLURM_SUCCESS)
 		return SLURM_ERROR;
 	/* only actual starts are held to the plan: "can it ever run" and
 	 * "when will it run" (backfill, reservations) see cons_tres */
@@ -647,20 +604,20 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			return _affinity_test(
 				job_ptr, bitmap, &ap, min_nodes, max_nodes,
 				req_nodes, mode, preemptee_candidates,
-				preemptee_job_list, exc_core_bitmap);
+				preemptee_job_list, SD_JOB_TEST_EXC);
 	}
-	return (*(ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
-				 req_nodes, mode, preemptee_candidates,
-				 preemptee_job_list, exc_core_bitmap);
+	return (*(sd_ops.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
+				    req_nodes, mode, preemptee_candidates,
+				    preemptee_job_list, SD_JOB_TEST_EXC);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	int rc;
 
-	if (_other_init() != SLURM_SUCCESS)
+	if (sd_other_init() != SLURM_SUCCESS)
 		return SLURM_ERROR;
-	rc = (*(ops.job_begin))(job_ptr);
+	rc = (*(sd_ops.job_begin))(job_ptr);
 	if (rc == SLURM_SUCCESS) {
 		_track_job(job_ptr, true);
 		if (in_ctld && _array_of(job_ptr))
@@ -688,11 +645,6 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 		slurm_mutex_unlock(&track_lock);
 	}
 	FWD(SLURM_ERROR, job_resized, job_ptr, node_ptr);
-}
-
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	FWD(SLURM_ERROR, job_signal, job_ptr, signal);
 }
 
 extern int select_p_job_fini(job_record_t *job_ptr)
@@ -813,27 +765,10 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	FWD(SLURM_ERROR, jobinfo_unpack, jobinfo, buffer, protocol_version);
 }
 
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	FWD(NULL, jobinfo_sprint, jobinfo, buf, size, mode);
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	FWD(NULL, jobinfo_xstrdup, jobinfo, mode);
-}
-
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
 	FWD(SLURM_ERROR, get_info_from_plugin, dinfo, job_ptr, data);
-}
-
-extern int select_p_update_node_config(int index)
-{
-	FWD(SLURM_ERROR, update_node_config, index);
 }
 
 extern int select_p_reconfigure(void)
@@ -845,12 +780,4 @@ extern int select_p_reconfigure(void)
 		sd_affinity_nodes_changed();
 	}
 	FWD(SLURM_ERROR, reconfigure);
-}
-
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
-{
-	FWD(NULL, resv_test, resv_desc_ptr, node_cnt, avail_bitmap,
-	    core_bitmap);
 }
