@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # deadline.conf: read with Slurm's parser at start, re-read on
 # `scontrol reconfigure`; a broken file logs a clear error and keeps the
-# configuration in force; MaxDeadlineShare caps what one account claims.
+# configuration in force (from Slurm 23.11, where reconfigure restarts
+# slurmctld, through the last good copy); a cold start refuses a broken
+# file; MaxDeadlineShare caps what one account claims.
 load helpers
 
 setup_file() {
@@ -82,4 +84,28 @@ teardown_file() {
 	done
 	[ "$(dl_throttle "$j")" = 0 ]
 	scancel "$j"
+}
+
+# From Slurm 23.11 every reconfigure starts a new slurmctld, which loads the
+# plugins afresh; the broken-file test above then runs through the last
+# good copy (StateSaveLocation/deadline.conf.last-good).  A cold start has
+# no configuration in force to keep: it refuses the broken file.
+@test "the last good copy is kept in StateSaveLocation and a cold start refuses a broken file" {
+	local n
+	head -n 1 "$LC_DIR/state/deadline.conf.last-good" |
+		grep -q "^# slurm-deadline: last good copy of $LC_DIR/etc/deadline.conf (slurmctld pid [0-9]*,"
+	grep -qx 'MaxDeadlineShare=0.25' "$LC_DIR/state/deadline.conf.last-good"
+	n=$(wc -l <"$(dl_ctld_log)")
+	printf 'PlanInterval=abc\n' >"$BATS_FILE_TMPDIR/bad3.conf"
+	run lc --deadline-conf "$BATS_FILE_TMPDIR/bad3.conf" --timeout 10 restart-ctld
+	[ "$status" -ne 0 ]
+	tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'PlanInterval=abc' >"$BATS_FILE_TMPDIR/cold"
+	cat "$BATS_FILE_TMPDIR/cold"
+	grep -q 'sched/deadline: .*deadline.conf: PlanInterval=abc: expected a duration' "$BATS_FILE_TMPDIR/cold"
+	! grep -q 'keeping the previous configuration' "$BATS_FILE_TMPDIR/cold"
+	! scontrol ping 2>/dev/null | grep -q UP
+	# the copy still holds the last good file, and the fixed file starts
+	grep -qx 'MaxDeadlineShare=0.25' "$LC_DIR/state/deadline.conf.last-good"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/good.conf" restart-ctld
+	scontrol ping | grep -q UP
 }

@@ -70,16 +70,17 @@ static uint64_t _usec(void)
 extern int init(void)
 {
 	char err[512] = "", *path = NULL, *state = NULL;
+	bool from_copy;
 	int rc;
 
 	if (dl_config_defaults(&cfg)) {
 		error("%s: out of memory", JSD_PREFIX);
 		return SLURM_ERROR;
 	}
-	if (sdl_conf_read(&cfg, &path, err, sizeof(err)) != SLURM_SUCCESS) {
-		/* as the sched plugin: refuse settings the admin did not
-		 * write */
-		error("%s: %s", JSD_PREFIX, err);
+	/* as the sched plugin: a broken file refuses a cold start, and a
+	 * reconfigure keeps the last good configuration */
+	if (sdl_conf_start(JSD_PREFIX, &cfg, &path, &from_copy) !=
+	    SLURM_SUCCESS) {
 		xfree(path);
 		return SLURM_ERROR;
 	}

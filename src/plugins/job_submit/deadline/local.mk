@@ -6,6 +6,7 @@
 JOB_SUBMIT_DEADLINE_SRC = \
 	src/plugins/job_submit/deadline/job_submit_deadline.c \
 	src/plugins/sched/deadline/conf.c \
+	src/plugins/sched/deadline/last_good.c \
 	src/plugins/sched/deadline/log_sink.c \
 	src/plugins/slurm_compat.h
 if BUILD_PLUGINS

@@ -93,11 +93,12 @@ static void _use_config(void)
 /* AvailabilityForecast= (reverse policy): read with no slurmctld lock held
  * (init, or the plan thread on reconfigure).  A relative path is taken from
  * deadline.conf's directory.  A file that cannot be used keeps the forecast
- * in force (none at start) and says why. */
+ * in force and says why: the one in memory, or at a start that is a
+ * reconfigure (Slurm >= 23.11) its last good copy; none at a cold start. */
 static void _load_forecast(const char *conf_path)
 {
 	struct dl_forecast *f = NULL;
-	char err[512] = "", *path = NULL;
+	char err[512] = "", why[512] = "", *path = NULL, *copy;
 	const char *name = cfg.availability_forecast;
 
 	if (!name || !name[0]) {
@@ -112,10 +113,27 @@ static void _load_forecast(const char *conf_path)
 	else
 		path = xstrdup(name);
 	if (dl_forecast_load(path, &f, err, sizeof(err))) {
-		error("%s: AvailabilityForecast: %s; %s", SDL_PREFIX, err,
-		      forecast ? "keeping the previous forecast"
-			       : "planning without external load");
+		char err2[512] = "";
+
+		if (!forecast &&
+		    (copy = sdl_last_good_usable(SDL_FORECAST_NAME, why,
+						 sizeof(why)))) {
+			if (dl_forecast_load(copy, &forecast, err2,
+					     sizeof(err2)))
+				forecast = NULL;
+			xfree(copy);
+		}
+		if (forecast && why[0])
+			error("%s: AvailabilityForecast: %s; keeping the "
+			      "previous forecast (the %s)",
+			      SDL_PREFIX, err, why);
+		else
+			error("%s: AvailabilityForecast: %s; %s", SDL_PREFIX,
+			      err,
+			      forecast ? "keeping the previous forecast"
+				       : "planning without external load");
 	} else {
+		sdl_last_good_save(SDL_FORECAST_NAME, path);
 		info("%s: external load forecast from %s: %u node class%s",
 		     SDL_PREFIX, path, dl_forecast_nclasses(f),
 		     dl_forecast_nclasses(f) == 1 ? "" : "es");
@@ -137,6 +155,7 @@ static void _reload_config(void)
 	} else {
 		info("%s: configuration re-read (%s%s)", SDL_PREFIX,
 		     access(path, F_OK) ? "defaults: no " : "", path);
+		sdl_last_good_save(SDL_CONF_NAME, path);
 		_use_config();
 		_load_forecast(path);
 		sdl_est_configure(&cfg);
@@ -408,21 +427,25 @@ static void _restore_plan(void)
 
 extern int init(void)
 {
-	char err[512] = "", *path = NULL;
+	char *path = NULL;
+	bool from_copy = false;
 
 	if (dl_config_defaults(&cfg)) {
 		error("%s: out of memory", SDL_PREFIX);
 		return SLURM_ERROR;
 	}
-	if (sdl_conf_read(&cfg, &path, err, sizeof(err)) != SLURM_SUCCESS) {
-		/* at start, as with slurm.conf: refuse rather than run with
-		 * settings the admin did not write */
-		error("%s: %s", SDL_PREFIX, err);
+	if (sdl_conf_start(SDL_PREFIX, &cfg, &path, &from_copy) !=
+	    SLURM_SUCCESS) {
 		xfree(path);
 		return SLURM_ERROR;
 	}
+	if (!from_copy)
+		sdl_last_good_save(SDL_CONF_NAME, path);
 	info("%s: loaded (plugin_version 0x%x), configuration %s%s", SDL_PREFIX,
-	     plugin_version, access(path, F_OK) ? "defaults: no " : "from ",
+	     plugin_version,
+	     from_copy            ? "from the last good copy of "
+	     : access(path, F_OK) ? "defaults: no "
+				  : "from ",
 	     path);
 	_use_config();
 	_load_forecast(path);

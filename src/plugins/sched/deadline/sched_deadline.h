@@ -121,6 +121,23 @@ struct sdl_decision {
  * in err; cfg is unchanged on error. */
 extern int sdl_conf_read(struct dl_config *cfg, char **path, char *err,
 			 size_t errlen);
+/* deadline.conf at plugin start (init): sdl_conf_read(), and when the file
+ * is broken while slurmctld is reconfiguring (Slurm >= 23.11 restarts it),
+ * its last good copy, with an error saying so (*from_copy).  Logs; returns
+ * SLURM_ERROR when the plugin must not start. */
+extern int sdl_conf_start(const char *prefix, struct dl_config *cfg,
+			  char **path, bool *from_copy);
+
+/* last_good.c: StateSaveLocation/NAME.last-good */
+#define SDL_CONF_NAME     "deadline.conf"
+#define SDL_FORECAST_NAME "deadline-forecast"
+extern char *sdl_last_good_path(const char *name);
+/* Copy src (NULL or absent: every default) as the last good NAME. */
+extern void sdl_last_good_save(const char *name, const char *src);
+/* The copy's path (xfree) when it may stand in for a broken file now:
+ * slurmctld is reconfiguring.  why: where the copy comes from, or why it
+ * may not be used. */
+extern char *sdl_last_good_usable(const char *name, char *why, size_t len);
 
 /* log_sink.c */
 /* Send the core's log lines at min and above to Slurm's log, each prefixed
