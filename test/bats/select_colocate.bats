@@ -88,9 +88,11 @@ submit_pair() { # prints "cpu_array io_array"
 		[ "$(running_on "$io" n1)" -eq 1 ] && break
 		sleep 0.5
 	done
-	# the restored plan has no placement rows: until the first cycle the
-	# arrays wait instead of passing through to cons_tres
+	# the restored plan carries its placement (rows, nodes, demands):
+	# select/deadline enforces it until the first cycle replaces it
 	lc restart-ctld
+	grep -q 'sched/deadline: restored the plan of cycle [0-9]* ([0-9]* jobs, placement on 2 nodes)' "$(dl_ctld_log)"
+	! grep -q 'carries no nodes' "$(dl_ctld_log)"
 	for _ in $(seq 12); do
 		local i1 i2
 		i1=$(running_on "$io" n1)
@@ -102,6 +104,36 @@ submit_pair() { # prints "cpu_array io_array"
 	echo "$bad of $samples samples over the I/O capacity"
 	[ "$bad" -eq 0 ]
 	# and new tasks still start under the next plan
+	[ "$(squeue -h -t R -r -j "$cpu" | wc -l)" -ge 1 ]
+	scancel "$cpu" "$io"
+	dl_wait_jobs 60 "$cpu" "$io"
+}
+
+# From Slurm 23.11 a reconfigure is a restart too (a new slurmctld loads the
+# plugins afresh); in 22.05 select/deadline re-indexes the plan in memory.
+@test "after scontrol reconfigure the placement still holds" {
+	local cpu io n bad=0 samples=0
+	read -r cpu io < <(submit_pair)
+	for _ in $(seq 20); do
+		[ "$(running_on "$io" n1)" -eq 1 ] && break
+		sleep 0.5
+	done
+	n=$(wc -l <"$(dl_ctld_log)")
+	lc reconfigure
+	for _ in $(seq 12); do
+		local i1 i2
+		i1=$(running_on "$io" n1)
+		i2=$(running_on "$io" n2)
+		samples=$((samples + 1))
+		[ "$i1" -le 1 ] && [ "$i2" -le 1 ] || bad=$((bad + 1))
+		sleep 0.5
+	done
+	echo "$bad of $samples samples over the I/O capacity"
+	[ "$bad" -eq 0 ]
+	! grep -q 'carries no nodes' "$(dl_ctld_log)"
+	# a slurmctld the reconfigure started restored the placement
+	! tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'restored the plan of cycle' |
+		grep -v 'placement on 2 nodes'
 	[ "$(squeue -h -t R -r -j "$cpu" | wc -l)" -ge 1 ]
 	scancel "$cpu" "$io"
 	dl_wait_jobs 60 "$cpu" "$io"

@@ -123,6 +123,111 @@ START_TEST(test_json_roundtrip)
 }
 END_TEST
 
+/* A placement plan restored after a slurmctld restart (from Slurm 23.11:
+ * after every reconfigure) is enforced by select/deadline as it was: the
+ * nodes the rows index, their capacities (infinite = not constrained) and
+ * each job's demand travel in the file; a file written before they did
+ * reads with no nodes. */
+START_TEST(test_json_placement_survives)
+{
+	struct dl_plan *p = sample_plan(), *q;
+	char *text, *old, *cut, err[256];
+
+	p->nnodes = 8;
+	p->nodes = calloc(8, sizeof(*p->nodes));
+	for (uint32_t i = 0; i < 8; i++) {
+		snprintf(p->nodes[i].name, sizeof(p->nodes[i].name), "n%u",
+			 i + 1);
+		p->nodes[i].cap[0] = 4;
+		p->nodes[i].cap[1] = 1000.5;
+		p->nodes[i].cap[2] = i == 5 ? 100 : INFINITY;
+	}
+	p->jobs[0].demand[DL_MAP] = (struct dl_demand){1, 250, 60};
+	p->jobs[0].demand[DL_REDUCE] = (struct dl_demand){2, NAN, 0};
+	dl_plan_finalize(p);
+	text = dl_plan_to_string(p);
+	ck_assert_ptr_nonnull(text);
+	q = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->nnodes, 8);
+	ck_assert_str_eq(q->nodes[5].name, "n6");
+	ck_assert_double_eq(q->nodes[5].cap[0], 4);
+	ck_assert_double_eq(q->nodes[5].cap[1], 1000.5);
+	ck_assert_double_eq(q->nodes[5].cap[2], 100);
+	ck_assert(isinf(q->nodes[7].cap[2]));
+	{
+		const struct dl_plan_job *j = dl_plan_find(q, 100);
+
+		ck_assert_ptr_nonnull(j);
+		ck_assert_double_eq(j->demand[DL_MAP].cpu, 1);
+		ck_assert_double_eq(j->demand[DL_MAP].mem, 250);
+		ck_assert_double_eq(j->demand[DL_MAP].io, 60);
+		ck_assert_double_eq(j->demand[DL_REDUCE].cpu, 2);
+		ck_assert(isnan(j->demand[DL_REDUCE].mem));
+	}
+	ck_assert_uint_eq(q->nplace, 2);
+	ck_assert_str_eq(q->nodes[q->place[0].node].name, "n6");
+	dl_plan_free(q);
+
+	/* an older file: no "nodes", no "demand" */
+	old = strdup(text);
+	cut = strstr(old, ",\"nodes\":");
+	ck_assert_ptr_nonnull(cut);
+	strcpy(cut, "}");
+	while ((cut = strstr(old, "\"demand\":"))) {
+		char *end = strstr(cut, "]],");
+
+		ck_assert_ptr_nonnull(end);
+		memmove(cut, end + 3, strlen(end + 3) + 1);
+	}
+	q = dl_plan_from_string(old, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->nnodes, 0);
+	ck_assert_ptr_null(q->nodes);
+	ck_assert_uint_eq(q->nplace, 2);
+	ck_assert_double_eq(dl_plan_find(q, 100)->demand[DL_MAP].io, 0);
+	dl_plan_free(q);
+	free(old);
+
+	/* rows naming a node the plan does not have, bad nodes, bad demand */
+	{
+		static const char *const swap[][2] = {
+			{"\"name\":\"n6\"", "\"name\":\"\""},
+			{"\"cap\":[4.0,1000.5,100.0]", "\"cap\":[4,-1,100]"},
+			{"\"cap\":[4.0,1000.5,100.0]", "\"cap\":[4,1000]"},
+			{"\"demand\":[[1.0,250.0,60.0]",
+			 "\"demand\":[[1.0,250.0,\"x\"]"},
+		};
+
+		for (size_t k = 0; k < sizeof(swap) / sizeof(swap[0]); k++) {
+			char *bad = strdup(text), *at = strstr(bad, swap[k][0]);
+			char *b2;
+
+			ck_assert_msg(at != NULL, "no '%s' in %s", swap[k][0],
+				      text);
+			b2 = calloc(strlen(bad) + strlen(swap[k][1]) + 1, 1);
+			memcpy(b2, bad, (size_t) (at - bad));
+			strcat(b2, swap[k][1]);
+			strcat(b2, at + strlen(swap[k][0]));
+			err[0] = '\0';
+			ck_assert_msg(dl_plan_from_string(b2, err,
+							  sizeof(err)) == NULL,
+				      "accepted bad plan %zu", k);
+			ck_assert(err[0]);
+			free(bad);
+			free(b2);
+		}
+	}
+	p->place[0].node = 8; /* out of the 8 nodes */
+	free(text);
+	text = dl_plan_to_string(p);
+	ck_assert_ptr_null(dl_plan_from_string(text, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "names node 8 of 8"));
+	free(text);
+	dl_plan_free(p);
+}
+END_TEST
+
 START_TEST(test_json_rejects_bad_input)
 {
 	char err[256];
@@ -402,6 +507,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_finalize_sorts_and_renumbers);
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_rejects_bad_input);
+	tcase_add_test(tc, test_json_placement_survives);
 	tcase_add_test(tc, test_file_atomic);
 	tcase_add_test(tc, test_read_file_limits);
 	tcase_add_test(tc, test_outcome_explained);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,10 +29,21 @@ static struct json_object *phase_counts(const uint32_t *v)
 	return a;
 }
 
+/* [cpu, mem, io]; a non-finite entry is null (an unconstrained capacity,
+ * an unknown demand) */
+static struct json_object *triple(const double v[3])
+{
+	struct json_object *a = json_object_new_array_ext(3);
+
+	for (int k = 0; k < 3; k++)
+		json_object_array_add(a, dl_json_new_num(v[k]));
+	return a;
+}
+
 static struct json_object *job_to_json(const struct dl_plan_job *j)
 {
 	struct json_object *o = json_object_new_object();
-	struct json_object *pools;
+	struct json_object *pools, *demand;
 
 	if (!o)
 		return NULL;
@@ -63,6 +75,16 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	/* placement policies (ras, reverse); null otherwise */
 	dl_json_put_num(o, "utility", j->utility);
 	dl_json_put_num(o, "sfit", j->sfit);
+	/* one task as placed, map and reducer: select/deadline enforces a
+	 * plan restored after a slurmctld restart with it */
+	demand = json_object_new_array_ext(DL_PHASES);
+	for (int p = 0; p < DL_PHASES; p++) {
+		double d[3] = {j->demand[p].cpu, j->demand[p].mem,
+			       j->demand[p].io};
+
+		json_object_array_add(demand, triple(d));
+	}
+	json_object_object_add(o, "demand", demand);
 	dl_json_put_num(o, "mu", j->mu);
 	dl_json_put_num(o, "mu_sd", j->mu_sd);
 	dl_json_put_str(o, "mu_source", j->mu_source);
@@ -81,7 +103,7 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 
 struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 {
-	struct json_object *o, *jobs, *st, *pc, *pv, *place;
+	struct json_object *o, *jobs, *st, *pc, *pv, *place, *nodes;
 
 	if (!plan)
 		return NULL;
@@ -134,6 +156,18 @@ struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 		json_object_array_add(place, r);
 	}
 	json_object_object_add(o, "placement", place);
+	/* the nodes the rows index, with what deadline tasks may use of each
+	 * (null: not constrained) */
+	nodes = json_object_new_array_ext(plan->nnodes ? (int) plan->nnodes
+						       : 1);
+	for (uint32_t i = 0; plan->nodes && i < plan->nnodes; i++) {
+		struct json_object *n = json_object_new_object();
+
+		dl_json_put_str(n, "name", plan->nodes[i].name);
+		json_object_object_add(n, "cap", triple(plan->nodes[i].cap));
+		json_object_array_add(nodes, n);
+	}
+	json_object_object_add(o, "nodes", nodes);
 	return o;
 }
 
@@ -200,6 +234,79 @@ static void get_counts(struct dl_json_rd *r, const struct json_object *o,
 	}
 }
 
+/* a, labelled label, as [a, b, c] of numbers >= 0 or null (dflt) */
+static void get_triple(struct dl_json_rd *r, const struct json_object *a,
+		       const char *label, double dflt, double v[3])
+{
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != 3) {
+		if (!r->failed)
+			dl_json_fail(r, label,
+				     " must be an array of 3 numbers or nulls");
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		v[k] = dl_json_num_of(r, json_object_array_get_idx(a, k), label,
+				      0, DBL_MAX, dflt);
+}
+
+/* "demand", absent from plan files written before it: zero */
+static void get_demand(struct dl_json_rd *r, const struct json_object *o,
+		       const char *path, struct dl_plan_job *j)
+{
+	const struct json_object *a =
+		dl_json_array(r, o, path, "demand", 0, DL_PHASES);
+	char base[64], label[72];
+
+	dl_json_label(base, sizeof(base), path, "demand", -1);
+	for (int p = 0; a && p < DL_PHASES && !r->failed; p++) {
+		double v[3] = {0, 0, 0};
+
+		dl_json_label(label, sizeof(label), base, NULL, p);
+		get_triple(r, json_object_array_get_idx(a, p), label, NAN, v);
+		j->demand[p] = (struct dl_demand){v[0], v[1], v[2]};
+	}
+}
+
+/* "nodes", absent from plan files written before it: none (a restored
+ * placement plan then waits for the next cycle) */
+static void get_nodes(struct dl_json_rd *r, const struct json_object *obj,
+		      struct dl_plan *plan)
+{
+	const struct json_object *a =
+		dl_json_array(r, obj, NULL, "nodes", 0, DL_JSON_ANY_LEN);
+	size_t n = a ? json_object_array_length(a) : 0;
+	char label[48], cap[56];
+
+	if (!n || r->failed)
+		return;
+	if (n > UINT32_MAX / 2) {
+		dl_json_fail(r, "nodes", ": too many");
+		return;
+	}
+	plan->nodes = calloc(n, sizeof(*plan->nodes));
+	if (!plan->nodes) {
+		dl_json_fail(r, NULL, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n && !r->failed; i++) {
+		const struct json_object *e = json_object_array_get_idx(a, i);
+		struct dl_plan_node *pn = &plan->nodes[i];
+
+		dl_json_label(label, sizeof(label), "nodes", NULL, (long) i);
+		if (!dl_json_is_object(r, e, label))
+			return;
+		dl_plan_copy_str(pn->name, sizeof(pn->name),
+				 dl_json_str(r, e, label, "name", REQ, 1,
+					     sizeof(pn->name) - 1, ""));
+		dl_json_label(cap, sizeof(cap), label, "cap", -1);
+		get_triple(r, dl_json_array(r, e, label, "cap", REQ, 3), cap,
+			   INFINITY, pn->cap);
+		if (!r->failed)
+			plan->nnodes = (uint32_t) i + 1;
+	}
+}
+
 static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 			  const char *path, struct dl_plan_job *j)
 {
@@ -240,6 +347,7 @@ static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 	j->utility =
 		dl_json_num(r, o, path, "utility", 0, -INFINITY, INFINITY, NAN);
 	j->sfit = dl_json_num(r, o, path, "sfit", 0, -INFINITY, INFINITY, NAN);
+	get_demand(r, o, path, j);
 	j->mu = get_num(r, o, path, "mu");
 	j->mu_sd = get_num(r, o, path, "mu_sd");
 	get_str(r, o, path, "mu_source", j->mu_source, sizeof(j->mu_source));
@@ -307,6 +415,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 					    UINT64_MAX, 0);
 	get_str(&r, st, "stats", "estimator", plan->stats.estimator,
 		sizeof(plan->stats.estimator));
+	get_nodes(&r, obj, plan);
 	for (size_t i = 0; i < n && !r.failed; i++) {
 		const struct json_object *jo =
 			json_object_array_get_idx(jobs, i);
@@ -338,6 +447,9 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 				UINT32_MAX, 0);
 		if (!r.failed && v[0] >= n)
 			dl_json_fail(&r, path, " names job %u of %zu", v[0], n);
+		if (!r.failed && plan->nnodes && v[1] >= plan->nnodes)
+			dl_json_fail(&r, path, " names node %u of %u", v[1],
+				     plan->nnodes);
 		if (r.failed)
 			break;
 		plan->place[i] = (struct dl_place){v[0], v[1], v[2], v[3]};

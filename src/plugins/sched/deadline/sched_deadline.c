@@ -416,9 +416,11 @@ static void _restore_plan(void)
 	struct dl_plan *plan = dl_plan_read_file(path, err, sizeof(err));
 
 	if (plan) {
+		/* a placement plan carries its nodes: select/deadline
+		 * enforces it until the first cycle replaces it */
 		info("%s: restored the plan of cycle %" PRIu64
-		     " (%u jobs) from %s",
-		     SDL_PREFIX, plan->cycle, plan->njobs, path);
+		     " (%u jobs, placement on %u nodes) from %s",
+		     SDL_PREFIX, plan->cycle, plan->njobs, plan->nnodes, path);
 		sdl_alert_prime(plan); /* no alert told twice */
 		dl_plan_publish(plan);
 	}

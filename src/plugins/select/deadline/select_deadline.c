@@ -247,8 +247,9 @@ static void _index_drop_locked(void)
 enum sd_mode {
 	SD_PASS,    /* no placement plan: cons_tres decides */
 	SD_ENFORCE, /* a placement plan: P[j][n] and capacity */
-	SD_WAIT,    /* a placement plan restored from disk after a restart:
-		       it has no rows, so its arrays wait for the first cycle */
+	SD_WAIT,    /* a placement plan restored from a file written before
+		       plans carried their nodes: its arrays wait for the
+		       first cycle */
 };
 static enum sd_mode cur_mode = SD_PASS;
 
@@ -300,8 +301,8 @@ static enum sd_mode _index_refresh_locked(void)
 		return SD_PASS;
 	if (!plan->nnodes || !plan->nodes) {
 		info("%s: plan cycle %" PRIu64
-		     " carries no placement (restored "
-		     "after a restart): its arrays wait for the next plan",
+		     " carries no nodes (restored from an older plan file): "
+		     "its arrays wait for the next plan",
 		     SD_PREFIX, plan->cycle);
 		cur_mode = SD_WAIT;
 		return cur_mode;
