@@ -79,6 +79,9 @@ int main(void)
 	node_info_msg_t *nodes = NULL;
 	job_info_msg_t *jobs = NULL;
 
+	/* required before any other call from Slurm 23.02 on (24.11 stops
+	 * with "Can't find plugin for (null)" without it) */
+	slurm_init(NULL);
 	if (slurm_load_node(0, &nodes, SHOW_ALL) ||
 	    slurm_load_jobs(0, &jobs, SHOW_ALL)) {
 		slurm_perror("load");
@@ -87,6 +90,7 @@ int main(void)
 	printf("nodes=%u jobs=%u\n", nodes->record_count, jobs->record_count);
 	slurm_free_node_info_msg(nodes);
 	slurm_free_job_info_msg(jobs);
+	slurm_fini();
 	return 0;
 }
 CSRC

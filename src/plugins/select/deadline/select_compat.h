@@ -20,6 +20,7 @@
 #define SELECT_COMPAT_H
 
 #include "plugins/slurm_compat.h"
+#include "src/common/plugin.h"
 
 #if DL_SLURM_AT_LEAST(25, 5, 0)
 #error "select/deadline is not ported to the select API of Slurm 25.05+ (doc/slurm-versions.md)"
@@ -114,6 +115,22 @@ typedef struct {
 			       bitstr_t **core_bitmap);
 #endif
 } sd_select_ops_t;
+
+/*
+ * Loading select/cons_tres: clients (sbatch, sinfo, and programs on the
+ * public libslurm.so) load every select plugin, so the loader must be one
+ * every Slurm library exports.  plugin_context_create() is not (24.11's
+ * libslurm.so lacks it); the slurm_-prefixed plugin_load_and_link() and
+ * plugin_unload() are, in 22.05 and 24.11, in libslurm.so and
+ * libslurmfull.so alike (Slurm's own headers declare them only through
+ * slurm_xlator.h).  The call also runs cons_tres's init(), the unload its
+ * fini().
+ */
+extern plugin_handle_t slurm_plugin_load_and_link(const char *type_name,
+						  int n_syms,
+						  const char *names[],
+						  void *ptrs[]);
+extern void slurm_plugin_unload(plugin_handle_t plug);
 
 /* select_compat.c: the symbol names, and their count */
 extern const char *sd_select_syms[];

@@ -25,6 +25,7 @@
  *  immutable) and in-memory tables: no I/O, no blocking.
 \*****************************************************************************/
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -72,7 +73,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define SD_SLOW_US 2000 /* log index rebuilds slower than this */
 
 sd_select_ops_t sd_ops;
-static plugin_context_t *g_context = NULL;
+static plugin_handle_t g_plugin = PLUGIN_INVALID_HANDLE;
 static pthread_mutex_t g_context_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- running array tasks per node (slurmctld only) ---- */
@@ -115,15 +116,15 @@ extern int sd_other_init(void)
 	int rc = SLURM_SUCCESS;
 
 	slurm_mutex_lock(&g_context_lock);
-	if (!g_context) {
-		g_context = plugin_context_create(
-			"select", "select/cons_tres", (void **) &sd_ops,
-			sd_select_syms, sd_select_nsyms * sizeof(char *));
-		if (!g_context) {
-			/* slurm_error: also exported by the public
-			 * libslurm.so, unlike error() */
-			slurm_error("%s: cannot load select/cons_tres",
-				    SD_PREFIX);
+	if (g_plugin == PLUGIN_INVALID_HANDLE) {
+		/* the slurm_ names: what every Slurm library exports
+		 * (select_compat.h) */
+		g_plugin = slurm_plugin_load_and_link(
+			"select/cons_tres", (int) sd_select_nsyms,
+			sd_select_syms, (void **) &sd_ops);
+		if (g_plugin == PLUGIN_INVALID_HANDLE) {
+			slurm_error("%s: cannot load select/cons_tres: %s",
+				    SD_PREFIX, slurm_strerror(errno));
 			rc = SLURM_ERROR;
 		}
 	}
@@ -497,9 +498,9 @@ extern int fini(void)
 	slurm_mutex_unlock(&track_lock);
 	sd_affinity_fini();
 	slurm_mutex_lock(&g_context_lock);
-	if (g_context) {
-		rc = plugin_context_destroy(g_context);
-		g_context = NULL;
+	if (g_plugin != PLUGIN_INVALID_HANDLE) {
+		slurm_plugin_unload(g_plugin); /* cons_tres's fini() */
+		g_plugin = PLUGIN_INVALID_HANDLE;
 	}
 	slurm_mutex_unlock(&g_context_lock);
 	return rc;
