@@ -3,24 +3,35 @@
 # the code style check (clang-format), unit tests (Check), the same under
 # ASan+UBSan and under valgrind, corpus replays and bounded fuzzing, make
 # distcheck, the bats suites and the fault suite (test/bats/faults_*.bats)
-# against a real local Slurm.  Run as root
+# against a real local Slurm (the machine's 22.05); then the same source against Slurm 24.11 (Debian 13's packages in
+# a chroot this run creates and removes, contrib/slurm-chroot): build, unit
+# tests and the bats suites that exercise Slurm's behaviour.  Run as root
 # from the source tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
+#                             [--no-slurm-24.11] [--slurm-chroot DIR]
 #
-# Each stage prints its test runner's own summary lines and how long it
-# took; the last line says which stages failed, if any.
+# --skip-setup skips the machine's package step (contrib/setup-deps.sh);
+# --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
+# (and keeps it) instead of creating one.  Each stage prints its test
+# runner's own summary lines and how long it took; each Slurm version's
+# bats stage ends with "bats (Slurm VERSION): N tests, P passed, F failed";
+# the last line says which stages failed, if any.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
 skip_setup=0
 fuzz_seconds=20
 run_bats=1
+run_2411=1
+chroot_dir=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--skip-setup) skip_setup=1; shift ;;
 	--fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
 	--no-bats) run_bats=0; shift ;;
+	--no-slurm-24.11) run_2411=0; shift ;;
+	--slurm-chroot) chroot_dir=$2; shift 2 ;;
 	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -41,6 +52,15 @@ summaries() { # Check and automake summary lines of a build dir
 		grep -h -E '^[0-9]+%: Checks:|^replayed' "$f" | sed "s|^|$(basename "$f" .log): |"
 	done
 	grep -h -E '^# (TOTAL|PASS|FAIL|ERROR|SKIP)' "$1/test-suite.log" 2>/dev/null || true
+}
+# The closing line of a bats run from its TAP file; status 0 when every
+# planned test passed.
+bats_summary() { # name slurm-version tap-file
+	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$3" | head -n 1)
+	passed=$(grep -c '^ok ' "$3" || true)
+	not_ok=$(grep -c '^not ok ' "$3" || true)
+	echo "$1 (Slurm $2): ${planned:-0} tests, $passed passed, $not_ok failed"
+	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ]
 }
 
 if [ "$skip_setup" = 0 ]; then
@@ -118,22 +138,17 @@ else
 fi
 
 # One bats run over the given files into build/NAME.tap; prints the TAP and
-# "NAME: N tests, P passed, F failed (S s)"; its counts decide.
+# "NAME (Slurm VERSION): N tests, P passed, F failed"; its counts decide.
 run_bats_files() { # name files...
 	name=$1
 	shift
 	tap=build/$name.tap
-	t0=$(date +%s)
 	# Into a file, not a pipe: a daemon a test leaves behind can then never
 	# keep this run waiting for the end of its output.
 	DL_BUILD="$top/build" bats --timing --print-output-on-failure "$@" \
 		>"$tap" 2>&1 || true
 	cat "$tap"
-	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | head -n 1)
-	passed=$(grep -c '^ok ' "$tap" || true)
-	not_ok=$(grep -c '^not ok ' "$tap" || true)
-	echo "$name: ${planned:-0} tests, $passed passed, $not_ok failed ($(($(date +%s) - t0)) s)"
-	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ] || fail "$name"
+	bats_summary "$name" "$host_slurm" "$tap" || fail "$name"
 	# daemons a failed teardown left behind: stopped here, and a failure
 	left=$(pgrep -f "/tmp/bats-run-|$top/build/src/" || true)
 	if [ -n "$left" ]; then
@@ -144,16 +159,83 @@ run_bats_files() { # name files...
 	fi
 }
 
+host_slurm=$(/usr/sbin/slurmctld -V | awk '{ print $2 }')
 if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
-	stage "bats against a local Slurm"
+	stage "bats against a local Slurm $host_slurm"
 	# shellcheck disable=SC2046 # paths without blanks
 	run_bats_files bats $(ls test/bats/*.bats | grep -v '/faults_')
 	# issue 12: estimator faults, slurmctld killed at the critical
 	# moments, hostile inputs, two users, blocking files, connection
 	# exhaustion; each test asserts that nothing was lost
 	if ls test/bats/faults_*.bats >/dev/null 2>&1; then
-		stage "fault suite against a local Slurm"
+		stage "fault suite against a local Slurm $host_slurm"
 		run_bats_files faults test/bats/faults_*.bats
+	fi
+fi
+
+# ---- the same source against Slurm 24.11 (Debian 13), in a chroot ----
+# The suites that exercise Slurm's own behaviour (doc/slurm-versions.md);
+# the fault suites join by name once they exist.
+BATS_2411="sched_two_tenants sched_restart sched_config realtime_admission
+ select_clients select_colocate select_forecast ux_spank"
+if [ "$run_2411" = 1 ]; then
+	stage "Slurm 24.11 (Debian 13 chroot): setup"
+	keep_chroot=1
+	if [ -z "$chroot_dir" ]; then
+		chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
+		keep_chroot=0
+		# removed whatever happens to this run
+		trap 'contrib/slurm-chroot --dir "$chroot_dir" remove' EXIT
+		trap 'exit 130' INT TERM
+	fi
+	sc() { contrib/slurm-chroot --dir "$chroot_dir" "$@"; }
+	b2411=build-slurm-24.11
+	if sc --bind "$top" create; then
+		v2411=$(sc version)
+		stage "Slurm $v2411: build"
+		rm -rf "$b2411" && mkdir -p "$b2411"
+		if sc run sh -c "cd $b2411 && ../configure -q && make -s -j$jobs" \
+			>"$b2411.log" 2>&1; then
+			grep -E '^configure: (installed Slurm|WARNING)' "$b2411.log" || true
+			echo "built against $(sed -n 's/^SLURM_SRC=//p' "$b2411/config.log" | tr -d "'")"
+		else
+			tail -n 40 "$b2411.log"; fail build-24.11
+		fi
+
+		stage "Slurm $v2411: unit tests (Check) and corpus replays"
+		sc run sh -c "cd $b2411 && make -s -j$jobs check" >/dev/null 2>&1 || fail unit-24.11
+		summaries "$b2411"
+
+		if [ "$run_bats" = 1 ]; then
+			stage "Slurm $v2411: bats against a local Slurm $v2411"
+			files=""
+			for f in $BATS_2411; do files="$files test/bats/$f.bats"; done
+			for f in test/bats/faults*.bats; do
+				[ -f "$f" ] && files="$files $f"
+			done
+			# ports above the 22.05 run's: never the same as a
+			# cluster another run may have left
+			sc run env DL_BUILD="$top/$b2411" DL_PORT_OFFSET=500 \
+				bats --timing --print-output-on-failure $files \
+				>"$b2411/bats.tap" 2>&1 || true
+			cat "$b2411/bats.tap"
+			bats_summary bats "$v2411" "$b2411/bats.tap" || fail bats-24.11
+			# munged is started once and shared; anything else still
+			# running inside is a failed teardown
+			left=$(sc ps | grep -v ' /usr/sbin/munged' || true)
+			if [ -n "$left" ]; then
+				echo "bats left processes running in the chroot:"
+				echo "$left"
+				fail bats-teardown-24.11
+			fi
+		fi
+	else
+		fail setup-24.11
+	fi
+	if [ "$keep_chroot" = 0 ]; then
+		stage "Slurm 24.11: remove the chroot"
+		sc remove && echo "removed $chroot_dir"
+		trap - EXIT INT TERM
 	fi
 fi
 

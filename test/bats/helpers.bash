@@ -8,7 +8,9 @@
 #   teardown_file() { dl_cluster_stop; }
 #
 # Environment: DL_BUILD (build tree, default ./build), DL_PORT_BASE
-# (slurmctld port, nodes above it; default 20000).
+# (slurmctld port, nodes above it; default 20000), DL_PORT_OFFSET (added
+# to every suite's port base: a second run next to the first, e.g. the
+# Slurm 24.11 stage of contrib/run-tests.sh; default 0).
 
 DL_SRC=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 DL_BUILD=${DL_BUILD:-$DL_SRC/build}
@@ -28,7 +30,8 @@ dl_cluster_start() {
 		echo "no build in $DL_BUILD (set DL_BUILD)" >&2
 		return 1
 	}
-	lc --port-base "${DL_PORT_BASE:-20000}" --build "$DL_BUILD" start "$@"
+	lc --port-base "$((${DL_PORT_BASE:-20000} + ${DL_PORT_OFFSET:-0}))" \
+		--build "$DL_BUILD" start "$@"
 }
 
 dl_cluster_stop() {

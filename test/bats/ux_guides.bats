@@ -27,7 +27,7 @@ setup_file() {
 	fi
 	# a cluster of the test's own (the guides use localcluster's defaults)
 	export LOCALCLUSTER_DIR=$BATS_FILE_TMPDIR/guide-cluster
-	export LOCALCLUSTER_PORT_BASE=23060
+	export LOCALCLUSTER_PORT_BASE=$((23060 + ${DL_PORT_OFFSET:-0}))
 	export LC_DIR=$LOCALCLUSTER_DIR
 	export HOME=$BATS_FILE_TMPDIR/home
 	mkdir -p "$HOME"
