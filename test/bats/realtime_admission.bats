@@ -3,7 +3,8 @@
 # admitted jobs finishing before their deadlines, the rejection message, a
 # job held (not cancelled) when capacity is lost and released when it comes
 # back, the admitted set across a slurmctld restart, and a smapreduce pair
-# judged as one job.
+# judged as one job; a job the plan holds is released before Slurm would
+# cancel it at its --deadline.
 #
 # 2 nodes x 2 CPUs and no estimator, so every task's worst case is its time
 # limit (-t 1: 60 s) plus RealtimeTaskOverhead (5 s): 65 s.  A --deadline
@@ -196,4 +197,47 @@ rt_met() {
 	dl_wait_jobs 200 "$map" "$red"
 	rt_met "$map" "$dl" 4
 	rt_met "$red" "$dl" 2
+}
+
+# Slurm cancels a pending job, from 24.05 a held one too, once now + its
+# time limit passes its --deadline (from 23.11.4 any job it does not start;
+# 22.05 only when it tries to start it).  A hold of the plan therefore ends
+# 2 x PlanInterval + ReplanDelay (11 s here) before that cut-off: the job's
+# tasks may then take idle CPUs, and Slurm's own rule decides the rest.
+@test "a job the plan holds is released before Slurm's --deadline cut-off, not cancelled while held" {
+	local t0 dc c reason
+	rt_wait_empty
+	# judged by the plan, not at submit: submitted held under another
+	# policy, released under realtime
+	sed 's/^Policy=.*/Policy=adaptive/' "$BATS_FILE_TMPDIR/deadline.conf" \
+		>"$BATS_FILE_TMPDIR/adaptive.conf"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/adaptive.conf" reconfigure
+	for _ in $(seq 40); do
+		[ "$("$SDEADLINE" --json | jq -r .policy)" = adaptive ] && break
+		sleep 0.5
+	done
+	t0=$(date +%s)
+	dc=$((t0 + 105)) # cut-off: dc - 60 = t0 + 45
+	# 8 tasks of 65 s at worst on 4 CPUs: the second wave would start
+	# after the cut-off, so realtime cannot guarantee it
+	c=$(dl_submit -H -J rtC --array=0-7 -t 1 --deadline="uts$dc" --wrap='sleep 2')
+	lc --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" reconfigure
+	for _ in $(seq 40); do
+		[ "$("$SDEADLINE" --json | jq -r .policy)" = realtime ] && break
+		sleep 0.5
+	done
+	scontrol release "$c"
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$c" -o %r | head -n 1)
+		[ "$reason" = DeadlineNotGuaranteed ] && break
+		sleep 0.5
+	done
+	echo "held: $reason at +$(($(date +%s) - t0))s" >&2
+	[ "$reason" = DeadlineNotGuaranteed ]
+	dl_wait_jobs 90 "$c"
+	grep "JobId=$c " "$(dl_ctld_log)" | grep 'hold lifted' | head -n 1
+	grep -q "JobId=$c .*hold lifted before Slurm's --deadline cut-off" "$(dl_ctld_log)"
+	dl_tasks "$c" >&2
+	[ "$(dl_deadline_cancelled "$c")" -eq 0 ]
+	rt_met "$c" "$dc" 8
 }

@@ -329,6 +329,70 @@ START_TEST(test_judged_at_plan)
 }
 END_TEST
 
+/* Slurm (from 23.11.4 / 24.05) cancels a pending job, held or not, once
+ * now + its time limit passes its --deadline: the plan's hold ends
+ * 2 x PlanInterval + ReplanDelay (here 21 s) before that cut-off, so the
+ * hold never loses the job; its tasks may then take idle CPUs only. */
+START_TEST(test_hold_ends_before_slurm_cutoff)
+{
+	struct world w;
+	struct dl_job *a;
+	const struct dl_plan_job *pj;
+
+	w_init(&w, 2);
+	ck_assert_double_eq(w.cfg.plan_interval, 10);
+	ck_assert_double_eq(w.cfg.replan_delay, 1);
+	/* rejected at plan time (4 x 600 s of worst case on 2 CPUs against a
+	 * 15 s soft deadline), hard --deadline 700 with a 600 s limit: Slurm
+	 * cancels what has not started by 100 */
+	a = w_job(&w, 8, 15, 4, 0);
+	a->phase[DL_MAP].hard_deadline = 700;
+	w_plan(&w, 0);
+	pj = w_get(&w, 8);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_REJECTED);
+	ck_assert(pj->hold);
+	w_plan(&w, 78.9);
+	ck_assert(w_get(&w, 8)->hold);
+	w_plan(&w, 79);
+	pj = w_get(&w, 8);
+	ck_assert(!pj->hold);
+	ck_assert_str_eq(pj->hold_reason, "");
+	ck_assert(pj->managed);
+	ck_assert(!pj->urgent);
+	ck_assert_uint_eq(pj->alloc, 4);
+	ck_assert_uint_eq(pj->alloc_for_need, 0);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_REJECTED);
+	ck_assert_ptr_nonnull(strstr(pj->explain, "cut-off"));
+	/* no hard deadline: Slurm never cancels it, the hold stays */
+	a->phase[DL_MAP].hard_deadline = 0;
+	w_plan(&w, 95);
+	ck_assert(w_get(&w, 8)->hold);
+	w_free(&w);
+
+	/* an admitted job held as infeasible (its tasks far over their
+	 * worst case), hard --deadline 660: cut-off 60 */
+	w_init(&w, 2);
+	w_admit(&w, 1, 30, 3, 10, 0, 0, 0);
+	a = w_job(&w, 1, 30, 3, 0);
+	a->phase[DL_MAP].hard_deadline = 660;
+	fx_run(a, DL_MAP, 2, 0, 0);
+	w_plan(&w, 5);
+	ck_assert(!w_get(&w, 1)->hold);
+	w_plan(&w, 38.5);
+	pj = w_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HELD);
+	ck_assert(pj->hold);
+	ck_assert_str_eq(pj->hold_reason, DL_RT_REASON_INFEASIBLE);
+	w_plan(&w, 39);
+	pj = w_get(&w, 1);
+	ck_assert(!pj->hold);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HELD);
+	ck_assert_uint_eq(pj->alloc, 3); /* 2 running + 1 pending */
+	ck_assert(!pj->urgent);
+	w_free(&w);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
 	struct world w;
@@ -356,6 +420,7 @@ int main(void)
 	tcase_add_test(tc, test_reduce_reservation);
 	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_straggler_hold_released);
+	tcase_add_test(tc, test_hold_ends_before_slurm_cutoff);
 	tcase_add_test(tc, test_judged_at_plan);
 	tcase_add_test(tc, test_bad_input);
 	suite_add_tcase(s, tc);

@@ -205,6 +205,54 @@ static void admitted_out(struct ajob *a, struct dl_plan_job *o,
 	}
 }
 
+/*
+ * Slurm cancels a pending job whose --deadline it can no longer meet: once
+ * now + its time limit passes the deadline, that is after its latest
+ * start (dl_rt_latest_start).  Slurm 22.05 does so only when it tries to
+ * start the job; from 23.11.4 any pending job that is not held, from 24.05
+ * held jobs too (doc/slurm-versions.md).  A hold of this plan must end
+ * before that instant or the hold itself loses the job: within
+ * 2 x PlanInterval + ReplanDelay of it (a whole cycle between the lift and
+ * the cut-off however late the next cycle comes) the hold is lifted and
+ * every task the job has left may start on CPUs no other pending job wants
+ * (not urgent: below every job without a deadline); what has not started by
+ * then Slurm cancels by its own rule, as it would without this plugin.  The
+ * verdict stays.
+ */
+static void end_hold_before_cutoff(struct dl_plan_job *o,
+				   const struct dl_job *j,
+				   const struct dl_policy_input *in)
+{
+	const struct dl_phase *ph;
+	double latest, margin;
+	char at[40], why[sizeof(o->explain)];
+	int n;
+
+	if (!o->hold || !j || o->phase < 0 || o->phase >= DL_PHASES)
+		return;
+	ph = &j->phase[o->phase];
+	latest = dl_rt_latest_start(ph->hard_deadline, ph->time_limit);
+	margin = 2 * in->cfg->plan_interval + in->cfg->replan_delay;
+	if (!(latest > 0) || in->now < latest - margin)
+		return;
+	o->hold = false;
+	o->hold_reason[0] = '\0';
+	o->managed = true;
+	o->urgent = false;
+	o->alloc_for_need = 0;
+	o->alloc = o->running[o->phase] + o->pending[o->phase];
+	o->alloc_pool[DL_POOL_REGULAR] = o->alloc;
+	dl_format_instant(latest, at, sizeof(at));
+	/* first: the rest of a long explanation may be cut */
+	dl_plan_copy_str(why, sizeof(why), o->explain);
+	n = snprintf(o->explain, sizeof(o->explain),
+		     "hold lifted before Slurm's --deadline cut-off at %s, "
+		     "idle CPUs only: ",
+		     at);
+	if (n > 0 && (size_t) n < sizeof(o->explain))
+		dl_plan_copy_str(o->explain + n, sizeof(o->explain) - n, why);
+}
+
 /* One plan cycle's working set. */
 struct cycle {
 	const struct dl_policy_input *in;
@@ -530,6 +578,8 @@ struct dl_plan *dl_realtime_plan(const struct dl_policy_input *in, char *err,
 			c.plan->stats.capacity_cpus += units[0];
 	}
 	log_sync(&ss);
+	for (uint32_t i = 0; i < in->njobs; i++)
+		end_hold_before_cutoff(&c.plan->jobs[i], in->jobs[i], in);
 	dl_rt_mark_started_many(c.st, c.starts, c.nstarts);
 	c.plan->stats.grants = c.grants;
 	dl_plan_finalize(c.plan);
