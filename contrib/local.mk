@@ -1,7 +1,7 @@
 # contrib: setup, local cluster, examples, systemd units
 EXTRA_DIST += contrib/setup-deps.sh contrib/run-tests.sh \
 	contrib/localcluster/localcluster contrib/quickstart.sh \
-	contrib/slurm-chroot \
+	contrib/slurm-chroot contrib/test-slurm-chroot.sh contrib/test-lib.sh \
 	doc/sched-deadline.md doc/localcluster.md
 
 # Example configuration and systemd files (doc/admin-guide.md), installed

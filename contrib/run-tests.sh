@@ -36,32 +36,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 jobs=$(nproc 2>/dev/null || echo 2)
-failed=""
+# shellcheck source=contrib/test-lib.sh
+. contrib/test-lib.sh
 t_start=$(date +%s)
-t_stage=""
-stage() { # names the stage and says how long the previous one took
-	now=$(date +%s)
-	[ -z "$t_stage" ] || printf '(%s s)\n' $((now - t_stage))
-	t_stage=$now
-	printf '\n==== %s ====\n' "$*"
-}
-fail() { failed="$failed $1"; }
-summaries() { # Check and automake summary lines of a build dir
-	for f in "$1"/test/unit/*.log "$1"/test/fuzz/*.log; do
-		[ -f "$f" ] || continue
-		grep -h -E '^[0-9]+%: Checks:|^replayed' "$f" | sed "s|^|$(basename "$f" .log): |"
-	done
-	grep -h -E '^# (TOTAL|PASS|FAIL|ERROR|SKIP)' "$1/test-suite.log" 2>/dev/null || true
-}
-# The closing line of a bats run from its TAP file; status 0 when every
-# planned test passed.
-bats_summary() { # name slurm-version tap-file
-	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$3" | head -n 1)
-	passed=$(grep -c '^ok ' "$3" || true)
-	not_ok=$(grep -c '^not ok ' "$3" || true)
-	echo "$1 (Slurm $2): ${planned:-0} tests, $passed passed, $not_ok failed"
-	[ "$not_ok" = 0 ] && [ "$passed" = "${planned:-x}" ]
-}
 
 if [ "$skip_setup" = 0 ]; then
 	stage "setup: packages and Slurm source"
@@ -174,69 +151,11 @@ if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
 fi
 
 # ---- the same source against Slurm 24.11 (Debian 13), in a chroot ----
-# The suites that exercise Slurm's own behaviour (doc/slurm-versions.md);
-# the fault suites join by name once they exist.
-BATS_2411="sched_two_tenants sched_restart sched_config realtime_admission
- select_clients select_colocate select_forecast ux_spank"
+# (contrib/test-slurm-chroot.sh; the time after its stages is its total)
 if [ "$run_2411" = 1 ]; then
-	stage "Slurm 24.11 (Debian 13 chroot): setup"
-	keep_chroot=1
-	if [ -z "$chroot_dir" ]; then
-		chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
-		keep_chroot=0
-		# removed whatever happens to this run
-		trap 'contrib/slurm-chroot --dir "$chroot_dir" remove' EXIT
-		trap 'exit 130' INT TERM
-	fi
-	sc() { contrib/slurm-chroot --dir "$chroot_dir" "$@"; }
-	b2411=build-slurm-24.11
-	if sc --bind "$top" create; then
-		v2411=$(sc version)
-		stage "Slurm $v2411: build"
-		rm -rf "$b2411" && mkdir -p "$b2411"
-		if sc run sh -c "cd $b2411 && ../configure -q && make -s -j$jobs" \
-			>"$b2411.log" 2>&1; then
-			grep -E '^configure: (installed Slurm|WARNING)' "$b2411.log" || true
-			echo "built against $(sed -n 's/^SLURM_SRC=//p' "$b2411/config.log" | tr -d "'")"
-		else
-			tail -n 40 "$b2411.log"; fail build-24.11
-		fi
-
-		stage "Slurm $v2411: unit tests (Check) and corpus replays"
-		sc run sh -c "cd $b2411 && make -s -j$jobs check" >/dev/null 2>&1 || fail unit-24.11
-		summaries "$b2411"
-
-		if [ "$run_bats" = 1 ]; then
-			stage "Slurm $v2411: bats against a local Slurm $v2411"
-			files=""
-			for f in $BATS_2411; do files="$files test/bats/$f.bats"; done
-			for f in test/bats/faults*.bats; do
-				[ -f "$f" ] && files="$files $f"
-			done
-			# ports above the 22.05 run's: never the same as a
-			# cluster another run may have left
-			sc run env DL_BUILD="$top/$b2411" DL_PORT_OFFSET=500 \
-				bats --timing --print-output-on-failure $files \
-				>"$b2411/bats.tap" 2>&1 || true
-			cat "$b2411/bats.tap"
-			bats_summary bats "$v2411" "$b2411/bats.tap" || fail bats-24.11
-			# munged is started once and shared; anything else still
-			# running inside is a failed teardown
-			left=$(sc ps | grep -v ' /usr/sbin/munged' || true)
-			if [ -n "$left" ]; then
-				echo "bats left processes running in the chroot:"
-				echo "$left"
-				fail bats-teardown-24.11
-			fi
-		fi
-	else
-		fail setup-24.11
-	fi
-	if [ "$keep_chroot" = 0 ]; then
-		stage "Slurm 24.11: remove the chroot"
-		sc remove && echo "removed $chroot_dir"
-		trap - EXIT INT TERM
-	fi
+	stage "Slurm 24.11: contrib/test-slurm-chroot.sh"
+	contrib/test-slurm-chroot.sh ${chroot_dir:+--slurm-chroot "$chroot_dir"} \
+		$([ "$run_bats" = 1 ] || echo --no-bats) || fail slurm-24.11
 fi
 
 stage "result"

@@ -1,0 +1,107 @@
+#!/bin/sh
+# The tests of slurm-deadline against Slurm 24.11: Debian 13's packages in a
+# chroot (contrib/slurm-chroot) that this script creates and removes, this
+# source tree bound into it at the same path.  Builds in
+# build-slurm-24.11/, runs the Check suite and the bats suites that
+# exercise Slurm's own behaviour, and ends with
+# "bats (Slurm 24.11.5): N tests, P passed, F failed".  contrib/run-tests.sh
+# runs it after the tests against the machine's Slurm 22.05; alone (as root,
+# from the source tree, after ./autogen.sh):
+#
+#   contrib/test-slurm-chroot.sh [--slurm-chroot DIR] [--no-bats]
+#
+# --slurm-chroot DIR uses (and keeps) a chroot made by contrib/slurm-chroot.
+# Exit status 0 when every stage passed.
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+chroot_dir=""
+run_bats=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--slurm-chroot) chroot_dir=$2; shift 2 ;;
+	--no-bats) run_bats=0; shift ;;
+	*) echo "test-slurm-chroot: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+# shellcheck source=contrib/test-lib.sh
+. contrib/test-lib.sh
+
+# The suites that exercise Slurm's own behaviour (doc/slurm-versions.md):
+# two tenants, restart, deadline.conf and reconfigure, realtime admission,
+# select/deadline in clients, ras placement, reverse forecast, SPANK
+# options; the fault suites (test/bats/faults*.bats) by name.
+BATS_SUITES="sched_two_tenants sched_restart sched_config realtime_admission
+ select_clients select_colocate select_forecast ux_spank"
+build=build-slurm-24.11
+
+[ -x ./configure ] || { echo "test-slurm-chroot: run ./autogen.sh first" >&2; exit 2; }
+stage "Slurm 24.11 (Debian 13 chroot): setup"
+keep_chroot=1
+if [ -z "$chroot_dir" ]; then
+	chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
+	keep_chroot=0
+	# removed whatever happens to this run
+	trap 'contrib/slurm-chroot --dir "$chroot_dir" remove' EXIT
+	trap 'exit 130' INT TERM
+fi
+sc() { contrib/slurm-chroot --dir "$chroot_dir" "$@"; }
+
+if sc --bind "$top" create; then
+	version=$(sc version)
+	stage "Slurm $version: build"
+	rm -rf "$build" && mkdir -p "$build"
+	if sc run sh -c "cd $build && ../configure -q && make -s -j$jobs" \
+		>"$build.log" 2>&1; then
+		echo "built against $(sed -n "s/^SLURM_SRC='\(.*\)'$/\1/p" "$build/config.log")" \
+			"($(sed -n 's/^#define DL_SLURM_VERSION_NUMBER //p' "$build/dl_autoconf.h"))"
+		grep -E 'WARNING' "$build.log" || true
+
+		stage "Slurm $version: unit tests (Check) and corpus replays"
+		sc run sh -c "cd $build && make -s -j$jobs check" >/dev/null 2>&1 || fail unit
+		summaries "$build"
+
+		if [ "$run_bats" = 1 ]; then
+			stage "Slurm $version: bats against a local Slurm $version"
+			files=""
+			for f in $BATS_SUITES; do files="$files test/bats/$f.bats"; done
+			for f in test/bats/faults*.bats; do
+				[ -f "$f" ] && files="$files $f"
+			done
+			echo "suites:$files"
+			# ports 500 above the 22.05 run's; bats writes into a file
+			# (run-tests.sh: no daemon left behind can hold a pipe)
+			sc run env DL_BUILD="$top/$build" DL_PORT_OFFSET=500 \
+				bats --timing --print-output-on-failure $files \
+				>"$build/bats.tap" 2>&1 || true
+			cat "$build/bats.tap"
+			bats_summary bats "$version" "$build/bats.tap" || fail bats
+			# munged is started once and shared; anything else still
+			# running inside is a failed teardown
+			left=$(sc ps | grep -v ' /usr/sbin/munged' || true)
+			if [ -n "$left" ]; then
+				echo "bats left processes running in the chroot:"
+				echo "$left"
+				fail bats-teardown
+			fi
+		fi
+	else
+		tail -n 40 "$build.log"
+		fail build
+	fi
+else
+	version=24.11
+	fail setup
+fi
+if [ "$keep_chroot" = 0 ]; then
+	stage "Slurm $version: remove the chroot"
+	sc remove && echo "removed $chroot_dir"
+	trap - EXIT INT TERM
+fi
+stage "Slurm $version: result"
+if [ -n "$failed" ]; then
+	echo "FAILED stages (Slurm $version):$failed"
+	exit 1
+fi
+echo "Slurm $version: all stages passed"
