@@ -1,8 +1,13 @@
 #!/bin/sh
-# Install everything slurm-deadline needs on Debian 12 and prepare the
-# configured Slurm source tree the plugins are compiled against.
+# Install everything slurm-deadline needs on Debian 12 (Slurm 22.05) or
+# Debian 13 (Slurm 24.11) and prepare the configured Slurm source tree the
+# plugins are compiled against.
 #
-#   contrib/setup-deps.sh [--slurm-src-dir DIR] [--no-packages]
+#   contrib/setup-deps.sh [--slurm-src-dir DIR] [--no-packages] [--no-dev-tools]
+#
+# --no-dev-tools leaves out what only the Slurm-22.05 stages of
+# contrib/run-tests.sh use (clang, valgrind, gnuplot, clang-format): the
+# Slurm 24.11 chroot builds and runs the plugins without them.
 #
 # Idempotent: packages already installed and a tree already configured for the
 # installed Slurm version are left alone, so a second run takes seconds.
@@ -10,11 +15,13 @@ set -eu
 
 SLURM_SRC_PARENT=${SLURM_SRC_PARENT:-/var/cache/slurm-deadline}
 install_packages=1
+dev_tools=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--slurm-src-dir) SLURM_SRC_PARENT=$2; shift 2 ;;
 	--no-packages) install_packages=0; shift ;;
-	-h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+	--no-dev-tools) dev_tools=0; shift ;;
+	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
 	*) echo "setup-deps: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -24,11 +31,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
+# libpam0g-dev: Slurm's configure with Debian's flags (--enable-pam)
 PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev
  slurm-wlm slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev
- libjson-c-dev libsqlite3-dev sqlite3 check bats gnuplot-nox valgrind
- clang libclang-rt-14-dev clang-format bc jq man-db groff-base procps
- python3"
+ libpam0g-dev libjson-c-dev libsqlite3-dev sqlite3 check bats bc jq man-db
+ groff-base procps python3"
+DEV_TOOLS="gnuplot-nox valgrind clang libclang-rt-dev clang-format"
+[ "$dev_tools" = 0 ] || PACKAGES="$PACKAGES $DEV_TOOLS"
 
 missing=""
 if [ "$install_packages" = 1 ]; then
@@ -85,9 +94,46 @@ else
 	dl=$(mktemp -d "$SLURM_SRC_PARENT/dl.XXXXXX")
 	chmod 0755 "$dl"
 	chown _apt "$dl" 2>/dev/null || true
-	(cd "$dl" && apt-get source -qq --download-only "slurm-wlm=$ver" >/dev/null)
+	rc=0
+	(cd "$dl" && apt-get source -qq --download-only "slurm-wlm=$ver") \
+		>"$dl/download.log" 2>&1 || rc=$?
 	rm -rf "$tree"
-	(cd "$dl" && dpkg-source -q -x ./*.dsc "$tree" >"$dl/extract.log" 2>&1) || { cat "$dl/extract.log" >&2; exit 1; }
+	if [ "$rc" = 0 ] && ls "$dl"/*.dsc >/dev/null 2>&1; then
+		(cd "$dl" && dpkg-source -q -x ./*.dsc "$tree" >"$dl/extract.log" 2>&1) ||
+			{ cat "$dl/extract.log" >&2; exit 1; }
+	else
+		# Debian 13's archive lists 24.11.5-4+deb13u1 but answers 404
+		# for its .dsc and .debian.tar.xz: the upstream tarball, which
+		# is what the plugins compile against, said out loud
+		orig=$(ls "$dl"/slurm-wlm_"$upver".orig.tar.* 2>/dev/null | head -n 1 || true)
+		if [ -z "$orig" ]; then
+			cat "$dl/download.log" >&2
+			echo "setup-deps: apt-get source slurm-wlm=$ver failed (exit $rc) and fetched no upstream tarball" >&2
+			exit 1
+		fi
+		echo "setup-deps: WARNING: apt-get source slurm-wlm=$ver exited $rc:" >&2
+		grep -E '^E: ' "$dl/download.log" | head -n 3 | sed 's/^/setup-deps:   /' >&2 || true
+		echo "setup-deps: using the upstream $(basename "$orig") without Debian's patches" >&2
+		mkdir "$dl/x"
+		tar -xf "$orig" -C "$dl/x"
+		top=$(ls "$dl/x")
+		if [ "$(echo "$top" | wc -l)" != 1 ] || [ ! -d "$dl/x/$top" ]; then
+			echo "setup-deps: $(basename "$orig") does not hold one top directory" >&2
+			exit 1
+		fi
+		mv "$dl/x/$top" "$tree"
+		echo "upstream tarball only: Debian's patches not applied" >"$tree/.slurm-deadline-origin"
+		# its version must be the installed one (META; slurm_version.h
+		# only exists once configured)
+		want=$(awk '$1 == "#define" && $2 == "SLURM_VERSION_NUMBER" { print $3; exit }' \
+			/usr/include/slurm/slurm_version.h)
+		got=$(awk '$1 == "Major:" { a = $2 } $1 == "Minor:" { b = $2 } $1 == "Micro:" { c = $2 }
+			END { printf "0x%02x%02x%02x\n", a, b, c }' "$tree/META")
+		if [ "$got" != "$want" ]; then
+			echo "setup-deps: $(basename "$orig") is version $got, the installed Slurm $want" >&2
+			exit 1
+		fi
+	fi
 	rm -rf "$dl"
 	echo "setup-deps: configuring Slurm $ver in $tree (about 20 s)"
 	# The flags of Debian's own build (debian/rules), minus pmix.
