@@ -7,6 +7,12 @@
 # installs what it needs first (contrib/setup-deps.sh).
 #
 #   sudo contrib/quickstart.sh [--keep] [--no-setup] [--dir DIR] [--port-base P]
+#                              [--slurm-24.11 [--slurm-chroot DIR]]
+#
+# --slurm-24.11 runs it all on Slurm 24.11.5 instead of the machine's Slurm:
+# Debian 13's packages in a chroot (contrib/slurm-chroot; made the first
+# time, about 2 minutes, and kept in DIR, default
+# /var/tmp/slurm-deadline-trixie), built in build-slurm-24.11/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -15,13 +21,19 @@ keep=0
 setup=1
 dir=/tmp/slurm-deadline-quickstart
 port_base=20080
+build=build
+slurm_2411=0
+chroot_dir=/var/tmp/slurm-deadline-trixie
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep) keep=1; shift ;;
 	--no-setup) setup=0; shift ;;
 	--dir) dir=$2; shift 2 ;;
 	--port-base) port_base=$2; shift 2 ;;
-	-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--slurm-24.11) slurm_2411=1; shift ;;
+	--slurm-chroot) chroot_dir=$2; shift 2 ;;
+	--build) build=$2; shift 2 ;; # the chroot's run: its own build tree
+	-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "quickstart: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -30,18 +42,35 @@ done
 t0=$SECONDS
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - t0)); }
 
+if [ "$slurm_2411" = 1 ]; then
+	# the same quickstart, inside the Debian 13 chroot
+	step "Slurm 24.11 chroot in $chroot_dir (contrib/slurm-chroot; quick when it exists)"
+	contrib/slurm-chroot --dir "$chroot_dir" --bind "$top" create
+	[ -x ./configure ] || ./autogen.sh >/dev/null 2>&1
+	args=(--no-setup --build build-slurm-24.11 --dir "$dir" --port-base "$port_base")
+	[ "$keep" = 0 ] || args+=(--keep)
+	rc=0
+	contrib/slurm-chroot --dir "$chroot_dir" run contrib/quickstart.sh "${args[@]}" || rc=$?
+	if [ "$keep" = 1 ]; then
+		echo "Commands for it run inside the chroot, e.g.:"
+		echo "  contrib/slurm-chroot --dir $chroot_dir run env SLURM_CONF=$dir/etc/slurm.conf squeue"
+	fi
+	echo "The chroot stays for the next run; remove it with: contrib/slurm-chroot --dir $chroot_dir remove"
+	exit "$rc"
+fi
+
 if [ "$setup" = 1 ]; then
 	step "dependencies (contrib/setup-deps.sh; quick when already done)"
 	contrib/setup-deps.sh
 fi
 
 step "build"
-if [ ! -f build/Makefile ]; then
-	./autogen.sh >/dev/null 2>&1
-	mkdir -p build
-	(cd build && ../configure -q)
+if [ ! -f "$build/Makefile" ]; then
+	[ -x ./configure ] || ./autogen.sh >/dev/null 2>&1
+	mkdir -p "$build"
+	(cd "$build" && ../configure -q)
 fi
-make -s -C build -j"$(nproc)" >/dev/null
+make -s -C "$build" -j"$(nproc)" >/dev/null
 
 lc() { "$top/contrib/localcluster/localcluster" --dir "$dir" "$@"; }
 # munged is started by localcluster when it is not running; then it is
@@ -58,9 +87,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step "local Slurm: 16 nodes x 2 CPUs, SchedulerType=sched/deadline"
+step "local Slurm $(/usr/sbin/slurmctld -V | awk '{ print $2 }'): 16 nodes x 2 CPUs, SchedulerType=sched/deadline"
 lc stop 2>/dev/null || true
-lc --port-base "$port_base" --build "$top/build" --deadline-conf none start
+lc --port-base "$port_base" --build "$top/$build" --deadline-conf none start
 export SLURM_CONF=$dir/etc/slurm.conf
 sinfo
 
@@ -86,25 +115,25 @@ step "running (sdeadline every 15 s)"
 end=$((SECONDS + 240))
 while [ -n "$(squeue -h -o %i)" ] && [ $SECONDS -lt $end ]; do
 	sleep 15
-	"$top/build/src/sdeadline/sdeadline" | cut -c1-150 || true
+	"$top/$build/src/sdeadline/sdeadline" | cut -c1-150 || true
 	echo
 done
 
 # the plan catches up with the last task ends within a second or two
 for _ in $(seq 30); do
-	"$top/build/src/sdeadline/sdeadline" --json |
+	"$top/$build/src/sdeadline/sdeadline" --json |
 		jq -e '[.jobs[] | select(.phase != "done")] | length == 0' >/dev/null && break
 	sleep 1
 done
 
 step "result"
-"$top/build/src/sdeadline/sdeadline"
+"$top/$build/src/sdeadline/sdeadline"
 echo
-"$top/build/src/sdeadline/sdeadline" --json |
+"$top/$build/src/sdeadline/sdeadline" --json |
 	jq -r '.jobs[] | "  \(.name): deadline \(.outcome // .verdict)"'
 bg_done=$(grep "ArrayJobId=$bg " "$dir/log/jobcomp.txt" | grep -c "JobState=COMPLETED" || true)
 echo "  background (no deadline): $bg_done of 100 tasks completed"
-missed=$("$top/build/src/sdeadline/sdeadline" --json | jq '[.jobs[] | select(.outcome != "met")] | length')
+missed=$("$top/$build/src/sdeadline/sdeadline" --json | jq '[.jobs[] | select(.outcome != "met")] | length')
 
 if [ "$keep" = 1 ]; then
 	echo
