@@ -4,7 +4,7 @@
  *
  *  Every select operation (36 in Slurm 22.05, 31 in 24.11; the table is in
  *  select_compat.h) is delegated to select/cons_tres (loaded with
- *  plugin_context_create, as select/other does).  In job_test,
+ *  slurm_plugin_load_and_link, as select/other does).  In job_test,
  *  when the current plan is a placement plan (Policy=ras or reverse) and the
  *  job is a task of an array the plan manages, the candidate nodes are cut
  *  down to those where one more task of that array may start (the core's
