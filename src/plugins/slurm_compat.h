@@ -77,10 +77,17 @@ static inline int dl_parse_conf_file(s_p_hashtbl_t *tbl, char *file)
  * qos_list), which the scheduler sorts by instead of job_ptr->priority
  * when the job may run in more than one.  A priority the plugin sets must
  * go into every entry.  Until 23.11 the array hangs off the job record,
- * from 24.05 off job_ptr->part_prio; from 24.11 it has one entry per
- * partition x QOS pair (a missing list counts as one).  Returns NULL and
- * *n = 0 when the job has none.  Job lock held.
+ * from 24.05 off job_ptr->part_prio, renamed job_ptr->prio_mult in 24.11.7
+ * (and 25.05.1); from 24.11 it has one entry per partition x QOS pair (a
+ * missing list counts as one).  Returns NULL and *n = 0 when the job has
+ * none.  Job lock held.
  */
+#if (DL_SLURM_AT_LEAST(24, 11, 7) && !DL_SLURM_AT_LEAST(25, 5, 0)) ||          \
+	DL_SLURM_AT_LEAST(25, 5, 1)
+#define DL_PRIO_MULT(job_ptr) ((job_ptr)->prio_mult)
+#else
+#define DL_PRIO_MULT(job_ptr) ((job_ptr)->part_prio)
+#endif
 static inline uint32_t *dl_priority_array(job_record_t *job_ptr, int *n)
 {
 	int parts, qos;
@@ -91,11 +98,11 @@ static inline uint32_t *dl_priority_array(job_record_t *job_ptr, int *n)
 	parts = job_ptr->part_ptr_list ? list_count(job_ptr->part_ptr_list) : 0;
 #if DL_SLURM_AT_LEAST(24, 11, 0)
 	qos = job_ptr->qos_list ? list_count(job_ptr->qos_list) : 0;
-	if (!job_ptr->part_prio || !job_ptr->part_prio->priority_array ||
+	if (!DL_PRIO_MULT(job_ptr) || !DL_PRIO_MULT(job_ptr)->priority_array ||
 	    (parts <= 0 && qos <= 0))
 		return NULL;
 	*n = (parts > 0 ? parts : 1) * (qos > 0 ? qos : 1);
-	return job_ptr->part_prio->priority_array;
+	return DL_PRIO_MULT(job_ptr)->priority_array;
 #elif DL_SLURM_AT_LEAST(24, 5, 0)
 	(void) qos;
 	if (!job_ptr->part_prio || !job_ptr->part_prio->priority_array ||
