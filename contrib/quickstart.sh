@@ -54,6 +54,9 @@ if [ "$slurm_2411" = 1 ]; then
 	if [ "$keep" = 1 ]; then
 		echo "Commands for it run inside the chroot, e.g.:"
 		echo "  contrib/slurm-chroot --dir $chroot_dir run env SLURM_CONF=$dir/etc/slurm.conf squeue"
+	else
+		# nothing left running or mounted
+		contrib/slurm-chroot --dir "$chroot_dir" umount || rc=1
 	fi
 	echo "The chroot stays for the next run; remove it with: contrib/slurm-chroot --dir $chroot_dir remove"
 	exit "$rc"

@@ -10,7 +10,8 @@
 #
 #   contrib/test-slurm-chroot.sh [--slurm-chroot DIR] [--no-bats]
 #
-# --slurm-chroot DIR uses (and keeps) a chroot made by contrib/slurm-chroot.
+# --slurm-chroot DIR uses (and keeps, unmounted) a chroot made by
+# contrib/slurm-chroot.
 # Exit status 0 when every stage passed.
 set -eu
 cd "$(dirname "$0")/.."
@@ -71,9 +72,11 @@ if sc --bind "$top" create; then
 				[ -f "$f" ] && files="$files $f"
 			done
 			echo "suites:$files"
-			# ports 500 above the 22.05 run's; bats writes into a file
-			# (run-tests.sh: no daemon left behind can hold a pipe)
-			sc run env DL_BUILD="$top/$build" DL_PORT_OFFSET=500 \
+			# ports 500 above the 22.05 run's (the chroot's environment
+			# is clean: DL_PORT_BASE is passed on); bats writes into a
+			# file (run-tests.sh: no daemon left behind can hold a pipe)
+			sc run env DL_BUILD="$top/$build" \
+				DL_PORT_BASE="${DL_PORT_BASE:-20000}" DL_PORT_OFFSET=500 \
 				bats --timing --print-output-on-failure $files \
 				>"$build/bats.tap" 2>&1 || true
 			cat "$build/bats.tap"
@@ -99,6 +102,9 @@ if [ "$keep_chroot" = 0 ]; then
 	stage "Slurm $version: remove the chroot"
 	sc remove && echo "removed $chroot_dir"
 	trap - EXIT INT TERM
+else
+	# a chroot given with --slurm-chroot stays, with nothing mounted
+	sc umount || fail umount
 fi
 stage "Slurm $version: result"
 if [ -n "$failed" ]; then
