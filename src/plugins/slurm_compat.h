@@ -17,7 +17,6 @@
 
 #include "slurm/slurm.h"
 #include "src/common/list.h"
-#include "src/common/parse_config.h"
 #include "src/slurmctld/slurmctld.h"
 
 #define DL_SLURM_AT_LEAST(major, minor, micro)                                 \
@@ -36,23 +35,6 @@ typedef struct listIterator list_itr_t;
  * tag any more). */
 typedef struct job_details job_details_t;
 #endif
-
-/*
- * deadline.conf through Slurm's parser, strictly: an unknown option is an
- * error.  s_p_parse_file() took (ignore_new, last_ancestor) until 23.02.2,
- * gained check_permissions in 23.02.3, and takes (flags, last_ancestor)
- * from 23.11.
- */
-static inline int dl_parse_conf_file(s_p_hashtbl_t *tbl, char *file)
-{
-#if DL_SLURM_AT_LEAST(23, 11, 0)
-	return s_p_parse_file(tbl, NULL, file, 0, NULL);
-#elif DL_SLURM_AT_LEAST(23, 2, 3)
-	return s_p_parse_file(tbl, NULL, file, false, NULL, false);
-#else
-	return s_p_parse_file(tbl, NULL, file, false, NULL);
-#endif
-}
 
 /*
  * job_submit's job_modify() gained `char **err_msg` (the message scontrol
