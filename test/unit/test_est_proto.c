@@ -147,6 +147,43 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* json-c 0.18 (Debian 13): JSON_TOKENER_STRICT refuses every byte >= 0x80
+ * in a string; 0.16 (Debian 12) takes them. */
+static bool strict_json_c_refuses_high_bytes(void)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	bool refused;
+
+	ck_assert_ptr_nonnull(tok);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, "\"\xc3\xa9\" ", 4);
+	refused = !o;
+	json_object_put(o);
+	json_tokener_free(tok);
+	return refused;
+}
+
+/* Job names are UTF-8: a request with them is read the same by every
+ * json-c, the names' bytes unchanged (json-c 0.18 refused it before). */
+START_TEST(test_utf8_names)
+{
+	struct dl_est_request req;
+	struct dl_est_error err;
+
+	ck_assert_msg(
+		parse("{\"v\":1,\"id\":1,\"op\":\"predict\",\"job\":{\"user\":"
+		      "\"j\xc3\xb8rn\",\"name\":\"caf\xc3\xa9 \xe2\x82\xac "
+		      "\xf0\x9f\x98\x80\",\"phase\":\"map\"}}",
+		      &req, &err) == 0,
+		"%s: %s", err.code, err.message);
+	ck_assert_str_eq(req.jobs[0].user, "j\xc3\xb8rn");
+	ck_assert_str_eq(req.jobs[0].name,
+			 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	dl_est_request_free(&req);
+}
+END_TEST
+
 static void expect_rejected(const char *line, size_t n, size_t index,
 			    const char *msg_part)
 {
@@ -170,6 +207,18 @@ static void expect_rejected(const char *line, size_t n, size_t index,
 	dl_est_request_free(&req);
 }
 
+/* A record with invalid UTF-8 costs that record only where json-c leaves
+ * the bytes to the per-string check (0.16); json-c 0.18's strict parser
+ * refuses the text for it before any record is read. */
+static void expect_rejected_bad_utf8(const char *line, size_t n, size_t index,
+				     const char *msg_part)
+{
+	if (strict_json_c_refuses_high_bytes())
+		expect_error(line, DL_EST_E_BAD_JSON, "null", "malformed JSON");
+	else
+		expect_rejected(line, n, index, msg_part);
+}
+
 #define TASK_OK                                                                \
 	"{\"job_id\":1,\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\","       \
 	"\"start\":1,\"end\":2}"
@@ -181,11 +230,12 @@ START_TEST(test_per_record_rejection)
 			"\"user\":\"u\",\"name\":\"n\",\"phase\":\"map\"},7]}",
 			2, 1, "jobs[1] must be an object");
 	/* a name cut inside a two-byte character */
-	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{"
-			"\"user\":\"u\",\"name\":\"a\xc3\",\"phase\":\"map\"},"
-			"{\"user\":\"u\",\"name\":\"\xc3\xa9\",\"phase\":"
-			"\"map\"}]}",
-			2, 0, "jobs[0].name is not valid UTF-8");
+	expect_rejected_bad_utf8(
+		"{\"v\":1,\"id\":3,\"op\":\"predict\",\"jobs\":[{"
+		"\"user\":\"u\",\"name\":\"a\xc3\",\"phase\":"
+		"\"map\"},{\"user\":\"u\",\"name\":\"\xc3\xa9\","
+		"\"phase\":\"map\"}]}",
+		2, 0, "jobs[0].name is not valid UTF-8");
 	expect_rejected("{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":["
 			"{\"job_id\":1e30,\"user\":\"u\",\"name\":\"n\","
 			"\"phase\":\"map\",\"start\":1,\"end\":2}," TASK_OK
@@ -202,7 +252,7 @@ START_TEST(test_per_record_rejection)
 		",{\"job_id\":1,\"user\":\"u\",\"name\":\"n\","
 		"\"phase\":\"map\",\"start\":1}," TASK_OK "]}",
 		3, 1, "tasks[1].end is missing");
-	expect_rejected(
+	expect_rejected_bad_utf8(
 		"{\"v\":1,\"id\":3,\"op\":\"observe\",\"tasks\":[" TASK_OK
 		"," TASK_OK ",{\"job_id\":1,\"user\":\"u\","
 		"\"name\":\"n\\u00e9\xe9\",\"phase\":\"map\",\"start\":1,"
@@ -571,6 +621,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_per_record_rejection);
 	tcase_add_test(tc, test_max_observe_fits_default_line);
 	tcase_add_test(tc, test_predict_fields);
+	tcase_add_test(tc, test_utf8_names);
 	tcase_add_test(tc, test_observe_fields);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_client_round_trip);

@@ -3,7 +3,9 @@
  * (common/io/utf8.h), whole-text JSON parsing errors and UTF-8 strings
  * (common/io/json.h).
  */
+#include <errno.h>
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/io/json.h"
@@ -137,6 +139,54 @@ START_TEST(test_json_strings_utf8)
 }
 END_TEST
 
+/* json-c 0.18's strict mode (Debian 13) refused every byte >= 0x80 in a
+ * string, valid UTF-8 included; non-ASCII is read through escapes. */
+START_TEST(test_utf8_json_escape)
+{
+	char *out = NULL, err[160];
+	size_t n = 0;
+	struct json_object *o;
+	const char *text = "{\"n\":\"caf\xc3\xa9 \xc2\xa7 \xe2\x82\xac "
+			   "\xf0\x9f\x98\x80\"}";
+
+	ck_assert_int_eq(dl_utf8_json_escape("{\"a\":1}", 7, &out, &n), 0);
+	ck_assert_ptr_null(out); /* ASCII: nothing to rewrite */
+	ck_assert_uint_eq(n, 7);
+	ck_assert_int_eq(dl_utf8_json_escape(text, strlen(text), &out, &n), 0);
+	ck_assert_str_eq(out, "{\"n\":\"caf\\u00e9 \\u00a7 \\u20ac "
+			      "\\ud83d\\ude00\"}");
+	ck_assert_uint_eq(n, strlen(out));
+	free(out);
+	/* the bytes of invalid sequences are kept, for the parser to refuse;
+	 * NUL bytes too */
+	ck_assert_int_eq(dl_utf8_json_escape("x\xc3(\xc3\xa9\xed\xa0\x80\0y",
+					     10, &out, &n),
+			 0);
+	ck_assert_uint_eq(n, 14);
+	ck_assert_mem_eq(out, "x\xc3(\\u00e9\xed\xa0\x80\0y", 14);
+	free(out);
+	ck_assert_int_eq(dl_utf8_json_escape(NULL, 0, &out, &n), EINVAL);
+	/* a strict parse reads the original bytes, on every json-c */
+	o = dl_json_parse(text, strlen(text), 1024, "t", err, sizeof(err));
+	ck_assert_msg(o != NULL, "%s", err);
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(o, "n")),
+			 "caf\xc3\xa9 \xc2\xa7 \xe2\x82\xac \xf0\x9f\x98\x80");
+	json_object_put(o);
+	/* an invalid sequence is never read as a string: json-c 0.18 refuses
+	 * the text, 0.16 leaves it to dl_json_str */
+	text = "{\"n\":\"\xc3\xa9\xc3\"}";
+	o = dl_json_parse(text, strlen(text), 1024, "t", err, sizeof(err));
+	if (o) {
+		struct dl_json_rd r = DL_JSON_RD(err, sizeof(err));
+
+		ck_assert_ptr_null(
+			dl_json_str(&r, o, "x", "n", 0, 0, 64, NULL));
+		ck_assert_ptr_nonnull(strstr(err, "x.n is not valid UTF-8"));
+		json_object_put(o);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("text");
@@ -146,6 +196,7 @@ int main(void)
 	tcase_add_test(tc, test_utf8_copy_cuts_at_boundaries);
 	tcase_add_test(tc, test_json_text_errors);
 	tcase_add_test(tc, test_json_strings_utf8);
+	tcase_add_test(tc, test_utf8_json_escape);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

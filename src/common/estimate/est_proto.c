@@ -423,8 +423,9 @@ int dl_est_parse_request(const char *line, size_t len,
 	struct json_tokener *tok;
 	struct json_object *root, *v;
 	enum json_tokener_error e;
-	size_t end, bad_at = 0;
-	const char *op;
+	size_t end, bad_at = 0, text_len;
+	const char *op, *text;
+	char *escaped = NULL;
 	double ver;
 
 	if (!req)
@@ -440,26 +441,40 @@ int dl_est_parse_request(const char *line, size_t len,
 		return set_err(err, DL_EST_E_BAD_JSON,
 			       "unpaired UTF-16 surrogate escape at byte %zu",
 			       bad_at);
-	tok = json_tokener_new();
-	if (!tok)
+	/* json-c 0.18's strict mode takes non-ASCII only as \u escapes; an
+	 * invalid sequence stays, so json-c 0.18 refuses the whole request
+	 * for it where 0.16 leaves it to get_str (one record) */
+	if (dl_utf8_json_escape(line, len, &escaped, &text_len))
 		return set_err(err, DL_EST_E_INTERNAL, "out of memory");
+	text = escaped ? escaped : line;
+	if (text_len > INT32_MAX) {
+		free(escaped);
+		return set_err(err, DL_EST_E_BAD_JSON, "request too large");
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		free(escaped);
+		return set_err(err, DL_EST_E_INTERNAL, "out of memory");
+	}
 	/* RFC 8259 only: no NaN/Infinity literals, no trailing commas.
 	 * UTF-8 is checked per string (get_str), so that a bad name costs
 	 * its record only. */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, line, (int) len);
+	root = json_tokener_parse_ex(tok, text, (int) text_len);
 	e = json_tokener_get_error(tok);
 	if (e == json_tokener_continue) {
 		/* a bare number at the end of the line may still be waiting
 		 * for more digits: end it */
 		root = json_tokener_parse_ex(tok, " ", 1);
 		e = json_tokener_get_error(tok);
-		end = len;
+		end = text_len;
 	} else {
 		end = json_tokener_get_parse_end(tok);
 	}
 	json_tokener_free(tok);
-	if (e != json_tokener_success || !all_space(line + end, len - end)) {
+	if (e != json_tokener_success ||
+	    !all_space(text + end, text_len - end)) {
+		free(escaped);
 		json_object_put(root);
 		if (e == json_tokener_continue)
 			return set_err(err, DL_EST_E_BAD_JSON,
@@ -470,6 +485,7 @@ int dl_est_parse_request(const char *line, size_t len,
 		return set_err(err, DL_EST_E_BAD_JSON, "malformed JSON: %s",
 			       json_tokener_error_desc(e));
 	}
+	free(escaped);
 	req->root = root;
 	if (!json_object_is_type(root, json_type_object))
 		return set_err(err, DL_EST_E_BAD_REQUEST,

@@ -312,6 +312,7 @@ struct json_object *dl_json_parse(const char *text, size_t len, size_t max_len,
 	struct json_tokener *tok;
 	struct json_object *o;
 	enum json_tokener_error jerr;
+	char *escaped = NULL;
 	size_t used, line = 1;
 
 	if (!text || all_space(text, len)) {
@@ -319,13 +320,27 @@ struct json_object *dl_json_parse(const char *text, size_t len, size_t max_len,
 			 origin);
 		return NULL;
 	}
-	if (len > max_len || len > (size_t) INT32_MAX) {
+	if (len > max_len) {
 		snprintf(err, err ? errlen : 0, "%s: too large", origin);
+		return NULL;
+	}
+	/* json-c 0.18's strict mode takes non-ASCII only as \u escapes (line
+	 * numbers stay: escapes add no newline) */
+	if (dl_utf8_json_escape(text, len, &escaped, &len)) {
+		snprintf(err, err ? errlen : 0, "out of memory");
+		return NULL;
+	}
+	if (escaped)
+		text = escaped;
+	if (len > (size_t) INT32_MAX) {
+		snprintf(err, err ? errlen : 0, "%s: too large", origin);
+		free(escaped);
 		return NULL;
 	}
 	tok = json_tokener_new_ex(MAX_DEPTH);
 	if (!tok) {
 		snprintf(err, err ? errlen : 0, "out of memory");
+		free(escaped);
 		return NULL;
 	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
@@ -340,11 +355,14 @@ struct json_object *dl_json_parse(const char *text, size_t len, size_t max_len,
 	}
 	json_tokener_free(tok);
 	if (o && jerr == json_tokener_success &&
-	    (used >= len || all_space(text + used, len - used)))
+	    (used >= len || all_space(text + used, len - used))) {
+		free(escaped);
 		return o;
+	}
 	json_object_put(o);
 	for (size_t i = 0; i < used && i < len; i++)
 		line += text[i] == '\n';
+	free(escaped);
 	/* json-c's own words would be "continue" for a cut text and
 	 * "success" for trailing data */
 	if (jerr == json_tokener_continue)

@@ -3,7 +3,10 @@
  */
 #include "common/io/utf8.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 size_t dl_utf8_seq_len(const unsigned char *s, size_t n)
 {
@@ -84,4 +87,64 @@ size_t dl_utf8_copy(char *dst, size_t size, const char *src)
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+/* The code point of the valid sequence of l bytes at s. */
+static uint32_t code_point(const unsigned char *s, size_t l)
+{
+	static const unsigned char lead_mask[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	uint32_t cp = s[0] & lead_mask[l];
+
+	for (size_t i = 1; i < l; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+int dl_utf8_json_escape(const char *text, size_t len, char **out,
+			size_t *out_len)
+{
+	const unsigned char *s = (const unsigned char *) text;
+	size_t extra = 0, i, o, l;
+	char *buf;
+
+	if (!text || !out || !out_len)
+		return EINVAL;
+	*out = NULL;
+	*out_len = len;
+	/* what the escapes add: "\uXXXX" (6 bytes) for 2 or 3, a pair (12)
+	 * for 4 */
+	for (i = 0; i < len; i += l ? l : 1) {
+		l = s[i] < 0x80 ? 1 : dl_utf8_seq_len(s + i, len - i);
+		if (l > 1)
+			extra += (l == 4 ? 12 : 6) - l;
+	}
+	if (!extra)
+		return 0;
+	if (len > SIZE_MAX - extra - 1)
+		return ENOMEM;
+	buf = malloc(len + extra + 1);
+	if (!buf)
+		return ENOMEM;
+	for (i = 0, o = 0; i < len; i += l ? l : 1) {
+		uint32_t cp;
+
+		l = s[i] < 0x80 ? 1 : dl_utf8_seq_len(s + i, len - i);
+		if (l <= 1) { /* ASCII (NUL included), or an invalid byte */
+			buf[o++] = (char) s[i];
+			continue;
+		}
+		cp = code_point(s + i, l);
+		if (cp <= 0xffff) {
+			o += (size_t) snprintf(buf + o, 7, "\\u%04x", cp);
+		} else {
+			cp -= 0x10000;
+			o += (size_t) snprintf(buf + o, 13, "\\u%04x\\u%04x",
+					       0xd800 + (cp >> 10),
+					       0xdc00 + (cp & 0x3ff));
+		}
+	}
+	buf[o] = '\0';
+	*out = buf;
+	*out_len = o;
+	return 0;
 }

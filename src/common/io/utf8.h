@@ -26,4 +26,18 @@ bool dl_utf8_valid(const char *s, size_t n);
  * length. */
 size_t dl_utf8_copy(char *dst, size_t size, const char *src);
 
+/* JSON text[0..len) for json-c's strict parser on every json-c version:
+ * from 0.18 (Debian 13; 0.16 on Debian 12 took it) JSON_TOKENER_STRICT
+ * refuses every byte >= 0x80 inside a string ("invalid string sequence"),
+ * valid UTF-8 included, but takes \uXXXX escapes, which both versions read
+ * back to the same bytes.  So every valid non-ASCII character is written
+ * as an escape (a surrogate pair above U+FFFF); the bytes of invalid
+ * sequences are kept as they are, for the parser to refuse as before.
+ * Returns 0 with *out a new NUL-terminated buffer of *out_len bytes (free
+ * it), 0 with *out NULL when there is nothing to rewrite (parse text),
+ * ENOMEM, or EINVAL for NULL arguments.  Escapes add no newline: line
+ * numbers stay, byte offsets after a non-ASCII character grow. */
+int dl_utf8_json_escape(const char *text, size_t len, char **out,
+			size_t *out_len);
+
 #endif
