@@ -10,6 +10,7 @@
  * Runs COMMAND with /bin/sh in /tmp, output to /dev/null.  Prints the job
  * id; exit 0, or 1 with Slurm's error.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +74,7 @@ int main(int argc, char **argv)
 	d.spank_job_env = nenv ? env : NULL;
 	d.spank_job_env_size = nenv;
 	if (slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS) {
-		fprintf(stderr, "submit_raw: %s\n",
-			slurm_strerror(slurm_get_errno()));
+		fprintf(stderr, "submit_raw: %s\n", slurm_strerror(errno));
 		return 1;
 	}
 	printf("%u\n", resp->job_id);
