@@ -101,7 +101,7 @@ teardown_file() {
 	[ "$status" -ne 0 ]
 	tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'PlanInterval=abc' >"$BATS_FILE_TMPDIR/cold"
 	cat "$BATS_FILE_TMPDIR/cold"
-	grep -q 'sched/deadline: .*deadline.conf: PlanInterval=abc: expected a duration' "$BATS_FILE_TMPDIR/cold"
+	grep -q 'sched/deadline: .*deadline.conf:[0-9]*: PlanInterval=abc: expected a duration' "$BATS_FILE_TMPDIR/cold"
 	! grep -q 'keeping the previous configuration' "$BATS_FILE_TMPDIR/cold"
 	! scontrol ping 2>/dev/null | grep -q UP
 	# the copy still holds the last good file, and the fixed file starts

@@ -4,11 +4,14 @@
 # and its scheduler sorts by those, not by the job's priority; the plan's
 # priority must be in every one of them (slurm_compat.h,
 # dl_priority_array), or the array waits behind jobs without deadlines in
-# the partitions sched/deadline did not reach.
+# the partitions sched/deadline did not reach.  Policy=adaptive marks a
+# deadline array that cannot otherwise make it urgent (triage, the default,
+# would find this one on track and leave it unmarked).
 load helpers
 
 setup_file() {
-	dl_cluster_start --nodes 2 --deadline-conf none \
+	printf 'Policy=adaptive\n' >"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start --nodes 2 --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
 		--extra PriorityType=priority/multifactor \
 		--extra 'PartitionName=second Nodes=ALL MaxTime=INFINITE State=UP'
 }
