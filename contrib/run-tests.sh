@@ -3,13 +3,14 @@
 # the code style check (clang-format), unit tests (Check), the same under
 # ASan+UBSan and under valgrind, corpus replays and bounded fuzzing, make
 # distcheck, the bats suites and the fault suite (test/bats/faults_*.bats)
-# against a real local Slurm (the machine's 22.05); then the same source against Slurm 24.11 (Debian 13's packages in
-# a chroot this run creates and removes, contrib/slurm-chroot): build, unit
-# tests and the bats suites that exercise Slurm's behaviour.  Run as root
-# from the source tree:
+# against a real local Slurm (the machine's 22.05); with --slurm-24.11 also
+# the same source against Slurm 24.11 (Debian 13's packages in a chroot this
+# run creates and removes, contrib/slurm-chroot): build, unit tests and the
+# bats suites that exercise Slurm's behaviour.  Run as root from the source
+# tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
-#                             [--no-slurm-24.11] [--slurm-chroot DIR]
+#                             [--slurm-24.11] [--slurm-chroot DIR]
 #
 # --skip-setup skips the machine's package step (contrib/setup-deps.sh);
 # --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
@@ -23,15 +24,16 @@ top=$(pwd)
 skip_setup=0
 fuzz_seconds=20
 run_bats=1
-run_2411=1
+run_2411=0
 chroot_dir=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--skip-setup) skip_setup=1; shift ;;
 	--fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
 	--no-bats) run_bats=0; shift ;;
+	--slurm-24.11) run_2411=1; shift ;;
 	--no-slurm-24.11) run_2411=0; shift ;;
-	--slurm-chroot) chroot_dir=$2; shift 2 ;;
+	--slurm-chroot) chroot_dir=$2; run_2411=1; shift 2 ;;
 	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
