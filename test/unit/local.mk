@@ -50,3 +50,8 @@ endif
 # The core's layers and dependency graph (no cycle, no upward include).
 TESTS += test/unit/core_deps.sh
 EXTRA_DIST += test/unit/core_deps.sh
+
+# Each built plugin resolves the core symbols it uses (a core file missing
+# from a plugin's sources fails only when Slurm loads it).
+TESTS += test/unit/plugin_symbols.sh
+EXTRA_DIST += test/unit/plugin_symbols.sh

@@ -14,7 +14,8 @@ src_plugins_spank_spank_deadline_la_SOURCES = \
 	src/common/model/job_hints.c src/common/model/job_hints.h \
 	src/common/model/locality.c src/common/model/locality.h \
 	src/common/model/nodeset.c src/common/model/nodeset.h \
-	src/common/io/atomic_file.c src/common/io/atomic_file.h
+	src/common/io/atomic_file.c src/common/io/atomic_file.h \
+	src/common/io/grow.c src/common/io/grow.h
 # -isystem: Slurm's own headers are not warning-clean under WARN_CFLAGS
 src_plugins_spank_spank_deadline_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DHAVE_CONFIG_H -isystem $(SLURM_SRC) -isystem $(SLURM_SRC)/src/common
