@@ -1474,8 +1474,12 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 	while (e->nev) {
 		struct sim_event ev;
 
-		if (e->ev[0].t > horizon)
+		if (e->ev[0].t > horizon) {
+			/* the run lasted to the horizon, whatever the time
+			 * of its last event */
+			e->now = horizon;
 			break;
+		}
 		ev = ev_pop(e);
 		e->now = ev.t;
 		e->stats.events++;

@@ -376,7 +376,11 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 		rc = 1;
 		goto out;
 	}
-	sim_summarize(e, sum);
+	if (sim_summarize(e, sum)) {
+		fprintf(stderr, "%s: %s: out of memory\n", prog, pol->name);
+		rc = 1;
+		goto out;
+	}
 	if (o->oracle) {
 		struct dl_oracle_result res;
 
@@ -715,6 +719,7 @@ static int cmd_compare(int argc, char **argv)
 
 		memset(r, 0, sizeof(*r));
 		snprintf(r->policy, sizeof(r->policy), "oracle");
+		r->bound_only = true;
 		r->jobs = first->jobs;
 		r->admitted = first->jobs;
 		r->met = first->oracle_met;
@@ -802,6 +807,12 @@ static int summary_from_file(const char *path, struct sim_summary *s)
 	GETD("missed_pct", missed_pct);
 	GETD("makespan_s", makespan_s);
 	GETD("mean_lateness_s", mean_lateness_s);
+	GETD("mean_tardiness_s", mean_tardiness_s);
+	GETD("p95_tardiness_s", p95_tardiness_s);
+	GETU("late_jobs", late_jobs);
+	GETU("nodl_jobs", nodl_jobs);
+	GETD("bsld_mean", bsld_mean);
+	GETD("bsld_p95", bsld_p95);
 #undef GETD
 #undef GETU
 	json_object_put(o);

@@ -5,7 +5,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/estimate/stats.h"
 
 bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j)
 {
@@ -27,14 +30,39 @@ static double ratio(double x, double y)
 	return y > 0 ? x / y : 0;
 }
 
-void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
+double sim_bounded_slowdown(double arrival, double finish, double isolated)
+{
+	double floor_s = isolated > SIM_BSLD_MIN_S ? isolated : SIM_BSLD_MIN_S;
+	double sd = (finish - arrival) / floor_s;
+
+	return sd > 1 ? sd : 1;
+}
+
+/* p95 of n values (sorted in place); 0 without values */
+static double p95(double *x, uint32_t n)
+{
+	if (!n)
+		return 0;
+	dl_sort_doubles(x, n);
+	return dl_quantile_sorted(x, n, 0.95);
+}
+
+int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 {
 	double t0 = INFINITY, t1 = -INFINITY, used_all = 0, used_met = 0;
-	double late_sum = 0, tard_sum = 0, slack_sum = 0;
-	uint32_t late_n = 0, tard_n = 0, adm_dl = 0;
+	double late_sum = 0, tard_sum = 0, slack_sum = 0, bsld_sum = 0;
+	uint32_t late_n = 0, adm_dl = 0;
+	/* lateness of the late jobs, bounded slowdowns of the others */
+	double *tard = malloc((e->njobs ? e->njobs : 1) * sizeof(*tard));
+	double *bsld = malloc((e->njobs ? e->njobs : 1) * sizeof(*bsld));
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->policy, sizeof(s->policy), "%s", e->policy->name);
+	if (!tard || !bsld) {
+		free(tard);
+		free(bsld);
+		return ENOMEM;
+	}
 	s->seed = e->opt.seed;
 	s->has_window = e->ws->has_window;
 	s->window[0] = e->ws->window[0];
@@ -63,8 +91,21 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 		if (isfinite(j->finish) && j->finish > t1)
 			t1 = j->finish;
 		used_all += j->unit_seconds;
-		if (!(j->deadline > 0))
+		if (!(j->deadline > 0)) {
+			/* a job still running at the end counts with the
+			 * run's end: a lower bound on its slowdown; one that
+			 * had not arrived yet does not count */
+			double fin = isfinite(j->finish) && j->finish >= 0
+					     ? j->finish
+					     : e->stats.end_time;
+
+			if (j->state == SIM_JOB_FUTURE)
+				continue;
+			bsld[s->nodl_jobs] = sim_bounded_slowdown(
+				j->spec->arrival, fin, j->isolated);
+			bsld_sum += bsld[s->nodl_jobs++];
 			continue;
+		}
 		adm_dl++;
 		met = sim_job_met(j);
 		if (met) {
@@ -77,9 +118,11 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 		if (!j->cancelled && !j->unfinished && isfinite(j->finish)) {
 			late_sum += j->finish - j->deadline;
 			late_n++;
-			if (!met) {
-				tard_sum += j->finish - j->deadline;
-				tard_n++;
+			/* late = finished after the deadline (a job that
+			 * failed early missed but was not late) */
+			if (j->finish > j->deadline + 1e-6) {
+				tard[s->late_jobs] = j->finish - j->deadline;
+				tard_sum += tard[s->late_jobs++];
 			}
 		}
 	}
@@ -97,8 +140,11 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 	s->utilization = e->policy->admission ? s->utilization_successful
 					      : s->utilization_all;
 	s->mean_lateness_s = ratio(late_sum, late_n);
-	s->mean_tardiness_s = ratio(tard_sum, tard_n);
+	s->mean_tardiness_s = ratio(tard_sum, s->late_jobs);
+	s->p95_tardiness_s = p95(tard, s->late_jobs);
 	s->mean_slack_s = ratio(slack_sum, s->met);
+	s->bsld_mean = ratio(bsld_sum, s->nodl_jobs);
+	s->bsld_p95 = p95(bsld, s->nodl_jobs);
 	s->events = e->stats.events;
 	s->plans = e->stats.plans;
 	s->wall_s = e->stats.wall_s;
@@ -106,6 +152,9 @@ void sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 	s->mean_plan_us =
 		ratio((double) e->stats.plan_us, (double) e->stats.plans);
 	s->stalled = e->stats.stalled;
+	free(tard);
+	free(bsld);
+	return 0;
 }
 
 static void put_d(json_object *o, const char *k, double v)
@@ -148,7 +197,12 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 	put_d(o, "makespan_s", s->makespan_s);
 	put_d(o, "mean_lateness_s", s->mean_lateness_s);
 	put_d(o, "mean_tardiness_s", s->mean_tardiness_s);
+	put_i(o, "late_jobs", s->late_jobs);
+	put_d(o, "p95_tardiness_s", s->p95_tardiness_s);
 	put_d(o, "mean_slack_s", s->mean_slack_s);
+	put_i(o, "nodl_jobs", s->nodl_jobs);
+	put_d(o, "bsld_mean", s->bsld_mean);
+	put_d(o, "bsld_p95", s->bsld_p95);
 	if (s->has_window) {
 		json_object *a = json_object_new_array();
 
@@ -240,36 +294,74 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 	return ferror(f) ? EIO : 0;
 }
 
+/* one number of a table row, "-" when it is not defined (no late job, no
+ * job without a deadline, or the oracle's row for what it does not have) */
+static void cell(FILE *f, bool tsv, int width, int prec, double v, bool defined,
+		 bool last)
+{
+	if (tsv)
+		fprintf(f, "%.*f", prec, defined ? v : 0);
+	else if (defined)
+		fprintf(f, "%-*.*f", width, prec, v);
+	else
+		fprintf(f, "%-*s", width, "-");
+	fputs(last ? "\n" : (tsv ? "\t" : " "), f);
+}
+
 void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,
 		     bool tsv)
 {
-	static const char *head[] = {"policy",     "jobs",      "admitted",
-				     "met",        "missed",    "accept",
-				     "success",    "util",      "missed%",
-				     "makespan_s", "lateness_s"};
-	size_t nh = sizeof(head) / sizeof(*head);
+	/* the text table keeps what a reader compares; the TSV has also the
+	 * makespan and the lateness of all finished jobs */
+	static const struct {
+		const char *name;
+		int width; /* text */
+		bool tsv_only;
+	} col[] = {
+		{"policy", 9, false},      {"jobs", 6, false},
+		{"admitted", 8, false},    {"met", 6, false},
+		{"missed", 6, false},      {"missed%", 7, false},
+		{"accept", 6, false},      {"success", 7, false},
+		{"util", 5, false},        {"late_mean_s", 11, false},
+		{"late_p95_s", 10, false}, {"bsld", 6, false},
+		{"bsld_p95", 8, false},    {"late_jobs", 0, true},
+		{"nodl_jobs", 0, true},    {"makespan_s", 0, true},
+		{"lateness_s", 0, true},
+	};
+	size_t nc = sizeof(col) / sizeof(*col), last = 0;
 
-	for (size_t i = 0; i < nh; i++)
-		fprintf(f, tsv ? "%s%s" : "%-10s%s", head[i],
-			i + 1 < nh ? (tsv ? "\t" : " ") : "\n");
+	for (size_t i = 0; i < nc; i++)
+		if (tsv || !col[i].tsv_only)
+			last = i;
+	for (size_t i = 0; i < nc; i++) {
+		if (!tsv && col[i].tsv_only)
+			continue;
+		if (tsv)
+			fputs(col[i].name, f);
+		else
+			fprintf(f, "%-*s", col[i].width, col[i].name);
+		fputs(i == last ? "\n" : (tsv ? "\t" : " "), f);
+	}
 	for (size_t r = 0; r < n; r++) {
 		const struct sim_summary *s = &rows[r];
+		bool run = !s->bound_only;
 
+		fprintf(f, tsv ? "%s\t" : "%-9s ", s->policy);
+		fprintf(f, tsv ? "%u\t%u\t%u\t%u\t" : "%-6u %-8u %-6u %-6u ",
+			s->jobs, s->admitted, s->met, s->missed);
+		cell(f, tsv, 7, 2, s->missed_pct, true, false);
+		cell(f, tsv, 6, 3, s->accept_ratio, true, false);
+		cell(f, tsv, 7, 3, s->success_ratio, true, false);
+		cell(f, tsv, 5, 3, s->utilization, run, false);
+		cell(f, tsv, 11, 1, s->mean_tardiness_s, run && s->late_jobs,
+		     false);
+		cell(f, tsv, 10, 1, s->p95_tardiness_s, run && s->late_jobs,
+		     false);
+		cell(f, tsv, 6, 2, s->bsld_mean, run && s->nodl_jobs, false);
+		cell(f, tsv, 8, 2, s->bsld_p95, run && s->nodl_jobs, !tsv);
 		if (tsv)
-			fprintf(f,
-				"%s\t%u\t%u\t%u\t%u\t%.4f\t%.4f\t%.4f\t%.2f\t%."
-				"1f\t%.1f\n",
-				s->policy, s->jobs, s->admitted, s->met,
-				s->missed, s->accept_ratio, s->success_ratio,
-				s->utilization, s->missed_pct, s->makespan_s,
-				s->mean_lateness_s);
-		else
-			fprintf(f,
-				"%-10s %-10u %-10u %-10u %-10u %-10.3f %-10.3f "
-				"%-10.3f %-10.2f %-10.0f %.1f\n",
-				s->policy, s->jobs, s->admitted, s->met,
-				s->missed, s->accept_ratio, s->success_ratio,
-				s->utilization, s->missed_pct, s->makespan_s,
+			fprintf(f, "%u\t%u\t%.1f\t%.1f\n", s->late_jobs,
+				s->nodl_jobs, s->makespan_s,
 				s->mean_lateness_s);
 	}
 }

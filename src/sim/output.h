@@ -10,6 +10,9 @@
  *                 total slots x (last finish - first arrival)  (RTMR Util)
  *  missed_pct     100 x missed / admitted jobs with a deadline
  *  lateness       finish - deadline (negative: early), over finished jobs
+ *  tardiness      lateness of the jobs that finished late: mean and p95
+ *  bounded slowdown of a job without a deadline: max(1, (finish - arrival)
+ *                 / max(isolated time, 10 s)), mean and p95 (POSUM's)
  *  held           admitted jobs the realtime resync held at least once;
  *  held_at_end    of them, those still held with tasks left at the end
  * With a statistics window only jobs that start or finish inside count.
@@ -35,20 +38,37 @@ struct sim_summary {
 	double accept_ratio, success_ratio, met_pct, missed_pct;
 	double utilization, utilization_all, utilization_successful;
 	double makespan_s, mean_lateness_s, mean_tardiness_s, mean_slack_s;
+	uint32_t late_jobs;     /* finished after their deadline */
+	double p95_tardiness_s; /* p95 of their lateness */
+	uint32_t nodl_jobs;     /* arrived counted jobs without a deadline */
+	double bsld_mean, bsld_p95;
 	bool has_window;
 	double window[2];
 	uint64_t events, plans;
 	double wall_s, events_per_s, mean_plan_us;
 	bool stalled;
 	/* oracle, when computed */
+	bool bound_only; /* the oracle's own row: no run behind it */
 	bool has_oracle;
 	uint32_t oracle_met;
 	double oracle_missed_pct;
 };
 
+/* Jobs shorter than this alone count as this long in the bounded
+ * slowdown, so a job of a few seconds that waits a little does not weigh
+ * like a long one that waits for hours (POSUM's threshold). */
+#define SIM_BSLD_MIN_S 10.0
+
+/* The bounded slowdown of a job that arrived at `arrival`, finished at
+ * `finish` and takes `isolated` seconds alone on the empty cluster:
+ * max(1, (finish - arrival) / max(isolated, SIM_BSLD_MIN_S)). */
+double sim_bounded_slowdown(double arrival, double finish, double isolated);
+
 /* Whether job j counts in the statistics (window). */
 bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j);
-void sim_summarize(const struct sim_engine *e, struct sim_summary *s);
+/* Fill s from a finished run.  0, or ENOMEM (s then holds no
+ * percentiles). */
+int sim_summarize(const struct sim_engine *e, struct sim_summary *s);
 json_object *sim_summary_to_json(const struct sim_summary *s);
 /* 0 or errno */
 int sim_write_jobs_csv(const struct sim_engine *e, FILE *f);

@@ -667,6 +667,80 @@ START_TEST(admission_hooks_and_metrics)
 }
 END_TEST
 
+/* The lateness of late jobs and the bounded slowdown of the jobs without
+ * a deadline, computed by hand.  Four one-CPU nodes under FIFO, the first
+ * plan 1 s after the arrivals at 0: A (4 x 10 s, due 5) runs 1-11, B (no
+ * deadline, 4 x 10 s) 11-21, C (due 15) 21-31, D (no deadline, one 2 s
+ * task) 31-33, E (due 100) 31-43, F (no deadline, one 5 s task, arrives
+ * at 40) 41-46.  Late: A by 6 s and C by 16 s: mean 11, p95 6 + 0.95 x 10
+ * = 15.5.  Slowdowns: B 21 / 10 = 2.1, D 33 / max(2, 10) = 3.3, F 6 / 10
+ * raised to 1: mean 6.4 / 3, p95 2.1 + 0.9 x 1.2 = 3.18. */
+static const char *metrics_jobs =
+	"{\"jobs\":["
+	"{\"arrival\":0,\"relative_deadline\":5,\"maps\":4,\"map_length\":10},"
+	"{\"arrival\":0,\"maps\":4,\"map_length\":10},"
+	"{\"arrival\":0,\"relative_deadline\":15,\"maps\":4,\"map_length\":"
+	"10},"
+	"{\"arrival\":0,\"maps\":1,\"map_length\":2},"
+	"{\"arrival\":0,\"relative_deadline\":100,\"maps\":4,\"map_length\":"
+	"10},"
+	"{\"arrival\":40,\"maps\":1,\"map_length\":5}]}";
+
+START_TEST(lateness_and_bounded_slowdown)
+{
+	struct run r;
+	struct sim_summary s;
+
+	load(&r, four_nodes, metrics_jobs);
+	go(&r, "fifo", 1);
+	ck_assert_int_eq(sim_summarize(r.e, &s), 0);
+	ck_assert_double_eq_tol(r.e->jobs[3].finish, 33, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[5].finish, 46, 1e-9);
+	ck_assert_uint_eq(s.met, 1);
+	ck_assert_uint_eq(s.late_jobs, 2);
+	ck_assert_double_eq_tol(s.mean_tardiness_s, 11, 1e-9);
+	ck_assert_double_eq_tol(s.p95_tardiness_s, 15.5, 1e-9);
+	ck_assert_uint_eq(s.nodl_jobs, 3);
+	ck_assert_double_eq_tol(s.bsld_mean, 6.4 / 3, 1e-9);
+	ck_assert_double_eq_tol(s.bsld_p95, 3.18, 1e-9);
+	done(&r);
+
+	/* stopped at 25: C, D and E still pending or running, F not yet
+	 * arrived.  D counts with the run's end (25 / 10, a lower bound),
+	 * F not at all; C is unfinished, not late */
+	load(&r, four_nodes, metrics_jobs);
+	{
+		struct sim_options o = {0};
+		char err[256] = "";
+
+		o.seed = 1;
+		o.horizon = 25;
+		r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("fifo"),
+				     &r.cfg, &o, err, sizeof(err));
+		ck_assert_msg(r.e != NULL, "engine: %s", err);
+		ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	}
+	ck_assert_int_eq(sim_summarize(r.e, &s), 0);
+	ck_assert_uint_eq(s.unfinished, 3);
+	ck_assert_uint_eq(s.late_jobs, 1);
+	ck_assert_double_eq_tol(s.mean_tardiness_s, 6, 1e-9);
+	ck_assert_uint_eq(s.nodl_jobs, 2);
+	ck_assert_double_eq_tol(s.bsld_mean, (2.1 + 2.5) / 2, 1e-9);
+	done(&r);
+}
+END_TEST
+
+START_TEST(bounded_slowdown_formula)
+{
+	/* short jobs count as 10 s long; never below 1 */
+	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 2), 3, 1e-12);
+	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 0), 3, 1e-12);
+	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 15), 2, 1e-12);
+	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 105, 5), 1, 1e-12);
+	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 100, 30), 1, 1e-12);
+}
+END_TEST
+
 START_TEST(policies_never_beat_the_oracle)
 {
 	static const char *pols[] = {"fifo",  "edf",  "fair",
@@ -845,6 +919,8 @@ int main(void)
 	tcase_add_test(tc, easy_backfill_respects_the_reservation);
 	tcase_add_test(tc, admission_hooks_and_metrics);
 	tcase_add_test(tc, may_start_is_asked_before_each_start);
+	tcase_add_test(tc, lateness_and_bounded_slowdown);
+	tcase_add_test(tc, bounded_slowdown_formula);
 	tcase_add_test(tc, policies_never_beat_the_oracle);
 	tcase_add_test(tc, window_counts_jobs_inside_only);
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
