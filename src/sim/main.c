@@ -391,6 +391,8 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 		}
 		sum->has_oracle = true;
 		sum->oracle_met = res.bound;
+		sum->oracle_impossible = res.impossible;
+		sum->oracle_impossible_alone = res.impossible_alone;
 		sum->oracle_missed_pct =
 			res.counted ? 100.0 * (res.counted - res.bound) /
 					      res.counted
@@ -746,6 +748,14 @@ static int cmd_compare(int argc, char **argv)
 			json_object_object_add(
 				j, "deadline_jobs",
 				json_object_new_int64(first->deadline_jobs));
+			json_object_object_add(
+				j, "impossible",
+				json_object_new_int64(
+					first->oracle_impossible));
+			json_object_object_add(
+				j, "impossible_alone",
+				json_object_new_int64(
+					first->oracle_impossible_alone));
 			if (sim_write_json(j, sp, true))
 				rc = 1;
 			json_object_put(j);

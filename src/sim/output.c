@@ -213,6 +213,8 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 	if (s->has_oracle) {
 		put_i(o, "oracle_met_bound", s->oracle_met);
 		put_d(o, "oracle_missed_pct", s->oracle_missed_pct);
+		put_i(o, "oracle_impossible", s->oracle_impossible);
+		put_i(o, "oracle_impossible_alone", s->oracle_impossible_alone);
 	}
 	put_i(o, "events", (int64_t) s->events);
 	put_i(o, "plans", (int64_t) s->plans);

@@ -52,6 +52,8 @@ struct sim_summary {
 	bool has_oracle;
 	uint32_t oracle_met;
 	double oracle_missed_pct;
+	uint32_t oracle_impossible;       /* counted jobs that cannot make it */
+	uint32_t oracle_impossible_alone; /* of which even alone */
 };
 
 /* Jobs shorter than this alone count as this long in the bounded

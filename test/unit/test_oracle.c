@@ -165,6 +165,84 @@ START_TEST(typed_resources_and_windows)
 }
 END_TEST
 
+/* The valid cut: a job whose bound alone is past its deadline is left out
+ * of the flow (the capacity it would have taken goes to the others) and of
+ * the bound; the bound of its maps delays its reduce window. */
+START_TEST(impossible_alone_leaves_the_flow)
+{
+	double t0 = 0, one = 1;
+	struct dl_oracle_capacity c = flat(&t0, &one);
+	/* both fit the relaxation alone; together only one */
+	struct dl_oracle_job j[2] = {map_job(0, 10, 10, 1, 1),
+				     map_job(0, 10, 10, 1, 1)};
+	struct dl_oracle_result r = bound(j, 2, &c);
+
+	ck_assert_uint_eq(r.bound, 1);
+	ck_assert_uint_eq(r.impossible_alone, 0);
+	/* exactly feasible alone: not cut */
+	j[0].end_lb = 10;
+	r = bound(j, 2, &c);
+	ck_assert_uint_eq(r.impossible_alone, 0);
+	ck_assert_uint_eq(r.bound, 1);
+	/* a wave short: cut, and the other job routes whole */
+	j[0].end_lb = 11;
+	r = bound(j, 2, &c);
+	ck_assert_uint_eq(r.counted, 2);
+	ck_assert_uint_eq(r.impossible, 1);
+	ck_assert_uint_eq(r.impossible_alone, 1);
+	ck_assert_uint_eq(r.routed, 1);
+	ck_assert_uint_eq(r.bound, 1);
+	/* both cut: nothing can be met */
+	j[1].end_lb = INFINITY;
+	r = bound(j, 2, &c);
+	ck_assert_uint_eq(r.impossible_alone, 2);
+	ck_assert_uint_eq(r.bound, 0);
+	/* NaN is refused */
+	j[1].map_end_lb = NAN;
+	{
+		char err[256] = "";
+
+		ck_assert_int_eq(
+			dl_oracle_bound(j, 2, &c, &r, err, sizeof(err)),
+			EINVAL);
+		ck_assert_ptr_nonnull(strstr(err, "NaN"));
+	}
+}
+END_TEST
+
+START_TEST(map_bound_delays_the_reduces)
+{
+	double t0 = 0, u[2] = {1, 1};
+	struct dl_oracle_capacity c = {2, 1, &t0, u};
+	struct dl_oracle_job j;
+	struct dl_oracle_result r;
+
+	memset(&j, 0, sizeof(j));
+	j.deadline = 20;
+	j.counted = true;
+	j.map.work = 10;
+	j.map.width = 2;
+	j.map.longest = 5;
+	j.reduce.res = 1;
+	j.reduce.work = 10;
+	j.reduce.width = 1;
+	j.reduce.longest = 10;
+	/* maps in [0, 10], the reduce in [5, 20]: fits */
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+	/* the maps cannot end before 10 (one slot): the reduce still fits
+	 * in [10, 20] */
+	j.map_end_lb = 10;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+	/* not before 11: the reduce's 10 s no longer fit in [11, 20] */
+	j.map_end_lb = 11;
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.impossible_alone, 1);
+	ck_assert_uint_eq(r.bound, 0);
+}
+END_TEST
+
 START_TEST(validation)
 {
 	double t[2] = {0, 10}, u[2] = {1, 1}, bad_t[2] = {5, 5};
@@ -211,6 +289,8 @@ int main(void)
 	tcase_add_test(tc, earlier_jobs_are_rerouted);
 	tcase_add_test(tc, capacity_over_time);
 	tcase_add_test(tc, typed_resources_and_windows);
+	tcase_add_test(tc, impossible_alone_leaves_the_flow);
+	tcase_add_test(tc, map_bound_delays_the_reduces);
 	tcase_add_test(tc, validation);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -214,6 +214,11 @@ static int check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
 				 i);
 			return EINVAL;
 		}
+		if (isnan(j->map_end_lb) || isnan(j->end_lb)) {
+			snprintf(err, err ? errlen : 0,
+				 "job %u: a lower bound on its end is NaN", i);
+			return EINVAL;
+		}
 		for (int p = 0; p < 2; p++)
 			if (bad(ph[p]->work) || bad(ph[p]->width) ||
 			    bad(ph[p]->longest) ||
@@ -233,22 +238,30 @@ static int check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
 	return 0;
 }
 
-/* Windows of a job's phases; false when its critical path cannot fit. */
-static bool windows(const struct dl_oracle_job *j, struct incl *in)
+enum fit { FITS, PATH_MISSES, ALONE_MISSES };
+
+/* Windows of a job's phases, or why it cannot meet its deadline. */
+static enum fit windows(const struct dl_oracle_job *j, struct incl *in)
 {
 	double lm = j->map.work > 0 ? j->map.longest : 0;
 	double lr = j->reduce.work > 0 ? j->reduce.longest : 0;
 
+	if (j->end_lb > j->deadline + 1e-6)
+		return ALONE_MISSES;
 	if (j->deadline - j->release < lm + lr)
-		return false;
+		return PATH_MISSES;
 	in->from[0] = j->release;
 	in->to[0] = j->deadline - lr;
-	in->from[1] = j->release + lm;
+	/* the reduces start after the last map: no earlier than its bound */
+	in->from[1] = j->release + lm > j->map_end_lb ? j->release + lm
+						      : j->map_end_lb;
 	in->to[1] = j->deadline;
+	if (in->to[1] - in->from[1] < lr - 1e-6)
+		return ALONE_MISSES;
 	in->work[0] = (int64_t) floor(j->map.work * SCALE);
 	in->work[1] = (int64_t) floor(j->reduce.work * SCALE);
 	in->demand = in->work[0] + in->work[1];
-	return in->demand > 0;
+	return in->demand > 0 ? FITS : PATH_MISSES;
 }
 
 int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
@@ -281,7 +294,13 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		res->counted++;
 		in[ni].job = i;
 		in[ni].node = ni;
-		if (!windows(&jobs[i], &in[ni])) {
+		switch (windows(&jobs[i], &in[ni])) {
+		case FITS:
+			break;
+		case ALONE_MISSES:
+			res->impossible_alone++;
+			/* fall through */
+		case PATH_MISSES:
 			res->impossible++;
 			continue;
 		}

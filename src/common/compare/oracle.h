@@ -18,6 +18,12 @@
  * earlier jobs -- is optimal, and the floor of the sum bounds every real
  * schedule from above.  Capacities are rounded up and demands down (to
  * milli-unit-seconds), so rounding never makes the bound too small.
+ *
+ * A valid cut from outside the relaxation: the caller may give each job a
+ * proven lower bound on its completion alone on the cluster (alone.h,
+ * non-preemptive tasks, whole waves, capacity over time).  A job whose
+ * bound is past its deadline is impossible: it is left out of the flow and
+ * of the bound.  The bound of its maps also delays its reduce window.
  */
 #ifndef DL_ORACLE_H
 #define DL_ORACLE_H
@@ -41,6 +47,11 @@ struct dl_oracle_job {
 	struct dl_oracle_phase map;
 	struct dl_oracle_phase reduce; /* work 0: map-only job */
 	bool counted;                  /* counts towards the bound */
+	/* proven lower bounds (alone.h), 0 when not known, +inf when never:
+	 * the last map ends no earlier than map_end_lb, the job no earlier
+	 * than end_lb */
+	double map_end_lb;
+	double end_lb;
 };
 
 /* Units of each resource over time: piecewise constant, value k holds on
@@ -55,11 +66,13 @@ struct dl_oracle_capacity {
 
 struct dl_oracle_result {
 	uint32_t counted;    /* counted jobs */
-	uint32_t impossible; /* counted jobs whose critical path misses */
-	uint32_t routed;     /* counted jobs whose work routes entirely */
-	double fraction;     /* the LP optimum: sum_j f_j / W_j */
-	uint32_t bound;      /* floor(fraction): most deadlines met */
-	uint64_t edges;      /* size of the flow network */
+	uint32_t impossible; /* counted jobs that cannot meet the deadline:
+				critical path or alone bound */
+	uint32_t impossible_alone; /* of which by the alone bound */
+	uint32_t routed;           /* counted jobs whose work routes entirely */
+	double fraction;           /* the LP optimum: sum_j f_j / W_j */
+	uint32_t bound;            /* floor(fraction): most deadlines met */
+	uint64_t edges;            /* size of the flow network */
 	uint64_t augmentations;
 };
 
