@@ -125,3 +125,122 @@ sim_mean_summaries() {
 				else $first[$k] end))
 		| .runs = $n' "$@" >"$out"
 }
+
+# ------------------------------------------------------------------------
+# Aggregation over seeds: the metrics of issue 11 for every policy.
+#
+# sim_row FILE: one run summary (summary-<policy>.json) or oracle.json as
+# the tab-separated values sim_aggregate reads: missed_pct, late_jobs,
+# mean_tardiness_s, p95_tardiness_s, nodl_jobs, bsld_mean, bsld_p95, met,
+# accept_ratio, success_ratio, utilization, unfinished, impossible_alone
+# (empty where a file has no such value).  Nothing when FILE is missing.
+sim_row() {
+	[ -f "$1" ] || return 0
+	jq -r 'if has("met_bound") then
+			[.missed_pct, "", "", "", "", "", "", .met_bound, "", "", "",
+			 "", (.impossible_alone // "")]
+		else
+			[.missed_pct, .late_jobs, .mean_tardiness_s, .p95_tardiness_s,
+			 .nodl_jobs, .bsld_mean, .bsld_p95, .met, .accept_ratio,
+			 .success_ratio, .utilization, .unfinished, ""]
+		end | map(tostring) | join("\t")' "$1"
+}
+
+# The header of sim_aggregate's output after the NK key columns.
+SIM_AGG_HEADER='policy	runs	missed_pct	missed_sd	late_jobs	late_mean_s	late_p95_s	nodl_jobs	bsld_mean	bsld_p95	met	met_min	met_max	accept	success	util	unfinished_max	impossible_alone'
+
+# sim_aggregate NK: reads lines "key1..keyNK <tab> policy <tab> sim_row
+# values" (one per run) and prints one line per (keys, policy), in the order
+# first seen: runs; the mean and sd of missed %; the late jobs per run;
+# the late jobs' lateness pooled over the runs (mean over all late jobs)
+# and the mean over runs of its p95; likewise the bounded slowdown of the
+# jobs without a deadline; met (mean, min, max); accept and success ratios
+# and utilisation (means); the most unfinished jobs of a run; the jobs the
+# oracle writes off alone (mean).  "-" where no run has a value.
+sim_aggregate() {
+	awk -F '\t' -v nk="$1" '
+	function put(v, last) { printf "%s%s", v, last ? "\n" : "\t" }
+	function mean(s, n) { return n ? sprintf("%.4f", s / n) : "-" }
+	{
+		key = $1
+		for (i = 2; i <= nk + 1; i++) key = key "\t" $i
+		if (!(key in runs)) order[++nkeys] = key
+		runs[key]++
+		b = nk + 1 # values start at $(b + 1)
+		if ($(b + 1) != "") { ms[key] += $(b + 1); mq[key] += $(b + 1) * $(b + 1); mn[key]++ }
+		if ($(b + 2) != "") {
+			lj[key] += $(b + 2); ljn[key]++
+			if ($(b + 2) > 0) { ls[key] += $(b + 2) * $(b + 3); lp[key] += $(b + 4); lpn[key]++ }
+		}
+		if ($(b + 5) != "") {
+			nd[key] += $(b + 5); ndn[key]++
+			if ($(b + 5) > 0) { bs[key] += $(b + 5) * $(b + 6); bp[key] += $(b + 7); bpn[key]++ }
+		}
+		if ($(b + 8) != "") {
+			me[key] += $(b + 8); men[key]++
+			if (!(key in mlo) || $(b + 8) < mlo[key]) mlo[key] = $(b + 8)
+			if (!(key in mhi) || $(b + 8) > mhi[key]) mhi[key] = $(b + 8)
+		}
+		if ($(b + 9) != "") { ac[key] += $(b + 9); acn[key]++ }
+		if ($(b + 10) != "") { sc[key] += $(b + 10); scn[key]++ }
+		if ($(b + 11) != "") { ut[key] += $(b + 11); utn[key]++ }
+		if ($(b + 12) != "" && (!(key in uf) || $(b + 12) > uf[key])) uf[key] = $(b + 12)
+		if ($(b + 13) != "") { ia[key] += $(b + 13); ian[key]++ }
+	}
+	END {
+		for (k = 1; k <= nkeys; k++) {
+			key = order[k]
+			put(key); put(runs[key])
+			n = mn[key]; m = n ? ms[key] / n : 0
+			v = n > 1 ? (mq[key] - n * m * m) / (n - 1) : 0
+			put(n ? sprintf("%.3f", m) : "-"); put(n ? sprintf("%.3f", v > 0 ? sqrt(v) : 0) : "-")
+			put(mean(lj[key], ljn[key]))
+			put(lj[key] > 0 ? sprintf("%.1f", ls[key] / lj[key]) : "-")
+			put(lpn[key] ? sprintf("%.1f", lp[key] / lpn[key]) : "-")
+			put(mean(nd[key], ndn[key]))
+			put(nd[key] > 0 ? sprintf("%.3f", bs[key] / nd[key]) : "-")
+			put(bpn[key] ? sprintf("%.3f", bp[key] / bpn[key]) : "-")
+			put(mean(me[key], men[key]))
+			put(men[key] ? mlo[key] : "-"); put(men[key] ? mhi[key] : "-")
+			put(mean(ac[key], acn[key])); put(mean(sc[key], scn[key])); put(mean(ut[key], utn[key]))
+			put(key in uf ? uf[key] : "-")
+			put(mean(ia[key], ian[key]), 1)
+		}
+	}'
+}
+
+# sim_col TSV NK COLUMN KEY1 .. KEYNK POLICY: one aggregated value (empty
+# when absent).  COLUMN is a name of SIM_AGG_HEADER.
+sim_col() {
+	tsv=$1 nk=$2 col=$3
+	shift 3
+	awk -F '\t' -v nk="$nk" -v col="$col" -v want="$(printf '%s\t' "$@")" '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+	{ k = ""; for (i = 1; i <= nk + 1; i++) k = k $i "\t"; if (k == want && c) { print $c; exit } }' "$tsv"
+}
+
+# sim_target OK MESSAGE: a target of issue 11, recorded in $OUT/targets.txt
+# ("met" or "MISSED"); it does not change the exit status.
+sim_target() {
+	if [ "$1" = 1 ]; then
+		echo "target met: $2" | tee -a "$OUT/targets.txt"
+	else
+		echo "target MISSED: $2" | tee -a "$OUT/targets.txt"
+	fi
+}
+
+# sim_plot INFILE PREFIX VAR=VALUE...: bench/plot-metric.gp to PREFIX.png
+# and PREFIX.svg (gnuplot variables, see the script); never fails.
+sim_plot() {
+	infile=$1 prefix=$2
+	shift 2
+	sim_have_gnuplot || return 0
+	for fmt in png svg; do
+		args="infile='$infile'; outfile='$prefix.$fmt'; fmt='$fmt'"
+		for a in "$@"; do
+			args="$args; ${a%%=*}='${a#*=}'"
+		done
+		gnuplot -e "$args" "$BENCH_DIR/plot-metric.gp" ||
+			echo "note: gnuplot failed for $prefix.$fmt" >&2
+	done
+}

@@ -1,13 +1,15 @@
 # benchmarks and reproductions: simulator
 #   make bench-sim          simulator speed on the reverse family (events/s)
-#   make reproduce-sim      the four full-size reproductions (about an hour
-#                           on 2 cores; the SWIM day needs SWIM_TRACE=FILE)
+#   make reproduce-sim      the full campaign of bench/results/sim-*.md: the
+#                           four reproductions with every policy (about two
+#                           hours on 2 cores; the SWIM day needs
+#                           SWIM_TRACE=FILE, without it the --quick slice)
 # Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
 # tree); the committed ones are bench/results/sim-*.md.
 # (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
 EXTRA_DIST += bench/reproduce-polo-ch3.sh bench/reproduce-rtmr-w1.sh \
 	bench/reproduce-reverse.sh bench/reproduce-swim.sh bench/bench-sim-speed.sh \
-	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-missed.gp \
+	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-metric.gp \
 	bench/workloads/README.md bench/workloads/rtmr-w1.bins.json \
 	bench/workloads/twitter-2021-load.txt \
 	bench/workloads/swim-fb2009-h08-10.json \
@@ -23,7 +25,11 @@ bench-sim: src/sim/deadline-sim
 reproduce-sim: src/sim/deadline-sim
 	$(srcdir)/bench/reproduce-polo-ch3.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/polo-ch3
 	$(srcdir)/bench/reproduce-rtmr-w1.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/rtmr-w1
+	$(srcdir)/bench/reproduce-rtmr-w1.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/rtmr-w1-job --names job
 	$(srcdir)/bench/reproduce-reverse.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/reverse
+	$(srcdir)/bench/reproduce-reverse.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/reverse-mixed --mixed
+	$(srcdir)/bench/reproduce-reverse.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/reverse-none \
+		--external none --policies triage,edf,fifo,slurm,adaptive,ras,reverse,aria,fair
 	$(srcdir)/bench/reproduce-swim.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/swim \
 		$(if $(SWIM_TRACE),--trace $(SWIM_TRACE),--quick)
 
