@@ -7,16 +7,18 @@
 # errcol ('0': no error bars), policies (space-separated), title, xlabel,
 # ylabel, logy ('1': logarithmic y).
 np = words(panels)
-width = 430 * np + 80
+width = 440 * np + 100
+if (width < 760) { width = 760 }
 if (fmt eq 'svg') {
-	set terminal svg size width,520 dynamic background '#ffffff' font 'sans,13'
+	set terminal svg size width,560 dynamic background '#ffffff' font 'sans,13'
 } else {
-	set terminal pngcairo size width,520 font 'sans,11'
+	set terminal pngcairo size width,560 font 'sans,11'
 }
 set output outfile
 set datafile separator '\t'
 set datafile missing '-'
-set multiplot layout 1,np title title
+# the panels above, one key for all of them below
+set multiplot layout 1,np title title margins 0.08,0.98,0.24,0.88 spacing 0.07,0
 set grid
 set xlabel xlabel
 set ylabel ylabel
@@ -27,7 +29,7 @@ kc = int(panelcol); pc = int(policycol); xc = int(xcol); yc = int(ycol); ec = in
 do for [k=1:np] {
 	f = word(panels, k)
 	set title sprintf(paneltitle, f)
-	if (k == 1) { set key top left box opaque samplen 2 spacing 1.1 font ',10' } else { unset key }
+	if (k == 1) { set key at screen 0.5,0.02 center bottom horizontal maxrows 2 box samplen 2 width 2 Left reverse } else { unset key }
 	if (ec > 0) {
 		plot for [i=1:words(policies)] infile using \
 			(strcol(kc) eq f && strcol(pc) eq word(policies, i) ? column(xc) : 1/0):yc:ec \
