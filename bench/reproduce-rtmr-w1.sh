@@ -97,7 +97,7 @@ col() { awk -F '\t' -v p="$2" -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if 
 		f=$OUT/summary-$p.json
 		[ -f "$f" ] || continue
 		printf '| %s | %s | %s | %s | %s | %s | %s (%s) | %s |\n' "$p" \
-			"$(jq '.admitted * 10 | round / 10' "$f")" "$(col accept "$p" | awk '{ printf "%.3f", $1 }')" \
+			"$(jq '.admitted' "$f" | awk '{ printf "%.1f", $1 }')" "$(col accept "$p" | awk '{ printf "%.3f", $1 }')" \
 			"$(col success "$p" | awk '{ printf "%.3f", $1 }')" "$(col util "$p" | awk '{ printf "%.3f", $1 }')" \
 			"$(col met "$p" | awk '{ printf "%.1f", $1 }')" "$(col missed_pct "$p" | awk '{ printf "%.2f", $1 }')" \
 			"$(col missed_sd "$p" | awk '{ printf "%.2f", $1 }')" \
