@@ -1,8 +1,8 @@
 # benchmarks and reproductions: simulator
 #   make bench-sim          simulator speed on the reverse family (events/s)
 #   make reproduce-sim      the full campaign of bench/results/sim-*.md: the
-#                           four reproductions with every policy (about two
-#                           hours on 2 cores; the SWIM day needs
+#                           four reproductions with every policy (about 55
+#                           minutes on 2 cores; the SWIM day needs
 #                           SWIM_TRACE=FILE, without it the --quick slice)
 # Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
 # tree); the committed ones are bench/results/sim-*.md.
