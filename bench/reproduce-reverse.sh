@@ -221,10 +221,14 @@ for f in $FACTORS; do
 		t=$(col missed_pct "$f" "$l" triage) e=$(col missed_pct "$f" "$l" edf)
 		o=$(col missed_pct "$f" "$l" oracle)
 		[ -n "$t" ] && [ -n "$e" ] || continue
-		sim_target "$(ok sim_cmp "$t" '<=' "$e")" \
-			"1.5-${f}x load $l: triage misses no more than EDF ($t % vs $e %)"
+		# every policy of a run has the same jobs: compare deadlines met,
+		# not the mean of per-run percentages (runs differ in size)
+		tm=$(col met "$f" "$l" triage) em=$(col met "$f" "$l" edf)
+		met=$(awk -v a="$tm" -v b="$em" 'BEGIN { printf "met %.1f vs %.1f a run", a, b }')
+		sim_target "$(ok sim_cmp "$tm" '>=' "$em")" \
+			"1.5-${f}x load $l: triage misses no more than EDF ($t % vs $e %; $met)"
 		if [ "$QUICK" = 1 ]; then
-			sim_assert "factor $f load $l: triage misses no more than EDF" sim_cmp "$t" '<=' "$e"
+			sim_assert "factor $f load $l: triage misses no more than EDF" sim_cmp "$tm" '>=' "$em"
 		fi
 		if [ "$f" = 8 ] && sim_cmp "$l" '>=' 0.6; then
 			sim_target "$(ok sim_cmp "$t" '<=' "$(awk -v e="$e" 'BEGIN { print e / 2 }')")" \

@@ -215,8 +215,11 @@ for v in $VARIANTS; do
 	for k in $KS; do
 		t=$(col missed_pct "$v" "$k" triage) e=$(col missed_pct "$v" "$k" edf)
 		[ -n "$t" ] && [ -n "$e" ] || continue
-		sim_target "$(ok sim_cmp "$t" '<=' "$e")" "$v k $k: triage misses no more than EDF ($t % vs $e %)"
-		[ "$QUICK" = 1 ] && sim_assert "$v k $k: triage misses no more than EDF" sim_cmp "$t" '<=' "$e"
+		# the same jobs under every policy: compare deadlines met
+		tm=$(col met "$v" "$k" triage) em=$(col met "$v" "$k" edf)
+		met=$(awk -v a="$tm" -v b="$em" 'BEGIN { printf "met %.1f vs %.1f a run", a, b }')
+		sim_target "$(ok sim_cmp "$tm" '>=' "$em")" "$v k $k: triage misses no more than EDF ($t % vs $e %; $met)"
+		[ "$QUICK" = 1 ] && sim_assert "$v k $k: triage misses no more than EDF" sim_cmp "$tm" '>=' "$em"
 		[ "$v" = mixed ] || continue
 		tl=$(col late_mean_s "$v" "$k" triage) el=$(col late_mean_s "$v" "$k" edf)
 		if [ "$tl" != - ] && [ "$el" != - ]; then
