@@ -119,6 +119,37 @@ dl_plan_field() {
 		'.jobs[] | select(.job_id == $id or .reduce_id == $id) | .[$f]'
 }
 
+# Hold every node with a job the plan does not manage and wait until it
+# runs, so that the next plan already sees the nodes taken (a plan made
+# before the blocker starts still shows the free cluster).  Prints its id.
+dl_block_nodes() { # nodes
+	local blocker
+	blocker=$(dl_submit -N"${1:-2}" --exclusive -t 1 --wrap 'sleep 300')
+	for _ in $(seq 40); do
+		[ "$(squeue -h -t R -j "$blocker" 2>/dev/null | wc -l)" -eq 1 ] && break
+		sleep 0.25
+	done
+	[ "$(squeue -h -t R -j "$blocker" 2>/dev/null | wc -l)" -eq 1 ] ||
+		{ echo "blocker $blocker never ran" >&2; return 1; }
+	echo "$blocker"
+}
+
+# Running tasks of array $1 on node $2
+dl_running_on() {
+	squeue -h -t R -r -j "$1" -o '%N' 2>/dev/null | grep -cx "$2" || true
+}
+
+# Wait until array $1 has at least one running task (timeout $2 s)
+dl_wait_running() {
+	local end=$((SECONDS + ${2:-30}))
+	while [ $SECONDS -lt $end ]; do
+		[ "$(squeue -h -t R -r -j "$1" 2>/dev/null | wc -l)" -gt 0 ] && return 0
+		sleep 0.25
+	done
+	echo "array $1 never ran a task" >&2
+	return 1
+}
+
 # Wait until the published plan has job $1 (timeout $2)
 dl_wait_planned() {
 	local end=$((SECONDS + ${2:-20}))

@@ -27,17 +27,12 @@ teardown_file() {
 	dl_cluster_stop
 }
 
-# running tasks of array $1 on node $2
-running_on() {
-	squeue -h -t R -r -j "$1" -o '%N' 2>/dev/null | grep -cx "$2" || true
-}
-
 # Hold both nodes with a job the plan does not manage, submit the arrays
 # (the I/O-heavy one first: it would get the cores first), let the plan see
 # them, then free the nodes so every start goes through job_test.
 submit_pair() { # prints "cpu_array io_array"
 	local blocker cpu io
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	io=$(dl_submit -J io --array=0-7 -c1 -t 2 --deadline=now+600seconds \
 		--task-profile=cpu=1,io=60 --wrap 'sleep 25')
 	cpu=$(dl_submit -J cpu --array=0-7 -c1 -t 2 --deadline=now+600seconds \
@@ -61,10 +56,10 @@ submit_pair() { # prints "cpu_array io_array"
 	[ "$(dl_plan_field "$cpu" alloc)" -eq 6 ]
 	for _ in $(seq 30); do
 		local i1 i2 c1 c2
-		i1=$(running_on "$io" n1)
-		i2=$(running_on "$io" n2)
-		c1=$(running_on "$cpu" n1)
-		c2=$(running_on "$cpu" n2)
+		i1=$(dl_running_on "$io" n1)
+		i2=$(dl_running_on "$io" n2)
+		c1=$(dl_running_on "$cpu" n1)
+		c2=$(dl_running_on "$cpu" n2)
 		echo "n1: io $i1 cpu $c1; n2: io $i2 cpu $c2"
 		# never more I/O tasks on a node than its 100 MB/s allow
 		[ "$i1" -le 1 ] && [ "$i2" -le 1 ]
@@ -85,7 +80,7 @@ submit_pair() { # prints "cpu_array io_array"
 	local cpu io bad=0 samples=0
 	read -r cpu io < <(submit_pair)
 	for _ in $(seq 20); do
-		[ "$(running_on "$io" n1)" -eq 1 ] && break
+		[ "$(dl_running_on "$io" n1)" -eq 1 ] && break
 		sleep 0.5
 	done
 	# the restored plan carries its placement (rows, nodes, demands):
@@ -95,8 +90,8 @@ submit_pair() { # prints "cpu_array io_array"
 	! grep -q 'carries no nodes' "$(dl_ctld_log)"
 	for _ in $(seq 12); do
 		local i1 i2
-		i1=$(running_on "$io" n1)
-		i2=$(running_on "$io" n2)
+		i1=$(dl_running_on "$io" n1)
+		i2=$(dl_running_on "$io" n2)
 		samples=$((samples + 1))
 		[ "$i1" -le 1 ] && [ "$i2" -le 1 ] || bad=$((bad + 1))
 		sleep 0.5
@@ -115,15 +110,15 @@ submit_pair() { # prints "cpu_array io_array"
 	local cpu io n bad=0 samples=0
 	read -r cpu io < <(submit_pair)
 	for _ in $(seq 20); do
-		[ "$(running_on "$io" n1)" -eq 1 ] && break
+		[ "$(dl_running_on "$io" n1)" -eq 1 ] && break
 		sleep 0.5
 	done
 	n=$(wc -l <"$(dl_ctld_log)")
 	lc reconfigure
 	for _ in $(seq 12); do
 		local i1 i2
-		i1=$(running_on "$io" n1)
-		i2=$(running_on "$io" n2)
+		i1=$(dl_running_on "$io" n1)
+		i2=$(dl_running_on "$io" n2)
 		samples=$((samples + 1))
 		[ "$i1" -le 1 ] && [ "$i2" -le 1 ] || bad=$((bad + 1))
 		sleep 0.5
@@ -147,7 +142,7 @@ submit_pair() { # prints "cpu_array io_array"
 		sleep 1
 	done
 	[ "$(squeue -h -t R -r -j "$plain" | wc -l)" -eq 8 ]
-	[ "$(running_on "$plain" n1)" -eq 4 ]
+	[ "$(dl_running_on "$plain" n1)" -eq 4 ]
 	scancel "$plain"
 	dl_wait_jobs 60 "$plain"
 }
@@ -162,8 +157,8 @@ submit_pair() { # prints "cpu_array io_array"
 	read -r cpu io < <(submit_pair)
 	for _ in $(seq 15); do
 		local i1 i2
-		i1=$(running_on "$io" n1)
-		i2=$(running_on "$io" n2)
+		i1=$(dl_running_on "$io" n1)
+		i2=$(dl_running_on "$io" n2)
 		[ "$i1" -gt "$most" ] && most=$i1
 		[ "$i2" -gt "$most" ] && most=$i2
 		[ "$most" -ge 2 ] && break

@@ -40,17 +40,13 @@ teardown_file() {
 	dl_cluster_stop
 }
 
-running_on() {
-	squeue -h -t R -r -j "$1" -o '%N' 2>/dev/null | grep -cx "$2" || true
-}
-
 # Wait until array $1 runs $2 tasks on n1 and $3 on n2 (never more than $2
 # on n1 meanwhile).
 expect_split() {
 	local a=$1 want1=$2 want2=$3 r1 r2
 	for _ in $(seq 30); do
-		r1=$(running_on "$a" n1)
-		r2=$(running_on "$a" n2)
+		r1=$(dl_running_on "$a" n1)
+		r2=$(dl_running_on "$a" n2)
 		echo "n1 $r1 n2 $r2"
 		[ "$r1" -le "$want1" ] || return 1
 		[ "$r1" -eq "$want1" ] && [ "$r2" -eq "$want2" ] && return 0
@@ -62,7 +58,7 @@ expect_split() {
 @test "the forecast load on n1 leaves deadline tasks 2 of its 4 CPUs" {
 	local blocker a
 	grep -q 'external load forecast from .*forecast.txt: 1 node class' "$(dl_ctld_log)"
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	a=$(dl_submit -J fc --array=0-11 -c1 -t 2 --deadline=now+900seconds --wrap 'sleep 30')
 	dl_wait_planned "$a"
 	scancel "$blocker"
@@ -83,7 +79,7 @@ expect_split() {
 	local blocker a
 	forecast 0 >"$LC_DIR/etc/forecast.txt"
 	lc reconfigure
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	a=$(dl_submit -J fc2 --array=0-11 -c1 -t 2 --deadline=now+900seconds --wrap 'sleep 30')
 	dl_wait_planned "$a"
 	scancel "$blocker"

@@ -82,15 +82,11 @@ wait_profile_n() { # NAME N
 	echo "$p"
 }
 
-running_on() {
-	squeue -h -t R -r -j "$1" -o '%N' 2>/dev/null | grep -cx "$2" || true
-}
-
 @test "the estimator's learned profile is used when the job gives no --task-profile" {
 	local blocker a most=0
 	echo '{"v":1,"id":2,"op":"predict","job":{"user":"root","name":"ioheavy","phase":"map","tasks":8,"completed":[]}}' |
 		est_call | jq -e '.result.profile.io == 60'
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	a=$(dl_submit -J ioheavy --array=0-7 -c1 -t 2 --deadline=now+600seconds --wrap 'sleep 20')
 	dl_wait_planned "$a"
 	scancel "$blocker"
@@ -99,10 +95,11 @@ running_on() {
 		sleep 0.5
 	done
 	[ "$(dl_plan_field "$a" alloc)" -eq 2 ] || { dl_show_log; false; }
+	dl_wait_running "$a" 30
 	for _ in $(seq 10); do
 		local r1 r2
-		r1=$(running_on "$a" n1)
-		r2=$(running_on "$a" n2)
+		r1=$(dl_running_on "$a" n1)
+		r2=$(dl_running_on "$a" n2)
 		echo "n1 $r1 n2 $r2"
 		[ "$r1" -le 1 ] && [ "$r2" -le 1 ]
 		[ $((r1 + r2)) -gt "$most" ] && most=$((r1 + r2))
@@ -115,7 +112,7 @@ running_on() {
 
 @test "an array with no history and no hint packs by its Slurm request" {
 	local blocker b
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	b=$(dl_submit -J fresh --array=0-7 -c1 -t 2 --deadline=now+600seconds --wrap 'sleep 20')
 	dl_wait_planned "$b"
 	scancel "$blocker"
@@ -123,7 +120,17 @@ running_on() {
 		[ "$(dl_plan_field "$b" alloc)" = 8 ] && break
 		sleep 0.5
 	done
-	[ "$(dl_plan_field "$b" alloc)" -eq 8 ]
+	[ "$(dl_plan_field "$b" alloc)" -eq 8 ] || { dl_show_log; false; }
+	# and placed that way: four 1-CPU tasks on each 4-CPU node
+	local r1=0 r2=0
+	for _ in $(seq 60); do
+		r1=$(dl_running_on "$b" n1)
+		r2=$(dl_running_on "$b" n2)
+		[ "$r1" -eq 4 ] && [ "$r2" -eq 4 ] && break
+		sleep 0.5
+	done
+	echo "n1 $r1 n2 $r2"
+	[ "$r1" -eq 4 ] && [ "$r2" -eq 4 ]
 	scancel "$b"
 	dl_wait_jobs 60 "$b"
 }
@@ -141,9 +148,9 @@ running_on() {
 	jq -e '.result.profile.n == 4 and .result.profile.io == 60 and
 		.result.profile.cpu == 1 and .result.profile.mem == null' <<<"$p"
 	# the same name without the hint: planned two at a time (NodeIO 100)
-	blocker=$(dl_submit -N2 --exclusive -t 1 --wrap 'sleep 300')
+	blocker=$(dl_block_nodes 2)
 	b=$(dl_submit -J declared --array=0-3 -c1 -t 2 \
-		--deadline=now+600seconds --wrap 'sleep 4')
+		--deadline=now+600seconds --wrap 'sleep 8')
 	dl_wait_planned "$b"
 	scancel "$blocker"
 	for _ in $(seq 30); do
@@ -151,10 +158,11 @@ running_on() {
 		sleep 0.5
 	done
 	[ "$(dl_plan_field "$b" alloc)" -eq 2 ] || { dl_show_log; false; }
+	dl_wait_running "$b" 30
 	for _ in $(seq 8); do
 		local r1 r2
-		r1=$(running_on "$b" n1)
-		r2=$(running_on "$b" n2)
+		r1=$(dl_running_on "$b" n1)
+		r2=$(dl_running_on "$b" n2)
 		echo "n1 $r1 n2 $r2"
 		[ "$r1" -le 1 ] && [ "$r2" -le 1 ]
 		[ $((r1 + r2)) -gt "$most" ] && most=$((r1 + r2))
