@@ -28,8 +28,6 @@ struct dl_capacity {
 };
 
 int dl_capacity_build(struct dl_capacity *cap, const struct dl_cluster *cl);
-/* Whether a class's capacity may go to a job of partition part. */
-bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part);
 /* The same classes holding what jobs the plan does not manage hold now
  * (cpus_other, mem_other): capacity a deadline job may claim, to get as
  * that work ends. */
