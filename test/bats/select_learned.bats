@@ -82,45 +82,59 @@ wait_profile_n() { # NAME N
 	echo "$p"
 }
 
-@test "the estimator's learned profile is used when the job gives no --task-profile" {
-	local blocker a most=0
-	echo '{"v":1,"id":2,"op":"predict","job":{"user":"root","name":"ioheavy","phase":"map","tasks":8,"completed":[]}}' |
-		est_call | jq -e '.result.profile.io == 60'
+# Submit an array while a blocker holds both nodes, wait until the plan has
+# it, free the nodes: every start then goes through select/deadline.
+submit_behind_blocker() { # sbatch args...; prints the array id
+	local blocker id
 	blocker=$(dl_block_nodes 2)
-	a=$(dl_submit -J ioheavy --array=0-7 -c1 -t 2 --deadline=now+600seconds --wrap 'sleep 20')
-	dl_wait_planned "$a"
+	id=$(dl_submit "$@")
+	dl_wait_planned "$id" >&2
 	scancel "$blocker"
+	echo "$id"
+}
+
+# Wait until the plan gives array $1 $2 slots at once.
+expect_alloc() { # array slots
 	for _ in $(seq 30); do
-		[ "$(dl_plan_field "$a" alloc)" = 2 ] && break
+		[ "$(dl_plan_field "$1" alloc)" = "$2" ] && return 0
 		sleep 0.5
 	done
-	[ "$(dl_plan_field "$a" alloc)" -eq 2 ] || { dl_show_log; false; }
-	dl_wait_running "$a" 30
-	for _ in $(seq 10); do
-		local r1 r2
-		r1=$(dl_running_on "$a" n1)
-		r2=$(dl_running_on "$a" n2)
+	[ "$(dl_plan_field "$1" alloc)" -eq "$2" ] || { dl_show_log; return 1; }
+}
+
+# Once array $1 runs, sample its tasks per node $2 times: never more than
+# one I/O-heavy task on a node, and two at once (one per node) at some point.
+expect_one_per_node() { # array samples
+	local r1 r2 most=0
+	dl_wait_running "$1" 30 || return 1
+	for _ in $(seq "$2"); do
+		r1=$(dl_running_on "$1" n1)
+		r2=$(dl_running_on "$1" n2)
 		echo "n1 $r1 n2 $r2"
-		[ "$r1" -le 1 ] && [ "$r2" -le 1 ]
+		[ "$r1" -le 1 ] && [ "$r2" -le 1 ] || return 1
 		[ $((r1 + r2)) -gt "$most" ] && most=$((r1 + r2))
 		sleep 0.5
 	done
 	[ "$most" -eq 2 ]
+}
+
+@test "the estimator's learned profile is used when the job gives no --task-profile" {
+	local a
+	echo '{"v":1,"id":2,"op":"predict","job":{"user":"root","name":"ioheavy","phase":"map","tasks":8,"completed":[]}}' |
+		est_call | jq -e '.result.profile.io == 60'
+	a=$(submit_behind_blocker -J ioheavy --array=0-7 -c1 -t 2 \
+		--deadline=now+600seconds --wrap 'sleep 20')
+	expect_alloc "$a" 2
+	expect_one_per_node "$a" 10
 	scancel "$a"
 	dl_wait_jobs 60 "$a"
 }
 
 @test "an array with no history and no hint packs by its Slurm request" {
-	local blocker b
-	blocker=$(dl_block_nodes 2)
-	b=$(dl_submit -J fresh --array=0-7 -c1 -t 2 --deadline=now+600seconds --wrap 'sleep 20')
-	dl_wait_planned "$b"
-	scancel "$blocker"
-	for _ in $(seq 30); do
-		[ "$(dl_plan_field "$b" alloc)" = 8 ] && break
-		sleep 0.5
-	done
-	[ "$(dl_plan_field "$b" alloc)" -eq 8 ] || { dl_show_log; false; }
+	local b
+	b=$(submit_behind_blocker -J fresh --array=0-7 -c1 -t 2 \
+		--deadline=now+600seconds --wrap 'sleep 20')
+	expect_alloc "$b" 8
 	# and placed that way: four 1-CPU tasks on each 4-CPU node
 	local r1=0 r2=0
 	for _ in $(seq 60); do
@@ -136,7 +150,7 @@ wait_profile_n() { # NAME N
 }
 
 @test "a declared --task-profile is learned from finished tasks and places the next run without it" {
-	local a b p blocker most=0
+	local a b p
 	# the first run declares its profile: one 60 MB/s task per node
 	a=$(dl_submit -J declared --array=0-3 -c1 -t 2 \
 		--deadline=now+600seconds --task-profile=cpu=1,io=60 \
@@ -148,27 +162,10 @@ wait_profile_n() { # NAME N
 	jq -e '.result.profile.n == 4 and .result.profile.io == 60 and
 		.result.profile.cpu == 1 and .result.profile.mem == null' <<<"$p"
 	# the same name without the hint: planned two at a time (NodeIO 100)
-	blocker=$(dl_block_nodes 2)
-	b=$(dl_submit -J declared --array=0-3 -c1 -t 2 \
+	b=$(submit_behind_blocker -J declared --array=0-3 -c1 -t 2 \
 		--deadline=now+600seconds --wrap 'sleep 8')
-	dl_wait_planned "$b"
-	scancel "$blocker"
-	for _ in $(seq 30); do
-		[ "$(dl_plan_field "$b" alloc)" = 2 ] && break
-		sleep 0.5
-	done
-	[ "$(dl_plan_field "$b" alloc)" -eq 2 ] || { dl_show_log; false; }
-	dl_wait_running "$b" 30
-	for _ in $(seq 8); do
-		local r1 r2
-		r1=$(dl_running_on "$b" n1)
-		r2=$(dl_running_on "$b" n2)
-		echo "n1 $r1 n2 $r2"
-		[ "$r1" -le 1 ] && [ "$r2" -le 1 ]
-		[ $((r1 + r2)) -gt "$most" ] && most=$((r1 + r2))
-		sleep 0.5
-	done
-	[ "$most" -eq 2 ]
+	expect_alloc "$b" 2
+	expect_one_per_node "$b" 8
 	dl_wait_jobs 60 "$b"
 	# its own records carry the Slurm request (1 CPU, no memory request,
 	# I/O unknown): the learned I/O is still the declared 60 MB/s
