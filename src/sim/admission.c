@@ -33,7 +33,7 @@
 #include "common/compare/dc.h"
 #include "common/realtime/dispatch.h"
 #include "common/realtime/worst.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 
 /* The split pool of a typed cluster: named after the view's map partition,
  * where the core's plan finds the admitted jobs at their arrival. */

@@ -18,7 +18,7 @@
 #include "common/io/atomic_file.h"
 #include "sim/gen_kinds.h"
 #include "common/io/json.h"
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 
 /* ------------------------------------------------------------ Polo Ch. 3 */
 

@@ -22,7 +22,7 @@
 
 #include "sim/gen_kinds.h"
 #include "common/io/json.h"
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 
 static int oom(char *err, size_t errlen)
 {

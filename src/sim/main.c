@@ -22,7 +22,7 @@
 #include "dl_autoconf.h"
 
 #include "common/config/config.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
 #include "common/io/json.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "common/compare/oracle.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 
 /* Compute the bound for an engine that has been created (lengths drawn,
  * deadlines resolved); running it is not needed.  0 or errno with err. */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 
 struct sim_summary {
 	char policy[32];

@@ -1,114 +1,16 @@
 /*
- * spec.h - the simulator's inputs: the cluster (nodes, CPUs, memory, I/O,
- * pools, map/reduce slots, external load f(t)) and the workload (jobs with
- * arrival, map and reduce tasks, their lengths and resource demands, a
- * deadline).  Both are JSON documents, specified in doc/simulator.md; the
- * parsers check every field and name the bad one in their error.
+ * spec.h - deadline-sim's cluster and workload documents: parsing (every
+ * field checked, the bad one named in the error), loading from files and
+ * writing them back (doc/simulator.md).  The structures are the core's
+ * (common/simulate/spec.h).
  */
 #ifndef SIM_SPEC_H
 #define SIM_SPEC_H
 
 #include <json-c/json.h>
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "sim/dist.h"
-
-#define SIM_MAX_NODES       100000u
-#define SIM_MAX_JOBS        10000000u
-#define SIM_MAX_TOTAL_TASKS 100000000u
-#define SIM_MAX_SERIES      10000000u
-#define SIM_MAX_PARTITIONS  64
-
-/* How tasks consume a node. */
-enum sim_slot_mode {
-	SIM_SLOTS_CPU = 0, /* CPUs, memory and I/O, as Slurm's cons_tres */
-	SIM_SLOTS_TYPED,   /* Hadoop 1 map and reduce slots */
-};
-
-/* Which free node a task goes to. */
-enum sim_node_order {
-	SIM_ORDER_FIRST_FIT = 0, /* lowest index first (Slurm's default) */
-	SIM_ORDER_ROUND_ROBIN,   /* after the last node used (heartbeats) */
-};
-
-struct sim_node_spec {
-	char *name;
-	uint32_t cpus;
-	uint64_t mem;                     /* MB; 0 = not constrained */
-	double io;                        /* MB/s; 0 = not constrained */
-	uint32_t map_slots, reduce_slots; /* typed mode */
-	double speed;                     /* task length is divided by it */
-	uint8_t pool;                     /* DL_POOL_* */
-	uint64_t partitions;
-};
-
-/* f(t): the share of the cluster's nodes that an external (higher
- * priority) workload holds, piecewise constant per step, in [0, 1]. */
-struct sim_series {
-	double start; /* time of values[0] */
-	double step;  /* seconds per value */
-	uint32_t n;
-	double *values;
-	bool repeat; /* wrap around after the last value */
-};
-
-struct sim_cluster_spec {
-	enum sim_slot_mode mode;
-	enum sim_node_order order;
-	struct sim_node_spec *nodes;
-	uint32_t nnodes;
-	char *partitions[SIM_MAX_PARTITIONS];
-	uint32_t npartitions;
-	double dispatch_latency;  /* seconds from a free slot to a start */
-	double task_overhead;     /* seconds a task holds its slot beyond its
-				   * length: Slurm's launch and completion */
-	double batch_sched_delay; /* Slurm's background pass: at most one
-				   * per this many seconds (0: not modelled) */
-	struct sim_series ext;    /* n == 0: no external load */
-};
-
-struct sim_phase_spec {
-	uint32_t tasks;
-	uint32_t cpus; /* per task (cpu mode) */
-	uint64_t mem;  /* MB per task */
-	double io;     /* MB/s per task */
-	struct sim_dist len;
-	double *lengths;   /* explicit per-task lengths, or NULL */
-	double time_limit; /* Slurm time limit of a task; 0 = derived */
-	double prior_mean; /* history prior for the policies; 0 = none */
-	double prior_p90;
-	double input_mb; /* data per task (RTMR's delta_i); 0 = unknown */
-};
-
-struct sim_job_spec {
-	char *name;
-	char *user;
-	char *account;
-	uint32_t partition;
-	double arrival;
-	double deadline;        /* absolute; 0 = none */
-	double deadline_factor; /* deadline = arrival + factor x isolated */
-	bool hard;              /* Slurm --deadline rather than a soft goal */
-	double reduce_cost;     /* hint for the policies; 0 = default */
-	double remote_prob;     /* chance a map task reads remotely */
-	double remote_factor;   /* its length multiplier */
-	double accel_speedup;   /* map tasks on accelerated nodes; 0 = none */
-	struct sim_phase_spec phase[2];
-};
-
-struct sim_workload_spec {
-	struct sim_job_spec *jobs;
-	uint32_t njobs;
-	bool has_window;
-	double window[2]; /* statistics only over jobs that start or finish
-			   * inside (the reverse family's middle days) */
-	char *description;
-};
-
-void sim_cluster_spec_free(struct sim_cluster_spec *c);
-void sim_workload_spec_free(struct sim_workload_spec *w);
+#include "common/simulate/spec.h"
 
 /* Parse from text.  origin names the input in messages; base_dir resolves
  * relative file names (external load files).  Return 0 or EINVAL/ENOMEM
@@ -128,11 +30,6 @@ int sim_series_parse_json(json_object *o, const char *path,
 int sim_series_parse_text(const char *text, size_t len, const char *origin,
 			  double step, struct sim_series *s, char *err,
 			  size_t errlen);
-void sim_series_free(struct sim_series *s);
-/* Value at time t (0 outside a non-repeating series). */
-double sim_series_at(const struct sim_series *s, double t);
-/* Next time after t where the value may change; +inf when never. */
-double sim_series_next_change(const struct sim_series *s, double t);
 
 /* Load and parse files (read at most 1 GiB). */
 int sim_cluster_load(const char *path, struct sim_cluster_spec *c, char *err,

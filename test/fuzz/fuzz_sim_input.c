@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/dist.h"
+#include "common/simulate/dist.h"
 #include "sim/gen_kinds.h"
 #include "common/io/json.h"
 #include "sim/spec.h"

@@ -10,7 +10,8 @@
 #             sees a cycle through declarations in a shared header).
 # Either graph fails on a cycle (tsort names it).  The include graph also
 # fails on an edge that goes up the layers, lowest first:
-#   io < config < model < estimate < plan < policy = realtime < compare
+#   io < config < model < estimate < plan < policy = realtime < simulate
+#   < compare
 # (io and config are leaves: io includes no other subsystem, config only
 # io; policy and realtime may use each other's modules, never in a cycle).
 #
@@ -30,7 +31,8 @@ rank() {
 	estimate) echo 3 ;;
 	plan) echo 4 ;;
 	policy | realtime) echo 5 ;;
-	compare) echo 6 ;;
+	simulate) echo 6 ;;
+	compare) echo 7 ;;
 	*) echo unknown ;;
 	esac
 }

@@ -11,7 +11,7 @@
 #include "common/plan/decide.h"
 #include "common/plan/sched_state.h"
 #include "fixtures.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 #include "sim/spec.h"
 
 static struct dl_plan_job entry(uint64_t map, uint64_t reduce, int phase)

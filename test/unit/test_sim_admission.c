@@ -13,8 +13,10 @@
 
 #include "fixtures.h"
 #include "sim/admission.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 #include "sim/output.h"
+#include "sim/policy.h"
+#include "sim/spec.h"
 
 struct run {
 	struct sim_cluster_spec cs;

@@ -12,9 +12,11 @@
 #include "common/compare/baseline.h"
 #include "common/policy/triage.h"
 #include "fixtures.h"
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 #include "sim/oracle_input.h"
 #include "sim/output.h"
+#include "sim/policy.h"
+#include "sim/spec.h"
 
 struct run {
 	struct sim_cluster_spec cs;

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "sim/dist.h"
+#include "common/simulate/dist.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
 #include "common/io/json.h"
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 #include "sim/spec.h"
 
 #ifndef SRCDIR

@@ -1,7 +1,7 @@
 /*
  * dist.c - sampling, moments and JSON form of task-length distributions.
  */
-#include "sim/dist.h"
+#include "common/simulate/dist.h"
 
 #include "common/estimate/stats.h"
 

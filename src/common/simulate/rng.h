@@ -4,8 +4,8 @@
  * streams derived from (seed, stream ids) so that a job's task lengths do
  * not depend on the order in which a policy happens to look at jobs.
  */
-#ifndef SIM_RNG_H
-#define SIM_RNG_H
+#ifndef DL_SIMULATE_RNG_H
+#define DL_SIMULATE_RNG_H
 
 #include <stdint.h>
 

@@ -30,7 +30,7 @@
  *  - reduces start only after every map has ended; running tasks are never
  *    killed by a policy.
  */
-#include "sim/engine.h"
+#include "common/simulate/engine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,7 +39,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 
 enum ev_kind {
 	EV_TASK_END = 0,

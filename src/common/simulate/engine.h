@@ -7,8 +7,8 @@
  * deterministic for a given seed: task lengths come from per-job random
  * streams, and simultaneous events are ordered by kind and insertion.
  */
-#ifndef SIM_ENGINE_H
-#define SIM_ENGINE_H
+#ifndef DL_SIMULATE_ENGINE_H
+#define DL_SIMULATE_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,8 +20,8 @@
 #include "common/model/model.h"
 #include "common/plan/decide.h"
 #include "common/plan/plan.h"
-#include "sim/policy.h"
-#include "sim/spec.h"
+#include "common/simulate/policy.h"
+#include "common/simulate/spec.h"
 
 enum sim_job_state {
 	SIM_JOB_FUTURE = 0, /* not arrived yet */

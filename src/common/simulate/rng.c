@@ -1,7 +1,7 @@
 /*
  * rng.c - xoshiro256** (Blackman and Vigna) with splitmix64 seeding.
  */
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 
 #include <math.h>
 

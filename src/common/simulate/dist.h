@@ -4,14 +4,14 @@
  * from given values) length, clamped to [min, max], optionally with a
  * straggler mixture (a share of tasks takes `factor` times longer).
  */
-#ifndef SIM_DIST_H
-#define SIM_DIST_H
+#ifndef DL_SIMULATE_DIST_H
+#define DL_SIMULATE_DIST_H
 
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/rng.h"
+#include "common/simulate/rng.h"
 
 enum sim_dist_kind {
 	SIM_DIST_CONST = 0,
