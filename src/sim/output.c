@@ -301,8 +301,12 @@ int sim_write_jobs_csv(const struct sim_engine *e, FILE *f)
 static void cell(FILE *f, bool tsv, int width, int prec, double v, bool defined,
 		 bool last)
 {
-	if (tsv)
-		fprintf(f, "%.*f", prec, defined ? v : 0);
+	/* an undefined figure (the oracle's utilisation, the lateness of a
+	 * run without late jobs) is "-", never a 0 that reads as measured */
+	if (tsv && defined)
+		fprintf(f, "%.*f", prec, v);
+	else if (tsv)
+		fputs("-", f);
 	else if (defined)
 		fprintf(f, "%-*.*f", width, prec, v);
 	else
@@ -361,10 +365,12 @@ void sim_print_table(FILE *f, const struct sim_summary *rows, size_t n,
 		     false);
 		cell(f, tsv, 6, 2, s->bsld_mean, run && s->nodl_jobs, false);
 		cell(f, tsv, 8, 2, s->bsld_p95, run && s->nodl_jobs, !tsv);
-		if (tsv)
+		if (tsv && run)
 			fprintf(f, "%u\t%u\t%.1f\t%.1f\n", s->late_jobs,
 				s->nodl_jobs, s->makespan_s,
 				s->mean_lateness_s);
+		else if (tsv)
+			fprintf(f, "-\t%u\t-\t-\n", s->nodl_jobs);
 	}
 }
 

@@ -58,4 +58,20 @@ if "$sim" run --cluster "$d/c.json" --workload "$d/w.json" --policy triage \
 	echo "two outputs on stdout accepted"; exit 1
 fi
 grep -q 'only one of' "$d/err"
+# the oracle is a bound, not a run: its utilisation, lateness and makespan
+# are undefined and print as "-", never as a measured-looking 0
+"$sim" compare --cluster "$d/c.json" --workload "$d/w.json" \
+	--policies triage --oracle --tsv >"$d/oracle.tsv"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "oracle" { n++; if ($c["util"] != "-" || $c["makespan_s"] != "-" ||
+		$c["late_mean_s"] != "-" || $c["lateness_s"] != "-") bad = 1 }
+	$1 == "triage" { if ($c["util"] == "-" || $c["makespan_s"] + 0 <= 0) bad = 1 }
+	END { exit !(n == 1 && !bad) }' "$d/oracle.tsv" ||
+	{ echo "oracle row of the TSV:"; cat "$d/oracle.tsv"; exit 1; }
+"$sim" compare --cluster "$d/c.json" --workload "$d/w.json" \
+	--policies triage --oracle >"$d/oracle.txt"
+awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "oracle" { n++; if ($c["util"] != "-" || $c["late_mean_s"] != "-") bad = 1 }
+	END { exit !(n == 1 && !bad) }' "$d/oracle.txt" ||
+	{ echo "oracle row of the table:"; cat "$d/oracle.txt"; exit 1; }
 echo "sim_cli: ok"
