@@ -1,6 +1,6 @@
 # contrib: setup, local cluster, examples, systemd units
 EXTRA_DIST += contrib/setup-deps.sh contrib/run-tests.sh \
-	contrib/localcluster/localcluster contrib/quickstart.sh \
+	contrib/localcluster/localcluster contrib/quickstart.sh contrib/quickstart-report \
 	contrib/slurm-chroot contrib/test-slurm-chroot.sh contrib/test-lib.sh \
 	contrib/compile-slurm-trees.sh \
 	doc/sched-deadline.md doc/localcluster.md

@@ -6,7 +6,7 @@
 #   contrib/setup-deps.sh [--slurm-src-dir DIR] [--no-packages] [--no-dev-tools]
 #
 # --no-dev-tools leaves out what only the Slurm-22.05 stages of
-# contrib/run-tests.sh use (clang, valgrind, gnuplot, clang-format): the
+# contrib/run-tests.sh use (clang, valgrind, clang-format): the
 # Slurm 24.11 chroot builds and runs the plugins without them.
 #
 # Idempotent: packages already installed and a tree already configured for the
@@ -31,12 +31,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# libpam0g-dev: Slurm's configure with Debian's flags (--enable-pam)
+# libpam0g-dev: Slurm's configure with Debian's flags (--enable-pam);
+# gnuplot-nox: the quickstart's timeline (and the benchmarks' plots)
 PACKAGES="build-essential autoconf automake libtool pkg-config dpkg-dev
  slurm-wlm slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev
  libpam0g-dev libjson-c-dev libsqlite3-dev sqlite3 check bats bc jq man-db
- groff-base procps python3"
-DEV_TOOLS="gnuplot-nox valgrind clang libclang-rt-dev clang-format"
+ groff-base procps python3 gnuplot-nox"
+DEV_TOOLS="valgrind clang libclang-rt-dev clang-format"
 [ "$dev_tools" = 0 ] || PACKAGES="$PACKAGES $DEV_TOOLS"
 
 missing=""

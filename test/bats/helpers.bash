@@ -75,20 +75,7 @@ dl_wait_jobs() { # timeout id...
 
 # jobcomp lines of an array: "STATE TASKID START END" with epoch times
 dl_tasks() { # array id
-	awk -v id="$1" '
-	{
-		delete f
-		for (i = 1; i <= NF; i++) {
-			n = index($i, "=")
-			if (n) f[substr($i, 1, n - 1)] = substr($i, n + 1)
-		}
-		# the record of an array'"'"'s unstarted rest (e.g. cancelled by
-		# Slurm at the deadline) has no ArrayJobId field
-		if (("ArrayJobId" in f) ? f["ArrayJobId"] == id : f["JobId"] == id)
-			print f["JobState"], (("ArrayTaskId" in f) ? f["ArrayTaskId"] : "-"), f["StartTime"], f["EndTime"]
-	}' "$LC_DIR/log/jobcomp.txt" | while read -r st task start end; do
-		echo "$st $task $(date -d "$start" +%s 2>/dev/null || echo 0) $(date -d "$end" +%s 2>/dev/null || echo 0)"
-	done
+	lc tasks "$1"
 }
 
 # tasks of an array that completed successfully

@@ -1,70 +1,96 @@
 #!/usr/bin/env bats
-# Two tenants on 16 nodes x 2 CPUs (doc/slurm-facts.md §6): a big relaxed array A
-# first, a small tight array B 5 s later.  With plain sched/backfill B's rest
-# is cancelled by Slurm at its deadline; sched/deadline must meet both.  The
-# same workload runs under both schedulers and the outcomes are printed side
-# by side.
+# Two tenants on 16 nodes x 2 CPUs (doc/slurm-facts.md §6), run as the user
+# runs it: contrib/quickstart.sh, the README's main command.  A big relaxed
+# array A first, a small tight array B 5 s later, once under plain
+# sched/backfill (B's rest is cancelled by Slurm at its deadline) and once
+# under sched/deadline with the cluster's deadline-estimatord (both met).
+# The quickstart's table, result.tsv and timeline PNG are checked, and that
+# it leaves nothing running, also when it is stopped half-way.
 load helpers
 
 setup_file() {
-	export LC_DIR=$BATS_FILE_TMPDIR/cluster
-	: >"$BATS_FILE_TMPDIR/outcomes"
+	export QS_DIR=$BATS_FILE_TMPDIR/quickstart
+	export QS_PORT=$((${DL_PORT_BASE:-20000} + ${DL_PORT_OFFSET:-0}))
 }
 
 teardown_file() {
-	dl_cluster_stop
-	echo "# two tenants, 16 nodes x 2 CPUs:" >&3
-	printf '# %-15s %-28s %-28s\n' scheduler \
-		"A 400x6s, deadline +200s" "B 64x3s, deadline +125s" >&3
-	while read -r sched a b; do
-		printf '# %-15s %-28s %-28s\n' "$sched" "${a//_/ }" "${b//_/ }" >&3
-	done <"$BATS_FILE_TMPDIR/outcomes"
+	# whatever a failed test left: stop it by its own pid files
+	local s
+	for s in backfill deadline; do
+		[ ! -d "$QS_DIR/$s" ] || "$LOCALCLUSTER" --dir "$QS_DIR/$s" stop || true
+	done
 }
 
-# run the workload under scheduler $1; sets A, B and their outcomes
-run_two_tenants() {
-	local sched=$1 a_dl b_dl
-	dl_cluster_start --sched "$sched" --deadline-conf none
-	A=$(dl_submit -J tenantA --array=0-399 -t 0:30 --deadline=now+200seconds --wrap='sleep 6')
-	sleep 5
-	B=$(dl_submit -J tenantB --array=0-63 -t 0:30 --deadline=now+125seconds --wrap='sleep 3')
-	a_dl=$(dl_deadline "$A")
-	b_dl=$(dl_deadline "$B")
-	dl_wait_jobs 240 "$A" "$B"
-	A_OUT="$(dl_outcome "$A" 400 "$a_dl") ($(dl_completed "$A")/400 done, last +$(($(dl_last_end "$A") - a_dl + 200))s)"
-	B_OUT="$(dl_outcome "$B" 64 "$b_dl") ($(dl_completed "$B")/64 done"
-	if [ "$(dl_deadline_cancelled "$B")" -gt 0 ]; then
-		B_OUT="$B_OUT, rest cancelled by Slurm)"
-	elif [ "$(dl_completed "$B")" -eq 0 ]; then
-		B_OUT="$B_OUT)"
-	else
-		B_OUT="$B_OUT, last +$(($(dl_last_end "$B") - b_dl + 125))s)"
-	fi
+quickstart() {
+	"$DL_SRC/contrib/quickstart.sh" --no-setup --build "$DL_BUILD" \
+		--port-base "$QS_PORT" --dir "$QS_DIR" "$@"
 }
 
-@test "two tenants: sched/backfill meets A and misses B (the baseline)" {
-	run_two_tenants sched/backfill
-	dl_cluster_stop
-	printf '%s %s %s\n' backfill "${A_OUT// /_}" "${B_OUT// /_}" >>"$BATS_FILE_TMPDIR/outcomes"
-	echo "A: $A_OUT"
-	echo "B: $B_OUT"
-	[[ "$A_OUT" == met* ]]
-	# the scenario must still show the problem sched/deadline solves
-	[[ "$B_OUT" == missed* ]]
+# processes whose command line names the quickstart's directory
+# (slurmctld, slurmd, deadline-estimatord, the jobs' steps)
+left_running() {
+	pgrep -a -f "$QS_DIR/" || true
 }
 
-@test "two tenants: sched/deadline meets both deadlines" {
-	run_two_tenants sched/deadline
-	printf '%s %s %s\n' deadline "${A_OUT// /_}" "${B_OUT// /_}" >>"$BATS_FILE_TMPDIR/outcomes"
-	echo "A: $A_OUT"
-	echo "B: $B_OUT"
-	"$SDEADLINE" || true
-	[[ "$A_OUT" == met* ]] || { dl_show_log; false; }
-	[[ "$B_OUT" == met* ]] || { dl_show_log; false; }
-	# the published plan agrees
-	[ "$(dl_plan_outcome "$A")" = met ]
-	[ "$(dl_plan_outcome "$B")" = met ]
-	# Slurm cancelled nothing
-	[ "$(dl_deadline_cancelled "$A")" -eq 0 ]
-	[ "$(dl_deadline_cancelled "$B")" -eq 0 ]
+# field N of result.tsv's row for scheduler S and job J
+result() { # sched job field
+	awk -F'\t' -v s="$1" -v j="$2" -v f="$3" '$1 == s && $2 == j { print $f }' "$QS_DIR/result.tsv"
+}
+
+@test "quickstart: stopped half-way (SIGTERM, as Ctrl-C), it stops what it started" {
+	# the script itself in the background (not a subshell around it), so
+	# that the signal reaches it
+	"$DL_SRC/contrib/quickstart.sh" --no-setup --build "$DL_BUILD" \
+		--port-base "$QS_PORT" --dir "$QS_DIR" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	local pid=$! _
+	# until the first cluster runs the workload
+	for _ in $(seq 120); do
+		[ -s "$QS_DIR/backfill/jobs.tsv" ] && break
+		sleep 1
+	done
+	[ -s "$QS_DIR/backfill/jobs.tsv" ] || { cat "$BATS_TEST_TMPDIR/out"; false; }
+	[ -n "$(left_running)" ] # the test sees the cluster
+	kill -TERM "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$rc" -ne 0 ]
+	grep -q 'interrupted; stopping what it started' "$BATS_TEST_TMPDIR/out"
+	[ -z "$(left_running)" ] || { left_running; false; }
+}
+
+@test "quickstart: sched/backfill misses B, sched/deadline with the estimator meets both; table, PNG, nothing left" {
+	run quickstart
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the side-by-side table
+	echo "$output" | grep -E '^job: tasks x length, deadline +sched/backfill +sched/deadline'
+	echo "$output" | grep -E '^tenantA: 400 x 6 s, \+200 s +met, [0-9]+ s to spare +met, [0-9]+ s to spare'
+	echo "$output" | grep -E '^tenantB: 64 x 3 s, \+1[23][0-9] s +MISSED: [0-9]+ of 64 tasks ran +met, [0-9]+ s to spare'
+	echo "$output" | grep -E '^quickstart finished in [0-9]+ s: sched/backfill missed [1-9][0-9]* deadline\(s\), sched/deadline 0$'
+	# its figures: plain Slurm misses at least one deadline, slurm-deadline none
+	[ "$(awk -F'\t' '$1 == "backfill" && $9 == "missed"' "$QS_DIR/result.tsv" | wc -l)" -ge 1 ]
+	[ "$(result backfill tenantA 9)" = met ]
+	[ "$(result backfill tenantB 9)" = missed ]
+	[ "$(result backfill tenantB 12)" != - ] # Slurm cancelled B's rest
+	local j
+	for j in tenantA tenantB; do
+		[ "$(result deadline "$j" 9)" = met ]
+		[ "$(result deadline "$j" 4)" = "$(result deadline "$j" 3)" ] # every task done
+		[ "$(result deadline "$j" 8)" -ge 0 ]                         # by the deadline
+		[ "$(result deadline "$j" 10)" = met ]                        # the plan agrees
+		[ "$(result deadline "$j" 12)" = - ]                          # Slurm cancelled nothing
+	done
+	# sched/deadline used the cluster's estimator: the plan says it
+	# answered, the job showed an estimate source, and every finished
+	# task reached its history
+	[ "$(jq -r .estimator "$QS_DIR/deadline/sdeadline.json")" = ok ]
+	[ "$(result deadline tenantA 11)" != - ]
+	[ "$(sqlite3 "$QS_DIR/deadline/state/estimator.db" 'select count(*) from tasks')" -eq 464 ]
+	# the timeline: a PNG with both panels' data
+	echo "$output" | grep -qxF "  timeline: $QS_DIR/timeline.png"
+	[ "$(head -c 8 "$QS_DIR/timeline.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	[ "$(stat -c %s "$QS_DIR/timeline.png")" -gt 10000 ]
+	grep -q '^# tenantB' "$QS_DIR/deadline/timeline.dat"
+	[ -z "$(left_running)" ] || { left_running; false; }
 }
