@@ -173,7 +173,9 @@ run_workload() {
 	while IFS=$'\t' read -r name id _; do
 		lc "$s" tasks "$id" >"$dir/$s/tasks-$name"
 	done <"$dir/$s/jobs.tsv"
-	[ "$keep" = 1 ] && [ "$s" = deadline ] || lc "$s" stop
+	if [ "$keep" = 0 ] || [ "$s" != deadline ]; then
+		lc "$s" stop
+	fi
 }
 
 for s in $scheds; do
@@ -181,6 +183,7 @@ for s in $scheds; do
 done
 
 step "result"
+# shellcheck disable=SC2086 # two words
 contrib/quickstart-report "$dir" $scheds
 
 if [ "$keep" = 1 ]; then
