@@ -1,7 +1,7 @@
 #!/bin/bash
 # Benchmark: how soon a freed slot runs the next task (doc/design.md §11: <= 1 s),
 # on the local cluster (16 nodes x 2 CPUs) with the two-tenant workload of
-# test/bats/sched_two_tenants.bats, under sched/backfill and sched/deadline.
+# contrib/quickstart.sh, under sched/backfill and sched/deadline.
 # Latency = task start - latest task end on the same node, from slurmctld's
 # log (ms timestamps; bench/dispatch-latency.py).
 #

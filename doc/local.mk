@@ -7,7 +7,7 @@ dist_man_MANS += doc/deadline.conf.5 doc/sdeadline.1 doc/smapreduce.1 \
 dist_doc_DATA += doc/admin-guide.md doc/user-guide.md doc/ux.md \
 	doc/sched-deadline.md doc/localcluster.md doc/architecture.md \
 	doc/select-deadline.md doc/security.md doc/design.md \
-	doc/slurm-facts.md doc/slurm-versions.md
+	doc/slurm-facts.md doc/slurm-versions.md doc/quickstart-timeline.png
 
 check_PROGRAMS += doc/check_conf_man
 doc_check_conf_man_SOURCES = doc/check_conf_man.c
