@@ -123,6 +123,139 @@ START_TEST(test_rel_error)
 }
 END_TEST
 
+START_TEST(test_weighted_quantile)
+{
+	double x[] = {5, 1, 3, 2, 4}, w1[] = {1, 1, 1, 1, 1};
+	double w[] = {0, 1, 0, 0, 3}; /* only 1 (w 1) and 4 (w 3) count */
+	double wneg[] = {1, -1, 1, 1, 1}, w0[] = {0, 0, 0, 0, 0};
+	struct dl_weighted sc[5];
+
+	/* equal weights, odd n: the sample median; q 0 and 1: the ends */
+	ck_assert_double_eq(dl_weighted_quantile(x, w1, 5, 0.5, sc), 3);
+	ck_assert_double_eq(dl_weighted_quantile(x, w1, 5, 0, sc), 1);
+	ck_assert_double_eq(dl_weighted_quantile(x, w1, 5, 1, sc), 5);
+	/* lower quantile: 0.4 of 5 reaches 2 values -> 2 */
+	ck_assert_double_eq(dl_weighted_quantile(x, w1, 5, 0.4, sc), 2);
+	/* cumulative weight 1 (x=1) < 2 = half of 4 <= 4 (x=4) */
+	ck_assert_double_eq(dl_weighted_quantile(x, w, 5, 0.5, sc), 4);
+	ck_assert_double_eq(dl_weighted_quantile(x, w, 5, 0.25, sc), 1);
+	/* zero-weight values are never the answer, even at q 0 */
+	ck_assert_double_eq(dl_weighted_quantile(x, w, 5, 0, sc), 1);
+	ck_assert(isnan(dl_weighted_quantile(x, wneg, 5, 0.5, sc)));
+	ck_assert(isnan(dl_weighted_quantile(x, w0, 5, 0.5, sc)));
+	ck_assert(isnan(dl_weighted_quantile(x, w1, 0, 0.5, sc)));
+	ck_assert(isnan(dl_weighted_quantile(x, w1, 5, 1.5, sc)));
+	ck_assert(isnan(dl_weighted_quantile(NULL, w1, 5, 0.5, sc)));
+}
+END_TEST
+
+/* A deterministic "generator" cycling through given numbers. */
+struct seq {
+	const double *u;
+	size_t n, i;
+};
+
+static double seq_unit(void *p)
+{
+	struct seq *s = p;
+
+	return s->u[s->i++ % s->n];
+}
+
+START_TEST(test_groups_median)
+{
+	/* one big group of 8 errors of 1.0 and three groups of one 0.1:
+	 * per task the median is 1.0, per group (each job counts once) 0.1 */
+	double x[] = {1, 1, 1, 1, 1, 1, 1, 1, 0.1, 0.1, 0.1};
+	size_t start[] = {0, 8, 9, 10, 11};
+	struct dl_groups g = {x, start, 4};
+	size_t empty_start[] = {0, 0, 0};
+	struct dl_groups empty = {x, empty_start, 2};
+
+	ck_assert_double_eq(dl_groups_median(&g, false), 1);
+	ck_assert_double_eq(dl_groups_median(&g, true), 0.1);
+	ck_assert(isnan(dl_groups_median(&empty, true)));
+	ck_assert(isnan(dl_groups_median(NULL, true)));
+}
+END_TEST
+
+START_TEST(test_bootstrap_groups)
+{
+	double x[] = {1, 1, 1, 1, 1, 1, 1, 1, 0.1, 0.1, 0.1};
+	size_t start[] = {0, 8, 9, 10, 11};
+	struct dl_groups g = {x, start, 4};
+	/* draws 0.0 -> group 0, 0.3 -> 1, 0.6 -> 2, 0.9 -> 3 */
+	double all_big[] = {0.0}, none_big[] = {0.3, 0.6, 0.9};
+	double mixed[] = {0.0, 0.3, 0.6, 0.9};
+	struct seq s1 = {all_big, 1, 0}, s2 = {none_big, 3, 0};
+	struct seq s3 = {mixed, 4, 0}, s4 = {mixed, 4, 0};
+	double lo, hi, lo2, hi2;
+	size_t one_start[] = {0, 1};
+	struct dl_groups one = {x + 8, one_start, 1};
+
+	/* every resample of only the big job: its error */
+	ck_assert(dl_bootstrap_groups(&g, true, 10, 0.95, seq_unit, &s1, &lo,
+				      &hi));
+	ck_assert_double_eq(lo, 1);
+	ck_assert_double_eq(hi, 1);
+	ck_assert(dl_bootstrap_groups(&g, false, 10, 0.95, seq_unit, &s2, &lo,
+				      &hi));
+	ck_assert_double_eq(lo, 0.1);
+	ck_assert_double_eq(hi, 0.1);
+	/* the original sample every time: the point estimates */
+	ck_assert(dl_bootstrap_groups(&g, false, 5, 0.95, seq_unit, &s3, &lo,
+				      &hi));
+	ck_assert_double_eq(lo, 1);
+	ck_assert_double_eq(hi, 1);
+	ck_assert(dl_bootstrap_groups(&g, true, 5, 0.95, seq_unit, &s4, &lo,
+				      &hi));
+	ck_assert_double_eq(lo, 0.1);
+	ck_assert_double_eq(hi, 0.1);
+	/* one group: no spread */
+	s1.i = 0;
+	ck_assert(dl_bootstrap_groups(&one, true, 3, 0.9, seq_unit, &s1, &lo2,
+				      &hi2));
+	ck_assert_double_eq(lo2, 0.1);
+	ck_assert_double_eq(hi2, 0.1);
+	/* degenerate requests */
+	ck_assert(!dl_bootstrap_groups(&g, true, 0, 0.95, seq_unit, &s1, &lo,
+				       &hi));
+	ck_assert(isnan(lo) && isnan(hi));
+	ck_assert(
+		!dl_bootstrap_groups(&g, true, 10, 1, seq_unit, &s1, &lo, &hi));
+	ck_assert(
+		!dl_bootstrap_groups(&g, true, 10, 0.95, NULL, &s1, &lo, &hi));
+	ck_assert(!dl_bootstrap_groups(NULL, true, 10, 0.95, seq_unit, &s1, &lo,
+				       &hi));
+}
+END_TEST
+
+START_TEST(test_bootstrap_spread)
+{
+	/* a real spread: 20 groups of one value each 1..20; a 90 % interval
+	 * from a pseudo-random sequence must contain the median and lie
+	 * within the data */
+	double x[20], u[97];
+	size_t start[21];
+	struct dl_groups g = {x, start, 20};
+	struct seq s = {u, 97, 0};
+	double lo, hi;
+
+	for (int i = 0; i < 20; i++) {
+		x[i] = i + 1;
+		start[i] = (size_t) i;
+	}
+	start[20] = 20;
+	for (int i = 0; i < 97; i++)
+		u[i] = fmod(i * 0.6180339887, 1.0);
+	ck_assert(dl_bootstrap_groups(&g, false, 200, 0.9, seq_unit, &s, &lo,
+				      &hi));
+	ck_assert(lo < 10 && hi > 10);
+	ck_assert(lo >= 1 && hi <= 20);
+	ck_assert(hi - lo >= 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -134,6 +267,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_t_quantile);
 	tcase_add_test(tc, test_ols);
 	tcase_add_test(tc, test_rel_error);
+	tcase_add_test(tc, test_weighted_quantile);
+	tcase_add_test(tc, test_groups_median);
+	tcase_add_test(tc, test_bootstrap_groups);
+	tcase_add_test(tc, test_bootstrap_spread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -185,3 +185,152 @@ double dl_rel_error(double predicted, double actual)
 		return NAN;
 	return fabs(predicted - actual) / actual;
 }
+
+static int cmp_weighted(const void *a, const void *b)
+{
+	const struct dl_weighted *x = a, *y = b;
+
+	return (x->x > y->x) - (x->x < y->x);
+}
+
+double dl_weighted_quantile(const double *x, const double *w, size_t n,
+			    double q, struct dl_weighted *scratch)
+{
+	double total = 0, cum = 0, target;
+
+	if (!x || !w || !scratch || !n || !(q >= 0 && q <= 1))
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(w[i] >= 0) || !isfinite(w[i]) || isnan(x[i]))
+			return NAN;
+		total += w[i];
+		scratch[i].x = x[i];
+		scratch[i].w = w[i];
+	}
+	if (!(total > 0))
+		return NAN;
+	qsort(scratch, n, sizeof(*scratch), cmp_weighted);
+	/* relative slack: sums of 1/size weights are not exact */
+	target = q * total * (1 - 1e-12);
+	for (size_t i = 0; i < n; i++) {
+		cum += scratch[i].w;
+		if (cum >= target && scratch[i].w > 0)
+			return scratch[i].x;
+	}
+	for (size_t i = n; i-- > 0;)
+		if (scratch[i].w > 0)
+			return scratch[i].x;
+	return NAN;
+}
+
+/* Median of the groups picked (pick[k] = group index, npick of them). */
+static double groups_median_of(const struct dl_groups *g, const size_t *pick,
+			       size_t npick, bool per_group, double *xs,
+			       double *ws, struct dl_weighted *idx)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < npick; k++) {
+		size_t a = g->start[pick[k]], b = g->start[pick[k] + 1];
+
+		for (size_t i = a; i < b; i++) {
+			xs[n] = g->x[i];
+			ws[n] = per_group ? 1.0 / (double) (b - a) : 1.0;
+			n++;
+		}
+	}
+	return dl_weighted_quantile(xs, ws, n, 0.5, idx);
+}
+
+static bool groups_ok(const struct dl_groups *g)
+{
+	if (!g || !g->x || !g->start || !g->ngroups)
+		return false;
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (g->start[k + 1] < g->start[k])
+			return false;
+	return g->start[g->ngroups] > g->start[0];
+}
+
+double dl_groups_median(const struct dl_groups *g, bool per_group)
+{
+	size_t n, *pick;
+	struct dl_weighted *idx;
+	double *xs, *ws, m = NAN;
+
+	if (!groups_ok(g))
+		return NAN;
+	n = g->start[g->ngroups];
+	pick = malloc(g->ngroups * sizeof(*pick));
+	idx = malloc(n * sizeof(*idx));
+	xs = malloc(n * sizeof(*xs));
+	ws = malloc(n * sizeof(*ws));
+	if (pick && idx && xs && ws) {
+		for (size_t k = 0; k < g->ngroups; k++)
+			pick[k] = k;
+		m = groups_median_of(g, pick, g->ngroups, per_group, xs, ws,
+				     idx);
+	}
+	free(pick);
+	free(idx);
+	free(xs);
+	free(ws);
+	return m;
+}
+
+bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
+			 unsigned reps, double level, double (*unit)(void *),
+			 void *rng, double *lo, double *hi)
+{
+	size_t maxn = 0, *pick = NULL;
+	struct dl_weighted *idx = NULL;
+	double *xs = NULL, *ws = NULL, *med = NULL;
+	unsigned got = 0;
+	bool ok = false;
+
+	if (lo)
+		*lo = NAN;
+	if (hi)
+		*hi = NAN;
+	if (!groups_ok(g) || !reps || !unit || !lo || !hi ||
+	    !(level > 0 && level < 1))
+		return false;
+	/* a resample holds at most ngroups copies of the largest group */
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (g->start[k + 1] - g->start[k] > maxn)
+			maxn = g->start[k + 1] - g->start[k];
+	maxn *= g->ngroups;
+	pick = malloc(g->ngroups * sizeof(*pick));
+	idx = malloc(maxn * sizeof(*idx));
+	xs = malloc(maxn * sizeof(*xs));
+	ws = malloc(maxn * sizeof(*ws));
+	med = malloc(reps * sizeof(*med));
+	if (!pick || !idx || !xs || !ws || !med)
+		goto out;
+	for (unsigned r = 0; r < reps; r++) {
+		double m;
+
+		for (size_t k = 0; k < g->ngroups; k++) {
+			size_t i = (size_t) (unit(rng) * (double) g->ngroups);
+
+			pick[k] = i < g->ngroups ? i : g->ngroups - 1;
+		}
+		m = groups_median_of(g, pick, g->ngroups, per_group, xs, ws,
+				     idx);
+		if (!isnan(m)) /* every group picked was empty */
+			med[got++] = m;
+	}
+	if (!got)
+		goto out;
+	dl_sort_doubles(med, got);
+	*lo = dl_quantile_sorted(med, got, (1 - level) / 2);
+	*hi = dl_quantile_sorted(med, got, (1 + level) / 2);
+	ok = true;
+out:
+	free(pick);
+	free(idx);
+	free(xs);
+	free(ws);
+	free(med);
+	return ok;
+}

@@ -41,4 +41,37 @@ bool dl_ols(const double *x, const double *y, size_t n, double *a, double *b,
 /* |predicted - actual| / actual; NAN unless actual > 0 and both finite. */
 double dl_rel_error(double predicted, double actual);
 
+/* Weighted quantile q in [0,1] of n values x with weights w >= 0 (a
+ * lower weighted quantile: the smallest x whose cumulative weight reaches
+ * q times the total; with equal weights and odd n, the sample median).
+ * scratch holds n pairs.  NAN for n == 0, a total weight of 0, a negative
+ * or non-finite weight, a NaN value, or q outside [0,1]. */
+struct dl_weighted {
+	double x, w;
+};
+double dl_weighted_quantile(const double *x, const double *w, size_t n,
+			    double q, struct dl_weighted *scratch);
+
+/* Groups of values (e.g. the prediction errors of each job): group g holds
+ * x[start[g] .. start[g+1]-1], so start has ngroups + 1 entries. */
+struct dl_groups {
+	const double *x;
+	const size_t *start;
+	size_t ngroups;
+};
+
+/* Median of grouped values, each value weighted 1 (per_group false) or
+ * 1 / its group's size (per_group true: every group counts the same). */
+double dl_groups_median(const struct dl_groups *g, bool per_group);
+
+/* Percentile bootstrap over groups: reps resamples of ngroups groups drawn
+ * with replacement (unit() returns uniform numbers in [0,1) from rng, so
+ * the interval is deterministic for a seeded generator); the interval is
+ * the (1-level)/2 and (1+level)/2 quantiles of the resamples' medians
+ * (dl_groups_median).  Returns false (lo = hi = NAN) with no groups, no
+ * values, reps == 0 or level outside (0,1). */
+bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
+			 unsigned reps, double level, double (*unit)(void *),
+			 void *rng, double *lo, double *hi);
+
 #endif
