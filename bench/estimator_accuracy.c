@@ -2,11 +2,19 @@
  * estimator_accuracy.c - replays per-task traces through the estimator's
  * history and predictors in time order: each task is predicted when it
  * starts (from what has finished by then, plus its job's own completed
- * tasks), and observed when it ends.  Reports, per trace and phase, the
- * median and mean relative error of p50 and how often the actual length was
- * at most p90 (coverage of the p90 interval).
+ * tasks), and observed when it ends.  The first --warmup share of the
+ * predictions (default 0.1) is replayed but not scored.  Reports, per trace
+ * and phase, the median relative error of p50 per task and per job (every
+ * job weighs the same) with percentile-bootstrap 95 % intervals over jobs
+ * (--reps resamples, default 1000, from --seed, default 1: deterministic),
+ * the same medians for a per-key-median oracle (a predictor that knows the
+ * median of each (user, name, phase) key over the scored tasks: what is
+ * achievable with these keys), how often the actual length was at most p90
+ * (coverage of the p90 interval) and the share of predictions for which the
+ * job's own tasks or its name's history could answer.
  *
- *   estimator_accuracy [--config FILE] [--format F] TRACE...
+ *   estimator_accuracy [--config FILE] [--format F] [--warmup SHARE]
+ *                      [--reps N] [--seed N] TRACE...
  *
  * TRACE is a Hadoop Rumen job trace (a stream of JSON job objects), a
  * Google clusterdata-2011 directory (task_events/ and job_events/ with
@@ -46,6 +54,7 @@
 #include "common/estimate/history.h"
 #include "common/estimate/stats.h"
 #include "estimator/est_config.h"
+#include "common/simulate/rng.h"
 
 struct task {
 	uint32_t job; /* index into jobs */
@@ -59,6 +68,7 @@ struct job {
 	/* own completions per phase, in completion order */
 	double *done[2];
 	size_t ndone[2], capdone[2];
+	uint32_t ntasks[2]; /* tasks per phase: the array size */
 };
 
 struct trace {
@@ -117,6 +127,7 @@ static void add_task(struct trace *t, uint32_t job, int phase, double start,
 		t->captasks = t->captasks ? t->captasks * 2 : 4096;
 		t->tasks = xrealloc(t->tasks, t->captasks * sizeof(*t->tasks));
 	}
+	t->jobs[job].ntasks[phase == 1]++;
 	t->tasks[t->ntasks++] = (struct task){.job = job,
 					      .phase = phase,
 					      .start = start,
@@ -617,50 +628,249 @@ static int cmp_event(const void *a, const void *b)
 	return (x->task > y->task) - (x->task < y->task);
 }
 
-struct acc {
-	double *err;
-	size_t n, cap;
-	size_t covered;
+/* One scored prediction. */
+struct scored {
+	uint32_t job;
+	uint8_t phase, source;
+	bool covered;    /* actual <= p90 */
+	bool specific;   /* the job's own or its name's history could answer */
+	uint32_t key;    /* (user, name, phase) key, for the oracle */
+	double len, err; /* actual length, relative error of p50 */
 };
 
-static void acc_add(struct acc *a, double err, bool covered)
+struct run_opts {
+	double warmup; /* share of predictions replayed but not scored */
+	unsigned reps; /* bootstrap resamples */
+	uint64_t seed; /* of the bootstrap */
+	double level;  /* of the intervals */
+};
+
+static double rng_unit(void *p)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 1024;
-		a->err = xrealloc(a->err, a->cap * sizeof(double));
+	return sim_rng_unit(p);
+}
+
+static int cmp_scored_job(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return 0;
+}
+
+/* Errors of a set of scored predictions grouped by job: the median per
+ * task, per job (each job weighs the same) and their bootstrap intervals
+ * over jobs. */
+struct figures {
+	size_t n, jobs, covered, specific;
+	double mean;
+	double med_task, med_job;
+	double ci_task[2], ci_job[2];
+	double oracle_task, oracle_job;
+};
+
+static void figures_of(struct scored *v, size_t n, const double *oracle_err,
+		       const struct run_opts *o, bool intervals,
+		       struct figures *f)
+{
+	double *x = xrealloc(NULL, n * sizeof(double));
+	double *ox = xrealloc(NULL, n * sizeof(double));
+	size_t *start = xrealloc(NULL, (n + 1) * sizeof(size_t));
+	struct dl_groups g = {x, start, 0}, og = {ox, start, 0};
+	double sum = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->med_task = f->med_job = f->oracle_task = f->oracle_job = NAN;
+	f->ci_task[0] = f->ci_task[1] = f->ci_job[0] = f->ci_job[1] = NAN;
+	if (!n)
+		goto out;
+	qsort(v, n, sizeof(*v), cmp_scored_job);
+	for (size_t i = 0; i < n; i++) {
+		if (!i || v[i].job != v[i - 1].job)
+			start[g.ngroups++] = i;
+		x[i] = v[i].err;
+		ox[i] = oracle_err
+				? dl_rel_error(oracle_err[v[i].key], v[i].len)
+				: NAN;
+		sum += v[i].err;
+		f->covered += v[i].covered;
+		f->specific += v[i].specific;
 	}
-	a->err[a->n++] = err;
-	a->covered += covered;
+	start[g.ngroups] = n;
+	og.ngroups = g.ngroups;
+	f->jobs = g.ngroups;
+	f->mean = sum / (double) n;
+	f->med_task = dl_groups_median(&g, false);
+	f->med_job = dl_groups_median(&g, true);
+	if (oracle_err) {
+		f->oracle_task = dl_groups_median(&og, false);
+		f->oracle_job = dl_groups_median(&og, true);
+	}
+	if (intervals) {
+		struct sim_rng r;
+
+		sim_rng_init(&r, o->seed, 1, 0, 0);
+		dl_bootstrap_groups(&g, false, o->reps, o->level, rng_unit, &r,
+				    &f->ci_task[0], &f->ci_task[1]);
+		sim_rng_init(&r, o->seed, 2, 0, 0);
+		dl_bootstrap_groups(&g, true, o->reps, o->level, rng_unit, &r,
+				    &f->ci_job[0], &f->ci_job[1]);
+	}
+out:
+	free(x);
+	free(ox);
+	free(start);
 }
 
-static void acc_row(const char *label, struct acc *a)
+static void print_ci(const double *ci)
 {
-	double sum = 0, med;
-
-	if (!a->n)
-		return;
-	for (size_t i = 0; i < a->n; i++)
-		sum += a->err[i];
-	dl_sort_doubles(a->err, a->n);
-	med = dl_quantile_sorted(a->err, a->n, 0.5);
-	printf("| %s | %zu | %.3f | %.3f | %.1f %% |\n", label, a->n, med,
-	       sum / (double) a->n,
-	       100.0 * (double) a->covered / (double) a->n);
+	if (isnan(ci[0]))
+		printf(" |");
+	else
+		printf(" [%.3f, %.3f] |", ci[0], ci[1]);
 }
 
-static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
+static double pct(size_t a, size_t b)
+{
+	return b ? 100.0 * (double) a / (double) b : NAN;
+}
+
+/* ---- the per-key-median oracle ---- */
+
+/* Map each (user, name, phase) to a key index. */
+static uint32_t key_of(struct idmap *m, const struct job *j, int phase,
+		       uint32_t *nkeys)
+{
+	char k[2 * 300];
+	bool found;
+	uint32_t *v;
+
+	snprintf(k, sizeof(k), "%d\037%s\037%s", phase, j->user, j->name);
+	v = idmap_slot(m, k, &found);
+	if (!found)
+		*v = (*nkeys)++;
+	return *v;
+}
+
+static int cmp_key_len(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* The median actual length of each key over the scored predictions: what a
+ * predictor that knows each key's future median would answer. */
+static double *oracle_medians(struct scored *v, size_t n, uint32_t nkeys)
+{
+	double *med = xrealloc(NULL, (nkeys ? nkeys : 1) * sizeof(double));
+	double *x = xrealloc(NULL, (n ? n : 1) * sizeof(double));
+
+	for (uint32_t k = 0; k < nkeys; k++)
+		med[k] = NAN;
+	qsort(v, n, sizeof(*v), cmp_key_len);
+	for (size_t i = 0, a = 0; i < n; i++) {
+		x[i] = v[i].len;
+		if (i + 1 == n || v[i + 1].key != v[i].key) {
+			med[v[i].key] =
+				dl_quantile_sorted(x + a, i + 1 - a, 0.5);
+			a = i + 1;
+		}
+	}
+	free(x);
+	return med;
+}
+
+static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
+		   size_t warm, size_t zero, const struct run_opts *o)
+{
+	double *oracle = oracle_medians(v, n, nkeys);
+	static const char *const phases[2] = {"map", "reduce"};
+	struct scored *sub = xrealloc(NULL, (n ? n : 1) * sizeof(*sub));
+
+	printf("\n### %s (%s)\n\n", t->path, t->format);
+	printf("%zu tasks of %zu jobs; %zu predictions in the warm-up "
+	       "(replayed, not scored); %zu zero-length tasks not scored.\n\n",
+	       t->ntasks, t->njobs, warm, zero);
+	printf("Medians of the relative error of p50 per task and per job "
+	       "(every job weighs the same), with %g %% bootstrap intervals "
+	       "over jobs (%u resamples, seed %llu); the oracle knows each "
+	       "(user, name, phase) key's median over the scored tasks.\n\n",
+	       100 * o->level, o->reps, (unsigned long long) o->seed);
+	printf("| phase | predictions | jobs | median per task | interval | "
+	       "median per job | interval | oracle per task | oracle per job "
+	       "| per job / oracle | mean | p90 coverage | job or name "
+	       "history |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+	       "---|\n");
+	for (int p = 0; p < 2; p++) {
+		struct figures f;
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i].phase == p)
+				sub[m++] = v[i];
+		if (!m)
+			continue;
+		figures_of(sub, m, oracle, o, true, &f);
+		printf("| %s | %zu | %zu | %.3f |", phases[p], f.n, f.jobs,
+		       f.med_task);
+		print_ci(f.ci_task);
+		printf(" %.3f |", f.med_job);
+		print_ci(f.ci_job);
+		printf(" %.3f | %.3f | %.2f | %.3f | %.1f %% | %.1f %% |\n",
+		       f.oracle_task, f.oracle_job,
+		       f.oracle_job > 0 ? f.med_job / f.oracle_job : NAN,
+		       f.mean, pct(f.covered, f.n), pct(f.specific, f.n));
+	}
+	printf("\nBy the predictor that answered:\n\n");
+	printf("| phase / source | predictions | jobs | median per task | "
+	       "median per job | mean | p90 coverage |\n"
+	       "|---|---|---|---|---|---|---|\n");
+	for (int p = 0; p < 2; p++)
+		for (int s = 0; s < DL_PRED_SOURCES; s++) {
+			struct figures f;
+			size_t m = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (v[i].phase == p && v[i].source == s)
+					sub[m++] = v[i];
+			if (!m)
+				continue;
+			figures_of(sub, m, NULL, o, false, &f);
+			printf("| %s / %s | %zu | %zu | %.3f | %.3f | %.3f | "
+			       "%.1f %% |\n",
+			       phases[p], dl_pred_source_name(s), f.n, f.jobs,
+			       f.med_task, f.med_job, f.mean,
+			       pct(f.covered, f.n));
+		}
+	free(sub);
+	free(oracle);
+}
+
+static int replay(struct trace *t, const struct dl_hist_cfg *cfg,
+		  const struct run_opts *o)
 {
 	struct event *ev = xrealloc(NULL, 2 * t->ntasks * sizeof(*ev));
-	struct acc all[2] = {{0}}, by_src[2][DL_PRED_SOURCES] = {{{0}}};
+	struct scored *v =
+		xrealloc(NULL, (t->ntasks ? t->ntasks : 1) * sizeof(*v));
+	struct idmap keys = {0};
+	uint32_t nkeys = 0;
 	struct dl_hist *h;
 	char err[256];
-	size_t nev = 0, zero = 0;
+	size_t nev = 0, zero = 0, nv = 0, starts = 0, warm = 0, nwarm;
+	unsigned specific = (1u << DL_PRED_JOB) | (1u << DL_PRED_NAME);
 
 	h = dl_hist_new(cfg, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "estimator_accuracy: %s\n", err);
 		return -1;
 	}
+	/* the first share of the starts (in time order) warms the history */
+	nwarm = (size_t) floor(o->warmup * (double) t->ntasks);
 	for (size_t i = 0; i < t->ntasks; i++) {
 		ev[nev++] = (struct event){t->tasks[i].end, 0, (uint32_t) i};
 		ev[nev++] = (struct event){t->tasks[i].start, 1, (uint32_t) i};
@@ -676,12 +886,17 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 				.user = j->user,
 				.name = j->name,
 				.phase = tk->phase,
+				.tasks = j->ntasks[tk->phase],
 				.completed = j->done[tk->phase],
 				.ncompleted = j->ndone[tk->phase],
 				.input_bytes = tk->bytes,
 			};
 			struct dl_prediction p;
 
+			if (starts++ < nwarm) {
+				warm++;
+				continue;
+			}
 			if (!(len > 0)) {
 				zero++; /* relative error undefined */
 				continue;
@@ -691,10 +906,16 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 						"failed\n");
 				continue;
 			}
-			acc_add(&all[tk->phase], dl_rel_error(p.p50, len),
-				len <= p.p90);
-			acc_add(&by_src[tk->phase][p.source],
-				dl_rel_error(p.p50, len), len <= p.p90);
+			v[nv++] = (struct scored){
+				.job = tk->job,
+				.phase = (uint8_t) tk->phase,
+				.source = (uint8_t) p.source,
+				.covered = len <= p.p90,
+				.specific = (p.available & specific) != 0,
+				.key = key_of(&keys, j, tk->phase, &nkeys),
+				.len = len,
+				.err = dl_rel_error(p.p50, len),
+			};
 		} else {
 			struct dl_task_rec r = {
 				.job_id = j->id,
@@ -724,27 +945,9 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg)
 			j->done[p][j->ndone[p]++] = len;
 		}
 	}
-	printf("\n### %s (%s)\n\n", t->path, t->format);
-	printf("%zu tasks of %zu jobs; %zu zero-length tasks not scored.\n\n",
-	       t->ntasks, t->njobs, zero);
-	printf("| phase | predictions | median rel. error | mean rel. error | "
-	       "p90 coverage |\n|---|---|---|---|---|\n");
-	acc_row("map", &all[0]);
-	acc_row("reduce", &all[1]);
-	printf("\nBy the predictor that answered:\n\n");
-	printf("| phase / source | predictions | median rel. error | mean rel. "
-	       "error | p90 coverage |\n|---|---|---|---|---|\n");
-	for (int p = 0; p < 2; p++)
-		for (int s = 0; s < DL_PRED_SOURCES; s++) {
-			char label[48];
-
-			snprintf(label, sizeof(label), "%s / %s",
-				 p ? "reduce" : "map", dl_pred_source_name(s));
-			acc_row(label, &by_src[p][s]);
-			free(by_src[p][s].err);
-		}
-	free(all[0].err);
-	free(all[1].err);
+	report(t, v, nv, nkeys, warm, zero, o);
+	idmap_free(&keys);
+	free(v);
 	free(ev);
 	dl_hist_free(h);
 	return 0;
@@ -841,20 +1044,32 @@ static int load(struct trace *t, const char *path, const char *fmt)
 	return -1;
 }
 
+#define USAGE                                                                  \
+	"usage: estimator_accuracy [--config FILE] "                           \
+	"[--format rumen|google|alibaba]\n"                                    \
+	"          [--warmup SHARE] [--reps N] [--seed N] TRACE...\n"
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"format", required_argument, NULL, 'F'},
+		{"warmup", required_argument, NULL, 'w'},
+		{"reps", required_argument, NULL, 'r'},
+		{"seed", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *config = NULL, *format = NULL;
+	struct run_opts ro = {
+		.warmup = 0.1, .reps = 1000, .seed = 1, .level = 0.95};
 	struct est_config cfg;
+	char *end;
 	char err[512];
 	int opt, rc = 0;
 
-	while ((opt = getopt_long(argc, argv, "c:F:h", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:F:w:r:s:h", lopts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'c':
 			config = optarg;
@@ -862,17 +1077,39 @@ int main(int argc, char **argv)
 		case 'F':
 			format = optarg;
 			break;
+		case 'w':
+			ro.warmup = strtod(optarg, &end);
+			if (*end || !(ro.warmup >= 0 && ro.warmup < 1)) {
+				fprintf(stderr, "estimator_accuracy: --warmup "
+						"must be in [0, 1)\n");
+				return 2;
+			}
+			break;
+		case 'r':
+			ro.reps = (unsigned) strtoul(optarg, &end, 10);
+			if (*end || ro.reps < 1 || ro.reps > 100000) {
+				fprintf(stderr, "estimator_accuracy: --reps "
+						"must be 1..100000\n");
+				return 2;
+			}
+			break;
+		case 's':
+			ro.seed = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-') {
+				fprintf(stderr, "estimator_accuracy: --seed "
+						"must be a number\n");
+				return 2;
+			}
+			break;
 		case 'h':
-			printf("usage: estimator_accuracy [--config FILE] "
-			       "[--format rumen|google|alibaba] TRACE...\n");
+			printf(USAGE);
 			return 0;
 		default:
 			return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: estimator_accuracy [--config FILE] "
-				"[--format rumen|google|alibaba] TRACE...\n");
+		fprintf(stderr, USAGE);
 		return 2;
 	}
 	est_config_defaults(&cfg);
@@ -905,7 +1142,7 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		if (load(&t, argv[i], fmt) || replay(&t, &cfg.hist))
+		if (load(&t, argv[i], fmt) || replay(&t, &cfg.hist, &ro))
 			rc = 1;
 		trace_free(&t);
 	}

@@ -4,6 +4,7 @@
  * (job -> history:name -> history:user -> rate -> default), windows, age
  * limit, profiles and bad input.
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -576,6 +577,197 @@ START_TEST(test_name_keys_bound)
 }
 END_TEST
 
+START_TEST(test_score)
+{
+	struct dl_score sc = {0, 0};
+
+	/* no weight yet: no score */
+	ck_assert(isnan(dl_score_get(&sc, 0.5)));
+	/* |log(20/10)| with weight 1 */
+	dl_score_add(&sc, 10, 20, 1);
+	ck_assert_double_eq_tol(sc.weight, 1, 1e-12);
+	ck_assert_double_eq_tol(dl_score_get(&sc, 1), log(2), 1e-12);
+	ck_assert(isnan(dl_score_get(&sc, 1.5)));
+	/* a second error 0 of weight 1: old sums x 0.9 first:
+	 * (0.9 log 2 + 0) / (0.9 + 1) */
+	dl_score_add(&sc, 10, 10, 1);
+	ck_assert_double_eq_tol(dl_score_get(&sc, 1.5), 0.9 * log(2) / 1.9,
+				1e-12);
+	/* bad input is ignored */
+	dl_score_add(&sc, 0, 10, 1);
+	dl_score_add(&sc, 10, NAN, 1);
+	dl_score_add(&sc, 10, 10, 0);
+	dl_score_add(&sc, 10, 10, -1);
+	dl_score_add(NULL, 10, 10, 1);
+	ck_assert_double_eq_tol(sc.weight, 1.9, 1e-12);
+	ck_assert(isnan(dl_score_get(NULL, 0)));
+	/* task weights: 1/(k(k+1)), an array of n weighs n/(n+1) < 1 */
+	ck_assert_double_eq_tol(dl_score_task_weight(1), 0.5, 1e-12);
+	ck_assert_double_eq_tol(dl_score_task_weight(3), 1.0 / 12, 1e-12);
+	{
+		double sum = 0;
+
+		for (uint64_t k = 1; k <= 3000; k++)
+			sum += dl_score_task_weight(k);
+		ck_assert_double_eq_tol(sum, 3000.0 / 3001, 1e-9);
+	}
+	ck_assert(dl_score_task_weight(0) > 0);
+}
+END_TEST
+
+START_TEST(test_choose)
+{
+	struct dl_score sc[DL_PRED_SOURCES];
+	unsigned user = 1u << DL_PRED_USER, rate = 1u << DL_PRED_RATE;
+	unsigned def = 1u << DL_PRED_DEFAULT;
+
+	memset(sc, 0, sizeof(sc));
+	/* nothing to choose from (job and name are not chosen here) */
+	ck_assert_int_eq(dl_pred_choose(sc, 0), DL_PRED_SOURCES);
+	ck_assert_int_eq(
+		dl_pred_choose(sc, (1u << DL_PRED_JOB) | (1u << DL_PRED_NAME)),
+		DL_PRED_SOURCES);
+	/* no scores: the fixed order */
+	ck_assert_int_eq(dl_pred_choose(sc, user | rate | def), DL_PRED_USER);
+	ck_assert_int_eq(dl_pred_choose(NULL, rate | def), DL_PRED_RATE);
+	ck_assert_int_eq(dl_pred_choose(sc, def), DL_PRED_DEFAULT);
+	/* the default is better for this user, but the user level has no
+	 * trusted score yet: no switch without evidence */
+	sc[DL_PRED_DEFAULT] = (struct dl_score){0.2 * 5, 5};
+	sc[DL_PRED_USER] = (struct dl_score){1.0 * 1, 1};
+	ck_assert_int_eq(dl_pred_choose(sc, user | def), DL_PRED_USER);
+	/* both trusted, default clearly better: default */
+	sc[DL_PRED_USER] = (struct dl_score){1.0 * 5, 5};
+	ck_assert_int_eq(dl_pred_choose(sc, user | def), DL_PRED_DEFAULT);
+	/* not available: not chosen */
+	ck_assert_int_eq(dl_pred_choose(sc, user), DL_PRED_USER);
+	/* within the margin (0.9 vs 1.0 > 0.8): keep the first */
+	sc[DL_PRED_DEFAULT] = (struct dl_score){0.9 * 5, 5};
+	ck_assert_int_eq(dl_pred_choose(sc, user | def), DL_PRED_USER);
+	/* the best of three */
+	sc[DL_PRED_RATE] = (struct dl_score){0.1 * 5, 5};
+	ck_assert_int_eq(dl_pred_choose(sc, user | rate | def), DL_PRED_RATE);
+}
+END_TEST
+
+START_TEST(test_regime)
+{
+	/* a first wave of 10 tasks of ~800 s, then 6 of ~40 s */
+	double x[16], s[16];
+	struct dl_pred_cfg c = pcfg();
+	struct dl_summary sum;
+	struct dl_prediction p;
+
+	for (int i = 0; i < 10; i++)
+		x[i] = 800 + i;
+	for (int i = 10; i < 16; i++)
+		x[i] = 40 + i;
+	/* newest 5 (m = 5) differ by 16x: the regime starts at 11; m = 10
+	 * would cross into the first wave (median 800s/40s mixed) */
+	ck_assert_uint_eq(dl_regime_start(x, 16, 5, 2.5, s), 11);
+	ck_assert_int_eq(dl_job_summary(x, 16, &c, s, &sum), 0);
+	ck_assert_uint_eq(sum.n, 5);
+	ck_assert_double_eq_tol(sum.p50, 53, 1e-12);
+	ck_assert(dl_pred_job(x, 16, &c, NULL, s, &p));
+	ck_assert_double_eq_tol(p.p50, 53, 1e-12);
+	/* the other way (the newest longer): stragglers of one wave, not a
+	 * new regime */
+	for (int i = 0; i < 10; i++)
+		x[i] = 40 + i;
+	for (int i = 10; i < 16; i++)
+		x[i] = 800 + i;
+	ck_assert_uint_eq(dl_regime_start(x, 16, 5, 2.5, s), 0);
+	/* no change: a steady job */
+	for (int i = 0; i < 16; i++)
+		x[i] = 100 + (i % 3) * 20;
+	ck_assert_uint_eq(dl_regime_start(x, 16, 5, 2.5, s), 0);
+	ck_assert_int_eq(dl_job_summary(x, 16, &c, s, &sum), 0);
+	ck_assert_uint_eq(sum.n, 16);
+	/* too few for two runs of 5; bad arguments */
+	ck_assert_uint_eq(dl_regime_start(x, 9, 5, 2.5, s), 0);
+	ck_assert_uint_eq(dl_regime_start(x, 16, 0, 2.5, s), 0);
+	ck_assert_uint_eq(dl_regime_start(x, 16, 5, 1, s), 0);
+	ck_assert_uint_eq(dl_regime_start(NULL, 16, 5, 2.5, s), 0);
+	ck_assert_int_eq(dl_job_summary(x, 0, &c, s, &sum), EINVAL);
+}
+END_TEST
+
+START_TEST(test_default_calibrated)
+{
+	struct dl_hist *h = hist(100);
+	struct dl_prediction p;
+	int covered = 0;
+
+	/* alice's tasks run ~1000 s: a new user's default is no longer the
+	 * configured 60 s but every user's recent median */
+	for (int i = 0; i < 200; i++) {
+		struct dl_task_rec r = rec((uint64_t) i / 10 + 1, "alice", "a",
+					   0, 1000 * exp(0.3 * sin(i * 1.7)));
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	p = predict(h, "bob", "b", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	ck_assert(p.p50 > 700 && p.p50 < 1300);
+	ck_assert(p.calibrated);
+	ck_assert_uint_ge(p.n, 100);
+	/* and its p90 covers about 90 % of such tasks */
+	for (int i = 0; i < 200; i++)
+		covered += 1000 * exp(0.3 * sin(i * 1.3 + 0.5)) <= p.p90;
+	ck_assert_int_ge(covered, 160);
+	ck_assert_int_le(covered, 200);
+	/* reduces have seen nothing: the configured length */
+	p = predict(h, "bob", "b", 1, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	ck_assert_double_eq_tol(p.p50, 120, 1e-12);
+	ck_assert(!p.calibrated);
+	dl_hist_free(h);
+}
+END_TEST
+
+START_TEST(test_choice_in_history)
+{
+	struct dl_hist *h = hist(100);
+	struct dl_prediction p;
+
+	/* everyone's tasks take 100 s; carol's first job took 5 s and her
+	 * next jobs take 100 s like everyone's: her user history (the
+	 * 5 s job dominates its median for a while) loses to the default */
+	for (int i = 0; i < 60; i++) {
+		struct dl_task_rec r = rec(1000 + i, "dave", "d", 0, 100);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	for (int i = 0; i < 20; i++) {
+		struct dl_task_rec r = rec(1, "carol", "c1", 0, 5);
+
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	/* one job of carol's so far: the user level by the fixed order */
+	p = predict(h, "carol", "new", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_USER);
+	ck_assert_double_eq_tol(p.p50, 5, 1e-6);
+	ck_assert(p.available & (1u << DL_PRED_DEFAULT));
+	ck_assert(!(p.available & (1u << DL_PRED_NAME)));
+	/* four more jobs of 3 tasks of 100 s each: the user level was wrong
+	 * by 20x on each, the default right */
+	for (int j = 0; j < 4; j++)
+		for (int i = 0; i < 3; i++) {
+			struct dl_task_rec r = rec(2 + (uint64_t) j, "carol",
+						   j % 2 ? "c2" : "c3", 0, 100);
+
+			ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+		}
+	p = predict(h, "carol", "new", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_DEFAULT);
+	ck_assert_double_eq_tol(p.p50, 100, 1e-6);
+	/* dave's user history is as good as the default: kept */
+	p = predict(h, "dave", "new", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_USER);
+	dl_hist_free(h);
+}
+END_TEST
+
 START_TEST(test_bad_records_and_queries)
 {
 	struct dl_hist *h = hist(10);
@@ -673,6 +865,11 @@ static Suite *suite(void)
 	tcase_add_test(th, test_zero_durations_ordered);
 	tcase_add_test(th, test_name_keys_bound);
 	tcase_add_test(th, test_bad_records_and_queries);
+	tcase_add_test(tc, test_score);
+	tcase_add_test(tc, test_choose);
+	tcase_add_test(tc, test_regime);
+	tcase_add_test(th, test_default_calibrated);
+	tcase_add_test(th, test_choice_in_history);
 	suite_add_tcase(s, th);
 	return s;
 }

@@ -47,6 +47,8 @@ struct hkey {
 	struct cached_sum plain; /* every record: what predict uses */
 	struct cached_sum excl;  /* without one job's records: calibration */
 	struct dl_usage usage;   /* with plain */
+	/* (user, phase) keys: each level's recent accuracy for the user */
+	struct dl_score score[DL_PRED_SOURCES];
 };
 
 struct hjob {
@@ -93,6 +95,8 @@ struct dl_hist {
 	struct hkey *key_head,
 		*key_tail; /* names, most recently observed first */
 	struct rate_win rate[2];
+	/* per phase the newest tasks of every user: the default level */
+	struct hkey global[2];
 	struct dl_calib calib[DL_PRED_SOURCES];
 	double *scratch_a, *scratch_b;
 	uint32_t scratch_len;
@@ -338,8 +342,10 @@ void dl_hist_free(struct dl_hist *h)
 	hmap_free(&h->names, hkey_free);
 	hmap_free(&h->users, hkey_free);
 	hmap_free(&h->jobs, hjob_free);
-	for (int p = 0; p < 2; p++)
+	for (int p = 0; p < 2; p++) {
 		free(h->rate[p].ring.r);
+		free(h->global[p].ring.r);
+	}
 	for (int i = 0; i < DL_PRED_SOURCES; i++)
 		dl_calib_free(&h->calib[i]);
 	free(h->scratch_a);
@@ -828,7 +834,7 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 	const struct cached_sum *cs;
 	struct hjob *job;
 	struct hrec r;
-	double len;
+	double len, w;
 	bool seen;
 	int rc;
 
@@ -857,7 +863,7 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 		struct dl_summary s;
 		uint32_t n = job_samples(job, h->scratch_a);
 
-		if (!dl_summary_compute(h->scratch_a, n, pc, h->scratch_b, &s))
+		if (!dl_job_summary(h->scratch_a, n, pc, h->scratch_b, &s))
 			dl_calib_add(&h->calib[DL_PRED_JOB], s.p50, s.spread,
 				     len);
 	}
@@ -867,18 +873,35 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 			dl_calib_add(&h->calib[DL_PRED_NAME], cs->sum.p50,
 				     cs->sum.spread, len);
 	}
+	/* the levels a user's jobs may be given (dl_pred_choose): their
+	 * errors calibrate them and score them for this user */
+	w = dl_score_task_weight((uint64_t) job->n + 1);
 	cs = key_for_job(h, ku, now, seen, t->job_id);
-	if (cs->ok && cs->sum.n >= pc->min_samples)
+	if (cs->ok && cs->sum.n >= pc->min_samples) {
 		dl_calib_add(&h->calib[DL_PRED_USER], cs->sum.p50,
 			     cs->sum.spread, len);
+		dl_score_add(&ku->score[DL_PRED_USER], cs->sum.p50, len, w);
+	}
 	if (!isnan(t->input_bytes)) {
 		const struct dl_rate_model *m = rate_for_job(
 			h, &h->rate[t->phase], now, seen, t->job_id);
 
-		if (m->valid)
-			dl_calib_add(&h->calib[DL_PRED_RATE],
-				     dl_rate_predict(m, t->input_bytes),
-				     m->spread, len);
+		if (m->valid) {
+			double p50 = dl_rate_predict(m, t->input_bytes);
+
+			dl_calib_add(&h->calib[DL_PRED_RATE], p50, m->spread,
+				     len);
+			dl_score_add(&ku->score[DL_PRED_RATE], p50, len, w);
+		}
+	}
+	cs = key_for_job(h, &h->global[t->phase], now, seen, t->job_id);
+	if (cs->ok && cs->sum.n >= pc->min_samples) {
+		dl_calib_add(&h->calib[DL_PRED_DEFAULT], cs->sum.p50,
+			     cs->sum.spread, len);
+		dl_score_add(&ku->score[DL_PRED_DEFAULT], cs->sum.p50, len, w);
+	} else {
+		dl_score_add(&ku->score[DL_PRED_DEFAULT],
+			     pc->default_len[t->phase], len, w);
 	}
 
 store:
@@ -896,14 +919,17 @@ store:
 	if ((rc = ring_push(&kn->ring, h->cfg.window, &r)) ||
 	    (rc = ring_push(&ku->ring, h->cfg.window, &r)))
 		return rc;
+	if ((rc = ring_push(&h->global[t->phase].ring, h->cfg.window, &r)))
+		return rc;
 	kn->adds++;
 	ku->adds++;
+	h->global[t->phase].adds++;
 	if (!isnan(t->input_bytes)) {
-		struct rate_win *w = &h->rate[t->phase];
+		struct rate_win *rw = &h->rate[t->phase];
 
-		if ((rc = ring_push(&w->ring, h->cfg.rate_window, &r)))
+		if ((rc = ring_push(&rw->ring, h->cfg.rate_window, &r)))
 			return rc;
-		w->adds++;
+		rw->adds++;
 	}
 	h->observed++;
 	return 0;
@@ -918,7 +944,9 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 	char nk[KEYBUF], uk[KEYBUF];
 	size_t nlen, ulen;
 	struct hkey *kn, *ku;
-	const struct cached_sum *cs;
+	const struct cached_sum *cs, *user = NULL;
+	const struct dl_rate_model *rate = NULL;
+	unsigned avail = 0;
 	size_t use;
 
 	if (!h || !out)
@@ -937,36 +965,59 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 	use = q->ncompleted < pc->job_window ? q->ncompleted : pc->job_window;
 	if (use > h->scratch_len)
 		use = h->scratch_len;
-	if (q->ncompleted >= pc->min_samples &&
-	    dl_pred_job(q->completed + (q->ncompleted - use), use, pc,
-			&h->calib[DL_PRED_JOB], h->scratch_b, out))
-		goto profile;
-	/* an empty job name says nothing more than the user */
 	if (kn && q->name[0]) {
 		cs = key_plain(h, kn, now, 0);
-		if (cs->ok && cs->sum.n >= pc->min_samples) {
-			dl_pred_from_summary(&cs->sum, DL_PRED_NAME,
-					     &h->calib[DL_PRED_NAME], pc, out);
-			goto profile;
-		}
+		if (cs->ok && cs->sum.n >= pc->min_samples)
+			avail |= 1u << DL_PRED_NAME;
+	}
+	if (q->ncompleted >= pc->min_samples &&
+	    dl_pred_job(q->completed + (q->ncompleted - use), use, pc,
+			&h->calib[DL_PRED_JOB], h->scratch_b, out)) {
+		avail |= 1u << DL_PRED_JOB;
+		goto profile;
+	}
+	/* an empty job name says nothing more than the user */
+	if (avail & (1u << DL_PRED_NAME)) {
+		cs = key_plain(h, kn, now, 0);
+		dl_pred_from_summary(&cs->sum, DL_PRED_NAME,
+				     &h->calib[DL_PRED_NAME], pc, out);
+		goto profile;
 	}
 	if (ku) {
-		cs = key_plain(h, ku, now, 0);
-		if (cs->ok && cs->sum.n >= pc->min_samples) {
-			dl_pred_from_summary(&cs->sum, DL_PRED_USER,
-					     &h->calib[DL_PRED_USER], pc, out);
-			goto profile;
-		}
+		user = key_plain(h, ku, now, 0);
+		if (user->ok && user->sum.n >= pc->min_samples)
+			avail |= 1u << DL_PRED_USER;
 	}
-	if (!isnan(q->input_bytes) &&
-	    dl_pred_from_rate(rate_plain(h, &h->rate[q->phase], now, 0),
-			      q->input_bytes, &h->calib[DL_PRED_RATE], pc, out))
-		goto profile;
-	/* nothing known about this user: the documented, conservative
-	 * default (a cluster-wide average would be no more specific and
-	 * less predictable for the admin) */
-	dl_pred_default(pc, q->phase, out);
+	if (!isnan(q->input_bytes)) {
+		rate = rate_plain(h, &h->rate[q->phase], now, 0);
+		if (isfinite(dl_rate_predict(rate, q->input_bytes)))
+			avail |= 1u << DL_PRED_RATE;
+	}
+	avail |= 1u << DL_PRED_DEFAULT;
+	switch (dl_pred_choose(ku ? ku->score : NULL, avail)) {
+	case DL_PRED_USER:
+		dl_pred_from_summary(&user->sum, DL_PRED_USER,
+				     &h->calib[DL_PRED_USER], pc, out);
+		break;
+	case DL_PRED_RATE:
+		dl_pred_from_rate(rate, q->input_bytes, &h->calib[DL_PRED_RATE],
+				  pc, out);
+		break;
+	default:
+		/* every user's recent tasks of the phase, calibrated like the
+		 * other levels; the configured length until there are
+		 * enough of them */
+		cs = key_plain(h, &h->global[q->phase], now, 0);
+		if (cs->ok && cs->sum.n >= pc->min_samples)
+			dl_pred_from_summary(&cs->sum, DL_PRED_DEFAULT,
+					     &h->calib[DL_PRED_DEFAULT], pc,
+					     out);
+		else
+			dl_pred_default(pc, q->phase, out);
+		break;
+	}
 profile:
+	out->available = avail | (1u << out->source);
 	/* the RAS profile comes from the (user, name, phase) history
 	 * whichever level answered the length */
 	if (kn) {

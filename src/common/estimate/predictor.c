@@ -328,18 +328,116 @@ bool dl_pred_from_rate(const struct dl_rate_model *m, double bytes,
 	return true;
 }
 
+int dl_job_summary(const double *completed, size_t n,
+		   const struct dl_pred_cfg *cfg, double *scratch,
+		   struct dl_summary *out)
+{
+	uint32_t min_run;
+	size_t use, from;
+
+	if (!completed || !cfg || !scratch || !out || !n)
+		return EINVAL;
+	use = n < cfg->job_window ? n : cfg->job_window;
+	completed += n - use;
+	min_run = cfg->min_samples > DL_REGIME_MIN_RUN ? cfg->min_samples
+						       : DL_REGIME_MIN_RUN;
+	from = dl_regime_start(completed, use, min_run, DL_REGIME_FACTOR,
+			       scratch);
+	return dl_summary_compute(completed + from, use - from, cfg, scratch,
+				  out);
+}
+
 bool dl_pred_job(const double *completed, size_t n,
 		 const struct dl_pred_cfg *cfg, struct dl_calib *cal,
 		 double *scratch, struct dl_prediction *out)
 {
 	struct dl_summary s;
-	size_t use;
 
 	if (!completed || !cfg || !scratch || !out || n < cfg->min_samples)
 		return false;
-	use = n < cfg->job_window ? n : cfg->job_window;
-	if (dl_summary_compute(completed + (n - use), use, cfg, scratch, &s))
+	if (dl_job_summary(completed, n, cfg, scratch, &s))
 		return false;
 	dl_pred_from_summary(&s, DL_PRED_JOB, cal, cfg, out);
 	return true;
+}
+
+void dl_score_add(struct dl_score *s, double p50, double actual, double w)
+{
+	double keep;
+
+	if (!s || !(p50 > 0) || !isfinite(p50) || !(actual > 0) ||
+	    !isfinite(actual) || !(w > 0) || !isfinite(w))
+		return;
+	keep = pow(DL_SCORE_FORGET, w);
+	s->sum = s->sum * keep + w * fabs(safe_log(actual) - safe_log(p50));
+	s->weight = s->weight * keep + w;
+}
+
+double dl_score_get(const struct dl_score *s, double min_weight)
+{
+	if (!s || !(s->weight > 0) || s->weight < min_weight)
+		return NAN;
+	return s->sum / s->weight;
+}
+
+double dl_score_task_weight(uint64_t k)
+{
+	return k ? 1.0 / ((double) k * (double) (k + 1)) : 0.5;
+}
+
+enum dl_pred_source dl_pred_choose(const struct dl_score *scores,
+				   unsigned avail)
+{
+	static const enum dl_pred_source order[] = {DL_PRED_USER, DL_PRED_RATE,
+						    DL_PRED_DEFAULT};
+	enum dl_pred_source first = DL_PRED_SOURCES, best;
+	double best_score;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (avail & (1u << order[i])) {
+			first = order[i];
+			break;
+		}
+	if (first == DL_PRED_SOURCES || !scores)
+		return first;
+	best = first;
+	best_score = dl_score_get(&scores[first], DL_SCORE_MIN_WEIGHT);
+	if (isnan(best_score))
+		return first;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		double v;
+
+		if (!(avail & (1u << order[i])))
+			continue;
+		v = dl_score_get(&scores[order[i]], DL_SCORE_MIN_WEIGHT);
+		if (!isnan(v) && v < DL_SCORE_MARGIN * best_score) {
+			best = order[i];
+			best_score = v;
+		}
+	}
+	return best;
+}
+
+size_t dl_regime_start(const double *x, size_t n, uint32_t min_run,
+		       double factor, double *scratch)
+{
+	size_t found = 0;
+
+	if (!x || !scratch || !min_run || !(factor > 1) || n < 2 * min_run)
+		return 0;
+	for (size_t m = min_run; m <= n / 2; m *= 2) {
+		double recent = dl_quantile(x + (n - m), m, 0.5, scratch);
+		double older = dl_quantile(x, n - m, 0.5, scratch);
+		double r;
+
+		if (!(recent > 0) || !(older > 0))
+			continue;
+		/* only a drop: in completion order the newest of tasks that
+		 * started together are their stragglers, which looks like a
+		 * rise but is not a new regime */
+		r = recent / older;
+		if (r < 1 / factor)
+			found = n - m;
+	}
+	return found;
 }

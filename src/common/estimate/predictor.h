@@ -80,6 +80,9 @@ struct dl_prediction {
 	double mean; /* arithmetic mean of the samples used */
 	uint32_t n;  /* samples behind the prediction (0 = default) */
 	enum dl_pred_source source;
+	/* levels that had enough samples to answer, 1u << source each (the
+	 * chosen one included); informational, not sent on the wire */
+	unsigned available;
 	bool calibrated; /* quantiles from observed errors, not the t prior */
 	bool has_profile;
 	struct dl_usage profile;
@@ -156,12 +159,73 @@ bool dl_pred_from_rate(const struct dl_rate_model *m, double bytes,
 		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
 		       struct dl_prediction *out);
 
-/* The job level alone: a prediction from the job's own completed durations
- * (the newest cfg->job_window of them, in completion order).  Returns
+/* Summary of a job's own completed durations (in completion order): the
+ * newest cfg->job_window of them, and of those only the current regime
+ * (dl_regime_start: a first wave that ran much longer than the later ones
+ * no longer speaks for them).  scratch holds min(n, job_window) doubles.
+ * EINVAL for bad input. */
+int dl_job_summary(const double *completed, size_t n,
+		   const struct dl_pred_cfg *cfg, double *scratch,
+		   struct dl_summary *out);
+
+/* The job level alone: a prediction from dl_job_summary.  Returns
  * false when there are fewer than cfg->min_samples or one is invalid
  * (negative, NaN); scratch holds min(n, job_window) doubles. */
 bool dl_pred_job(const double *completed, size_t n,
 		 const struct dl_pred_cfg *cfg, struct dl_calib *cal,
 		 double *scratch, struct dl_prediction *out);
+
+/* ---- choosing among levels by their recent accuracy ---- */
+
+/* Recent accuracy of one level for one user: an exponentially forgetting
+ * weighted mean of |log(actual / p50)|.  Each added error of weight w
+ * first multiplies the old sums by DL_SCORE_FORGET^w, so the score is the
+ * mean of roughly the last 1 / (1 - DL_SCORE_FORGET) units of weight. */
+struct dl_score {
+	double sum, weight;
+};
+
+#define DL_SCORE_FORGET 0.9
+/* weight a level needs before its score is trusted (about two jobs) */
+#define DL_SCORE_MIN_WEIGHT 1.5
+/* another level replaces the first only with a score below this share of
+ * the first's: scores of a few jobs are noisy */
+#define DL_SCORE_MARGIN 0.8
+
+/* Add the error of a prediction p50 against actual with weight w > 0.
+ * Bad input (p50 or actual not positive and finite, w not > 0) is
+ * ignored. */
+void dl_score_add(struct dl_score *s, double p50, double actual, double w);
+/* The score, or NAN while its weight is below min_weight. */
+double dl_score_get(const struct dl_score *s, double min_weight);
+
+/* The weight of a job's k-th finished task (k >= 1) in its user's scores:
+ * 1 / k, so that an array of n tasks weighs about 1 + ln n, not n: one big
+ * job does not decide which level its user's next jobs get. */
+double dl_score_task_weight(uint64_t k);
+
+/* Choose among the levels in `avail` (1u << source each) that are subject
+ * to choice (history:user, rate, default): the first of them in the fixed
+ * order unless another has a lower trusted score and the first has a
+ * trusted score too (no switch without evidence about both).  Returns
+ * DL_PRED_SOURCES when none of them is available. */
+enum dl_pred_source dl_pred_choose(const struct dl_score *scores,
+				   unsigned avail);
+
+/* ---- a job whose first tasks ran much longer (or shorter) ---- */
+
+/* Change detection on a job's own durations in completion order: the
+ * largest newest run of m >= min_run durations (m = min_run, 2 min_run,
+ * ... up to n / 2) whose median differs from the median of the older ones
+ * by more than `factor` (either way) is the job's current regime.  Returns
+ * the index it starts at, 0 when no change is found (or n < 2 min_run).
+ * scratch holds n doubles. */
+size_t dl_regime_start(const double *x, size_t n, uint32_t min_run,
+		       double factor, double *scratch);
+
+/* runs shorter than this are not a regime (with MinSamples if larger) */
+#define DL_REGIME_MIN_RUN 5
+/* a first wave 2.5x the later ones (or 1/2.5) is a change */
+#define DL_REGIME_FACTOR 2.5
 
 #endif
