@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"[--timeline OUT]\n"
 		"              [--config deadline.conf] [--param "
 		"Name=Value]... [--priors]\n"
+		"              [--task-lengths "
+		"spec|perfect|estimator|own|limit]\n"
 		"              [--oracle] [--horizon S] [--log FILE] "
 		"[--no-feedback]\n"
 		"              [--seeds N|a,b,c]\n"
@@ -81,6 +83,7 @@ struct run_opts {
 	uint64_t seed;
 	double horizon;
 	bool priors, oracle, tsv, no_feedback;
+	int lengths;           /* enum sim_lengths */
 	const char *seeds_arg; /* --seeds */
 	uint64_t *seeds;       /* resolved by resolve_seeds */
 	size_t nseeds;
@@ -99,6 +102,7 @@ enum {
 	OPT_CONFIG,
 	OPT_PARAM,
 	OPT_PRIORS,
+	OPT_TASK_LENGTHS,
 	OPT_ORACLE,
 	OPT_NO_ORACLE,
 	OPT_HORIZON,
@@ -122,6 +126,7 @@ static const struct option run_long[] = {
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"param", required_argument, NULL, OPT_PARAM},
 	{"priors", no_argument, NULL, OPT_PRIORS},
+	{"task-lengths", required_argument, NULL, OPT_TASK_LENGTHS},
 	{"oracle", no_argument, NULL, OPT_ORACLE},
 	{"no-oracle", no_argument, NULL, OPT_NO_ORACLE},
 	{"horizon", required_argument, NULL, OPT_HORIZON},
@@ -195,6 +200,16 @@ static int parse_run_opts(int argc, char **argv, bool compare,
 			break;
 		case OPT_PRIORS:
 			o->priors = true;
+			break;
+		case OPT_TASK_LENGTHS:
+			o->lengths = sim_lengths_parse(optarg);
+			if (o->lengths < 0) {
+				fprintf(stderr,
+					"%s: --task-lengths must be spec, "
+					"perfect, estimator, own or limit\n",
+					prog);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_ORACLE:
 			o->oracle = true;
@@ -346,6 +361,7 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	so.seed = o->seed;
 	so.horizon = o->horizon;
 	so.priors_from_dist = o->priors;
+	so.lengths = (enum sim_lengths) o->lengths;
 	so.no_feedback = o->no_feedback;
 	if (timeline_path && !(tl = open_out(timeline_path)))
 		return 1;

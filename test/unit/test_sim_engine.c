@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/compare/baseline.h"
+#include "common/estimate/estimate.h"
 #include "common/policy/triage.h"
 #include "fixtures.h"
 #include "common/simulate/engine.h"
@@ -428,6 +429,87 @@ START_TEST(slurm_cancels_at_the_hard_deadline)
 	ck_assert(!r.e->jobs[0].cancelled);
 	ck_assert_double_eq_tol(r.e->jobs[0].finish, 401, 1e-9);
 	done(&r);
+}
+END_TEST
+
+/* --task-lengths: what each mode tells the policy before (and after) a
+ * phase's own completions. */
+struct lengths_seen {
+	struct dl_phase ph;       /* counts and the prior only */
+	enum dl_mu_source at_end; /* where the policy's mu came from last */
+	double mu_end;
+};
+
+static struct lengths_seen lengths_run(enum sim_lengths m, uint32_t job)
+{
+	struct run r;
+	struct sim_options o = {0};
+	char err[512] = "";
+	struct lengths_seen ls;
+	struct dl_mu mu;
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"user\":\"u\",\"name\":\"wc\","
+	     "\"maps\":4,\"map_lengths\":[10,10,10,50],\"map_time_limit\":100,"
+	     "\"relative_deadline\":1000},"
+	     "{\"arrival\":500,\"user\":\"u\",\"name\":\"wc\",\"maps\":2,"
+	     "\"map_lengths\":[30,30],\"map_time_limit\":100,"
+	     "\"relative_deadline\":1000}]}");
+	o.seed = 1;
+	o.lengths = m;
+	r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("fifo"), &r.cfg, &o,
+			     err, sizeof(err));
+	ck_assert_msg(r.e != NULL, "engine: %s", err);
+	ck_assert_msg(sim_engine_run(r.e, err, sizeof(err)) == 0, "run: %s",
+		      err);
+	ck_assert(sim_job_met(&r.e->jobs[0]) && sim_job_met(&r.e->jobs[1]));
+	ls.ph = r.e->jobs[job].dj->phase[DL_MAP];
+	ls.ph.running = NULL; /* freed with the run */
+	mu = dl_phase_mu(&r.e->jobs[job].dj->phase[DL_MAP]);
+	ls.at_end = mu.source;
+	ls.mu_end = mu.mean;
+	done(&r);
+	return ls;
+}
+
+START_TEST(task_lengths_modes)
+{
+	struct lengths_seen ls;
+	struct dl_phase *ph = &ls.ph;
+
+	ck_assert_int_eq(sim_lengths_parse("perfect"), SIM_LENGTHS_PERFECT);
+	ck_assert_int_eq(sim_lengths_parse("estimator"), SIM_LENGTHS_ESTIMATOR);
+	ck_assert_int_eq(sim_lengths_parse("own"), SIM_LENGTHS_OWN);
+	ck_assert_int_eq(sim_lengths_parse("limit"), SIM_LENGTHS_LIMIT);
+	ck_assert_int_eq(sim_lengths_parse("spec"), SIM_LENGTHS_SPEC);
+	ck_assert_int_eq(sim_lengths_parse("oracle"), -1);
+	ck_assert_int_eq(sim_lengths_parse(NULL), -1);
+	ck_assert_str_eq(sim_lengths_name(SIM_LENGTHS_ESTIMATOR), "estimator");
+	/* perfect: the true mean (20) and p90, kept over own completions */
+	ls = lengths_run(SIM_LENGTHS_PERFECT, 0);
+	ck_assert_double_eq_tol(ph->prior_mean, 20, 1e-9);
+	ck_assert(ph->prior_exact);
+	ck_assert_str_eq(ph->prior_source, "perfect");
+	ck_assert_int_eq(ls.at_end, DL_MU_PRIOR);
+	/* own: nothing before completions, then the completions */
+	ls = lengths_run(SIM_LENGTHS_OWN, 1);
+	ck_assert_double_eq(ph->prior_mean, 0);
+	ck_assert_int_eq(ls.at_end, DL_MU_JOB);
+	ck_assert_double_eq_tol(ls.mu_end, 30, 1e-9);
+	/* limit: the time limit until own completions */
+	ls = lengths_run(SIM_LENGTHS_LIMIT, 1);
+	ck_assert_double_eq_tol(ph->prior_mean, 100, 1e-9);
+	ck_assert_str_eq(ph->prior_source, "limit");
+	ck_assert_int_eq(ls.at_end, DL_MU_JOB);
+	/* estimator: nothing known for the first job; the first job's 4
+	 * tasks of (u, wc, map) answer for the second at its arrival (the
+	 * history's mean of 10, 10, 10, 50) */
+	ls = lengths_run(SIM_LENGTHS_ESTIMATOR, 0);
+	ck_assert_double_eq(ph->prior_mean, 0);
+	ls = lengths_run(SIM_LENGTHS_ESTIMATOR, 1);
+	ck_assert_double_eq_tol(ph->prior_mean, 20, 1e-3);
+	ck_assert_str_eq(ph->prior_source, "history:name");
+	ck_assert(!ph->prior_exact);
 }
 END_TEST
 
@@ -999,6 +1081,7 @@ int main(void)
 	tcase_add_test(tc, external_load_is_the_reverse_forecast);
 	tcase_add_test(tc, slurm_cancels_at_the_hard_deadline);
 	tcase_add_test(tc, time_limit_kills_and_fails);
+	tcase_add_test(tc, task_lengths_modes);
 	tcase_add_test(tc, easy_backfill_respects_the_reservation);
 	tcase_add_test(tc, admission_hooks_and_metrics);
 	tcase_add_test(tc, may_start_is_asked_before_each_start);

@@ -3,11 +3,13 @@
  * predicted finish times.
  */
 #include "common/estimate/estimate.h"
+#include "common/estimate/predictor.h"
 #include "common/estimate/stats.h"
 
 #include "common/estimate/stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,13 +47,26 @@ double dl_sd(const struct dl_phase *ph)
 	return var > 0 ? sqrt(var) : 0;
 }
 
+bool dl_phase_use_prediction(struct dl_phase *ph, const struct dl_prediction *p)
+{
+	if (!ph || !p || p->source == DL_PRED_DEFAULT || !(p->mean > 0) ||
+	    !isfinite(p->mean) || !isfinite(p->p90) || dl_phase_done(ph))
+		return false;
+	ph->prior_mean = p->mean;
+	ph->prior_p90 = p->p90;
+	snprintf(ph->prior_source, sizeof(ph->prior_source), "%s",
+		 dl_pred_source_name(p->source));
+	return true;
+}
+
 struct dl_mu dl_phase_mu(const struct dl_phase *ph)
 {
 	struct dl_mu mu = {0, 0, DL_MU_NONE, "none"};
 
 	if (!ph)
 		return mu;
-	if (ph->completed && dl_mu_pool(ph, -1) > 0) {
+	if (ph->completed && dl_mu_pool(ph, -1) > 0 &&
+	    !(ph->prior_exact && ph->prior_mean > 0)) {
 		mu.mean = dl_mu_pool(ph, -1);
 		mu.sd = dl_sd(ph);
 		mu.source = DL_MU_JOB;

@@ -26,6 +26,17 @@ struct dl_mu {
 	const char *label; /* "job", "history:name", "ratio", "none" */
 };
 
+struct dl_prediction;
+
+/* Give a phase the estimator's answer as its prior (mean and p90, the
+ * source's name): what the sched plugin and the simulator both do with a
+ * prediction.  The default level is not used (a cluster-wide figure says
+ * nothing about this job that the policy's own fallback does not), nor
+ * an answer with a bad mean or p90, nor one for a phase already done.
+ * Returns whether the prior was set. */
+bool dl_phase_use_prediction(struct dl_phase *ph,
+			     const struct dl_prediction *p);
+
 /* Mean length of completed tasks on the given pool, or on all pools when
  * pool < 0.  0 when there are none. */
 double dl_mu_pool(const struct dl_phase *ph, int pool);

@@ -77,6 +77,9 @@ struct dl_phase {
 	double prior_mean;
 	double prior_p90;
 	char prior_source[24];
+	/* the prior is the phase's true mean (the simulator's perfect-
+	 * knowledge runs): own completions do not replace it */
+	bool prior_exact;
 };
 
 struct dl_job {

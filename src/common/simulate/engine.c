@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/estimate/estimate.h"
 #include "common/simulate/rng.h"
 
 enum ev_kind {
@@ -517,6 +518,138 @@ static double isolated_time(struct sim_engine *e, struct sim_job *j)
 	return end;
 }
 
+static void note(struct sim_engine *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int sim_lengths_parse(const char *s)
+{
+	static const char *const names[] = {"spec", "perfect", "estimator",
+					    "own", "limit"};
+
+	for (int i = 0; s && i < (int) (sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+const char *sim_lengths_name(enum sim_lengths m)
+{
+	static const char *const names[] = {"spec", "perfect", "estimator",
+					    "own", "limit"};
+
+	return (unsigned) m < sizeof(names) / sizeof(names[0]) ? names[m]
+							       : "unknown";
+}
+
+static int cmp_len(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The prior a --task-lengths mode gives a phase when the job is built
+ * (the estimator's comes at arrival: on_arrival). */
+static void lengths_prior(struct sim_engine *e, struct sim_job *j, int p,
+			  struct dl_phase *dp)
+{
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+	double sum = 0, *v;
+
+	if (!ph->tasks)
+		return;
+	switch (e->opt.lengths) {
+	case SIM_LENGTHS_PERFECT:
+		/* the tasks' true lengths as they run on a nominal node
+		 * (overhead included, like the completions the policy sees) */
+		v = malloc(ph->tasks * sizeof(*v));
+		if (!v)
+			return;
+		for (uint32_t i = 0; i < ph->tasks; i++) {
+			v[i] = j->base[p][i] + e->cs->task_overhead;
+			sum += v[i];
+		}
+		qsort(v, ph->tasks, sizeof(*v), cmp_len);
+		dp->prior_mean = sum / ph->tasks;
+		dp->prior_p90 = v[(size_t) floor(0.9 * (ph->tasks - 1))];
+		if (dp->prior_p90 < dp->prior_mean)
+			dp->prior_p90 = dp->prior_mean;
+		dp->prior_exact = true;
+		snprintf(dp->prior_source, sizeof(dp->prior_source), "perfect");
+		free(v);
+		break;
+	case SIM_LENGTHS_LIMIT:
+		dp->prior_mean = dp->prior_p90 = j->time_limit[p];
+		snprintf(dp->prior_source, sizeof(dp->prior_source), "limit");
+		break;
+	default: /* own: nothing; estimator: at arrival */
+		break;
+	}
+}
+
+static const char *sim_user(const struct sim_job_spec *s)
+{
+	return s->user && s->user[0] ? s->user : "sim";
+}
+
+/* SIM_LENGTHS_ESTIMATOR: at submission, ask the history what the
+ * sched plugin asks the daemon (dl_phase_use_prediction decides the same
+ * way). */
+static int estimator_prior(struct sim_engine *e, struct sim_job *j)
+{
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &j->spec->phase[p];
+		struct dl_pred_query q = {
+			.user = sim_user(j->spec),
+			.name = j->spec->name ? j->spec->name : "",
+			.phase = p,
+			.tasks = ph->tasks,
+			.input_bytes =
+				ph->input_mb > 0 ? ph->input_mb * 1e6 : NAN,
+		};
+		struct dl_prediction out;
+		int rc;
+
+		if (!ph->tasks)
+			continue;
+		if (strlen(q.name) > DL_HIST_MAX_STR)
+			q.name = "";
+		rc = dl_hist_predict(e->hist, &q, e->now, &out);
+		if (rc == ENOMEM)
+			return rc;
+		if (!rc && dl_phase_use_prediction(&j->dj->phase[p], &out))
+			note(e, "job %u %s: %s prior %.1fs (p90 %.1fs) from %s",
+			     j->idx + 1, j->spec->name, p ? "reduce" : "map",
+			     out.mean, out.p90,
+			     dl_pred_source_name(out.source));
+	}
+	return 0;
+}
+
+/* SIM_LENGTHS_ESTIMATOR: a finished task into the history. */
+static int estimator_observe(struct sim_engine *e, struct sim_job *j, int p,
+			     const struct sim_task *t)
+{
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+	struct dl_task_rec r = {
+		.job_id = j->idx + 1,
+		.user = sim_user(j->spec),
+		.name = j->spec->name ? j->spec->name : "",
+		.phase = p,
+		.start = t->start,
+		.end = t->end,
+		.input_bytes = ph->input_mb > 0 ? ph->input_mb * 1e6 : NAN,
+		.cpu = NAN,
+		.mem = NAN,
+		.io = NAN,
+		.task = -1,
+	};
+
+	if (strlen(r.name) > DL_HIST_MAX_STR)
+		r.name = "";
+	return dl_hist_observe(e->hist, &r, e->now) == ENOMEM ? ENOMEM : 0;
+}
+
 static int make_dl_job(struct sim_engine *e, struct sim_job *j)
 {
 	const struct sim_job_spec *s = j->spec;
@@ -543,7 +676,9 @@ static int make_dl_job(struct sim_engine *e, struct sim_job *j)
 		dp->time_limit = j->time_limit[p];
 		if (j->hard && j->deadline > 0)
 			dp->hard_deadline = j->deadline;
-		if (ph->prior_mean > 0) {
+		if (e->opt.lengths != SIM_LENGTHS_SPEC) {
+			lengths_prior(e, j, p, dp);
+		} else if (ph->prior_mean > 0) {
 			dp->prior_mean = ph->prior_mean;
 			dp->prior_p90 = ph->prior_p90;
 			snprintf(dp->prior_source, sizeof(dp->prior_source),
@@ -896,6 +1031,8 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 		       : dl_phase_add_completed(dp, len,
 						(enum dl_pool) nd->spec->pool);
 	if (rc)
+		return rc;
+	if (e->hist && !timed_out && (rc = estimator_observe(e, j, p, t)))
 		return rc;
 	if (timed_out)
 		note(e, "job %u %s: %s task %u killed at its time limit %.0fs",
@@ -1402,6 +1539,8 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 		     j->why);
 		return 0;
 	}
+	if (e->hist && (rc = estimator_prior(e, j)))
+		return rc;
 	j->state = SIM_JOB_ACTIVE;
 	j->active_pos = e->nactive;
 	e->active[e->nactive++] = jx;
@@ -1730,6 +1869,17 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	e->last_pass = -INFINITY;
 	if (dl_config_copy(&e->cfg, cfg))
 		goto oom;
+	if (opt->lengths == SIM_LENGTHS_ESTIMATOR) {
+		/* the daemon's defaults (doc/estimator.md) */
+		struct dl_hist_cfg hc;
+
+		dl_hist_cfg_defaults(&hc);
+		e->hist = dl_hist_new(&hc, err, errlen);
+		if (!e->hist) {
+			sim_engine_free(e);
+			return NULL;
+		}
+	}
 	e->nnodes = cs->nnodes;
 	e->nodes = calloc(cs->nnodes, sizeof(*e->nodes));
 	e->njobs = ws->njobs;
@@ -1820,6 +1970,7 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->in_jobs);
 	free(e->dirty);
 	free(e->ev);
+	dl_hist_free(e->hist);
 	dl_place_index_free(&e->pidx);
 	dl_plan_free(e->plan);
 	dl_cluster_free(&e->view);

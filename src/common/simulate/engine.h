@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "common/config/config.h"
+#include "common/estimate/history.h"
 #include "common/model/forecast.h"
 #include "common/policy/place_index.h"
 #include "common/model/model.h"
@@ -88,8 +89,23 @@ struct sim_node {
 	uint32_t nrun, caprun;
 };
 
+/* What the policy is told about task lengths before a phase has its own
+ * completions (--task-lengths; doc/simulator.md). */
+enum sim_lengths {
+	SIM_LENGTHS_SPEC = 0,  /* the workload's priors (and --priors) */
+	SIM_LENGTHS_PERFECT,   /* each phase's true mean, kept throughout */
+	SIM_LENGTHS_ESTIMATOR, /* the estimator's history, learned in the run */
+	SIM_LENGTHS_OWN,       /* nothing: the job's own completions only */
+	SIM_LENGTHS_LIMIT,     /* the time limit, then own completions */
+};
+
+/* "spec", "perfect", "estimator", "own", "limit"; -1 when unknown */
+int sim_lengths_parse(const char *s);
+const char *sim_lengths_name(enum sim_lengths m);
+
 struct sim_options {
 	uint64_t seed;
+	enum sim_lengths lengths;
 	double horizon;        /* stop here; 0 = automatic */
 	bool priors_from_dist; /* give every phase a history prior */
 	FILE *timeline;        /* running tasks per job over time; or NULL */
@@ -157,6 +173,9 @@ struct sim_engine {
 	struct sim_stats stats;
 	uint32_t *dirty;
 	uint32_t ndirty;
+	/* SIM_LENGTHS_ESTIMATOR: the estimator's history (the daemon's
+	 * code), fed every finished task */
+	struct dl_hist *hist;
 };
 
 /* Build a run: draws task lengths, resolves deadlines (deadline_factor x

@@ -299,15 +299,8 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 			profiles += dl_profile_use_learned(
 				pj[i], map ? &d : NULL, map ? NULL : &d);
 		}
-		if (status[i] || out[i].source == DL_PRED_DEFAULT ||
-		    !(out[i].mean > 0) || !isfinite(out[i].p90) ||
-		    dl_phase_done(ph[i]))
-			continue;
-		ph[i]->prior_mean = out[i].mean;
-		ph[i]->prior_p90 = out[i].p90;
-		snprintf(ph[i]->prior_source, sizeof(ph[i]->prior_source), "%s",
-			 dl_pred_source_name(out[i].source));
-		used++;
+		if (!status[i] && dl_phase_use_prediction(ph[i], &out[i]))
+			used++;
 	}
 	if (rc && rc != EAGAIN)
 		debug("%s: predict: %s", SDL_PREFIX,
