@@ -5,6 +5,7 @@
 
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
+#include "common/estimate/predictor.h"
 #include "fixtures.h"
 
 #define EPS 1e-9
@@ -46,6 +47,42 @@ START_TEST(test_prior_mu)
 	mu = dl_phase_mu(&j->phase[DL_MAP]);
 	ck_assert_int_eq(mu.source, DL_MU_JOB);
 	ck_assert_double_eq_tol(mu.mean, 8, EPS);
+	dl_job_free(j);
+}
+END_TEST
+
+/* An exact prior (the simulator's perfect knowledge) is not replaced by
+ * own completions; the estimator's answer is applied the same way by the
+ * plugin and the simulator. */
+START_TEST(test_prior_exact_and_use_prediction)
+{
+	struct dl_job *j = fx_job(1, 10, 0, 100);
+	struct dl_prediction p = {.p50 = 30, .p90 = 60, .mean = 35};
+	struct dl_mu mu;
+
+	p.source = DL_PRED_DEFAULT;
+	ck_assert(!dl_phase_use_prediction(&j->phase[DL_MAP], &p));
+	ck_assert_double_eq(j->phase[DL_MAP].prior_mean, 0);
+	p.source = DL_PRED_USER;
+	ck_assert(dl_phase_use_prediction(&j->phase[DL_MAP], &p));
+	ck_assert_double_eq_tol(j->phase[DL_MAP].prior_mean, 35, EPS);
+	ck_assert_double_eq_tol(j->phase[DL_MAP].prior_p90, 60, EPS);
+	ck_assert_str_eq(j->phase[DL_MAP].prior_source, "history:user");
+	p.mean = NAN;
+	ck_assert(!dl_phase_use_prediction(&j->phase[DL_MAP], &p));
+	ck_assert(!dl_phase_use_prediction(NULL, &p));
+	ck_assert(!dl_phase_use_prediction(&j->phase[DL_MAP], NULL));
+	j->phase[DL_MAP].prior_exact = true;
+	fx_done(j, DL_MAP, 2, 8, 0);
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_int_eq(mu.source, DL_MU_PRIOR);
+	ck_assert_double_eq_tol(mu.mean, 35, EPS);
+	/* a phase with completions gets no new prior */
+	p.mean = 50;
+	ck_assert(!dl_phase_use_prediction(&j->phase[DL_MAP], &p));
+	j->phase[DL_MAP].prior_exact = false;
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_int_eq(mu.source, DL_MU_JOB);
 	dl_job_free(j);
 }
 END_TEST
@@ -339,6 +376,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_mu_and_sd);
 	tcase_add_test(tc, test_prior_mu);
+	tcase_add_test(tc, test_prior_exact_and_use_prediction);
 	tcase_add_test(tc, test_delta);
 	tcase_add_test(tc, test_sreq_eq1);
 	tcase_add_test(tc, test_sreq_drops_by_one_per_slot);
