@@ -347,13 +347,27 @@ static int load_inputs(const struct run_opts *o, struct inputs *in)
 }
 
 /* Run one policy; fills the summary.  Writes the optional outputs. */
+/* --task-lengths estimator: the daemon's history code behind the engine's
+ * estimator interface */
+static int hist_predict(void *ctx, const struct dl_pred_query *q, double now,
+			struct dl_prediction *out)
+{
+	return dl_hist_predict(ctx, q, now, out);
+}
+
+static int hist_observe(void *ctx, const struct dl_task_rec *r, double now)
+{
+	return dl_hist_observe(ctx, r, now);
+}
+
 static int run_one(const struct run_opts *o, const struct inputs *in,
 		   const struct sim_policy *pol, const char *summary_path,
 		   const char *csv_path, const char *timeline_path,
 		   struct sim_summary *sum)
 {
 	struct sim_options so = {0};
-	struct sim_engine *e;
+	struct sim_engine *e = NULL;
+	struct dl_hist *hist = NULL;
 	FILE *tl = NULL, *lg = NULL;
 	char err[1024] = "";
 	int rc = 0;
@@ -379,6 +393,21 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	}
 	so.timeline = tl;
 	so.log = lg;
+	if (so.lengths == SIM_LENGTHS_ESTIMATOR) {
+		/* a fresh history per run (each policy of a compare learns
+		 * from its own run), with the daemon's defaults */
+		struct dl_hist_cfg hc;
+
+		dl_hist_cfg_defaults(&hc);
+		hist = dl_hist_new(&hc, err, sizeof(err));
+		if (!hist) {
+			fprintf(stderr, "%s: estimator: %s\n", prog, err);
+			rc = 1;
+			goto out;
+		}
+		so.est = (struct sim_estimator){hist, hist_predict,
+						hist_observe};
+	}
 	e = sim_engine_new(&in->cs, &in->ws, pol, &o->cfg, &so, err,
 			   sizeof(err));
 	if (!e) {
@@ -443,6 +472,7 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	}
 out:
 	sim_engine_free(e);
+	dl_hist_free(hist);
 	if (tl && close_out(tl, timeline_path))
 		rc = 1;
 	if (lg && lg != stderr)

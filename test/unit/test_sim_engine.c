@@ -433,7 +433,19 @@ START_TEST(slurm_cancels_at_the_hard_deadline)
 END_TEST
 
 /* --task-lengths: what each mode tells the policy before (and after) a
- * phase's own completions. */
+ * phase's own completions.  The estimator is the daemon's history, as
+ * deadline-sim passes it. */
+static int t_predict(void *ctx, const struct dl_pred_query *q, double now,
+		     struct dl_prediction *out)
+{
+	return dl_hist_predict(ctx, q, now, out);
+}
+
+static int t_observe(void *ctx, const struct dl_task_rec *r, double now)
+{
+	return dl_hist_observe(ctx, r, now);
+}
+
 struct lengths_seen {
 	struct dl_phase ph;       /* counts and the prior only */
 	enum dl_mu_source at_end; /* where the policy's mu came from last */
@@ -447,6 +459,7 @@ static struct lengths_seen lengths_run(enum sim_lengths m, uint32_t job)
 	char err[512] = "";
 	struct lengths_seen ls;
 	struct dl_mu mu;
+	struct dl_hist *hist = NULL;
 
 	load(&r, four_nodes,
 	     "{\"jobs\":[{\"arrival\":0,\"user\":\"u\",\"name\":\"wc\","
@@ -457,6 +470,14 @@ static struct lengths_seen lengths_run(enum sim_lengths m, uint32_t job)
 	     "\"relative_deadline\":1000}]}");
 	o.seed = 1;
 	o.lengths = m;
+	if (m == SIM_LENGTHS_ESTIMATOR) {
+		struct dl_hist_cfg hc;
+
+		dl_hist_cfg_defaults(&hc);
+		hist = dl_hist_new(&hc, err, sizeof(err));
+		ck_assert_ptr_nonnull(hist);
+		o.est = (struct sim_estimator){hist, t_predict, t_observe};
+	}
 	r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("fifo"), &r.cfg, &o,
 			     err, sizeof(err));
 	ck_assert_msg(r.e != NULL, "engine: %s", err);
@@ -469,6 +490,7 @@ static struct lengths_seen lengths_run(enum sim_lengths m, uint32_t job)
 	ls.at_end = mu.source;
 	ls.mu_end = mu.mean;
 	done(&r);
+	dl_hist_free(hist);
 	return ls;
 }
 
@@ -485,6 +507,22 @@ START_TEST(task_lengths_modes)
 	ck_assert_int_eq(sim_lengths_parse("oracle"), -1);
 	ck_assert_int_eq(sim_lengths_parse(NULL), -1);
 	ck_assert_str_eq(sim_lengths_name(SIM_LENGTHS_ESTIMATOR), "estimator");
+	{
+		/* the estimator mode without an estimator: a clear error */
+		struct run r;
+		struct sim_options o = {0};
+		char err[512] = "";
+
+		load(&r, four_nodes,
+		     "{\"jobs\":[{\"arrival\":0,\"maps\":1,\"map_length\":5}]"
+		     "}");
+		o.lengths = SIM_LENGTHS_ESTIMATOR;
+		r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("fifo"),
+				     &r.cfg, &o, err, sizeof(err));
+		ck_assert_ptr_null(r.e);
+		ck_assert(strstr(err, "needs an estimator"));
+		done(&r);
+	}
 	/* perfect: the true mean (20) and p90, kept over own completions */
 	ls = lengths_run(SIM_LENGTHS_PERFECT, 0);
 	ck_assert_double_eq_tol(ph->prior_mean, 20, 1e-9);

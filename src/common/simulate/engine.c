@@ -614,7 +614,7 @@ static int estimator_prior(struct sim_engine *e, struct sim_job *j)
 			continue;
 		if (strlen(q.name) > DL_HIST_MAX_STR)
 			q.name = "";
-		rc = dl_hist_predict(e->hist, &q, e->now, &out);
+		rc = e->opt.est.predict(e->opt.est.ctx, &q, e->now, &out);
 		if (rc == ENOMEM)
 			return rc;
 		if (!rc && dl_phase_use_prediction(&j->dj->phase[p], &out))
@@ -647,7 +647,8 @@ static int estimator_observe(struct sim_engine *e, struct sim_job *j, int p,
 
 	if (strlen(r.name) > DL_HIST_MAX_STR)
 		r.name = "";
-	return dl_hist_observe(e->hist, &r, e->now) == ENOMEM ? ENOMEM : 0;
+	return e->opt.est.observe(e->opt.est.ctx, &r, e->now) == ENOMEM ? ENOMEM
+									: 0;
 }
 
 static int make_dl_job(struct sim_engine *e, struct sim_job *j)
@@ -1032,7 +1033,8 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 						(enum dl_pool) nd->spec->pool);
 	if (rc)
 		return rc;
-	if (e->hist && !timed_out && (rc = estimator_observe(e, j, p, t)))
+	if (e->use_estimator && !timed_out &&
+	    (rc = estimator_observe(e, j, p, t)))
 		return rc;
 	if (timed_out)
 		note(e, "job %u %s: %s task %u killed at its time limit %.0fs",
@@ -1539,7 +1541,7 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 		     j->why);
 		return 0;
 	}
-	if (e->hist && (rc = estimator_prior(e, j)))
+	if (e->use_estimator && (rc = estimator_prior(e, j)))
 		return rc;
 	j->state = SIM_JOB_ACTIVE;
 	j->active_pos = e->nactive;
@@ -1870,15 +1872,14 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	if (dl_config_copy(&e->cfg, cfg))
 		goto oom;
 	if (opt->lengths == SIM_LENGTHS_ESTIMATOR) {
-		/* the daemon's defaults (doc/estimator.md) */
-		struct dl_hist_cfg hc;
-
-		dl_hist_cfg_defaults(&hc);
-		e->hist = dl_hist_new(&hc, err, errlen);
-		if (!e->hist) {
+		if (!opt->est.predict || !opt->est.observe) {
+			snprintf(err, errlen,
+				 "--task-lengths estimator needs an "
+				 "estimator");
 			sim_engine_free(e);
 			return NULL;
 		}
+		e->use_estimator = true;
 	}
 	e->nnodes = cs->nnodes;
 	e->nodes = calloc(cs->nnodes, sizeof(*e->nodes));
@@ -1970,7 +1971,6 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->in_jobs);
 	free(e->dirty);
 	free(e->ev);
-	dl_hist_free(e->hist);
 	dl_place_index_free(&e->pidx);
 	dl_plan_free(e->plan);
 	dl_cluster_free(&e->view);

@@ -103,12 +103,25 @@ enum sim_lengths {
 int sim_lengths_parse(const char *s);
 const char *sim_lengths_name(enum sim_lengths m);
 
+/* SIM_LENGTHS_ESTIMATOR: the caller's estimator.  The engine (in
+ * libdeadline) does not link the estimator's history; deadline-sim and the
+ * tests pass the daemon's (history.h) through these. */
+struct sim_estimator {
+	void *ctx;
+	/* the answer for one phase of a job at its arrival: 0 or an errno */
+	int (*predict)(void *ctx, const struct dl_pred_query *q, double now,
+		       struct dl_prediction *out);
+	/* a task finished: 0 or an errno (ENOMEM stops the run) */
+	int (*observe)(void *ctx, const struct dl_task_rec *r, double now);
+};
+
 struct sim_options {
 	uint64_t seed;
 	enum sim_lengths lengths;
-	double horizon;        /* stop here; 0 = automatic */
-	bool priors_from_dist; /* give every phase a history prior */
-	FILE *timeline;        /* running tasks per job over time; or NULL */
+	struct sim_estimator est; /* with SIM_LENGTHS_ESTIMATOR */
+	double horizon;           /* stop here; 0 = automatic */
+	bool priors_from_dist;    /* give every phase a history prior */
+	FILE *timeline;           /* running tasks per job over time; or NULL */
 	FILE *log;        /* decisions (admission, cancellations); or NULL */
 	bool no_feedback; /* realtime, rtmr: Alg. V-VI off (--no-feedback) */
 };
@@ -173,9 +186,7 @@ struct sim_engine {
 	struct sim_stats stats;
 	uint32_t *dirty;
 	uint32_t ndirty;
-	/* SIM_LENGTHS_ESTIMATOR: the estimator's history (the daemon's
-	 * code), fed every finished task */
-	struct dl_hist *hist;
+	bool use_estimator; /* SIM_LENGTHS_ESTIMATOR with opt.est set */
 };
 
 /* Build a run: draws task lengths, resolves deadlines (deadline_factor x
