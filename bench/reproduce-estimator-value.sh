@@ -135,8 +135,8 @@ rm -f "$OUT"/*-*-*/workload.json
 			awk -F'\t' -v f="$fam" -v v="$var" -v x="$x" -v m="$m" '
 				$1 == f && $2 == v && $3 == x && $4 == m { n++; s += $6; q += $6 * $6 }
 				END { if (!n) { printf " – |"; exit }
-				      mu = s / n; sd = n > 1 ? sqrt((q - n * mu * mu) / (n - 1)) : 0
-				      if (sd < 0 || sd != sd) sd = 0
+				      mu = s / n; var = n > 1 ? (q - n * mu * mu) / (n - 1) : 0
+				      sd = var > 0 ? sqrt(var) : 0  # rounding: var may be -0
 				      printf " %.2f ± %.2f |", mu, sd }' "$TSV"
 		done
 		printf '\n'
