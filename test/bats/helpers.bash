@@ -100,6 +100,42 @@ dl_deadline() {
 	date -d "$d" +%s
 }
 
+# Replays slurmctld's log: a deadline array's priority mode and throttle
+# from the plugin's "JobId=DL throttle A -> B, priority X -> Y: needs N"
+# lines, and every task start (main scheduler "Allocate", backfill
+# "Started") and end.  Prints three numbers: the other array's task starts
+# while the deadline array was urgent with unstarted tasks and fewer
+# running than its throttle (must be 0: it ranks above them), demotions
+# urgent -> idle-only with fewer tasks running than the need in the same
+# line (must be 0), and how many of the deadline array's tasks had started
+# at its first demotion.
+dl_dispatch_replay() { # deadline array, other array, tasks in the deadline array
+	awk -v dl="$1" -v bob="$2" -v total="$3" '
+	index($0, "sched/deadline: JobId=" dl " throttle ") && / priority / {
+		split($0, t, " throttle "); split(t[2], tt, " -> ")
+		thr = tt[2] + 0
+		split($0, p, " priority "); split(p[2], pp, " -> ")
+		was = pp[1]; mode = pp[2]; sub(/[: ].*/, "", mode)
+		if (was == "urgent" && mode == "idle-only") {
+			split($0, n, " needs "); need = n[2] + 0
+			if (need > int(need)) need = int(need) + 1
+			if (started - done < need) below++
+			if (!demoted) { demoted = 1; at_demotion = started }
+		}
+		next
+	}
+	/(Allocate|Started) JobId=/ {
+		if (index($0, "JobId=" dl "_")) started++
+		else if (index($0, "JobId=" bob "_") && mode == "urgent" &&
+			 started < total && started - done < thr)
+			ahead++
+		next
+	}
+	/_job_complete: JobId=.* done/ && index($0, "JobId=" dl "_") { done++ }
+	END { print ahead + 0, below + 0, (demoted ? at_demotion : started) + 0 }
+	' "$(dl_ctld_log)"
+}
+
 # A field of a job in sdeadline --json: dl_plan_field JOBID FIELD
 dl_plan_field() {
 	"$SDEADLINE" --json | jq -r --argjson id "$1" --arg f "$2" \
