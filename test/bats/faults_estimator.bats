@@ -226,10 +226,12 @@ while time.time() < end:
 	sleep 1
 	run pgrep -f "^sleep $n\$"
 	[ "$status" -ne 0 ]
+	# no slurmstepd of this cluster: its working directory is the
+	# cluster's log directory, as slurmd's (24.11's slurmstepd shows no
+	# environment in /proc, so SLURM_CONF cannot tell)
 	left=0
 	for p in $(pgrep -x slurmstepd || true); do
-		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
-			grep -qxF "SLURM_CONF=$SLURM_CONF"; then
+		if [ "$(readlink "/proc/$p/cwd")" = "$(readlink -f "$LC_DIR/log")" ]; then
 			left=$((left + 1))
 		fi
 	done
