@@ -35,7 +35,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # reverse forecast, SPANK options; the fault suites (test/bats/faults*.bats)
 # by name.
 BATS_SUITES="sched_two_tenants sched_restart sched_config realtime_admission
-select_clients select_colocate select_forecast ux_spank"
+sched_part_priority select_clients select_colocate select_forecast ux_spank"
 build=build-slurm-24.11
 
 [ -x ./configure ] || { echo "test-slurm-chroot: run ./autogen.sh first" >&2; exit 2; }

@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# A deadline array that may run in two partitions.  With
+# priority/multifactor slurmctld keeps one priority per partition (24.11:
+# per partition x QOS) and its schedulers sort a multi-partition job by
+# those, not by the job's priority: the plan's priority must be in every
+# one of them (slurm_compat.h, dl_priority_array), or the array waits
+# behind jobs without deadlines in the partitions sched/deadline did not
+# reach.  Both CPUs of both nodes are busy when the arrays arrive, so the
+# order the freed CPUs are handed out in is the scheduler's, by those
+# priorities.
+load helpers
+
+setup_file() {
+	printf 'Policy=adaptive\nPlanInterval=2\nReplanDelay=1\n' \
+		>"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start --nodes 2 --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
+		--extra PriorityType=priority/multifactor \
+		--extra PriorityWeightAge=1000 \
+		--extra 'PartitionName=second Nodes=ALL MaxTime=INFINITE State=UP'
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+@test "an urgent array in two partitions has the plan's priority in each and starts before older work without a deadline" {
+	local busy other j prio rows replay ahead below started
+	busy=$(dl_submit -J busy -p debug --array=0-3 -t 1 --wrap='sleep 15')
+	for _ in $(seq 40); do
+		[ "$(squeue -h -j "$busy" -t R | wc -l)" -ge 4 ] && break
+		sleep 0.5
+	done
+	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
+	# older (PriorityWeightAge) pending work without a deadline in both
+	other=$(dl_submit -J other -p debug,second --array=0-7 -t 1 --wrap='sleep 5')
+	sleep 2
+	j=$(dl_submit -J urgent -p second,debug --array=0-7 -t 1 \
+		--deadline=now+5minutes --wrap='sleep 5')
+	for _ in $(seq 40); do
+		grep -q "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)" && break
+		sleep 0.5
+	done
+	"$SDEADLINE" || true
+	grep "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)"
+	prio=$(scontrol show job "$j" | grep -o 'Priority=[0-9]*' | head -n 1 | cut -d= -f2)
+	echo "plan priority: $prio"
+	# one row per partition, each with the plan's priority
+	rows=$(squeue -P -h -t PD -j "$j" -o '%P %Q' | sort -u)
+	echo "$rows"
+	[ "$(wc -l <<<"$rows")" -eq 2 ]
+	grep -qx "debug $prio" <<<"$rows"
+	grep -qx "second $prio" <<<"$rows"
+	# above the older work without a deadline, in both partitions
+	squeue -P -h -t PD -j "$other" -o '%P %Q' | sort -u | while read -r part p; do
+		echo "other in $part: $p"
+		[ "$p" -lt "$prio" ]
+	done
+	# and served in that order when the busy tasks end
+	dl_wait_jobs 120 "$busy" "$j"
+	replay=$(dl_dispatch_replay "$j" "$other" 8)
+	read -r ahead below started <<<"$replay"
+	echo "other's starts while the deadline array was urgent: $ahead; demotions below its need: $below; its tasks started before its first demotion: $started"
+	scancel "$other" 2>/dev/null || true
+	[ "$started" -gt 0 ]
+	[ "$ahead" -eq 0 ]
+	[ "$below" -eq 0 ]
+	[ "$(dl_completed "$j")" -eq 8 ]
+}
