@@ -65,9 +65,13 @@ DL_CORE_SOURCES = \
 	src/common/plan/alert.c src/common/plan/alert.h \
 	src/common/simulate/engine.c src/common/simulate/engine.h \
 	src/common/simulate/policy.h \
+	src/common/simulate/core_policy.c src/common/simulate/core_policy.h \
 	src/common/simulate/spec.c src/common/simulate/spec.h \
 	src/common/simulate/dist.c src/common/simulate/dist.h \
 	src/common/simulate/rng.c src/common/simulate/rng.h \
+	src/common/portfolio/score.c src/common/portfolio/score.h \
+	src/common/portfolio/round.c src/common/portfolio/round.h \
+	src/common/portfolio/choose.c src/common/portfolio/choose.h \
 	src/common/config/config.c src/common/config/config.h \
 	src/common/config/kv_file.c src/common/config/kv_file.h \
 	src/common/io/atomic_file.c src/common/io/atomic_file.h \

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/estimate/stats.h"
+#include "common/portfolio/score.h"
 
 bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j)
 {
@@ -28,14 +29,6 @@ bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j)
 static double ratio(double x, double y)
 {
 	return y > 0 ? x / y : 0;
-}
-
-double sim_bounded_slowdown(double arrival, double finish, double isolated)
-{
-	double floor_s = isolated > SIM_BSLD_MIN_S ? isolated : SIM_BSLD_MIN_S;
-	double sd = (finish - arrival) / floor_s;
-
-	return sd > 1 ? sd : 1;
 }
 
 /* p95 of n values (sorted in place); 0 without values */
@@ -101,7 +94,7 @@ int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 
 			if (j->state == SIM_JOB_FUTURE)
 				continue;
-			bsld[s->nodl_jobs] = sim_bounded_slowdown(
+			bsld[s->nodl_jobs] = dl_bounded_slowdown(
 				j->spec->arrival, fin, j->isolated);
 			bsld_sum += bsld[s->nodl_jobs++];
 			continue;

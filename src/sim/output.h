@@ -56,16 +56,6 @@ struct sim_summary {
 	uint32_t oracle_impossible_alone; /* of which even alone */
 };
 
-/* Jobs shorter than this alone count as this long in the bounded
- * slowdown, so a job of a few seconds that waits a little does not weigh
- * like a long one that waits for hours (POSUM's threshold). */
-#define SIM_BSLD_MIN_S 10.0
-
-/* The bounded slowdown of a job that arrived at `arrival`, finished at
- * `finish` and takes `isolated` seconds alone on the empty cluster:
- * max(1, (finish - arrival) / max(isolated, SIM_BSLD_MIN_S)). */
-double sim_bounded_slowdown(double arrival, double finish, double isolated);
-
 /* Whether job j counts in the statistics (window). */
 bool sim_job_counted(const struct sim_engine *e, const struct sim_job *j);
 /* Fill s from a finished run.  0, or ENOMEM (s then holds no

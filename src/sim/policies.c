@@ -13,24 +13,8 @@
 #include <strings.h>
 
 #include "common/compare/baseline.h"
+#include "common/simulate/core_policy.h"
 #include "sim/admission.h"
-
-static struct dl_plan *core_plan(void *state, const struct sim_policy *self,
-				 struct sim_engine *eng,
-				 const struct dl_policy_input *in, char *err,
-				 size_t errlen)
-{
-	struct dl_config cfg = *in->cfg;
-	struct dl_policy_input copy = *in;
-
-	(void) state;
-	(void) eng;
-	/* only the policy differs from the run's configuration; the
-	 * strings stay owned by the engine's copy */
-	cfg.policy = (enum dl_policy) self->arg;
-	copy.cfg = &cfg;
-	return dl_policy_plan(&copy, err, errlen);
-}
 
 static struct dl_plan *baseline_plan(void *state, const struct sim_policy *self,
 				     struct sim_engine *eng,
@@ -68,25 +52,25 @@ static const struct sim_policy registry[] = {
 	 .summary = "EDF with Moore-Hodgson triage of hopeless jobs, the "
 		    "default (core)",
 	 .forecast = true,
-	 .plan = core_plan,
+	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_TRIAGE},
 	{.name = "edf",
 	 .summary = "earliest deadline first, as wide as possible (core)",
 	 .forecast = true,
-	 .plan = core_plan,
+	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_EDF},
 	{.name = "adaptive",
 	 .summary = "Polo's Adaptive Scheduler (core)",
-	 .plan = core_plan,
+	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_ADAPTIVE},
 	{.name = "ras",
 	 .summary = "Resource-aware Adaptive Scheduler (core)",
-	 .plan = core_plan,
+	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_RAS},
 	{.name = "reverse",
 	 .summary = "Reverse-Adaptive Scheduler for shared clusters (core)",
 	 .forecast = true,
-	 .plan = core_plan,
+	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_REVERSE},
 	{.name = "realtime",
 	 .summary = "admission control with guaranteed deadlines, EDF + "
@@ -174,7 +158,7 @@ bool sim_policy_available(const struct sim_policy *p, char *why, size_t whylen)
 
 	if (!p)
 		return false;
-	if (p->plan != core_plan)
+	if (p->plan != sim_core_plan)
 		return true;
 	/* ask the core with an empty cluster: a policy it does not
 	 * implement yet answers "not available" */

@@ -11,7 +11,7 @@
 # Either graph fails on a cycle (tsort names it).  The include graph also
 # fails on an edge that goes up the layers, lowest first:
 #   io < config < model < estimate < plan < policy = realtime < simulate
-#   < compare
+#   < portfolio = compare
 # (io and config are leaves: io includes no other subsystem, config only
 # io; policy and realtime may use each other's modules, never in a cycle).
 #
@@ -32,7 +32,7 @@ rank() {
 	plan) echo 4 ;;
 	policy | realtime) echo 5 ;;
 	simulate) echo 6 ;;
-	compare) echo 7 ;;
+	portfolio | compare) echo 7 ;;
 	*) echo unknown ;;
 	esac
 }

@@ -13,6 +13,7 @@
 #include "common/estimate/estimate.h"
 #include "common/policy/triage.h"
 #include "fixtures.h"
+#include "common/portfolio/score.h"
 #include "common/simulate/engine.h"
 #include "sim/oracle_input.h"
 #include "sim/output.h"
@@ -855,11 +856,11 @@ END_TEST
 START_TEST(bounded_slowdown_formula)
 {
 	/* short jobs count as 10 s long; never below 1 */
-	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 2), 3, 1e-12);
-	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 0), 3, 1e-12);
-	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 130, 15), 2, 1e-12);
-	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 105, 5), 1, 1e-12);
-	ck_assert_double_eq_tol(sim_bounded_slowdown(100, 100, 30), 1, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 130, 2), 3, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 130, 0), 3, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 130, 15), 2, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 105, 5), 1, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 100, 30), 1, 1e-12);
 }
 END_TEST
 

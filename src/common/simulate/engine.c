@@ -40,6 +40,7 @@
 #include <time.h>
 
 #include "common/estimate/estimate.h"
+#include "common/io/clock.h"
 #include "common/simulate/rng.h"
 
 enum ev_kind {
@@ -1620,6 +1621,13 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			 * of its last event */
 			e->now = horizon;
 			break;
+		}
+		/* the budget is checked every 256 events: reading the clock
+		 * costs about as much as an event */
+		if (e->opt.stop_at > 0 && !(e->stats.events & 255) &&
+		    dl_monotonic_s() > e->opt.stop_at) {
+			snprintf(err, errlen, "over the time budget");
+			return ETIME;
 		}
 		ev = ev_pop(e);
 		e->now = ev.t;

@@ -124,6 +124,9 @@ struct sim_options {
 	FILE *timeline;           /* running tasks per job over time; or NULL */
 	FILE *log;        /* decisions (admission, cancellations); or NULL */
 	bool no_feedback; /* realtime, rtmr: Alg. V-VI off (--no-feedback) */
+	/* stop with ETIME once dl_monotonic_s() passes this (a caller's
+	 * time budget, e.g. a portfolio round); 0 = no limit */
+	double stop_at;
 };
 
 struct sim_stats {
@@ -198,8 +201,9 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 				  const struct dl_config *cfg,
 				  const struct sim_options *opt, char *err,
 				  size_t errlen);
-/* Run to the end (every job finished, rejected or the horizon).  0, or an
- * errno with err set when the policy failed. */
+/* Run to the end (every job finished, rejected or the horizon).  0, ETIME
+ * when opt.stop_at passed first, or an errno with err set when the policy
+ * failed. */
 int sim_engine_run(struct sim_engine *eng, char *err, size_t errlen);
 void sim_engine_free(struct sim_engine *eng);
 

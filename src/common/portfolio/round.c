@@ -1,0 +1,173 @@
+/*
+ * round.c - one portfolio round over the simulator's engine.
+ */
+#include "common/portfolio/round.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/io/clock.h"
+#include "common/simulate/core_policy.h"
+#include "common/simulate/engine.h"
+#include "common/simulate/rng.h"
+
+/* The seed of sample k: a stream of its own per (seed, k), the same for
+ * every candidate. */
+static uint64_t sample_seed(uint64_t seed, uint32_t k)
+{
+	struct sim_rng r;
+
+	sim_rng_init(&r, seed, 0x706f7274666f6c69ull /* "portfoli" */, k, 0);
+	return sim_rng_next(&r);
+}
+
+static int check_args(const struct sim_cluster_spec *cs,
+		      const struct sim_workload_spec *ws,
+		      const struct dl_config *cfg, const enum dl_policy *cands,
+		      uint32_t ncands, const struct dl_pf_params *p,
+		      struct dl_pf_round *out, char *err, size_t errlen)
+{
+	if (!cs || !ws || !cfg || !cands || !p || !out) {
+		snprintf(err, errlen, "portfolio round: missing argument");
+		return EINVAL;
+	}
+	if (!ncands || ncands > DL_PF_MAX_CANDIDATES) {
+		snprintf(err, errlen, "portfolio round: %u candidates (1..%u)",
+			 ncands, (unsigned) DL_PF_MAX_CANDIDATES);
+		return EINVAL;
+	}
+	for (uint32_t i = 0; i < ncands; i++) {
+		if (!sim_core_policy(cands[i])) {
+			snprintf(err, errlen,
+				 "portfolio round: candidate %u is not a "
+				 "planning policy",
+				 i);
+			return EINVAL;
+		}
+		for (uint32_t k = 0; k < i; k++)
+			if (cands[k] == cands[i]) {
+				snprintf(err, errlen,
+					 "portfolio round: %s listed twice",
+					 dl_policy_name(cands[i]));
+				return EINVAL;
+			}
+	}
+	if (!p->samples || p->samples > DL_PF_MAX_SAMPLES) {
+		snprintf(err, errlen, "portfolio round: %u samples (1..%u)",
+			 p->samples, (unsigned) DL_PF_MAX_SAMPLES);
+		return EINVAL;
+	}
+	if (!isfinite(p->budget_s) || p->budget_s <= 0 ||
+	    !isfinite(p->horizon_s) || p->horizon_s < 0) {
+		snprintf(err, errlen,
+			 "portfolio round: budget must be > 0 and horizon "
+			 ">= 0 seconds");
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* One engine run of policy on sample seed; its tally in *t.  0, ETIME
+ * (budget), or another errno with err set. */
+static int run_one(const struct sim_cluster_spec *cs,
+		   const struct sim_workload_spec *ws,
+		   const struct dl_config *cfg, const struct sim_policy *policy,
+		   uint64_t seed, double horizon, double stop_at,
+		   struct dl_pf_tally *t, char *err, size_t errlen)
+{
+	struct sim_options opt = {
+		.seed = seed, .horizon = horizon, .stop_at = stop_at};
+	struct sim_engine *eng;
+	int rc;
+
+	eng = sim_engine_new(cs, ws, policy, cfg, &opt, err, errlen);
+	if (!eng)
+		return err[0] && strstr(err, "memory") ? ENOMEM : EINVAL;
+	rc = sim_engine_run(eng, err, errlen);
+	if (!rc) {
+		memset(t, 0, sizeof(*t));
+		for (uint32_t j = 0; j < eng->njobs; j++) {
+			const struct sim_job *job = &eng->jobs[j];
+
+			if (job->state == SIM_JOB_FUTURE)
+				continue; /* beyond the horizon */
+			dl_pf_tally_add(t, job->spec->arrival, job->deadline,
+					sim_job_met(job), job->finish,
+					job->isolated, eng->stats.end_time);
+		}
+	}
+	sim_engine_free(eng);
+	return rc;
+}
+
+int dl_pf_run_round(const struct sim_cluster_spec *cs,
+		    const struct sim_workload_spec *ws,
+		    const struct dl_config *cfg, const enum dl_policy *cands,
+		    uint32_t ncands, const struct dl_pf_params *p,
+		    struct dl_pf_round *out, char *err, size_t errlen)
+{
+	double t0 = dl_monotonic_s(), stop_at;
+	int rc;
+
+	if (err && errlen)
+		err[0] = 0;
+	rc = check_args(cs, ws, cfg, cands, ncands, p, out, err, errlen);
+	if (rc)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->n = ncands;
+	stop_at = t0 + p->budget_s;
+	for (uint32_t i = 0; i < ncands; i++) {
+		out->r[i].policy = cands[i];
+		out->r[i].scored = true;
+		out->r[i].worst_total = -INFINITY;
+	}
+	/* sample by sample, so an interrupted round has looked at every
+	 * candidate equally */
+	for (uint32_t k = 0; k < p->samples && !out->over_budget; k++) {
+		uint64_t seed = sample_seed(p->seed, k);
+
+		for (uint32_t i = 0; i < ncands; i++) {
+			struct dl_pf_result *r = &out->r[i];
+			struct dl_pf_tally t;
+			struct dl_pf_score s;
+			char why[sizeof(r->err)] = "";
+
+			if (!r->scored)
+				continue;
+			rc = run_one(cs, ws, cfg, sim_core_policy(cands[i]),
+				     seed, p->horizon_s, stop_at, &t, why,
+				     sizeof(why));
+			if (rc == ETIME) {
+				out->over_budget = true;
+				break;
+			}
+			if (rc == ENOMEM) {
+				snprintf(err, errlen, "%s", why);
+				return ENOMEM;
+			}
+			if (rc) {
+				/* a policy that fails is not a candidate
+				 * this round; the others still are */
+				r->scored = false;
+				snprintf(r->err, sizeof(r->err), "%s", why);
+				continue;
+			}
+			out->runs++;
+			dl_pf_score_of(&t, &p->weights, &s);
+			r->score.missed_pct += s.missed_pct / p->samples;
+			r->score.tardiness_min += s.tardiness_min / p->samples;
+			r->score.bsld += s.bsld / p->samples;
+			r->score.total += s.total / p->samples;
+			if (s.total > r->worst_total)
+				r->worst_total = s.total;
+		}
+	}
+	if (out->over_budget)
+		for (uint32_t i = 0; i < ncands; i++)
+			out->r[i].scored = false;
+	out->wall_s = dl_monotonic_s() - t0;
+	return 0;
+}

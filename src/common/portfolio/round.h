@@ -1,0 +1,62 @@
+/*
+ * round.h - one portfolio round: every candidate policy is run by the
+ * simulator's engine (common/simulate/engine.h) on the same future -- the
+ * cluster and the jobs of a snapshot, as specs -- a few times with task
+ * lengths drawn from the estimates' spread, and scored (score.h).
+ *
+ * No I/O, no global state: everything lives in the caller's structures.
+ * Deterministic: the same specs, configuration and seed give the same
+ * scores.  Every candidate sees the same draws in sample k (common random
+ * numbers), so a difference in score is the policies', not the dice's.
+ * Bounded: past `budget_s` of wall time the round stops and is marked
+ * over budget (the caller keeps its policy).
+ */
+#ifndef DL_PORTFOLIO_ROUND_H
+#define DL_PORTFOLIO_ROUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/config/config.h"
+#include "common/portfolio/score.h"
+#include "common/simulate/spec.h"
+
+#define DL_PF_MAX_CANDIDATES DL_POLICY_COUNT
+#define DL_PF_MAX_SAMPLES    64
+
+struct dl_pf_params {
+	uint32_t samples; /* runs per candidate, 1..DL_PF_MAX_SAMPLES */
+	uint64_t seed;    /* of the samples' draws */
+	double budget_s;  /* wall-time budget of the whole round, > 0 */
+	double horizon_s; /* simulated seconds; 0 = until every job ends */
+	struct dl_pf_weights weights;
+};
+
+struct dl_pf_result {
+	enum dl_policy policy;
+	bool scored;              /* every sample ran */
+	struct dl_pf_score score; /* the mean of the samples' scores */
+	double worst_total;       /* the worst sample's total */
+	char err[160];            /* why not scored (other than the budget) */
+};
+
+struct dl_pf_round {
+	uint32_t n;
+	struct dl_pf_result r[DL_PF_MAX_CANDIDATES];
+	bool over_budget;
+	uint32_t runs; /* engine runs completed */
+	double wall_s;
+};
+
+/* Run a round of the candidates (each a planning policy, listed once:
+ * triage, edf, adaptive, ras, reverse) under cfg.  0 with *out filled --
+ * also over budget, which out->over_budget says -- or EINVAL (bad
+ * arguments) / ENOMEM with err set. */
+int dl_pf_run_round(const struct sim_cluster_spec *cs,
+		    const struct sim_workload_spec *ws,
+		    const struct dl_config *cfg, const enum dl_policy *cands,
+		    uint32_t ncands, const struct dl_pf_params *p,
+		    struct dl_pf_round *out, char *err, size_t errlen);
+
+#endif

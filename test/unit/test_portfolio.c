@@ -1,0 +1,331 @@
+/*
+ * test_portfolio.c - the portfolio's parts (issue 16): the score of a
+ * simulated run (POSUM's weighted sum: missed deadlines, tardiness,
+ * bounded slowdown), the switching rule with hysteresis (margin, minimum
+ * dwell, budget, unscored current), and a round over the engine: it ranks
+ * policies by what they do, is deterministic for a seed, samples task
+ * lengths, and gives up at its time budget.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/portfolio/choose.h"
+#include "common/portfolio/round.h"
+#include "common/portfolio/score.h"
+#include "fixtures.h"
+#include "sim/spec.h"
+
+static const struct dl_pf_weights unit_weights = {1, 1, 1};
+
+START_TEST(score_worked_example)
+{
+	struct dl_pf_tally t;
+	struct dl_pf_score s;
+
+	memset(&t, 0, sizeof(t));
+	/* four jobs with a deadline: on time, 60 s late, 180 s late (both
+	 * missed) and unfinished at the end (1000) with deadline 940 */
+	dl_pf_tally_add(&t, 0, 100, true, 90, 50, 1000);
+	dl_pf_tally_add(&t, 0, 100, false, 160, 50, 1000);
+	dl_pf_tally_add(&t, 0, 100, false, 280, 50, 1000);
+	dl_pf_tally_add(&t, 0, 940, false, INFINITY, 50, 1000);
+	/* without a deadline: 200 s for 50 s alone (slowdown 4), 5 s for a
+	 * 2 s job (floored at 10 s: 1), unfinished: (1000 - 600) / 100 */
+	dl_pf_tally_add(&t, 0, 0, false, 200, 50, 1000);
+	dl_pf_tally_add(&t, 10, 0, false, 15, 2, 1000);
+	dl_pf_tally_add(&t, 600, 0, false, INFINITY, 100, 1000);
+	ck_assert_uint_eq(t.deadline_jobs, 4);
+	ck_assert_uint_eq(t.missed, 3);
+	ck_assert_double_eq_tol(t.tardiness_s, 60 + 180 + 60, 1e-9);
+	dl_pf_score_of(&t, &unit_weights, &s);
+	ck_assert_double_eq_tol(s.missed_pct, 75, 1e-9);
+	ck_assert_double_eq_tol(s.tardiness_min, 300.0 / 4 / 60, 1e-9);
+	ck_assert_double_eq_tol(s.bsld, (4 + 1 + 4) / 3.0, 1e-9);
+	ck_assert_double_eq_tol(s.total, 75 + 1.25 + 2, 1e-9);
+	/* the weights scale each part; NaN and negative weights count 0 */
+	struct dl_pf_weights w = {0.5, 4, NAN};
+	dl_pf_score_of(&t, &w, &s);
+	ck_assert_double_eq_tol(s.total, 37.5 + 5, 1e-9);
+	w.slowdown = -3;
+	dl_pf_score_of(&t, &w, &s);
+	ck_assert_double_eq_tol(s.total, 37.5 + 5, 1e-9);
+}
+END_TEST
+
+START_TEST(score_degenerate)
+{
+	struct dl_pf_tally t;
+	struct dl_pf_score s;
+
+	memset(&t, 0, sizeof(t));
+	dl_pf_score_of(&t, &unit_weights, &s);
+	ck_assert_double_eq(s.total, 0);
+	ck_assert_double_eq(s.bsld, 1);
+	dl_pf_score_of(NULL, &unit_weights, &s);
+	ck_assert_double_eq(s.total, 0);
+	dl_pf_tally_add(NULL, 0, 1, true, 1, 1, 1);
+	/* bounded slowdown: never below 1, floored isolated time */
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 130, 2), 3, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 130, 15), 2, 1e-12);
+	ck_assert_double_eq_tol(dl_bounded_slowdown(100, 105, 5), 1, 1e-12);
+}
+END_TEST
+
+static void result(struct dl_pf_round *r, enum dl_policy p, double total)
+{
+	struct dl_pf_result *x = &r->r[r->n++];
+
+	memset(x, 0, sizeof(*x));
+	x->policy = p;
+	x->scored = true;
+	x->score.total = total;
+}
+
+START_TEST(hysteresis)
+{
+	struct dl_pf_round r;
+	struct dl_pf_choice c;
+
+	memset(&r, 0, sizeof(r));
+	result(&r, DL_POLICY_TRIAGE, 10);
+	result(&r, DL_POLICY_EDF, 7);
+	result(&r, DL_POLICY_ADAPTIVE, 7);
+	/* better by 3 and run long enough: switch, to the first of equals */
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 300, 1, &c);
+	ck_assert(c.switched);
+	ck_assert_int_eq(c.reason, DL_PF_SWITCH);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	ck_assert_double_eq_tol(c.gain, 3, 1e-12);
+	ck_assert_ptr_nonnull(strstr(c.why, "triage -> edf"));
+	/* too recent */
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 299, 300, 1, &c);
+	ck_assert(!c.switched);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_DWELL);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	ck_assert_int_eq(c.best, DL_POLICY_EDF);
+	/* not better by the margin; exactly the margin switches */
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 300, 3.5, &c);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_MARGIN);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 300, 3, &c);
+	ck_assert(c.switched);
+	/* a tie with the best keeps the current one, whatever the order */
+	dl_pf_choose(&r, DL_POLICY_ADAPTIVE, 600, 0, 0, &c);
+	ck_assert(!c.switched);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_BEST);
+	ck_assert_int_eq(c.policy, DL_POLICY_ADAPTIVE);
+	/* current not scored: the best at once, dwell or not */
+	r.r[0].scored = false;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 0, 300, 100, &c);
+	ck_assert(c.switched);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	dl_pf_choose(&r, DL_POLICY_RAS, 0, 300, 100, &c);
+	ck_assert(c.switched);
+	/* nothing scored, over budget, no round: keep */
+	r.r[1].scored = r.r[2].scored = false;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 0, &c);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_UNSCORED);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	r.r[1].scored = true;
+	r.over_budget = true;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 0, &c);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_BUDGET);
+	ck_assert(!c.switched);
+	ck_assert_ptr_nonnull(strstr(c.why, "budget"));
+	dl_pf_choose(NULL, DL_POLICY_EDF, 600, 0, 0, &c);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_UNSCORED);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	ck_assert_str_eq(dl_pf_reason_name(DL_PF_KEEP_DWELL), "dwell");
+}
+END_TEST
+
+/* One CPU.  Job A (due 50) has 100 s of work: it cannot make it even
+ * alone.  B (due 60) has 30 s.  EDF runs A first and both miss; triage
+ * gives A up and B makes it.  Lengths vary (lognormal) around the
+ * priors, so samples differ. */
+static const char *one_cpu = "{\"nodes\":[{\"name\":\"n\",\"count\":1,"
+			     "\"cpus\":1}]}";
+static const char *overload =
+	"{\"jobs\":["
+	"{\"arrival\":0,\"deadline\":50,\"maps\":10,\"map_length\":{\"dist\":"
+	"\"lognormal\",\"mean\":10,\"sd\":2},\"map_prior\":{\"mean\":10,"
+	"\"p90\":13}},"
+	"{\"arrival\":0,\"deadline\":60,\"maps\":3,\"map_length\":{\"dist\":"
+	"\"lognormal\",\"mean\":8,\"sd\":2},\"map_prior\":{\"mean\":8,"
+	"\"p90\":11}},"
+	"{\"arrival\":0,\"maps\":2,\"map_length\":5}]}";
+
+struct specs {
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct dl_config cfg;
+};
+
+static void specs_load(struct specs *s)
+{
+	char err[512] = "";
+
+	memset(s, 0, sizeof(*s));
+	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL,
+					&s->cs, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(sim_workload_parse(overload, strlen(overload), "w",
+					 &s->cs, &s->ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	s->cfg = fx_config();
+}
+
+static void specs_free(struct specs *s)
+{
+	sim_workload_spec_free(&s->ws);
+	sim_cluster_spec_free(&s->cs);
+	dl_config_free(&s->cfg);
+}
+
+static const enum dl_policy cands[] = {DL_POLICY_TRIAGE, DL_POLICY_EDF,
+				       DL_POLICY_ADAPTIVE};
+
+static struct dl_pf_params params(uint64_t seed)
+{
+	struct dl_pf_params p = {.samples = 4,
+				 .seed = seed,
+				 .budget_s = 60,
+				 .weights = {1, 0.1, 0.1}};
+	return p;
+}
+
+START_TEST(round_ranks_by_behaviour)
+{
+	struct specs s;
+	struct dl_pf_round r;
+	struct dl_pf_params p = params(7);
+	struct dl_pf_choice c;
+	char err[256] = "";
+
+	specs_load(&s);
+	ck_assert_msg(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+				      err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(!r.over_budget);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.runs, 12);
+	for (uint32_t i = 0; i < 3; i++)
+		ck_assert_msg(r.r[i].scored, "%s: %s",
+			      dl_policy_name(r.r[i].policy), r.r[i].err);
+	/* triage: A missed, B met; EDF: both missed, in every sample */
+	ck_assert_double_eq_tol(r.r[0].score.missed_pct, 50, 1e-9);
+	ck_assert_double_eq_tol(r.r[1].score.missed_pct, 100, 1e-9);
+	ck_assert(r.r[0].score.total < r.r[1].score.total);
+	ck_assert(r.r[0].worst_total >= r.r[0].score.total);
+	/* from EDF, run long enough: switch to triage */
+	dl_pf_choose(&r, DL_POLICY_EDF, 3600, 600, 1, &c);
+	ck_assert(c.switched);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	specs_free(&s);
+}
+END_TEST
+
+START_TEST(round_is_deterministic)
+{
+	struct specs s;
+	struct dl_pf_round a, b, other;
+	struct dl_pf_params p = params(11);
+	char err[256] = "";
+	bool differs = false;
+
+	specs_load(&s);
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &a,
+					 err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &b,
+					 err, sizeof(err)),
+			 0);
+	for (uint32_t i = 0; i < 3; i++) {
+		ck_assert(memcmp(&a.r[i].score, &b.r[i].score,
+				 sizeof(a.r[i].score)) == 0);
+		ck_assert(a.r[i].worst_total == b.r[i].worst_total);
+	}
+	/* another seed draws other lengths: the tardiness moves */
+	p.seed = 12;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p,
+					 &other, err, sizeof(err)),
+			 0);
+	for (uint32_t i = 0; i < 3; i++)
+		differs |= a.r[i].score.tardiness_min !=
+			   other.r[i].score.tardiness_min;
+	ck_assert(differs);
+	/* one sample is not the mean of four: the samples differ */
+	p.seed = 11;
+	p.samples = 1;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p,
+					 &other, err, sizeof(err)),
+			 0);
+	ck_assert(other.r[1].score.tardiness_min != a.r[1].score.tardiness_min);
+	specs_free(&s);
+}
+END_TEST
+
+START_TEST(round_budget_and_arguments)
+{
+	struct specs s;
+	struct dl_pf_round r;
+	struct dl_pf_params p = params(3);
+	struct dl_pf_choice c;
+	enum dl_policy twice[] = {DL_POLICY_EDF, DL_POLICY_EDF};
+	enum dl_policy rt[] = {DL_POLICY_REALTIME};
+	char err[256] = "";
+
+	specs_load(&s);
+	/* a budget no run can meet: over budget, nothing scored, kept */
+	p.budget_s = 1e-9;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 0);
+	ck_assert(r.over_budget);
+	for (uint32_t i = 0; i < 3; i++)
+		ck_assert(!r.r[i].scored);
+	dl_pf_choose(&r, DL_POLICY_EDF, 3600, 0, 0, &c);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_BUDGET);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	/* bad arguments: a clear error, nothing run */
+	p = params(3);
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, twice, 2, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "twice"));
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, rt, 1, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 0, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	p.samples = 0;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	p = params(3);
+	p.budget_s = NAN;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_pf_run_round(NULL, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 EINVAL);
+	specs_free(&s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("portfolio");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, score_worked_example);
+	tcase_add_test(tc, score_degenerate);
+	tcase_add_test(tc, hysteresis);
+	tcase_add_test(tc, round_ranks_by_behaviour);
+	tcase_add_test(tc, round_is_deterministic);
+	tcase_add_test(tc, round_budget_and_arguments);
+	suite_add_tcase(s, tc);
+	return fx_run_suite(s);
+}
