@@ -10,7 +10,10 @@
 #include <string.h>
 
 #include "common/portfolio/choose.h"
+#include "common/portfolio/future.h"
 #include "common/portfolio/round.h"
+#include "common/simulate/core_policy.h"
+#include "common/simulate/engine.h"
 #include "common/portfolio/score.h"
 #include "fixtures.h"
 #include "sim/spec.h"
@@ -217,6 +220,25 @@ START_TEST(round_ranks_by_behaviour)
 	ck_assert_double_eq_tol(r.r[1].score.missed_pct, 100, 1e-9);
 	ck_assert(r.r[0].score.total < r.r[1].score.total);
 	ck_assert(r.r[0].worst_total >= r.r[0].score.total);
+	/* a horizon of 20 s: nobody has finished, and no deadline has
+	 * passed, so nothing counts as missed yet */
+	p.horizon_s = 20;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 0);
+	for (uint32_t i = 0; i < 3; i++)
+		ck_assert_double_eq(r.r[i].score.missed_pct, 0);
+	/* 55 s: A's deadline has passed under every policy */
+	p.horizon_s = 55;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 0);
+	ck_assert_double_eq_tol(r.r[0].score.missed_pct, 50, 1e-9);
+	ck_assert_double_eq_tol(r.r[1].score.missed_pct, 50, 1e-9);
+	p.horizon_s = 0;
+	ck_assert_int_eq(dl_pf_run_round(&s.cs, &s.ws, &s.cfg, cands, 3, &p, &r,
+					 err, sizeof(err)),
+			 0);
 	/* from EDF, run long enough: switch to triage */
 	dl_pf_choose(&r, DL_POLICY_EDF, 3600, 600, 1, &c);
 	ck_assert(c.switched);
@@ -315,6 +337,91 @@ START_TEST(round_budget_and_arguments)
 }
 END_TEST
 
+/* A plan cycle's snapshot at now = 1000: two nodes of 2 CPUs, one CPU of
+ * n2 held by work the plan does not manage.  Job 10 (due at 1100): 6
+ * tasks, 2 done in 20 s each, 2 running on n1 since 990, 2 pending.  Job
+ * 11: no task left. */
+START_TEST(future_from_snapshot)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[2];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct sim_options opt = {.seed = 5};
+	struct sim_engine *e;
+	char err[256] = "";
+
+	fx_cluster(&cl, 2, 2, 0);
+	cl.nodes[1].cpus_other = 1;
+	jobs[0] = fx_job(10, 6, 900, 1100);
+	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP],
+						      990, 0, DL_POOL_REGULAR),
+				 0);
+	jobs[1] = fx_job(11, 1, 900, 1100);
+	fx_done(jobs[1], DL_MAP, 1, 20, DL_POOL_REGULAR);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 2;
+	in.cfg = &cfg;
+	in.now = 1000;
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(cs.nnodes, 2);
+	ck_assert_uint_eq(cs.nodes[0].cpus, 2);
+	ck_assert_uint_eq(cs.nodes[1].cpus, 1);
+	ck_assert_uint_eq(ws.njobs, 1);
+	ck_assert_str_eq(ws.jobs[0].name, "10");
+	/* the run starts at the oldest running task's elapsed time: 10 */
+	ck_assert_double_eq_tol(ws.jobs[0].arrival, 10, 1e-9);
+	ck_assert_double_eq_tol(ws.jobs[0].deadline, 110, 1e-9);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].tasks, 4);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].nrunning, 2);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].running_node[1], 0);
+	ck_assert_double_eq_tol(ws.jobs[0].phase[0].running_elapsed[0], 10,
+				1e-9);
+	/* equal completions: no spread, the mean itself */
+	ck_assert_int_eq(ws.jobs[0].phase[0].len.kind, SIM_DIST_CONST);
+	ck_assert_double_eq_tol(ws.jobs[0].phase[0].len.a, 20, 1e-9);
+	ck_assert_double_eq_tol(ws.jobs[0].phase[0].prior_mean, 20, 1e-9);
+
+	/* the engine starts the running tasks where they run, with their
+	 * start (0): they end 10 s in; the pending ones go to free CPUs */
+	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
+			   &opt, err, sizeof(err));
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_double_eq_tol(e->jobs[0].task[0][k].start, 0, 1e-9);
+		ck_assert_double_eq_tol(e->jobs[0].task[0][k].end, 20, 1e-9);
+		ck_assert_uint_eq(e->jobs[0].task[0][k].node, 0);
+	}
+	ck_assert_double_eq_tol(e->jobs[0].first_start, 0, 1e-9);
+	ck_assert_uint_eq(e->jobs[0].ended[0], 4);
+	ck_assert(sim_job_met(&e->jobs[0]));
+	sim_engine_free(e);
+
+	/* a running task on no node of the cluster: refused, clearly */
+	ws.jobs[0].phase[0].running_node[0] = 7;
+	ck_assert_ptr_null(sim_engine_new(&cs, &ws,
+					  sim_core_policy(DL_POLICY_TRIAGE),
+					  &cfg, &opt, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "running tasks"));
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	ck_assert_int_eq(dl_pf_future(NULL, 60, &cs, &ws, err, sizeof(err)),
+			 EINVAL);
+	dl_job_free(jobs[0]);
+	dl_job_free(jobs[1]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("portfolio");
@@ -326,6 +433,7 @@ int main(void)
 	tcase_add_test(tc, round_ranks_by_behaviour);
 	tcase_add_test(tc, round_is_deterministic);
 	tcase_add_test(tc, round_budget_and_arguments);
+	tcase_add_test(tc, future_from_snapshot);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

@@ -91,11 +91,17 @@ static int run_one(const struct sim_cluster_spec *cs,
 		for (uint32_t j = 0; j < eng->njobs; j++) {
 			const struct sim_job *job = &eng->jobs[j];
 
+			double end = eng->stats.end_time;
+			bool met = sim_job_met(job);
+
 			if (job->state == SIM_JOB_FUTURE)
 				continue; /* beyond the horizon */
+			/* still running at the horizon with its deadline
+			 * beyond it: not known to miss */
+			if (job->unfinished && job->deadline > end)
+				met = true;
 			dl_pf_tally_add(t, job->spec->arrival, job->deadline,
-					sim_job_met(job), job->finish,
-					job->isolated, eng->stats.end_time);
+					met, job->finish, job->isolated, end);
 		}
 	}
 	sim_engine_free(eng);

@@ -919,8 +919,33 @@ struct resv {
 	double spare_cpu, spare_mem, spare_io; /* beside it at shadow time */
 };
 
+/* The time left of task i of phase p of job j, drawn `len` long, that has
+ * run `elapsed` seconds when the run starts: a draw of its length given
+ * that it has not ended -- len - elapsed when the draw exceeds elapsed
+ * (accepted), else the conditional log-normal at a level hashed from the
+ * task (dl_remaining_at). */
+static double remaining_of(const struct sim_engine *e, const struct sim_job *j,
+			   int p, uint32_t i, double len, double elapsed)
+{
+	const struct sim_dist *d = &j->spec->phase[p].len;
+	double u, mean;
+
+	if (len > elapsed)
+		return len - elapsed;
+	u = sim_hash_unit(e->opt.seed, job_key(j->spec), (uint64_t) p, i,
+			  0x72656d61ull /* "rema" */);
+	if (u <= 0)
+		u = 0.5;
+	mean = sim_dist_mean(d);
+	return dl_remaining_at(mean > 0 ? mean : len,
+			       d->kind == SIM_DIST_CONST ? 0 : d->b, elapsed, u,
+			       e->cfg.overdue_floor);
+}
+
+/* Start the next task of phase p of job j on node n.  elapsed > 0: a task
+ * of a snapshot that has already run that long (it keeps its start). */
 static int start_task(struct sim_engine *e, struct sim_job *j, int p,
-		      uint32_t n, struct resv *rv)
+		      uint32_t n, struct resv *rv, double elapsed)
 {
 	uint32_t i = j->started[p], running;
 	struct sim_task *t = &j->task[p][i];
@@ -928,7 +953,15 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	double len = sim_task_length(e, j->idx, p, i, n);
 	int rc;
 
-	rc = dl_phase_add_running(&j->dj->phase[p], e->now, view_node(e, n, p),
+	if (elapsed > 0) {
+		len = elapsed + remaining_of(e, j, p, i, len, elapsed);
+		if (len > j->time_limit[p] + EPS)
+			len = elapsed + EPS > j->time_limit[p]
+				      ? elapsed + EPS
+				      : j->time_limit[p];
+	}
+	rc = dl_phase_add_running(&j->dj->phase[p], e->now - elapsed,
+				  view_node(e, n, p),
 				  (enum dl_pool) nd->spec->pool);
 	if (rc)
 		return rc;
@@ -944,8 +977,8 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	j->started[p]++;
 	if (len > j->time_limit[p] + EPS)
 		len = j->time_limit[p]; /* killed at the limit: TIMEOUT */
-	t->start = e->now;
-	t->end = e->now + len;
+	t->start = e->now - elapsed;
+	t->end = t->start + len;
 	t->node = n;
 	t->slot = nd->nrun;
 	nd->run[nd->nrun].job = j->idx;
@@ -954,7 +987,7 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	nd->nrun++;
 	node_usage(e, n, j, p, +1);
 	if (j->first_start < 0)
-		j->first_start = e->now;
+		j->first_start = t->start;
 	running = j->started[0] - j->ended[0] + j->started[1] - j->ended[1];
 	if (running > j->max_running)
 		j->max_running = running;
@@ -1509,7 +1542,7 @@ static int dispatch(struct sim_engine *e)
 					reserve(e, j, p, &rv);
 				break;
 			}
-			if ((rc = start_task(e, j, p, n, &rv)))
+			if ((rc = start_task(e, j, p, n, &rv, 0)))
 				return rc;
 			running++;
 		}
@@ -1548,6 +1581,14 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 	j->active_pos = e->nactive;
 	e->active[e->nactive++] = jx;
 	order_arrival(e, j);
+	/* a snapshot's running tasks hold their nodes from the start */
+	for (int p = 0; p < 2; p++)
+		for (uint32_t k = 0; k < j->spec->phase[p].nrunning; k++)
+			if ((rc = start_task(
+				     e, j, p, j->spec->phase[p].running_node[k],
+				     NULL,
+				     j->spec->phase[p].running_elapsed[k])))
+				return rc;
 	if (j->hard && j->deadline > 0)
 		for (int p = 0; p < 2; p++) {
 			double tl =
@@ -1865,6 +1906,30 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 		snprintf(err, errlen,
 			 "simulator needs a cluster, a workload and a policy");
 		return NULL;
+	}
+	for (uint32_t j = 0; j < ws->njobs; j++) {
+		const struct sim_job_spec *js = &ws->jobs[j];
+
+		for (int p = 0; p < 2; p++) {
+			const struct sim_phase_spec *ph = &js->phase[p];
+			bool ok =
+				ph->nrunning <= ph->tasks &&
+				(!ph->nrunning || (p == 0 && ph->running_node &&
+						   ph->running_elapsed));
+
+			for (uint32_t k = 0; ok && k < ph->nrunning; k++)
+				ok = ph->running_node[k] < cs->nnodes &&
+				     isfinite(ph->running_elapsed[k]) &&
+				     ph->running_elapsed[k] >= 0;
+			if (!ok) {
+				snprintf(err, errlen,
+					 "job %u: running tasks of phase %d "
+					 "not on a node, or more than its "
+					 "tasks, or in a reduce phase",
+					 j + 1, p);
+				return NULL;
+			}
+		}
 	}
 	e = calloc(1, sizeof(*e));
 	if (!e) {

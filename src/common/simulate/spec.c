@@ -85,6 +85,8 @@ void sim_workload_spec_free(struct sim_workload_spec *w)
 		for (int p = 0; p < 2; p++) {
 			sim_dist_free(&j->phase[p].len);
 			free(j->phase[p].lengths);
+			free(j->phase[p].running_node);
+			free(j->phase[p].running_elapsed);
 		}
 	}
 	free(w->jobs);

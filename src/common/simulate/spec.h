@@ -79,6 +79,14 @@ struct sim_phase_spec {
 	double prior_mean; /* history prior for the policies; 0 = none */
 	double prior_p90;
 	double input_mb; /* data per task (RTMR's delta_i); 0 = unknown */
+	/* a snapshot's tasks already running when the run starts (map phase
+	 * only; not in deadline-sim's documents): the first nrunning tasks,
+	 * task k on node running_node[k] for running_elapsed[k] seconds so
+	 * far.  The engine draws their time left given that they have not
+	 * ended. */
+	uint32_t nrunning;
+	uint32_t *running_node;
+	double *running_elapsed;
 };
 
 struct sim_job_spec {

@@ -1,0 +1,210 @@
+/*
+ * future.c - a plan cycle's snapshot as the simulator's input.
+ */
+#include "common/portfolio/future.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/estimate/estimate.h"
+
+/* z of the 90th percentile of a normal: p90 from a mean and a spread */
+#define Z90 1.2815515655
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int build_cluster(const struct dl_cluster *cl,
+			 struct sim_cluster_spec *cs, char *err, size_t errlen)
+{
+	if (cl->npartitions > SIM_MAX_PARTITIONS) {
+		snprintf(err, errlen,
+			 "portfolio: %u partitions, the simulator models %u",
+			 cl->npartitions, (unsigned) SIM_MAX_PARTITIONS);
+		return EINVAL;
+	}
+	cs->mode = SIM_SLOTS_CPU;
+	cs->order = SIM_ORDER_FIRST_FIT;
+	cs->nodes = calloc(cl->nnodes ? cl->nnodes : 1, sizeof(*cs->nodes));
+	if (!cs->nodes)
+		return ENOMEM;
+	cs->nnodes = cl->nnodes;
+	for (uint32_t p = 0; p < cl->npartitions; p++) {
+		cs->partitions[p] = dup_or_empty(cl->partitions[p]);
+		cs->npartitions = p + 1;
+		if (!cs->partitions[p])
+			return ENOMEM;
+	}
+	for (uint32_t n = 0; n < cl->nnodes; n++) {
+		const struct dl_node *dn = &cl->nodes[n];
+		struct sim_node_spec *sn = &cs->nodes[n];
+
+		sn->name = dup_or_empty(dn->name);
+		if (!sn->name)
+			return ENOMEM;
+		sn->speed = 1;
+		sn->pool = dn->pool;
+		if (dn->up && dn->cpus > dn->cpus_other) {
+			sn->cpus = dn->cpus - dn->cpus_other;
+			if (dn->mem)
+				sn->mem = dn->mem > dn->mem_other
+						  ? dn->mem - dn->mem_other
+						  : 1;
+		}
+		for (uint32_t p = 0; p < cl->npartitions; p++)
+			if (dl_partset_has(&dn->partitions, p))
+				sn->partitions |= UINT64_C(1) << p;
+	}
+	return 0;
+}
+
+/* The length distribution and prior of a phase from its estimate. */
+static void lengths(struct sim_phase_spec *sp, const struct dl_phase *ph,
+		    double map_mean, double reduce_cost, double fallback_len)
+{
+	struct dl_mu mu = dl_phase_mu(ph);
+	double mean = mu.mean, sd = mu.sd;
+
+	if (!(mean > 0) && map_mean > 0)
+		mean = map_mean * (reduce_cost > 0 ? reduce_cost : 1);
+	if (!(mean > 0))
+		mean = ph->time_limit > 0 ? ph->time_limit / 2 : fallback_len;
+	if (!(sd > 0) && ph->prior_p90 > mean)
+		sd = (ph->prior_p90 - mean) / Z90;
+	if (sd > 0 && isfinite(sd)) {
+		sp->len.kind = SIM_DIST_LOGNORMAL;
+		sp->len.a = mean;
+		sp->len.b = sd;
+	} else {
+		sim_dist_const(&sp->len, mean);
+	}
+	sp->len.min = SIM_MIN_LENGTH;
+	sp->len.max = INFINITY;
+	sp->prior_mean = mean;
+	sp->prior_p90 = sd > 0 && isfinite(sd) ? mean + Z90 * sd : mean;
+}
+
+static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
+		     int active, double origin, double fallback_len,
+		     struct sim_job_spec *js)
+{
+	const struct dl_phase *ph = &dj->phase[active];
+	struct sim_phase_spec *sp = &js->phase[0];
+	double deadline = dl_job_deadline(dj);
+	double reduce_cost =
+		dj->reduce_cost > 0 ? dj->reduce_cost : in->cfg->reduce_cost;
+	char name[32];
+	uint32_t k = 0;
+
+	/* the id names the job: the engine keys its draws by name */
+	snprintf(name, sizeof(name), "%llu", (unsigned long long) dj->id);
+	js->name = strdup(name);
+	js->user = dup_or_empty(dj->user);
+	js->account = dup_or_empty(dj->account);
+	if (!js->name || !js->user || !js->account)
+		return ENOMEM;
+	js->partition =
+		dj->partition < in->cluster->npartitions ? dj->partition : 0;
+	js->reduce_cost = dj->reduce_cost;
+	js->arrival = origin;
+	if (deadline > 0)
+		js->deadline =
+			origin +
+			(deadline - in->now > 1e-3 ? deadline - in->now : 1e-3);
+	sp->tasks = dl_phase_pending(ph) + ph->nrunning;
+	sp->cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+	sp->mem = ph->mem_per_task;
+	sp->time_limit = ph->time_limit;
+	lengths(sp, ph, 0, 1, fallback_len);
+	sp->running_node = calloc(ph->nrunning ? ph->nrunning : 1,
+				  sizeof(*sp->running_node));
+	sp->running_elapsed = calloc(ph->nrunning ? ph->nrunning : 1,
+				     sizeof(*sp->running_elapsed));
+	if (!sp->running_node || !sp->running_elapsed)
+		return ENOMEM;
+	for (uint32_t r = 0; r < ph->nrunning; r++) {
+		const struct dl_running_task *rt = &ph->running[r];
+
+		/* a task on no known node is counted as pending */
+		if (rt->node >= in->cluster->nnodes)
+			continue;
+		sp->running_node[k] = rt->node;
+		sp->running_elapsed[k] =
+			in->now > rt->start ? in->now - rt->start : 0;
+		k++;
+	}
+	sp->nrunning = k;
+	if (active == DL_MAP && dj->phase[DL_REDUCE].tasks) {
+		const struct dl_phase *rp = &dj->phase[DL_REDUCE];
+		struct sim_phase_spec *sr = &js->phase[1];
+
+		sr->tasks = dl_phase_pending(rp) + rp->nrunning;
+		sr->cpus = rp->cpus_per_task ? rp->cpus_per_task : 1;
+		sr->mem = rp->mem_per_task;
+		sr->time_limit = rp->time_limit;
+		lengths(sr, rp, sp->prior_mean, reduce_cost, fallback_len);
+	}
+	return 0;
+}
+
+int dl_pf_future(const struct dl_policy_input *in, double fallback_len,
+		 struct sim_cluster_spec *cs, struct sim_workload_spec *ws,
+		 char *err, size_t errlen)
+{
+	double origin = 0;
+	int rc;
+
+	if (cs)
+		memset(cs, 0, sizeof(*cs));
+	if (ws)
+		memset(ws, 0, sizeof(*ws));
+	if (!in || !in->cluster || !in->cfg || (in->njobs && !in->jobs) ||
+	    !cs || !ws || !isfinite(in->now) || !(fallback_len > 0)) {
+		snprintf(err, errlen, "portfolio: incomplete snapshot");
+		return EINVAL;
+	}
+	/* the run's clock starts at 0 and times are never negative: now is
+	 * the oldest running task's elapsed time (whole seconds) */
+	for (uint32_t j = 0; j < in->njobs; j++)
+		for (int p = 0; in->jobs[j] && p < DL_PHASES; p++)
+			for (uint32_t r = 0; r < in->jobs[j]->phase[p].nrunning;
+			     r++) {
+				double el =
+					in->now -
+					in->jobs[j]->phase[p].running[r].start;
+
+				if (isfinite(el) && el > origin)
+					origin = ceil(el);
+			}
+	rc = build_cluster(in->cluster, cs, err, errlen);
+	if (rc)
+		goto fail;
+	ws->jobs = calloc(in->njobs ? in->njobs : 1, sizeof(*ws->jobs));
+	rc = ENOMEM;
+	if (!ws->jobs)
+		goto fail;
+	for (uint32_t j = 0; j < in->njobs; j++) {
+		const struct dl_job *dj = in->jobs[j];
+		int active = dj ? dl_job_active_phase(dj) : -1;
+
+		if (active < 0 || !(dl_phase_pending(&dj->phase[active]) +
+				    dj->phase[active].nrunning))
+			continue;
+		rc = build_job(in, dj, active, origin, fallback_len,
+			       &ws->jobs[ws->njobs++]);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	if (rc == ENOMEM)
+		snprintf(err, errlen, "portfolio: out of memory");
+	sim_workload_spec_free(ws);
+	sim_cluster_spec_free(cs);
+	return rc;
+}
