@@ -8,11 +8,14 @@
  */
 #include "sim/policy.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/compare/baseline.h"
+#include "common/portfolio/portfolio.h"
 #include "common/simulate/core_policy.h"
 #include "sim/admission.h"
 
@@ -47,6 +50,44 @@ static struct dl_plan *slurm_plan(void *state, const struct sim_policy *self,
 	return plan;
 }
 
+/* Policy=portfolio: the core's driver, its state per run */
+static int portfolio_init(const struct sim_policy *self, struct sim_engine *eng,
+			  void **state, char *err, size_t errlen)
+{
+	struct dl_pf_state *st = calloc(1, sizeof(*st));
+
+	(void) self;
+	(void) eng;
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return ENOMEM;
+	}
+	dl_pf_state_init(st);
+	*state = st;
+	return 0;
+}
+
+static void portfolio_fini(void *state)
+{
+	free(state);
+}
+
+static struct dl_plan *portfolio_plan(void *state,
+				      const struct sim_policy *self,
+				      struct sim_engine *eng,
+				      const struct dl_policy_input *in,
+				      char *err, size_t errlen)
+{
+	struct dl_config cfg = *in->cfg;
+	struct dl_policy_input copy = *in;
+
+	(void) self;
+	(void) eng;
+	cfg.policy = DL_POLICY_PORTFOLIO;
+	copy.cfg = &cfg;
+	return dl_pf_plan(state, &copy, err, errlen);
+}
+
 static const struct sim_policy registry[] = {
 	{.name = "triage",
 	 .summary = "EDF with Moore-Hodgson triage of hopeless jobs, the "
@@ -72,6 +113,13 @@ static const struct sim_policy registry[] = {
 	 .forecast = true,
 	 .plan = sim_core_plan,
 	 .arg = DL_POLICY_REVERSE},
+	{.name = "portfolio",
+	 .summary = "the best of PortfolioPolicies by simulation every "
+		    "PortfolioInterval, with hysteresis (core)",
+	 .forecast = true,
+	 .init = portfolio_init,
+	 .fini = portfolio_fini,
+	 .plan = portfolio_plan},
 	{.name = "realtime",
 	 .summary = "admission control with guaranteed deadlines, EDF + "
 		    "reduce reservation (core)",

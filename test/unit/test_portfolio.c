@@ -7,10 +7,14 @@
  * lengths, and gives up at its time budget.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/portfolio/choose.h"
+#include "common/plan/plan_json.h"
+#include "common/policy/policy.h"
 #include "common/portfolio/future.h"
+#include "common/portfolio/portfolio.h"
 #include "common/portfolio/round.h"
 #include "common/simulate/core_policy.h"
 #include "common/simulate/engine.h"
@@ -422,6 +426,116 @@ START_TEST(future_from_snapshot)
 }
 END_TEST
 
+/* Policy=portfolio over plan cycles: the overload of round_ranks_* as a
+ * snapshot (one CPU; job 1 due in 50 s with 100 s of work, job 2 due in
+ * 60 s with 24 s), EDF listed first so it starts active. */
+static struct dl_job *prior_job(uint64_t id, uint32_t tasks, double due,
+				double mean)
+{
+	struct dl_job *j = fx_job(id, tasks, 990, due);
+
+	j->phase[DL_MAP].prior_mean = mean;
+	j->phase[DL_MAP].prior_p90 = mean * 1.3;
+	return j;
+}
+
+START_TEST(policy_portfolio_switches_and_records)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[2];
+	struct dl_policy_input in;
+	struct dl_pf_state st;
+	struct dl_plan *plan, *back;
+	char err[256] = "", *text;
+
+	fx_cluster(&cl, 1, 1, 0);
+	jobs[0] = prior_job(1, 10, 1050, 10);
+	jobs[1] = prior_job(2, 3, 1060, 8);
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "Policy", "portfolio", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "edf,triage",
+				       err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioMinDwell", "0", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
+		0);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 2;
+	in.cfg = &cfg;
+	in.now = 1000;
+	dl_pf_state_init(&st);
+	/* the first cycle runs a round: EDF misses both, triage one */
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_msg(plan != NULL, "%s", err);
+	ck_assert_int_eq(plan->policy, DL_POLICY_TRIAGE);
+	ck_assert(plan->portfolio.on);
+	ck_assert(plan->portfolio.switched);
+	ck_assert_uint_eq(plan->portfolio.rounds, 1);
+	ck_assert_uint_eq(plan->portfolio.switches, 1);
+	ck_assert_uint_eq(plan->portfolio.n, 2);
+	ck_assert_int_eq(plan->portfolio.score[0].policy, DL_POLICY_EDF);
+	ck_assert_double_eq_tol(plan->portfolio.score[0].missed_pct, 100, 1e-9);
+	ck_assert_double_eq_tol(plan->portfolio.score[1].missed_pct, 50, 1e-9);
+	ck_assert_ptr_nonnull(strstr(plan->portfolio.why, "edf -> triage"));
+	/* the published JSON carries it */
+	text = dl_plan_to_string(plan);
+	ck_assert_ptr_nonnull(text);
+	back = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	ck_assert(back->portfolio.on);
+	ck_assert_uint_eq(back->portfolio.n, 2);
+	ck_assert_int_eq(back->portfolio.score[1].policy, DL_POLICY_TRIAGE);
+	ck_assert_double_eq_tol(back->portfolio.score[1].total,
+				plan->portfolio.score[1].total, 1e-6);
+	ck_assert_str_eq(back->portfolio.why, plan->portfolio.why);
+	free(text);
+	dl_plan_free(back);
+	dl_plan_free(plan);
+	/* 30 s later: no round (PortfolioInterval 60), triage plans */
+	in.now = 1030;
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_int_eq(plan->policy, DL_POLICY_TRIAGE);
+	ck_assert_uint_eq(plan->portfolio.rounds, 1);
+	dl_plan_free(plan);
+	/* the list changed without the active policy: the first one */
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "adaptive",
+				       err, sizeof(err)),
+			 0);
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_int_eq(plan->policy, DL_POLICY_ADAPTIVE);
+	dl_plan_free(plan);
+	/* bad lists are refused by the configuration */
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies",
+				       "triage,realtime", err, sizeof(err)),
+			 EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "realtime"));
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "edf,edf",
+				       err, sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioPolicies", "", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "portfolio",
+				       err, sizeof(err)),
+			 EINVAL);
+	/* dl_policy_plan does not plan Policy=portfolio itself */
+	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	dl_job_free(jobs[0]);
+	dl_job_free(jobs[1]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("portfolio");
@@ -434,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, round_is_deterministic);
 	tcase_add_test(tc, round_budget_and_arguments);
 	tcase_add_test(tc, future_from_snapshot);
+	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

@@ -17,7 +17,8 @@
 #define OFF(f) offsetof(struct dl_config, f)
 
 static const char *const policy_names[DL_POLICY_COUNT + 1] = {
-	"adaptive", "ras", "reverse", "realtime", "triage", "edf", NULL};
+	"adaptive", "ras", "reverse",   "realtime",
+	"triage",   "edf", "portfolio", NULL};
 static const char *const hopeless_rank_names[] = {"below", "above", NULL};
 static const char *const yes_no_names[] = {"no", "yes", NULL};
 
@@ -28,7 +29,8 @@ _Static_assert(sizeof(enum dl_policy) == sizeof(int) &&
 
 const struct dl_option dl_options[] = {
 	{"Policy", DL_OPT_CHOICE, OFF(policy), 0, 0, "triage",
-	 "scheduling policy: triage, edf, adaptive, ras, reverse or realtime",
+	 "scheduling policy: triage, edf, adaptive, ras, reverse, realtime or "
+	 "portfolio",
 	 policy_names},
 	{"PlanInterval", DL_OPT_DURATION, OFF(plan_interval), 1, 3600, "10",
 	 "seconds between two plan cycles", NULL},
@@ -124,6 +126,42 @@ const struct dl_option dl_options[] = {
 	 NULL},
 	{"Debug", DL_OPT_UINT, OFF(debug), 0, 3, "0",
 	 "0 = decisions only, 1..3 = more detail in slurmctld's log", NULL},
+	{"PortfolioPolicies", DL_OPT_STRING, OFF(portfolio_policies), 0, 0,
+	 "triage,edf,adaptive",
+	 "the policies Policy=portfolio chooses from: triage, edf, adaptive, "
+	 "ras, reverse, comma-separated",
+	 NULL},
+	{"PortfolioInterval", DL_OPT_DURATION, OFF(portfolio_interval), 10,
+	 86400, "60", "least time between two portfolio rounds", NULL},
+	{"PortfolioSamples", DL_OPT_UINT, OFF(portfolio_samples), 1, 64, "3",
+	 "simulations of each candidate per round, task lengths drawn from the "
+	 "estimates' spread",
+	 NULL},
+	{"PortfolioHorizon", DL_OPT_DURATION, OFF(portfolio_horizon), 0, 604800,
+	 "1h",
+	 "how far ahead a portfolio round simulates; 0 = until every job ends",
+	 NULL},
+	{"PortfolioBudget", DL_OPT_DURATION, OFF(portfolio_budget), 0.01, 600,
+	 "1",
+	 "wall time a portfolio round may take; over it the policy is kept",
+	 NULL},
+	{"PortfolioMargin", DL_OPT_DOUBLE, OFF(portfolio_margin), 0, 1000, "1",
+	 "score points by which a candidate must beat the current policy",
+	 NULL},
+	{"PortfolioMinDwell", DL_OPT_DURATION, OFF(portfolio_min_dwell), 0,
+	 604800, "5m", "least time a policy runs before the portfolio switches",
+	 NULL},
+	{"PortfolioMissedWeight", DL_OPT_DOUBLE, OFF(portfolio_missed_weight),
+	 0, 1000, "1", "score points per percent of deadlines missed", NULL},
+	{"PortfolioLatenessWeight", DL_OPT_DOUBLE,
+	 OFF(portfolio_lateness_weight), 0, 1000, "0.1",
+	 "score points per minute of mean tardiness of jobs with deadlines",
+	 NULL},
+	{"PortfolioSlowdownWeight", DL_OPT_DOUBLE,
+	 OFF(portfolio_slowdown_weight), 0, 1000, "0.1",
+	 "score points per unit of mean bounded slowdown above 1 of jobs "
+	 "without deadlines",
+	 NULL},
 	{NULL, 0, 0, 0, 0, NULL, NULL, NULL},
 };
 
@@ -154,6 +192,56 @@ int dl_policy_from_name(const char *name)
 		if (!strcasecmp(name, policy_names[i]))
 			return i;
 	return -1;
+}
+
+int dl_policy_list_parse(const char *s, enum dl_policy *out, uint32_t max,
+			 uint32_t *n, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	if (!s || !out || !n) {
+		snprintf(err, err ? errlen : 0, "missing policy list");
+		return EINVAL;
+	}
+	*n = 0;
+	if (strlen(s) >= sizeof(buf)) {
+		snprintf(err, err ? errlen : 0, "PortfolioPolicies too long");
+		return EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ", ", &save); t;
+	     t = strtok_r(NULL, ", ", &save)) {
+		int p = dl_policy_from_name(t);
+
+		if (p < 0 || p == DL_POLICY_REALTIME ||
+		    p == DL_POLICY_PORTFOLIO) {
+			snprintf(err, err ? errlen : 0,
+				 "PortfolioPolicies=%s: '%s' is not one of "
+				 "triage, edf, adaptive, ras, reverse",
+				 s, t);
+			return EINVAL;
+		}
+		for (uint32_t k = 0; k < *n; k++)
+			if (out[k] == (enum dl_policy) p) {
+				snprintf(err, err ? errlen : 0,
+					 "PortfolioPolicies=%s: %s listed "
+					 "twice",
+					 s, t);
+				return EINVAL;
+			}
+		if (*n >= max) {
+			snprintf(err, err ? errlen : 0,
+				 "PortfolioPolicies=%s: too many", s);
+			return EINVAL;
+		}
+		out[(*n)++] = (enum dl_policy) p;
+	}
+	if (!*n) {
+		snprintf(err, err ? errlen : 0,
+			 "PortfolioPolicies: no policy given");
+		return EINVAL;
+	}
+	return 0;
 }
 
 double dl_parse_duration(const char *s)
@@ -235,7 +323,19 @@ int dl_config_set(struct dl_config *cfg, const char *name, const char *value,
 		return 0;
 	}
 	case DL_OPT_STRING: {
-		char *copy = strdup(value);
+		char *copy;
+
+		if (o->offset == OFF(portfolio_policies)) {
+			enum dl_policy list[DL_POLICY_COUNT];
+			uint32_t n;
+			int rc = dl_policy_list_parse(value, list,
+						      DL_POLICY_COUNT, &n, err,
+						      err ? errlen : 0);
+
+			if (rc)
+				return rc;
+		}
+		copy = strdup(value);
 
 		if (!copy) {
 			snprintf(err, err ? errlen : 0, "out of memory");

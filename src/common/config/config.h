@@ -20,8 +20,9 @@ enum dl_policy {
 	DL_POLICY_RAS,
 	DL_POLICY_REVERSE,
 	DL_POLICY_REALTIME,
-	DL_POLICY_TRIAGE, /* the default: EDF with Moore-Hodgson demotion */
-	DL_POLICY_EDF,    /* earliest deadline first, as wide as possible */
+	DL_POLICY_TRIAGE,    /* the default: EDF with Moore-Hodgson demotion */
+	DL_POLICY_EDF,       /* earliest deadline first, as wide as possible */
+	DL_POLICY_PORTFOLIO, /* the best of PortfolioPolicies, by simulation */
 	DL_POLICY_COUNT
 };
 
@@ -66,6 +67,17 @@ struct dl_config {
 	double alert_interval;     /* s between two verdict alerts of a job */
 	double alert_timeout;      /* s an alert command may run */
 	uint32_t debug;            /* 0 quiet .. 3 very verbose */
+	/* Policy=portfolio */
+	char *portfolio_policies;         /* candidates, comma-separated */
+	double portfolio_interval;        /* s between two rounds */
+	uint32_t portfolio_samples;       /* runs per candidate and round */
+	double portfolio_horizon;         /* simulated s; 0 = until all end */
+	double portfolio_budget;          /* wall s a round may take */
+	double portfolio_margin;          /* score points a switch must gain */
+	double portfolio_min_dwell;       /* s a policy runs before a switch */
+	double portfolio_missed_weight;   /* per % of deadlines missed */
+	double portfolio_lateness_weight; /* per minute of mean tardiness */
+	double portfolio_slowdown_weight; /* per unit of mean slowdown - 1 */
 };
 
 enum dl_opt_type {
@@ -90,6 +102,12 @@ struct dl_option {
 extern const struct dl_option dl_options[];
 
 /* Fill cfg with the documented defaults (strings are allocated). */
+/* PortfolioPolicies: a comma-separated list of planning policies
+ * (triage, edf, adaptive, ras, reverse), each once, at least one.  0 with
+ * out[0..*n) filled, or EINVAL with err set. */
+int dl_policy_list_parse(const char *s, enum dl_policy *out, uint32_t max,
+			 uint32_t *n, char *err, size_t errlen);
+
 int dl_config_defaults(struct dl_config *cfg);
 void dl_config_free(struct dl_config *cfg);
 int dl_config_copy(struct dl_config *dst, const struct dl_config *src);

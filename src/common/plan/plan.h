@@ -109,6 +109,26 @@ struct dl_plan_node {
 			  constrained */
 };
 
+/* What Policy=portfolio did for a plan (the last round and the choice;
+ * issue 16): the plan's policy is the one it chose. */
+#define DL_PLAN_PF_MAX 8
+struct dl_plan_portfolio {
+	bool on; /* the plan was made under Policy=portfolio */
+	uint32_t rounds, switches;
+	double active_since; /* when the plan's policy became active */
+	double last_round;   /* when the last round ran; 0 = none yet */
+	double round_s;      /* its wall time */
+	bool over_budget;
+	bool switched; /* the last round switched */
+	uint32_t n;
+	struct dl_plan_pf_score {
+		enum dl_policy policy;
+		bool scored;
+		double total, missed_pct, tardiness_min, bsld;
+	} score[DL_PLAN_PF_MAX];
+	char why[200]; /* the last round's decision, one line */
+};
+
 struct dl_plan {
 	double now;
 	enum dl_policy policy;
@@ -120,6 +140,7 @@ struct dl_plan {
 	uint32_t nnodes; /* placement policies: the cluster's nodes, */
 	struct dl_plan_node *nodes; /* indexed like dl_place.node */
 	struct dl_plan_stats stats;
+	struct dl_plan_portfolio portfolio;
 	/* map and reduce ids -> index into jobs, as sorted (id, index)
 	 * pairs: dl_plan_find in O(log n) once the plan is finalized */
 	uint64_t *ids;

@@ -101,6 +101,45 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	return o;
 }
 
+/* Policy=portfolio's record: the last round's scores and decision */
+static struct json_object *portfolio_to_json(const struct dl_plan_portfolio *p)
+{
+	struct json_object *o = json_object_new_object(), *a;
+
+	if (!o)
+		return NULL;
+	dl_json_put_u64(o, "rounds", p->rounds);
+	dl_json_put_u64(o, "switches", p->switches);
+	dl_json_put_num(o, "active_since", p->active_since);
+	dl_json_put_num(o, "last_round", p->last_round);
+	dl_json_put_num(o, "round_s", p->round_s);
+	json_object_object_add(o, "over_budget",
+			       json_object_new_boolean(p->over_budget));
+	json_object_object_add(o, "switched",
+			       json_object_new_boolean(p->switched));
+	dl_json_put_str(o, "why", p->why);
+	a = json_object_new_array();
+	for (uint32_t i = 0; a && i < p->n && i < DL_PLAN_PF_MAX; i++) {
+		const struct dl_plan_pf_score *sc = &p->score[i];
+		struct json_object *e = json_object_new_object();
+
+		if (!e)
+			break;
+		dl_json_put_str(e, "policy", dl_policy_name(sc->policy));
+		json_object_object_add(e, "scored",
+				       json_object_new_boolean(sc->scored));
+		if (sc->scored) {
+			dl_json_put_num(e, "score", sc->total);
+			dl_json_put_num(e, "missed_pct", sc->missed_pct);
+			dl_json_put_num(e, "tardiness_min", sc->tardiness_min);
+			dl_json_put_num(e, "bsld", sc->bsld);
+		}
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "scores", a);
+	return o;
+}
+
 struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 {
 	struct json_object *o, *jobs, *st, *pc, *pv, *place, *nodes;
@@ -115,6 +154,9 @@ struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 	dl_json_put_num(o, "now", plan->now);
 	dl_json_put_str(o, "policy", dl_policy_name(plan->policy));
 	dl_json_put_u64(o, "cycle", plan->cycle);
+	if (plan->portfolio.on)
+		json_object_object_add(o, "portfolio",
+				       portfolio_to_json(&plan->portfolio));
 
 	st = json_object_new_object();
 	dl_json_put_u64(st, "jobs", plan->stats.jobs);
@@ -200,6 +242,64 @@ static void get_str(struct dl_json_rd *r, const struct json_object *o,
 {
 	dl_plan_copy_str(dst, len,
 			 dl_json_str(r, o, path, k, REQ, 0, SIZE_MAX, ""));
+}
+
+/* The optional "portfolio" object (Policy=portfolio's plans). */
+static void get_portfolio(struct dl_json_rd *r, const struct json_object *obj,
+			  struct dl_plan *plan)
+{
+	const struct json_object *o, *a;
+	struct dl_plan_portfolio *p = &plan->portfolio;
+	size_t n;
+
+	o = dl_json_get(r, obj, NULL, "portfolio", json_type_object, 0);
+	if (!o || r->failed)
+		return;
+	p->on = true;
+	p->rounds = (uint32_t) dl_json_uint(r, o, "portfolio", "rounds", 0, 0,
+					    UINT32_MAX, 0);
+	p->switches = (uint32_t) dl_json_uint(r, o, "portfolio", "switches", 0,
+					      0, UINT32_MAX, 0);
+	p->active_since = dl_json_num(r, o, "portfolio", "active_since", 0,
+				      -INFINITY, INFINITY, 0);
+	p->last_round = dl_json_num(r, o, "portfolio", "last_round", 0,
+				    -INFINITY, INFINITY, 0);
+	p->round_s =
+		dl_json_num(r, o, "portfolio", "round_s", 0, 0, INFINITY, 0);
+	p->over_budget =
+		dl_json_bool(r, o, "portfolio", "over_budget", 0, false);
+	p->switched = dl_json_bool(r, o, "portfolio", "switched", 0, false);
+	dl_plan_copy_str(
+		p->why, sizeof(p->why),
+		dl_json_str(r, o, "portfolio", "why", 0, 0, SIZE_MAX, ""));
+	a = dl_json_array(r, o, "portfolio", "scores", 0, DL_JSON_ANY_LEN);
+	n = a ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < n && i < DL_PLAN_PF_MAX && !r->failed; i++) {
+		const struct json_object *e = json_object_array_get_idx(a, i);
+		struct dl_plan_pf_score *sc = &p->score[i];
+		char name[32] = "";
+		int k;
+
+		if (!dl_json_is_object(r, e, "portfolio.scores"))
+			break;
+		dl_plan_copy_str(name, sizeof(name),
+				 dl_json_str(r, e, "portfolio.scores", "policy",
+					     0, 0, SIZE_MAX, ""));
+		k = dl_policy_from_name(name);
+		sc->policy = k < 0 ? DL_POLICY_COUNT : (enum dl_policy) k;
+		sc->scored = dl_json_bool(r, e, "portfolio.scores", "scored", 0,
+					  false);
+		sc->total = dl_json_num(r, e, "portfolio.scores", "score", 0,
+					-INFINITY, INFINITY, NAN);
+		sc->missed_pct = dl_json_num(r, e, "portfolio.scores",
+					     "missed_pct", 0, 0, 100, NAN);
+		sc->tardiness_min =
+			dl_json_num(r, e, "portfolio.scores", "tardiness_min",
+				    0, 0, INFINITY, NAN);
+		sc->bsld = dl_json_num(r, e, "portfolio.scores", "bsld", 0, 0,
+				       INFINITY, NAN);
+		p->n = (uint32_t) i + 1;
+	}
 }
 
 static int name_index(const char *s, const char *(*name)(int), int n)
@@ -416,6 +516,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 	get_str(&r, st, "stats", "estimator", plan->stats.estimator,
 		sizeof(plan->stats.estimator));
 	get_nodes(&r, obj, plan);
+	get_portfolio(&r, obj, plan);
 	for (size_t i = 0; i < n && !r.failed; i++) {
 		const struct json_object *jo =
 			json_object_array_get_idx(jobs, i);

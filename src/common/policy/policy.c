@@ -34,6 +34,12 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 		return dl_triage_plan(in, err, errlen);
 	case DL_POLICY_EDF:
 		return dl_edf_plan(in, err, errlen);
+	case DL_POLICY_PORTFOLIO:
+		/* it plans with one of the others: its state and rounds are
+		 * portfolio/portfolio.c's, which calls back here */
+		snprintf(err, err ? errlen : 0,
+			 "Policy=portfolio plans through dl_pf_plan");
+		return NULL;
 	default:
 		snprintf(err, err ? errlen : 0, "policy %s is not available",
 			 dl_policy_name(in->cfg->policy));

@@ -97,6 +97,16 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 
 	want_profiles = cfg->policy == DL_POLICY_RAS ||
 			cfg->policy == DL_POLICY_REVERSE;
+	if (cfg->policy == DL_POLICY_PORTFOLIO) {
+		enum dl_policy list[DL_POLICY_COUNT];
+		uint32_t n = 0;
+
+		if (!dl_policy_list_parse(cfg->portfolio_policies, list,
+					  DL_POLICY_COUNT, &n, NULL, 0))
+			for (uint32_t i = 0; i < n; i++)
+				want_profiles |= list[i] == DL_POLICY_RAS ||
+						 list[i] == DL_POLICY_REVERSE;
+	}
 	want_worst = cfg->policy == DL_POLICY_REALTIME;
 	if (!path || !path[0]) {
 		if (client)

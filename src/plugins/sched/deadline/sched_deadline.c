@@ -34,6 +34,7 @@
 #include "common/model/forecast.h"
 #include "common/plan/plan_json.h"
 #include "common/policy/policy.h"
+#include "common/portfolio/portfolio.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
@@ -58,6 +59,10 @@ static bool reconfig_pending = false;
 /* owned by the plan thread once it runs */
 static struct dl_config cfg;
 static struct dl_sstate tracker;
+/* Policy=portfolio: the active policy and the last round (plan thread
+ * only) */
+static struct dl_pf_state portfolio;
+static bool portfolio_ready = false;
 static uint64_t last_sig = 0;
 static uint64_t last_finished = 0;
 static time_t next_plan = 0;
@@ -289,7 +294,17 @@ static void _cycle(bool due)
 					   snap.arrays[i].id);
 		in.rt = dl_rt_shared();
 	}
-	plan = dl_policy_plan(&in, err, sizeof(err));
+	if (cfg.policy == DL_POLICY_PORTFOLIO) {
+		if (!portfolio_ready) {
+			dl_pf_state_init(&portfolio);
+			portfolio_ready = true;
+		}
+		/* its rounds run here, with no lock held, within
+		 * PortfolioBudget */
+		plan = dl_pf_plan(&portfolio, &in, err, sizeof(err));
+	} else {
+		plan = dl_policy_plan(&in, err, sizeof(err));
+	}
 	if (!plan) {
 		error("%s: no plan this cycle: %s", SDL_PREFIX, err);
 		sdl_free_jobs(jobs, njobs);
