@@ -13,6 +13,7 @@
 
 #include "common/io/timefmt.h"
 #include "common/io/utf8.h"
+#include "common/plan/plan_json.h"
 #include "common/io/json.h"
 
 void sdl_filter_init(struct sdl_filter *f)
@@ -620,6 +621,34 @@ static void print_cell(FILE *out, const char *s, size_t w, bool right,
 		fprintf(out, "%s%*s", s, (int) pad, "");
 }
 
+/* Policy=portfolio: the last round's scores per policy and its
+ * decision, on one line under the header */
+static void print_portfolio_line(FILE *out, const struct dl_plan_portfolio *pf,
+				 double now)
+{
+	char when[32];
+
+	if (!pf->rounds || pf->last_round <= 0) {
+		fprintf(out, "portfolio: %s\n", pf->why);
+		return;
+	}
+	dl_format_time(pf->last_round, now, when, sizeof(when));
+	fprintf(out, "portfolio round %u at %s (%.2f s%s):", pf->rounds, when,
+		pf->round_s, pf->over_budget ? ", over budget" : "");
+	for (uint32_t i = 0; i < pf->n && i < DL_PLAN_PF_MAX; i++) {
+		const struct dl_plan_pf_score *sc = &pf->score[i];
+
+		if (sc->scored)
+			fprintf(out, "%s %s %.2f (%.1f%% missed)", i ? "," : "",
+				dl_policy_name(sc->policy), sc->total,
+				sc->missed_pct);
+		else
+			fprintf(out, "%s %s -", i ? "," : "",
+				dl_policy_name(sc->policy));
+	}
+	fprintf(out, "; %s\n", pf->why);
+}
+
 static void print_header_line(FILE *out, const struct dl_plan *p, size_t n,
 			      double now, double stale_after)
 {
@@ -628,12 +657,16 @@ static void print_header_line(FILE *out, const struct dl_plan *p, size_t n,
 	dl_format_time(p->now, now, when, sizeof(when));
 	dl_format_duration(now > p->now ? now - p->now : 0, age, sizeof(age));
 	fprintf(out,
-		"plan cycle %llu at %s (%s ago), policy %s, estimator %s, %zu "
-		"deadline job%s\n",
+		"plan cycle %llu at %s (%s ago), policy %s%s%s, estimator %s, "
+		"%zu deadline job%s\n",
 		(unsigned long long) p->cycle, when, age,
+		p->portfolio.on ? "portfolio, now " : "",
 		dl_policy_name(p->policy),
+		p->portfolio.on && p->portfolio.switches ? " (switched)" : "",
 		p->stats.estimator[0] ? p->stats.estimator : "-", n,
 		n == 1 ? "" : "s");
+	if (p->portfolio.on)
+		print_portfolio_line(out, &p->portfolio, now);
 	if (stale_after > 0 && now - p->now > stale_after)
 		fprintf(out,
 			"warning: the plan is %s old; is slurmctld running "
@@ -809,6 +842,10 @@ struct json_object *sdl_json(const struct dl_plan *p,
 	dl_json_put_num(o, "plan_time", p->now);
 	dl_json_put_str(o, "policy", dl_policy_name(p->policy));
 	dl_json_put_str(o, "estimator", p->stats.estimator);
+	if (p->portfolio.on)
+		json_object_object_add(
+			o, "portfolio",
+			dl_plan_portfolio_to_json(&p->portfolio));
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		struct json_object *r;
 

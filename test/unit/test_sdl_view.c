@@ -439,6 +439,60 @@ START_TEST(test_format)
 }
 END_TEST
 
+/* Policy=portfolio: the header names the active policy, and a line the
+ * last round's scores and decision */
+START_TEST(test_portfolio_header)
+{
+	struct dl_plan *p = fixture();
+	struct sdl_view v = {0};
+	char *t;
+
+	p->policy = DL_POLICY_TRIAGE;
+	p->portfolio.on = true;
+	p->portfolio.rounds = 3;
+	p->portfolio.switches = 1;
+	p->portfolio.last_round = NOW - 30;
+	p->portfolio.round_s = 0.25;
+	p->portfolio.n = 2;
+	p->portfolio.score[0] = (struct dl_plan_pf_score){
+		DL_POLICY_TRIAGE, true, 12.5, 10, 1.5, 1};
+	p->portfolio.score[1] =
+		(struct dl_plan_pf_score){DL_POLICY_EDF, false, 0, 0, 0, 0};
+	snprintf(p->portfolio.why, sizeof(p->portfolio.why),
+		 "kept triage: best (12.50)");
+	t = render(p, &v);
+	ck_assert_msg(strstr(t, "policy portfolio, now triage (switched)"),
+		      "%s", t);
+	ck_assert_msg(strstr(t, "portfolio round 3 at "), "%s", t);
+	ck_assert_msg(strstr(t, "(0.25 s): triage 12.50 (10.0% missed), edf "
+				"-; kept triage: best (12.50)\n"),
+		      "%s", t);
+	free(t);
+	/* --json carries the same */
+	{
+		struct json_object *o = sdl_json(p, NULL), *pf, *sc;
+
+		ck_assert_ptr_nonnull(o);
+		ck_assert(json_object_object_get_ex(o, "portfolio", &pf));
+		ck_assert(json_object_object_get_ex(pf, "scores", &sc));
+		ck_assert_uint_eq(json_object_array_length(sc), 2);
+		json_object_put(o);
+	}
+	/* before the first round: why there is none */
+	p->portfolio.rounds = 0;
+	snprintf(p->portfolio.why, sizeof(p->portfolio.why), "no round yet");
+	t = render(p, &v);
+	ck_assert_msg(strstr(t, "portfolio: no round yet\n"), "%s", t);
+	free(t);
+	/* not portfolio: no such line */
+	p->portfolio.on = false;
+	t = render(p, &v);
+	ck_assert_ptr_null(strstr(t, "portfolio"));
+	free(t);
+	dl_plan_free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sdl_view");
@@ -451,6 +505,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fit_words);
 	tcase_add_test(tc, test_long_and_wrap);
 	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_portfolio_header);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -102,7 +102,7 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 }
 
 /* Policy=portfolio's record: the last round's scores and decision */
-static struct json_object *portfolio_to_json(const struct dl_plan_portfolio *p)
+struct json_object *dl_plan_portfolio_to_json(const struct dl_plan_portfolio *p)
 {
 	struct json_object *o = json_object_new_object(), *a;
 
@@ -155,8 +155,9 @@ struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 	dl_json_put_str(o, "policy", dl_policy_name(plan->policy));
 	dl_json_put_u64(o, "cycle", plan->cycle);
 	if (plan->portfolio.on)
-		json_object_object_add(o, "portfolio",
-				       portfolio_to_json(&plan->portfolio));
+		json_object_object_add(
+			o, "portfolio",
+			dl_plan_portfolio_to_json(&plan->portfolio));
 
 	st = json_object_new_object();
 	dl_json_put_u64(st, "jobs", plan->stats.jobs);

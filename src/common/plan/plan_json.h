@@ -17,6 +17,10 @@ struct json_object;
 /* A new JSON object for the plan (caller puts it), NULL when out of
  * memory. */
 struct json_object *dl_plan_to_json(const struct dl_plan *plan);
+/* Policy=portfolio's record of a plan (rounds, scores, decision) as the
+ * plan's "portfolio" object; NULL when out of memory. */
+struct json_object *
+dl_plan_portfolio_to_json(const struct dl_plan_portfolio *p);
 /* Serialised text (caller frees), NULL when out of memory. */
 char *dl_plan_to_string(const struct dl_plan *plan);
 /* Parse a plan; NULL with a message in err on malformed input. */
