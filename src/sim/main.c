@@ -729,12 +729,14 @@ static int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	if (!o.policies) {
-		/* every policy that can run on this cluster */
+		/* every policy that can run on this cluster, but those
+		 * that run only when named */
 		size_t kept = 0;
 
 		for (size_t i = 0; i < np; i++)
-			if (!pols[i]->typed_only ||
-			    in.cs.mode == SIM_SLOTS_TYPED)
+			if ((!pols[i]->typed_only ||
+			     in.cs.mode == SIM_SLOTS_TYPED) &&
+			    !pols[i]->on_request)
 				pols[kept++] = pols[i];
 		np = kept;
 	}

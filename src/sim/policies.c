@@ -117,6 +117,7 @@ static const struct sim_policy registry[] = {
 	 .summary = "the best of PortfolioPolicies by simulation every "
 		    "PortfolioInterval, with hysteresis (core)",
 	 .forecast = true,
+	 .on_request = true,
 	 .init = portfolio_init,
 	 .fini = portfolio_fini,
 	 .plan = portfolio_plan},

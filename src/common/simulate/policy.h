@@ -50,6 +50,9 @@ struct sim_policy {
 	 * Slurm, so with the cluster's batch_sched_delay set, tasks start
 	 * only in Slurm's own scheduling passes */
 	bool slurm_only;
+	/* run only when named (compare's default list leaves it out): its
+	 * results depend on the machine (portfolio: wall-time budgets) */
+	bool on_request;
 	/* per-run state; NULL hooks mean "none" */
 	int (*init)(const struct sim_policy *self, struct sim_engine *eng,
 		    void **state, char *err, size_t errlen);
