@@ -1663,16 +1663,19 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			e->now = horizon;
 			break;
 		}
-		/* the budget is checked every 256 events: reading the clock
-		 * costs about as much as an event */
-		if (e->opt.stop_at > 0 && !(e->stats.events & 255) &&
+		ev = ev_pop(e);
+		e->now = ev.t;
+		e->stats.events++;
+		/* the budget is checked before every plan cycle (one may cost
+		 * milliseconds) and every 256 events (reading the clock costs
+		 * about as much as an event) */
+		if (e->opt.stop_at > 0 &&
+		    (ev.kind == EV_PLAN || ev.kind == EV_REPLAN ||
+		     !(e->stats.events & 255)) &&
 		    dl_monotonic_s() > e->opt.stop_at) {
 			snprintf(err, errlen, "over the time budget");
 			return ETIME;
 		}
-		ev = ev_pop(e);
-		e->now = ev.t;
-		e->stats.events++;
 		switch (ev.kind) {
 		case EV_TASK_END:
 			rc = end_task(e, ev.job, ev.phase, ev.task);
