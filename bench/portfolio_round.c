@@ -6,11 +6,12 @@
  *
  *   portfolio_round [--arrays N] [--nodes N] [--cpus C] [--samples K]
  *                   [--horizon S] [--plan-interval S]
- *                   [--replan-delay S] [--seed S]
+ *                   [--replan-delay S] [--budget S] [--seed S]
  *                   [--policies triage,edf,adaptive]
  *
  * Prints one line of key=value: the round's wall time, engine runs, the
- * candidates' scores.  No time budget (the point is to measure).
+ * candidates' scores.  No time budget unless --budget (then the line says
+ * whether the round ran over it).
  */
 #include <errno.h>
 #include <math.h>
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
 			plan_interval = strtod(v, NULL);
 		else if (!strcmp(k, "--replan-delay"))
 			replan_delay = strtod(v, NULL);
+		else if (!strcmp(k, "--budget"))
+			p.budget_s = strtod(v, NULL);
 		else if (!strcmp(k, "--seed"))
 			p.seed = strtoull(v, NULL, 10);
 		else if (!strcmp(k, "--policies"))
@@ -155,8 +158,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("arrays=%u nodes=%u cpus=%u samples=%u candidates=%u runs=%u "
-	       "round_s=%.3f per_run_s=%.3f",
-	       arrays, nodes, cpus, p.samples, ncands, r.runs,
+	       "over_budget=%d round_s=%.3f per_run_s=%.3f",
+	       arrays, nodes, cpus, p.samples, ncands, r.runs, r.over_budget,
 	       (bench_now_us() - t0) / 1e6, r.runs ? r.wall_s / r.runs : 0.0);
 	for (uint32_t i = 0; i < r.n; i++)
 		printf(" %s=%.2f/missed%.1f%%", dl_policy_name(r.r[i].policy),
