@@ -47,6 +47,8 @@ static struct dl_plan *sample_plan(void)
 		j->predicted_finish = 1700000500 + i;
 		j->tasks[0] = 100;
 		j->pending[1] = 7;
+		j->hopeless_since = i == 1 ? 1699999000.25 : 0;
+		j->ahead_of = i == 2 ? 101 : 0;
 		snprintf(j->explain, sizeof(j->explain), "why %u", i);
 	}
 	p->nplace = 2;
@@ -107,6 +109,10 @@ START_TEST(test_json_roundtrip)
 		ck_assert_str_eq(a->explain, b->explain);
 		ck_assert_uint_eq(a->tasks[0], b->tasks[0]);
 		ck_assert_uint_eq(a->pending[1], b->pending[1]);
+		/* triage's memory survives a restart */
+		ck_assert_double_eq_tol(a->hopeless_since, b->hopeless_since,
+					1e-6);
+		ck_assert_uint_eq(a->ahead_of, b->ahead_of);
 		/* non-finite numbers travel as null and come back as NaN */
 		if (isfinite(a->need))
 			ck_assert_double_eq_tol(a->need, b->need, 1e-9);
@@ -118,6 +124,36 @@ START_TEST(test_json_roundtrip)
 	ck_assert_str_eq(q->stats.estimator, "ok");
 	ck_assert_uint_eq(q->stats.compute_us, 321);
 	free(text);
+	dl_plan_free(p);
+	dl_plan_free(q);
+}
+END_TEST
+
+/* A plan file written before triage's memory was saved reads as "never
+ * given up, ahead of nobody". */
+START_TEST(test_json_without_triage_memory)
+{
+	struct dl_plan *p = sample_plan(), *q;
+	struct json_object *o, *jobs;
+	char err[256];
+
+	dl_plan_finalize(p);
+	o = dl_plan_to_json(p);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_object_get_ex(o, "jobs", &jobs));
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		json_object_object_del(json_object_array_get_idx(jobs, i),
+				       "hopeless_since");
+		json_object_object_del(json_object_array_get_idx(jobs, i),
+				       "ahead_of");
+	}
+	q = dl_plan_from_json(o, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	for (uint32_t i = 0; i < q->njobs; i++) {
+		ck_assert_double_eq(q->jobs[i].hopeless_since, 0);
+		ck_assert_uint_eq(q->jobs[i].ahead_of, 0);
+	}
+	json_object_put(o);
 	dl_plan_free(p);
 	dl_plan_free(q);
 }
@@ -506,6 +542,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_finalize_sorts_and_renumbers);
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_without_triage_memory);
 	tcase_add_test(tc, test_json_rejects_bad_input);
 	tcase_add_test(tc, test_json_placement_survives);
 	tcase_add_test(tc, test_file_atomic);

@@ -92,6 +92,10 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	dl_json_put_num(o, "goal", j->goal);
 	dl_json_put_num(o, "predicted_finish", j->predicted_finish);
 	dl_json_put_num(o, "finish_err", j->finish_err);
+	/* triage's memory across cycles (its hysteresis): a plan restored
+	 * after a restart decides as the one before it would have */
+	dl_json_put_num(o, "hopeless_since", j->hopeless_since);
+	dl_json_put_u64(o, "ahead_of", j->ahead_of);
 	json_object_object_add(o, "tasks", phase_counts(j->tasks));
 	json_object_object_add(o, "done", phase_counts(j->done));
 	json_object_object_add(o, "running", phase_counts(j->running));
@@ -456,6 +460,10 @@ static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 	j->goal = get_num(r, o, path, "goal");
 	j->predicted_finish = get_num(r, o, path, "predicted_finish");
 	j->finish_err = get_num(r, o, path, "finish_err");
+	/* older plan files lack these: never given up, ahead of nobody */
+	j->hopeless_since =
+		dl_json_num(r, o, path, "hopeless_since", 0, 0, INFINITY, 0);
+	j->ahead_of = dl_json_uint(r, o, path, "ahead_of", 0, 0, UINT64_MAX, 0);
 	get_counts(r, o, path, "tasks", j->tasks, DL_PHASES);
 	get_counts(r, o, path, "done", j->done, DL_PHASES);
 	get_counts(r, o, path, "running", j->running, DL_PHASES);

@@ -235,7 +235,7 @@ static void _cycle(bool due)
 	struct dl_policy_input in = {0};
 	struct dl_job **jobs = NULL;
 	struct sdl_decision *dec = NULL;
-	struct dl_plan *plan;
+	struct dl_plan *plan, *prev;
 	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0;
 	uint64_t t0, snap_us, apply_us, sig, finished;
 	char err[256], est[48];
@@ -278,6 +278,11 @@ static void _cycle(bool due)
 	/* no lock held: finished tasks to the estimator, priors back */
 	sdl_est_cycle(jobs, njobs, est, sizeof(est));
 
+	/* the published plan is what the policy remembers (triage's
+	 * give-ups and their hysteresis), as deadline-sim's engine passes
+	 * its last plan: both must decide alike */
+	prev = dl_plan_acquire();
+	in.prev = prev;
 	in.cluster = &snap.cl;
 	in.jobs = jobs;
 	in.njobs = njobs;
@@ -305,6 +310,8 @@ static void _cycle(bool due)
 	} else {
 		plan = dl_policy_plan(&in, err, sizeof(err));
 	}
+	dl_plan_release(prev);
+	in.prev = NULL;
 	if (!plan) {
 		error("%s: no plan this cycle: %s", SDL_PREFIX, err);
 		sdl_free_jobs(jobs, njobs);
