@@ -181,6 +181,71 @@ START_TEST(deadline_passed)
 }
 END_TEST
 
+/* 1 CPU held by a job without deadline until T0 + 3; job 1, one 4-s task
+ * due at T0 + 5.5 (it could make it alone), is predicted to end at T0 + 7
+ * even first in deadline order; job 2, one 10-s task, is due at
+ * T0 + due2. */
+static void tiny_late_jobs(struct fx_world *w, double due2)
+{
+	struct dl_job *other;
+
+	w_init(w, 1, 1);
+	w_task(w, 1, 4, 5.5);
+	w_task(w, 2, 10, due2);
+	other = fx_job(3, 1, T0, 0); /* no deadline */
+	other->phase[DL_MAP].prior_mean = 3;
+	fx_run(other, DL_MAP, 1, T0, 0);
+	w->jobs[w->n++] = other;
+}
+
+START_TEST(late_job_helping_no_one_keeps_its_place)
+{
+	struct fx_world w;
+	const struct dl_plan_job *pj;
+
+	/* Giving job 1 up would make no job meet its deadline that does not
+	 * already: it stays first in deadline order, urgent (what EDF does),
+	 * not behind every feasible job */
+	tiny_late_jobs(&w, 100);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_int_eq(pj->cls, DL_CLASS_NEED);
+	ck_assert_msg(strstr(pj->explain, "late even with short tasks"), "%s",
+		      pj->explain);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert(pj->urgent);
+	ck_assert_uint_eq(pj->alloc_for_need, 1);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 7, 1e-9);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	/* the next cycle judges it afresh: still kept, not given up */
+	w_plan(&w, "triage", T0 + 1, w.plan);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(kept_job_goes_before_an_on_time_one)
+{
+	struct fx_world w;
+
+	/* Job 2 (10 s, due at T0 + 15.5) ends at T0 + 17 behind job 1, at
+	 * T0 + 13 without it.  Job 1 is late anyway, so it is given up, not
+	 * job 2, though job 2 has more work */
+	tiny_late_jobs(&w, 15.5);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_double_eq_tol(fx_world_get(&w, 2)->predicted_finish, T0 + 13,
+				1e-9);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(hysteresis)
 {
 	struct fx_world w;
@@ -261,7 +326,8 @@ START_TEST(jobs_without_deadline_hold_capacity)
 	struct dl_job *other;
 
 	/* 2 CPUs; a job without deadline runs 2 tasks known to take 100 s;
-	 * a 2-task deadline job due at 50 cannot make it */
+	 * a 2-task deadline job due at 50 cannot make it (giving it up would
+	 * help no other deadline job: it stays first, at risk) */
 	w_init(&w, 1, 2);
 	other = fx_job(1, 2, T0, T0 + 50);
 	other->phase[DL_MAP].prior_mean = other->phase[DL_MAP].prior_p90 = 10;
@@ -271,7 +337,9 @@ START_TEST(jobs_without_deadline_hold_capacity)
 	fx_run(other, DL_MAP, 2, T0, 0);
 	w.jobs[w.n++] = other;
 	w_plan(&w, "triage", T0, NULL);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 110,
+				1e-9);
 	ck_assert(!fx_world_get(&w, 2)->managed);
 	ck_assert_int_eq(fx_world_get(&w, 2)->cls, DL_CLASS_UNMANAGED);
 	/* the same held as the sched plugin sees it: cpus_other with an
@@ -279,7 +347,8 @@ START_TEST(jobs_without_deadline_hold_capacity)
 	w.n = 1;
 	w.cl.nodes[0].cpus_other = 2;
 	w_plan(&w, "triage", T0, NULL);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
+	ck_assert(!isfinite(fx_world_get(&w, 1)->predicted_finish));
 	ck_assert_int_eq(dl_cluster_add_held(&w.cl, 0, 2, 0, T0 + 30), 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
@@ -365,6 +434,8 @@ int main(void)
 	tcase_add_test(tc, moore_hodgson_example);
 	tcase_add_test(tc, impossible_alone_goes_itself);
 	tcase_add_test(tc, deadline_passed);
+	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
+	tcase_add_test(tc, kept_job_goes_before_an_on_time_one);
 	tcase_add_test(tc, hysteresis);
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);

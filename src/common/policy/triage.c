@@ -8,8 +8,9 @@
  *     lengths (the feasibility test) and one with the mean ones (the
  *     predicted finish);
  *  3. triage (not for Policy=edf): Moore-Hodgson over the optimistic
- *     lookahead, then hopeless jobs of the previous plan that are feasible
- *     again with mean lengths come back;
+ *     lookahead (a late job whose demotion would help no other job keeps
+ *     its place), then hopeless jobs of the previous plan that are
+ *     feasible again with mean lengths come back;
  *  4. ranks, throttles, verdicts and explanations.
  */
 #include "common/policy/triage.h"
@@ -34,6 +35,7 @@
 enum tstate {
 	T_OUT = 0,    /* not managed: no deadline, capped or done */
 	T_FEASIBLE,   /* meets its deadline in deadline order */
+	T_KEPT,       /* late at its place, but giving it up helps no one */
 	T_NODATA,     /* no task length known: cannot be judged */
 	T_DEMOTED,    /* others due earlier meet theirs only without it */
 	T_IMPOSSIBLE, /* cannot meet its deadline even alone */
@@ -342,7 +344,8 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 {
 	if (!c->triage)
 		return t->state != T_OUT;
-	return t->state == T_FEASIBLE || t->state == T_NODATA;
+	return t->state == T_FEASIBLE || t->state == T_NODATA ||
+	       t->state == T_KEPT;
 }
 
 /* Jobs not ahead among themselves: the least pending work first, so the
@@ -521,9 +524,14 @@ static int fluid_triage(struct tctx *c)
 			while (w > dl_la_supply(c->opt, part, t->goal.job) +
 					       c->tol &&
 			       dl_heap_pop(&h, &v)) {
+				w -= c->t[v].work;
+				/* the job itself has the most work: giving it
+				 * up lets no job due earlier meet its deadline
+				 * (they fit); the exact pass judges it */
+				if (v == c->edf[i])
+					break;
 				c->t[v].state = T_DEMOTED;
 				c->t[v].since = c->in->now;
-				w -= c->t[v].work;
 			}
 		}
 	}
@@ -531,6 +539,15 @@ out:
 	dl_heap_free(&h);
 	sort_behind(c);
 	return rc;
+}
+
+/* Of two jobs that would free capacity for a late one: a kept job (late
+ * anyway) before one that would be on time, then the most pending work. */
+static bool better_victim(const struct tjob *a, const struct tjob *b)
+{
+	bool ka = a->state == T_KEPT, kb = b->state == T_KEPT;
+
+	return ka != kb ? ka : a->work > b->work;
 }
 
 /* Moore-Hodgson: while a job ahead is late, demote the job with the most
@@ -574,14 +591,17 @@ static int moore_hodgson(struct tctx *c)
 		}
 		if (gave_back)
 			continue;
+		/* a kept job is late anyway: it goes before any job that
+		 * would be on time */
 		for (uint32_t k = 0; k <= lk; k++) {
 			struct tjob *t = &c->t[c->edf[k]];
 
-			if (t->state != T_FEASIBLE || !(t->work > 0) ||
+			if ((t->state != T_FEASIBLE && t->state != T_KEPT) ||
+			    !(t->work > 0) ||
 			    !dl_la_compete(c->opt, t->job->partition,
 					   lj->job->partition))
 				continue;
-			if (!victim || t->work > victim->work)
+			if (!victim || better_victim(t, victim))
 				victim = t;
 		}
 		if (victim && victim != lj) {
@@ -596,6 +616,14 @@ static int moore_hodgson(struct tctx *c)
 		}
 		if (!victim) /* nothing pending left to give: it is lost */
 			victim = lj;
+		if (victim == lj && lj->work > 0 &&
+		    !(isfinite(lj->alone) && late(c, lj, lj->alone))) {
+			/* giving up the late job itself would make no other
+			 * job meet its deadline (none due before it is late):
+			 * it keeps its place until it costs one a deadline */
+			lj->state = T_KEPT;
+			continue;
+		}
 		victim->state = victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
 				: victim == lj && isfinite(lj->alone) &&
 						late(c, lj, lj->alone)
@@ -827,6 +855,18 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 		return;
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
+	if (t->state == T_KEPT) {
+		dl_format_span(t->finish_opt - t->goal.job, margin,
+			       sizeof(margin));
+		o->verdict = DL_VERDICT_AT_RISK;
+		dl_plan_explain(
+			o,
+			"deadline order %u of %u: %s late even with short "
+			"tasks, but giving it up would let no job due "
+			"earlier meet its deadline; finishes in about %s",
+			rank, nahead, margin, when);
+		return;
+	}
 	if (t->state == T_PASSED) { /* edf: it keeps its place */
 		dl_format_span(now - t->goal.job, margin, sizeof(margin));
 		o->verdict = DL_VERDICT_LATE;
