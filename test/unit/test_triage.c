@@ -145,19 +145,33 @@ START_TEST(impossible_alone_goes_itself)
 	const struct dl_plan_job *pj;
 
 	/* 2 CPUs.  Job 1: four 10 s tasks due at 20; job 2: one 30 s task
-	 * due at 25, which cannot make it even alone.  Job 1 has more work,
+	 * due at 19, which cannot make it even alone.  Job 1 has more work,
 	 * so plain Moore-Hodgson would drop it; the alone test drops job 2
 	 * and job 1 keeps its deadline. */
 	w_init(&w, 1, 2);
 	big = fx_job(1, 4, T0, T0 + 20);
 	big->phase[DL_MAP].prior_mean = big->phase[DL_MAP].prior_p90 = 10;
 	w.jobs[w.n++] = big;
-	w_task(&w, 2, 30, 25);
+	w_task(&w, 2, 30, 19);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
 	pj = fx_world_get(&w, 2);
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
 	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
+	ck_assert(!pj->urgent);
+	/* due at 25, after job 1: behind it, it makes no job late, so it
+	 * keeps its place (late, urgent) rather than wait behind every
+	 * feasible job */
+	w.jobs[1]->soft_deadline = T0 + 25;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
+	ck_assert(pj->urgent);
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_double_eq(pj->hopeless_since, 0);
 	fx_world_free(&w);
 }
 END_TEST

@@ -625,8 +625,8 @@ static int moore_hodgson(struct tctx *c)
 			continue;
 		}
 		victim->state = victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
-				: victim == lj && isfinite(lj->alone) &&
-						late(c, lj, lj->alone)
+				: isfinite(victim->alone) &&
+						late(c, victim, victim->alone)
 					? T_IMPOSSIBLE
 					: T_DEMOTED;
 		if (!(victim->since > 0))
@@ -855,6 +855,18 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 		return;
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
+	if (t->state == T_KEPT && isfinite(t->alone) && late(c, t, t->alone)) {
+		dl_format_span(t->alone - t->goal.job, margin, sizeof(margin));
+		o->verdict = DL_VERDICT_LATE;
+		dl_plan_explain(
+			o,
+			"cannot meet its deadline even alone: ends %s after it "
+			"even with short tasks; runs in deadline order %u of "
+			"%u while it makes no other job late, finishing in "
+			"about %s",
+			margin, rank, nahead, when);
+		return;
+	}
 	if (t->state == T_KEPT) {
 		dl_format_span(t->finish_opt - t->goal.job, margin,
 			       sizeof(margin));
@@ -862,8 +874,8 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 		dl_plan_explain(
 			o,
 			"deadline order %u of %u: %s late even with short "
-			"tasks, but giving it up would let no job due "
-			"earlier meet its deadline; finishes in about %s",
+			"tasks, but giving it up would let no other job meet "
+			"its deadline; finishes in about %s",
 			rank, nahead, margin, when);
 		return;
 	}
@@ -1183,15 +1195,15 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		if (triage && t->state == T_PASSED && !(t->since > 0))
 			t->since = in->now;
 	}
-	/* lost whatever the others do: triage gives them up at once */
+	/* lost whatever the others do: late anyway, so it keeps its place
+	 * only while it costs no other job its deadline (Moore-Hodgson
+	 * demotes kept jobs first) */
 	for (uint32_t k = 0; triage && k < c.nedf; k++) {
 		struct tjob *t = &c.t[c.edf[k]];
 
 		if (t->state == T_FEASIBLE && late(&c, t, t->alone_lb)) {
-			t->state = T_IMPOSSIBLE;
+			t->state = T_KEPT;
 			t->alone = t->alone_lb;
-			if (!(t->since > 0))
-				t->since = in->now;
 		}
 	}
 	if (triage && (rc = restore_anchors(&c)))
