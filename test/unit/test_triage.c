@@ -260,6 +260,31 @@ START_TEST(kept_job_goes_before_an_on_time_one)
 }
 END_TEST
 
+START_TEST(kept_job_does_not_crowd_out_others)
+{
+	struct fx_world w;
+
+	/* 1 CPU.  Job 2 (8 s, due at T0 + 10), job 1 (30 s, due at T0 + 20,
+	 * which it cannot make even alone), job 3 (6 s, due at T0 + 25): jobs
+	 * 2 and 3 both make it once job 1 is given up.  The fluid first cut
+	 * must not count job 1's work against them (it would give up job 2,
+	 * the most work of the two) */
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 30, 20);
+	w_task(&w, 2, 8, 10);
+	w_task(&w, 3, 6, 25);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_msg(strstr(fx_world_get(&w, 1)->explain, "even alone"), "%s",
+		      fx_world_get(&w, 1)->explain);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq_tol(fx_world_get(&w, 3)->predicted_finish, T0 + 14,
+				1e-9);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(hysteresis)
 {
 	struct fx_world w;
@@ -450,6 +475,7 @@ int main(void)
 	tcase_add_test(tc, deadline_passed);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
 	tcase_add_test(tc, kept_job_goes_before_an_on_time_one);
+	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);

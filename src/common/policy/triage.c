@@ -513,7 +513,10 @@ static int fluid_triage(struct tctx *c)
 			struct tjob *t = &c->t[c->edf[i]];
 			uint32_t v;
 
-			if (t->job->partition != part || !ahead(c, t))
+			/* kept jobs are late anyway: the exact pass gives
+			 * them up first, so they do not count here */
+			if (t->job->partition != part || !ahead(c, t) ||
+			    t->state == T_KEPT)
 				continue;
 			w += t->work;
 			if (t->state == T_FEASIBLE &&
