@@ -13,10 +13,11 @@
  * hard-deadline start window, the external-load forecast); while some job
  * is predicted late, the job with the most pending work among those due no
  * later than it is demoted, unless the late job cannot make it even alone
- * (then it is the one demoted).  When the job with the most work is the
- * late job itself, demoting it would let no other job meet its deadline:
- * it keeps its place, at risk, until it makes a later job late; jobs kept
- * so are late anyway and go before any job that would be on time.  The
+ * (then it is the one demoted).  A job is demoted only when that lets
+ * another job meet its deadline: when the job with the most work is the
+ * late job itself, or a job cannot make it even alone, it keeps its place
+ * (at risk, resp. late) until it makes a later job late; jobs kept so are
+ * late anyway and go before any job that would be on time.  The
  * test uses optimistic task lengths (a lower quantile, TriageQuantile=),
  * so a job is not written off on a pessimistic guess.
  *
