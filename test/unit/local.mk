@@ -6,6 +6,7 @@ UNIT_TESTS += test/unit/test_model test/unit/test_estimate \
 	test/unit/test_goal test/unit/test_config test/unit/test_plan \
 	test/unit/test_capacity test/unit/test_adaptive \
 	test/unit/test_job_hints test/unit/test_lookahead test/unit/test_triage \
+	test/unit/test_reserve \
 	test/unit/test_text test/unit/test_alert
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(JSONC_CFLAGS) -pthread
 UNIT_LDADD = $(DL_TOOLS_LIBS) $(CHECK_LIBS) $(JSONC_LIBS) -lm -lpthread
@@ -36,6 +37,9 @@ test_unit_test_lookahead_LDADD = $(UNIT_LDADD)
 test_unit_test_triage_SOURCES = test/unit/test_triage.c test/unit/fixtures.h
 test_unit_test_triage_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_triage_LDADD = $(UNIT_LDADD)
+test_unit_test_reserve_SOURCES = test/unit/test_reserve.c test/unit/fixtures.h
+test_unit_test_reserve_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_reserve_LDADD = $(UNIT_LDADD)
 test_unit_test_job_hints_SOURCES = test/unit/test_job_hints.c test/unit/fixtures.h
 test_unit_test_job_hints_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_job_hints_LDADD = $(UNIT_LDADD)

@@ -108,6 +108,19 @@ const struct dl_option dl_options[] = {
 	 "take "
 	 "by running before it",
 	 NULL},
+	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0",
+	 "triage: share of each partition that tasks long against recent "
+	 "jobs' slack leave free unless their job needs it for its deadline; "
+	 "0 disables it",
+	 NULL},
+	{"BlockingHorizon", DL_OPT_DOUBLE, OFF(blocking_horizon), 0, 1, "0.1",
+	 "triage: quantile of recent jobs' slack above which a task counts as "
+	 "long for BlockingReserve",
+	 NULL},
+	{"BlockingMargin", DL_OPT_DOUBLE, OFF(blocking_margin), 0, 4, "0.1",
+	 "triage: safety margin on the concurrency a job with long tasks "
+	 "needs for its deadline, which BlockingReserve never takes from it",
+	 NULL},
 	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
 	 "time grid of the dispatcher simulation of triage and edf", NULL},
 	{"AlertProgram", DL_OPT_STRING, OFF(alert_program), 0, 0, "",

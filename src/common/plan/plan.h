@@ -129,6 +129,17 @@ struct dl_plan_portfolio {
 	char why[200]; /* the last round's decision, one line */
 };
 
+/* The slack of the jobs seen last (deadline minus the earliest finish
+ * alone, when first judged), newest over oldest: what triage's blocking
+ * reserve learns which tasks are long from (policy/reserve.h).  Each plan
+ * carries it on to the next. */
+#define DL_PLAN_SLACKS 64
+struct dl_plan_slacks {
+	double v[DL_PLAN_SLACKS];
+	uint32_t n;    /* values held, <= DL_PLAN_SLACKS */
+	uint32_t next; /* where the next one goes */
+};
+
 struct dl_plan {
 	double now;
 	enum dl_policy policy;
@@ -141,6 +152,7 @@ struct dl_plan {
 	struct dl_plan_node *nodes; /* indexed like dl_place.node */
 	struct dl_plan_stats stats;
 	struct dl_plan_portfolio portfolio;
+	struct dl_plan_slacks slacks;
 	/* map and reduce ids -> index into jobs, as sorted (id, index)
 	 * pairs: dl_plan_find in O(log n) once the plan is finalized */
 	uint64_t *ids;

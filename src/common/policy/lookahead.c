@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/policy/capacity.h"
+#include "common/policy/reserve.h"
 
 #define EPS 1e-9
 
@@ -34,8 +35,11 @@ struct la_event {
 	double t;
 	double cpu, mem; /* freed (LA_END) */
 	uint32_t cls;
-	uint32_t job; /* LA_READY */
+	uint32_t job;    /* LA_READY; LA_END of blocking tasks */
+	uint32_t ntasks; /* LA_END of blocking tasks */
 	uint8_t kind;
+	uint8_t phase; /* LA_END of blocking tasks */
+	bool blocking; /* LA_END: long tasks of `job` (reserve.h) */
 };
 
 /* Capacity of a class under a forecast class: the CPUs and memory of its
@@ -48,8 +52,9 @@ struct la_fc_part {
 
 struct la_state {
 	uint32_t pending[DL_PHASES];
-	double map_free; /* when its started maps have all ended */
-	double last_end; /* when its started tasks have all ended */
+	uint32_t running[DL_PHASES]; /* of a blocking phase */
+	double map_free;             /* when its started maps have all ended */
+	double last_end;             /* when its started tasks have all ended */
 	bool reduce_ready;
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
 };
@@ -80,6 +85,11 @@ struct dl_lookahead {
 	uint32_t next0; /* the run's next initial event */
 	/* per job: when the tasks running at now end, maps and all */
 	double *map_end0, *end0;
+	/* the blocking reserve: per partition the long tasks' budget, their
+	 * CPUs at now and in the run; per job its long tasks at now */
+	uint32_t npart;
+	double *budget, *blk0, *blk_used;
+	uint32_t (*run0)[DL_PHASES];
 	/* the run */
 	struct la_state *st;
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
@@ -326,6 +336,14 @@ struct dl_lookahead *dl_la_new(const struct dl_cluster *cl,
 	la->free_mem = calloc(la->ncls + 1, sizeof(double));
 	la->cap_cpu = calloc(la->ncls + 1, sizeof(double));
 	la->cap_mem = calloc(la->ncls + 1, sizeof(double));
+	la->npart = cl->npartitions;
+	la->budget = malloc((la->npart + 1) * sizeof(double));
+	la->blk0 = calloc(la->npart + 1, sizeof(double));
+	la->blk_used = calloc(la->npart + 1, sizeof(double));
+	if (!la->budget || !la->blk0 || !la->blk_used)
+		goto fail;
+	for (uint32_t p = 0; p <= la->npart; p++)
+		la->budget[p] = INFINITY;
 	if (!la->node_cls || !la->node_fc || !la->base_cpu || !la->base_mem ||
 	    !la->hold_cpu || !la->hold_mem || !la->free_cpu || !la->free_mem ||
 	    !la->cap_cpu || !la->cap_mem)
@@ -395,6 +413,10 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->ev0);
 	free(la->map_end0);
 	free(la->end0);
+	free(la->budget);
+	free(la->blk0);
+	free(la->blk_used);
+	free(la->run0);
 	free(la->st);
 	free(la->free_cpu);
 	free(la->free_mem);
@@ -439,6 +461,7 @@ static int grow_jobs(struct dl_lookahead *la)
 	GROW(jcls_n);
 	GROW(map_end0);
 	GROW(end0);
+	GROW(run0);
 	GROW(st);
 #undef GROW
 	la->capjobs = n;
@@ -466,6 +489,7 @@ uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job)
 	la->jcls_n[j] = n;
 	la->njcls += n;
 	la->map_end0[j] = la->end0[j] = la->now;
+	memset(la->run0[j], 0, sizeof(la->run0[j]));
 	return j;
 }
 
@@ -507,9 +531,27 @@ static bool hold_ok(double cpus, double mem, double end)
 	       !isnan(end);
 }
 
+/* Whether the job's partition has a budget for long tasks. */
+static bool has_budget(const struct dl_lookahead *la, uint32_t j)
+{
+	uint32_t part = la->jobs[j].partition;
+
+	return part < la->npart && la->budget[part] < INFINITY;
+}
+
+int dl_la_set_budget(struct dl_lookahead *la, uint32_t partition, double cpus)
+{
+	if (!la || isnan(cpus) || cpus < 0)
+		return EINVAL;
+	if (partition < la->npart)
+		la->budget[partition] = cpus;
+	return 0;
+}
+
 int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 		      uint32_t node, double cpus, double mem, double end)
 {
+	struct la_event e = {0};
 	int k;
 
 	if (!la || job >= la->njobs ||
@@ -525,7 +567,24 @@ int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 		la->map_end0[job] = end;
 	if (end > la->end0[job])
 		la->end0[job] = end;
-	return hold_until(la, k, cpus, mem, end);
+	if (!la->jobs[job].phase[phase].blocking || !has_budget(la, job) ||
+	    k < 0)
+		return hold_until(la, k, cpus, mem, end);
+	/* a long task: its end is the job's own event */
+	la->blk0[la->jobs[job].partition] += cpus;
+	la->run0[job][phase]++;
+	e.t = end;
+	e.kind = LA_END;
+	e.cls = (uint32_t) k;
+	e.cpu = cpus;
+	e.mem = mem;
+	e.blocking = true;
+	e.job = job;
+	e.phase = (uint8_t) phase;
+	e.ntasks = 1;
+	la->hold_cpu[k] += cpus;
+	la->hold_mem[k] += mem;
+	return add_event(la, &e);
 }
 
 int dl_la_add_other(struct dl_lookahead *la, uint32_t partition, uint32_t node,
@@ -682,6 +741,23 @@ static uint32_t fits(const struct dl_lookahead *la, uint32_t k,
 	return n >= ph->pending ? ph->pending : (uint32_t) n;
 }
 
+/* Tasks of job j's phase p the reserve lets start now (UINT32_MAX: no
+ * limit): the width of reserve.h's rule less what runs. */
+static uint32_t reserve_allows(const struct dl_lookahead *la, uint32_t j, int p)
+{
+	const struct la_state *s = &la->st[j];
+	const struct dl_la_phase *ph = &la->jobs[j].phase[p];
+	uint32_t part = la->jobs[j].partition, w;
+	double cpu = ph->cpus > 0 ? ph->cpus : 1;
+
+	if (!ph->blocking || !has_budget(la, j))
+		return UINT32_MAX;
+	w = dl_reserve_width(la->budget[part],
+			     la->blk_used[part] - s->running[p] * cpu, cpu,
+			     ph->keep, s->pending[p] + s->running[p]);
+	return w > s->running[p] ? w - s->running[p] : 0;
+}
+
 static int dispatch(struct dl_lookahead *la, double t)
 {
 	for (uint32_t pos = ready_next(la, 0); pos != DL_LA_NONE;
@@ -691,6 +767,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 		struct dl_la_job *job = &la->jobs[j];
 		int p = startable(s);
 		struct dl_la_phase ph;
+		uint32_t allowed;
 		int rc;
 
 		if (!any_free(la))
@@ -707,13 +784,18 @@ static int dispatch(struct dl_lookahead *la, double t)
 			continue;
 		}
 		ph.pending = s->pending[p];
-		for (uint32_t c = 0; c < la->jcls_n[j] && ph.pending; c++) {
+		allowed = reserve_allows(la, j, p);
+		for (uint32_t c = 0; c < la->jcls_n[j] && ph.pending && allowed;
+		     c++) {
 			uint32_t k = la->jcls[la->jcls_off[j] + c];
 			uint32_t n = fits(la, k, &ph);
 			struct la_event e = {0};
 
+			if (n > allowed)
+				n = allowed;
 			if (!n)
 				continue;
+			allowed -= n;
 			la->free_cpu[k] -= n * ph.cpus;
 			la->free_mem[k] -= n * ph.mem;
 			e.t = grid_up(la, t + ph.len);
@@ -721,6 +803,14 @@ static int dispatch(struct dl_lookahead *la, double t)
 			e.cls = k;
 			e.cpu = n * ph.cpus;
 			e.mem = n * ph.mem;
+			if (ph.blocking && has_budget(la, j)) {
+				e.blocking = true;
+				e.job = j;
+				e.phase = (uint8_t) p;
+				e.ntasks = n;
+				s->running[p] += n;
+				la->blk_used[job->partition] += e.cpu;
+			}
 			if (heap_push(la, &e))
 				return ENOMEM;
 			ph.pending -= n;
@@ -767,6 +857,10 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 	}
 	la->free_cpu[e->cls] += e->cpu;
 	la->free_mem[e->cls] += e->mem;
+	if (e->blocking) {
+		la->st[e->job].running[e->phase] -= e->ntasks;
+		la->blk_used[la->jobs[e->job].partition] -= e->cpu;
+	}
 }
 
 /* The initial events, once: sorted, and merged per (time, class). */
@@ -781,7 +875,8 @@ static int prepare_initial(struct dl_lookahead *la)
 		struct la_event *e = &la->ev0[i];
 
 		if (out && la->ev0[out - 1].t == e->t &&
-		    la->ev0[out - 1].cls == e->cls) {
+		    la->ev0[out - 1].cls == e->cls && !e->blocking &&
+		    !la->ev0[out - 1].blocking) {
 			la->ev0[out - 1].cpu += e->cpu;
 			la->ev0[out - 1].mem += e->mem;
 			continue;
@@ -817,6 +912,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->batches = 0;
 	la->next0 = 0;
 	la->nheap = 0;
+	memcpy(la->blk_used, la->blk0, (la->npart + 1) * sizeof(double));
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		class_capacity(la, k, la->now, &la->cap_cpu[k],
 			       &la->cap_mem[k]);
@@ -843,6 +939,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 			s->pending[p] = job->phase[p].pending;
 		s->map_free = la->map_end0[j];
 		s->last_end = la->end0[j];
+		memcpy(s->running, la->run0[j], sizeof(s->running));
 		s->reduce_ready = false;
 		s->pos = DL_LA_NONE;
 		job->map_end = INFINITY;

@@ -41,6 +41,10 @@ struct dl_la_phase {
 	double mem;          /* per task, MB (0 = not constrained) */
 	double len;          /* task length, seconds (> 0 when pending) */
 	double latest_start; /* last moment a task may start; INFINITY */
+	/* the blocking reserve (policy/reserve.h): a long phase runs at
+	 * most dl_reserve_width() tasks at once, keeping `keep` */
+	bool blocking;
+	uint32_t keep;
 };
 
 struct dl_la_job {
@@ -87,6 +91,11 @@ int dl_la_add_other(struct dl_lookahead *la, uint32_t partition, uint32_t node,
  * forecast, whose load it already is.  0, EINVAL or ENOMEM. */
 int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
 		   double mem, double end);
+
+/* The CPUs the long (blocking) tasks of the jobs of `partition` may hold
+ * together (policy/reserve.h); INFINITY (the default) = no limit.  Set it
+ * before the jobs' running tasks are added.  0 or EINVAL. */
+int dl_la_set_budget(struct dl_lookahead *la, uint32_t partition, double cpus);
 
 /* Run the dispatcher with the jobs of `order` (indexes, highest priority
  * first; jobs not in it take nothing) until every one has finished or the

@@ -29,6 +29,7 @@
 #include "common/policy/capacity.h"
 #include "common/policy/heap.h"
 #include "common/policy/lookahead.h"
+#include "common/policy/reserve.h"
 #include "common/policy/share.h"
 #include "common/plan/id_index.h"
 
@@ -62,6 +63,10 @@ struct tjob {
 	 * just before the job at deadline-order place `anchor`; NO_ANCHOR =
 	 * after every job ahead */
 	uint32_t anchor;
+	/* the blocking reserve (reserve.h): the active phase is long, and
+	 * the concurrency it keeps while ahead */
+	bool blocking;
+	uint32_t keep;
 };
 
 #define NO_ANCHOR UINT32_MAX
@@ -81,6 +86,8 @@ struct tctx {
 	struct dl_lookahead *opt, *mean;
 	double tol;
 	bool triage;
+	double horizon; /* tasks longer than this are long (reserve.h) */
+	struct dl_reserve_ledger rl;
 };
 
 double dl_triage_length(double mean, double sd, double q, double waves)
@@ -145,6 +152,32 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	*opt = dl_triage_length(mu.mean, mu.sd, q, waves);
 }
 
+/* Whether phase p of the job is long for the blocking reserve: its mean
+ * task length, once known, is above the learned horizon; then the
+ * concurrency its deadline needs (whole waves) plus the margin is what
+ * the active phase keeps. */
+static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
+{
+	const struct dl_phase *ph = &t->job->phase[p];
+	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : t->goal.mu_reduce;
+	double need;
+
+	if (!(mean > c->horizon) || !(mu.mean > 0) || t->state == T_NODATA)
+		return false;
+	if (p == t->goal.phase_kind) {
+		t->blocking = true;
+		need = t->goal.phase > c->in->now
+			       ? dl_need(ph, mu.mean, t->goal.phase, c->in->now,
+					 c->in->cfg->overdue_floor)
+			       : t->rem;
+		need = dl_wave_need(ph, mu.mean, t->goal.phase, c->in->now,
+				    c->in->cfg->overdue_floor, need);
+		t->keep = dl_reserve_floor(need, t->rem,
+					   c->in->cfg->blocking_margin);
+	}
+	return true;
+}
+
 /* The job in both lookaheads: its phases and running tasks. */
 /* The earliest the job could finish with the whole of its partition to
  * itself (every node free, tasks of optimistic length, whole waves): its
@@ -204,6 +237,8 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		x.cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
 		x.mem = (double) ph->mem_per_task;
 		x.latest_start = latest_start(ph);
+		x.blocking = reserve_long(c, t, p, len_mean[p]);
+		x.keep = x.pending + ph->nrunning;
 		x.len = len_opt[p];
 		lo.phase[p] = x;
 		x.len = len_mean[p];
@@ -383,6 +418,23 @@ static void sort_behind(struct tctx *c)
 	qsort_r(c->behind, c->nbehind, sizeof(*c->behind), behind_cmp, c->t);
 }
 
+/* The reserve keeps a long job's need only while it is ahead (or tried as
+ * ahead, `extra`): a job given up on has no deadline to keep. */
+static void reserve_keeps(struct tctx *c, uint32_t extra)
+{
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		uint32_t i = c->edf[k];
+		struct tjob *t = &c->t[i];
+		uint32_t keep = ahead(c, t) || i == extra ? t->keep : 0;
+
+		if (!t->blocking)
+			continue;
+		dl_la_job(c->opt, t->la)->phase[t->goal.phase_kind].keep = keep;
+		dl_la_job(c->mean, t->la)->phase[t->goal.phase_kind].keep =
+			keep;
+	}
+}
+
 /* The dispatch order: the jobs ahead in deadline order, each preceded by
  * the jobs behind anchored at its place, then (with `tail`) the other jobs
  * behind.  `extra` (if not UINT32_MAX) counts as ahead.  Fills c->order
@@ -429,6 +481,7 @@ static uint32_t build_order(struct tctx *c, bool tail, uint32_t extra,
 		}
 	}
 	*horizon += c->tol;
+	reserve_keeps(c, extra);
 	return n;
 }
 
@@ -1027,6 +1080,72 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 	explain_hopeless(c, t, urgent);
 }
 
+/* ------------------------------------------------------------ reserve */
+
+/* The blocking reserve, triage only: the history of slack from the
+ * previous plan, the horizon it gives, each partition's budget. */
+static int reserve_setup(struct tctx *c, struct dl_plan *plan,
+			 const struct dl_capacity *full)
+{
+	const struct dl_cluster *cl = c->in->cluster;
+	int rc;
+
+	c->horizon = INFINITY;
+	dl_reserve_inherit(plan, c->in->prev);
+	if (!c->triage || !dl_reserve_on(c->in->cfg))
+		return 0;
+	c->horizon =
+		dl_reserve_horizon(&plan->slacks, c->in->cfg->blocking_horizon);
+	if ((rc = dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
+					 c->in->cfg)))
+		return rc;
+	for (uint32_t p = 0; p < cl->npartitions; p++)
+		if ((rc = dl_la_set_budget(c->opt, p, c->rl.budget[p])) ||
+		    (rc = dl_la_set_budget(c->mean, p, c->rl.budget[p])))
+			return rc;
+	return 0;
+}
+
+/* Each job judged for the first time adds its slack to the history. */
+static void reserve_learn(struct tctx *c, struct dl_plan *plan)
+{
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (t->state != T_NODATA && t->goal.job > 0 &&
+		    dl_reserve_first_judged(c->in->prev, t->job->id))
+			dl_reserve_note(plan, t->goal.job - t->alone_lb);
+	}
+}
+
+static void reserve_running(struct tctx *c, const struct tjob *t)
+{
+	if (t->blocking)
+		dl_reserve_ledger_running(
+			&c->rl, t->job->partition,
+			t->job->phase[t->goal.phase_kind].nrunning * t->cpu);
+}
+
+/* The rule on the plan's allocation, in rank order (hence the throttle,
+ * plan/decide.c). */
+static void reserve_cap(struct tctx *c, const struct tjob *t)
+{
+	struct dl_plan_job *o = t->out;
+	uint32_t w;
+
+	if (!t->blocking)
+		return;
+	w = dl_reserve_allot(
+		&c->rl, t->job->partition, t->cpu, ahead(c, t) ? t->keep : 0,
+		t->job->phase[t->goal.phase_kind].nrunning, t->rem);
+	if (w >= o->alloc)
+		return;
+	o->alloc = w;
+	o->alloc_pool[DL_POOL_REGULAR] = w;
+	if (o->alloc_for_need > w)
+		o->alloc_for_need = w;
+}
+
 /* ------------------------------------------------------------- the plan */
 
 /* The capacity classes with every node's CPUs and memory, what other work
@@ -1060,6 +1179,7 @@ static void ctx_free(struct tctx *c)
 	free(c->seq);
 	free(c->behind);
 	free(c->anchored);
+	dl_reserve_ledger_free(&c->rl);
 }
 
 /* MaxDeadlineShare: jobs claim the concurrency that meets their goal (an
@@ -1176,6 +1296,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 					 (double) h->mem, h->end)))
 			goto fail;
 	}
+	if ((rc = reserve_setup(&c, plan, &full)))
+		goto fail;
 	for (uint32_t i = 0; i < c.n; i++) {
 		struct tjob *t = &c.t[i];
 
@@ -1189,6 +1311,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 			goto fail;
 		c.edf[c.nedf++] = i;
 	}
+	reserve_learn(&c, plan);
 	qsort_r(c.edf, c.nedf, sizeof(*c.edf), edf_cmp, c.t);
 	for (uint32_t k = 0; k < c.nedf; k++) {
 		struct tjob *t = &c.t[c.edf[k]];
@@ -1235,7 +1358,11 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 			nahead += ahead(&c, t);
 		}
 		for (uint32_t k = 0; k < n; k++)
+			reserve_running(&c, &c.t[c.seq[k]]);
+		for (uint32_t k = 0; k < n; k++) {
 			conclude(&c, &c.t[c.seq[k]], ++rank, nahead);
+			reserve_cap(&c, &c.t[c.seq[k]]);
+		}
 	}
 
 	dl_plan_finalize(plan);

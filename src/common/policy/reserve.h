@@ -1,0 +1,99 @@
+/*
+ * policy/reserve.h - triage's blocking reserve (BlockingReserve=).
+ *
+ * Tasks are never pre-empted, so a job whose tasks are long against the
+ * slack of the jobs that arrive blocks them: a job due in two minutes
+ * finds every slot held by tasks ending in five.  The reserve is a share
+ * r of each partition's CPUs that such long tasks leave free unless their
+ * own job needs them for its deadline; short tasks, and the part of a job
+ * it needs, still take everything, so the policy stays work-conserving
+ * for short work.
+ *
+ * What "long" means is learned, not configured: the slack (deadline minus
+ * the earliest finish alone) of the last DL_PLAN_SLACKS jobs, taken once
+ * when each is first judged, is carried from plan to plan; a phase is long
+ * when its mean task length exceeds the BlockingHorizon quantile of that
+ * slack (default: the tightest tenth).  Without history nothing is long.
+ *
+ * The rule, per partition, jobs in rank order: a long phase may run
+ *   max(floor, room)  tasks at once, never more than it has left, and at
+ *   least one,
+ * where floor = ceil(need x (1 + BlockingMargin)) for a job ahead (its
+ * concurrency for its deadline, whole waves; 0 for a job given up on) and
+ * room = ((1 - r) x the partition's CPUs - CPUs of the other long tasks)
+ * / its CPUs per task.  The plan applies it to the allocation (hence the
+ * throttle, plan/decide.c); the lookahead applies it at every dispatch,
+ * with the long tasks running then, which is what re-planning at task
+ * ends does.
+ */
+#ifndef DL_POLICY_RESERVE_H
+#define DL_POLICY_RESERVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/config/config.h"
+#include "common/plan/plan.h"
+#include "common/policy/capacity.h"
+
+/* Whether the reserve is on for this configuration. */
+bool dl_reserve_on(const struct dl_config *cfg);
+
+/* Start the plan's slack history from the previous plan's (NULL: empty). */
+void dl_reserve_inherit(struct dl_plan *plan, const struct dl_plan *prev);
+
+/* Whether the job is judged for the first time: absent from the previous
+ * plan, or without a task length there. */
+bool dl_reserve_first_judged(const struct dl_plan *prev, uint64_t job_id);
+
+/* Add a job's slack (seconds; below 0 counts as 0, NaN is ignored). */
+void dl_reserve_note(struct dl_plan *plan, double slack);
+
+/* The task length above which a phase is long: the `q` quantile (the
+ * ceil(q n)-th smallest) of the slack history; INFINITY when it is empty
+ * or q is not in [0, 1]. */
+double dl_reserve_horizon(const struct dl_plan_slacks *s, double q);
+
+/* The concurrency a job keeps whatever the reserve: ceil(need x (1 +
+ * margin)) (less 1e-9, so an exact need is not rounded up), at most
+ * `rem`; 0 for need NaN or <= 0. */
+uint32_t dl_reserve_floor(double need, uint32_t rem, double margin);
+
+/* The CPUs of partition `part` long tasks may hold together: (1 - share)
+ * x the CPUs of its classes in `full` (every up node, other work
+ * included); INFINITY when share <= 0. */
+double dl_reserve_budget(const struct dl_capacity *full, uint32_t part,
+			 double share);
+
+/* The rule: tasks of a long phase that may run at once, given `budget`,
+ * the CPUs `others` of the other long tasks, `cpu` per task (> 0), the
+ * job's floor `keep` and `rem` tasks left (running ones included).  At least 1
+ * while rem > 0, so the reserve never starves a job. */
+uint32_t dl_reserve_width(double budget, double others, double cpu,
+			  uint32_t keep, uint32_t rem);
+
+/* The plan's side of the rule, jobs taken in rank order: per partition
+ * the CPUs long jobs ranked so far were allotted, the CPUs long tasks run
+ * now, and of those the ones of jobs ranked so far.  A job's `others` is
+ * what the jobs ahead of it were allotted and what those behind it run. */
+struct dl_reserve_ledger {
+	uint32_t npart;
+	double *budget; /* per partition, dl_reserve_budget */
+	double *allotted, *running, *running_seen;
+};
+
+/* 0 or ENOMEM; budgets from `full` and the configured share. */
+int dl_reserve_ledger_init(struct dl_reserve_ledger *l, uint32_t npart,
+			   const struct dl_capacity *full,
+			   const struct dl_config *cfg);
+void dl_reserve_ledger_free(struct dl_reserve_ledger *l);
+/* A long phase runs `cpus` now (before the first dl_reserve_allot). */
+void dl_reserve_ledger_running(struct dl_reserve_ledger *l, uint32_t part,
+			       double cpus);
+/* The next job in rank order with a long active phase: its width by the
+ * rule, recorded as its allotment. */
+uint32_t dl_reserve_allot(struct dl_reserve_ledger *l, uint32_t part,
+			  double cpu, uint32_t keep, uint32_t running,
+			  uint32_t rem);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * test_reserve.c - triage's blocking reserve (policy/reserve.h): the
+ * horizon learned from recent slack, the floor a job keeps, the width
+ * rule and its degenerate cases; the lookahead applying the same rule;
+ * and through Policy=triage: a long-task job with slack leaves the
+ * reserve, the same job without slack takes it, short tasks take it,
+ * r = 0, one slot and no history change nothing.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/policy/lookahead.h"
+#include "common/policy/policy.h"
+#include "common/policy/reserve.h"
+#include "fixtures.h"
+
+#define T0 1000.0
+
+START_TEST(horizon_from_history)
+{
+	struct dl_plan *p = dl_plan_new(0);
+
+	ck_assert_ptr_nonnull(p);
+	/* no history: nothing is long */
+	ck_assert(isinf(dl_reserve_horizon(&p->slacks, 0.1)));
+	dl_reserve_note(p, 300);
+	dl_reserve_note(p, 40);
+	dl_reserve_note(p, 2000);
+	dl_reserve_note(p, NAN); /* ignored */
+	dl_reserve_note(p, -5);  /* counts as no slack at all */
+	ck_assert_uint_eq(p->slacks.n, 4);
+	/* order statistics: the ceil(q n)-th smallest */
+	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.1), 0);
+	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.5), 40);
+	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.75), 300);
+	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 1), 2000);
+	ck_assert(isinf(dl_reserve_horizon(&p->slacks, 1.5)));
+	ck_assert(isinf(dl_reserve_horizon(NULL, 0.1)));
+	/* the ring keeps the newest DL_PLAN_SLACKS */
+	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++)
+		dl_reserve_note(p, 1000 + i);
+	ck_assert_uint_eq(p->slacks.n, DL_PLAN_SLACKS);
+	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0), 1000);
+	/* carried to the next plan; a corrupt one is dropped */
+	struct dl_plan *q = dl_plan_new(0);
+
+	dl_reserve_inherit(q, p);
+	ck_assert_double_eq(dl_reserve_horizon(&q->slacks, 0), 1000);
+	q->slacks.n = DL_PLAN_SLACKS + 1;
+	dl_reserve_inherit(q, q);
+	ck_assert_uint_eq(q->slacks.n, 0);
+	dl_reserve_inherit(q, NULL);
+	ck_assert_uint_eq(q->slacks.n, 0);
+	dl_plan_free(p);
+	dl_plan_free(q);
+}
+END_TEST
+
+START_TEST(floor_and_width)
+{
+	/* the need with its margin, whole tasks, at most what is left */
+	ck_assert_uint_eq(dl_reserve_floor(10, 100, 0.1), 11);
+	ck_assert_uint_eq(dl_reserve_floor(10, 100, 0), 10);
+	ck_assert_uint_eq(dl_reserve_floor(3.2, 100, 0), 4);
+	ck_assert_uint_eq(dl_reserve_floor(50, 20, 0.1), 20);
+	ck_assert_uint_eq(dl_reserve_floor(NAN, 20, 0.1), 0);
+	ck_assert_uint_eq(dl_reserve_floor(0, 20, 0.1), 0);
+	/* budget 48 CPUs, others hold 30: room for 18 one-CPU tasks */
+	ck_assert_uint_eq(dl_reserve_width(48, 30, 1, 5, 100), 18);
+	/* the job's need beats the room */
+	ck_assert_uint_eq(dl_reserve_width(48, 30, 1, 25, 100), 25);
+	/* two-CPU tasks: 9 */
+	ck_assert_uint_eq(dl_reserve_width(48, 30, 2, 0, 100), 9);
+	/* never more than it has left */
+	ck_assert_uint_eq(dl_reserve_width(48, 0, 1, 0, 7), 7);
+	/* no room and no need: still one task, never starved */
+	ck_assert_uint_eq(dl_reserve_width(48, 60, 1, 0, 100), 1);
+	ck_assert_uint_eq(dl_reserve_width(0, 0, 1, 0, 100), 1);
+	ck_assert_uint_eq(dl_reserve_width(48, 0, 1, 0, 0), 0);
+	/* no budget (r = 0): everything */
+	ck_assert_uint_eq(dl_reserve_width(INFINITY, 1e9, 1, 0, 100), 100);
+}
+END_TEST
+
+START_TEST(budget)
+{
+	struct dl_cluster cl;
+	struct dl_capacity full;
+	struct dl_config cfg = fx_config();
+
+	fx_cluster(&cl, 6, 10, 0);
+	ck_assert_int_eq(dl_capacity_build(&full, &cl), 0);
+	ck_assert_double_eq_tol(dl_reserve_budget(&full, 0, 0.2), 48, 1e-9);
+	ck_assert(isinf(dl_reserve_budget(&full, 0, 0)));
+	ck_assert_double_eq(dl_reserve_budget(&full, 0, 1), 0);
+	ck_assert_double_eq(dl_reserve_budget(&full, 3, 0.2), 0);
+	ck_assert(!dl_reserve_on(&cfg));
+	cfg.blocking_reserve = 0.2;
+	ck_assert(dl_reserve_on(&cfg));
+	dl_capacity_free(&full);
+	dl_config_free(&cfg);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* The lookahead: on 10 CPUs with a budget of 8 for long tasks, a long
+ * job of 24 ten-second tasks runs 8 wide (3 waves) while a short job
+ * beside it takes the 2 CPUs left at once. */
+START_TEST(lookahead_applies_the_rule)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job lj = {0}, sj = {0};
+	uint32_t order[2], a, b;
+
+	fx_cluster(&cl, 1, 10, 0);
+	cl.nodes[0].up = true;
+	la = dl_la_new(&cl, NULL, 0, 1);
+	ck_assert_ptr_nonnull(la);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, 8), 0);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, NAN), EINVAL);
+	lj.phase[DL_MAP] = (struct dl_la_phase){.pending = 24,
+						.cpus = 1,
+						.len = 10,
+						.latest_start = INFINITY,
+						.blocking = true,
+						.keep = 0};
+	sj.phase[DL_MAP] = (struct dl_la_phase){
+		.pending = 2, .cpus = 1, .len = 10, .latest_start = INFINITY};
+	a = dl_la_add_job(la, &lj);
+	b = dl_la_add_job(la, &sj);
+	order[0] = a;
+	order[1] = b;
+	ck_assert_int_eq(dl_la_run(la, order, 2, 1000), 0);
+	/* 24 tasks 8 wide: 3 waves */
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 30, 1e-9);
+	/* the short job was not kept out of the reserve */
+	ck_assert_double_eq_tol(dl_la_job(la, b)->finish, 10, 1e-9);
+	/* a job that needs the slots keeps them: keep 10 runs 20 tasks in
+	 * 2 waves, where 8 wide takes 3 */
+	dl_la_job(la, a)->phase[DL_MAP].pending = 20;
+	dl_la_job(la, a)->phase[DL_MAP].keep = 10;
+	ck_assert_int_eq(dl_la_run(la, order, 1, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 20, 1e-9);
+	/* without a budget 20 tasks take 2 waves, with one 3 */
+	dl_la_free(la);
+	la = dl_la_new(&cl, NULL, 0, 1);
+	lj.phase[DL_MAP].pending = 20;
+	a = dl_la_add_job(la, &lj);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 20, 1e-9);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, 8), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 30, 1e-9);
+	/* running long tasks of another job count against the budget: 8
+	 * of them running until 50 leave no room, so the job (keep 0) runs
+	 * one task at a time, never none, until they end */
+	dl_la_free(la);
+	la = dl_la_new(&cl, NULL, 0, 1);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, 8), 0);
+	a = dl_la_add_job(la, &lj); /* 20 pending */
+	b = dl_la_add_job(la, &lj); /* another long job, 20 pending */
+	for (int i = 0; i < 8; i++)
+		ck_assert_int_eq(
+			dl_la_add_running(la, b, DL_MAP, DL_NO_NODE, 1, 0, 50),
+			0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, 1000), 0);
+	/* job a starts 1 at a time (the budget is held by b) until 50,
+	 * then 8 wide: 1 task at 0, 10, 20, 30, 40 = 5 done by 50, 15 left
+	 * = 2 waves of 8 from 50: ends at 70 */
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 70, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* ------------------------------------------------- through Policy=triage */
+
+static void w_init(struct fx_world *w, uint32_t cpus, const char *reserve)
+{
+	char err[128];
+
+	memset(w, 0, sizeof(*w));
+	fx_cluster(&w->cl, 1, cpus, 0);
+	w->cl.nodes[0].up = true;
+	w->cfg = fx_config();
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "Policy", "triage", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(dl_config_set(&w->cfg, "BlockingReserve", reserve, err,
+				       sizeof(err)),
+			 0);
+}
+
+static struct dl_job *w_job(struct fx_world *w, uint64_t id, uint32_t tasks,
+			    double len, double deadline)
+{
+	struct dl_job *j = fx_job(id, tasks, T0, T0 + deadline);
+
+	j->phase[DL_MAP].prior_mean = len;
+	j->phase[DL_MAP].prior_p90 = len;
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+/* A plan with history: a job seen with 20 s of slack. */
+static struct dl_plan *history(double slack)
+{
+	struct dl_plan *p = dl_plan_new(0);
+
+	ck_assert_ptr_nonnull(p);
+	dl_plan_finalize(p);
+	dl_reserve_note(p, slack);
+	return p;
+}
+
+static void w_plan(struct fx_world *w, const struct dl_plan *prev)
+{
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = T0,
+				     .prev = prev};
+	char err[256] = "";
+
+	dl_plan_free(w->plan);
+	w->plan = dl_policy_plan(&in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+}
+
+START_TEST(long_job_with_slack_leaves_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20);
+	const struct dl_plan_job *pj;
+
+	/* 10 CPUs, r = 0.2: long tasks hold at most 8.  100 tasks of 100 s
+	 * due in 3,000 s need 4 at once (25 waves); 5 with the margin. */
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 3000);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->alloc, 8);
+	ck_assert_uint_eq(pj->alloc_for_need, 8);
+	/* the lookahead runs it 8 wide too: 13 waves */
+	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 1300, 1e-6);
+	/* it learnt nothing new that makes it short: its own slack (3000 -
+	 * 1000 s) joins the history, 20 s stays the tightest */
+	ck_assert_uint_eq(w.plan->slacks.n, 2);
+
+	/* r = 0: every task at once, 10 waves */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0", NULL, 0),
+			 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish,
+				T0 + 1000, 1e-6);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+START_TEST(long_job_without_slack_takes_it)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20);
+	const struct dl_plan_job *pj;
+
+	/* the same job due in 1,000 s needs all 10 CPUs: it keeps 11 */
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 1000);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->alloc, 11);
+	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 1000, 1e-6);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+START_TEST(short_tasks_take_it)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20);
+
+	/* 5 s tasks are shorter than the 20 s horizon: not capped */
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 5, 3000);
+	w_job(&w, 2, 100, 100, 3000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 8);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+START_TEST(no_history_one_slot)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20), *first;
+
+	/* no history: nothing is long */
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 3000);
+	w_plan(&w, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	/* the job itself, first judged, is the history now: 2,000 s of
+	 * slack, so its 100 s tasks stay short on the next cycle */
+	ck_assert_uint_eq(w.plan->slacks.n, 1);
+	first = w.plan;
+	w.plan = NULL;
+	w_plan(&w, first);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_uint_eq(w.plan->slacks.n, 1); /* judged before: once */
+	dl_plan_free(first);
+	fx_world_free(&w);
+
+	/* one slot, r = 0.5, no margin: the budget holds no task, the job
+	 * (which needs 1) still runs one at a time */
+	w_init(&w, 1, "0.5");
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingMargin", "0", NULL, 0),
+			 0);
+	w_job(&w, 1, 10, 100, 3000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 1);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish,
+				T0 + 1000, 1e-6);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("reserve");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, horizon_from_history);
+	tcase_add_test(tc, floor_and_width);
+	tcase_add_test(tc, budget);
+	tcase_add_test(tc, lookahead_applies_the_rule);
+	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
+	tcase_add_test(tc, long_job_without_slack_takes_it);
+	tcase_add_test(tc, short_tasks_take_it);
+	tcase_add_test(tc, no_history_one_slot);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fx_run_suite(suite());
+}
