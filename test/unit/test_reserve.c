@@ -244,6 +244,8 @@ START_TEST(long_job_with_slack_leaves_the_reserve)
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(pj->alloc, 8);
 	ck_assert_uint_eq(pj->alloc_for_need, 8);
+	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once"), "%s",
+		      pj->explain);
 	/* the lookahead runs it 8 wide too: 13 waves */
 	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 1300, 1e-6);
 	/* it learnt nothing new that makes it short: its own slack (3000 -

@@ -1144,6 +1144,15 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 	o->alloc_pool[DL_POOL_REGULAR] = w;
 	if (o->alloc_for_need > w)
 		o->alloc_for_need = w;
+	{
+		char was[sizeof(o->explain)];
+
+		memcpy(was, o->explain, sizeof(was));
+		dl_plan_explain(o,
+				"%s; at most %u tasks at once: its long tasks "
+				"leave BlockingReserve to jobs that arrive",
+				was, w);
+	}
 }
 
 /* ------------------------------------------------------------- the plan */
