@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/plan/decide.h"
 #include "common/policy/lookahead.h"
 #include "common/policy/policy.h"
 #include "common/policy/reserve.h"
@@ -246,6 +247,17 @@ START_TEST(long_job_with_slack_leaves_the_reserve)
 	ck_assert_uint_eq(pj->alloc_for_need, 8);
 	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once"), "%s",
 		      pj->explain);
+	/* what Slurm is told, by sched/deadline and deadline-sim alike */
+	{
+		struct dl_decision d[2];
+
+		ck_assert_uint_eq(dl_decide(pj, d), 1);
+		ck_assert(d[0].manage);
+		ck_assert_uint_eq(d[0].throttle, 8);
+		ck_assert_uint_eq(d[0].urgent_below, 8);
+		ck_assert_int_eq(dl_decide_prio(&d[0], 7), DL_PRIO_URGENT);
+		ck_assert_int_eq(dl_decide_prio(&d[0], 8), DL_PRIO_IDLE);
+	}
 	/* the lookahead runs it 8 wide too: 13 waves */
 	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 1300, 1e-6);
 	/* it learnt nothing new that makes it short: its own slack (3000 -
