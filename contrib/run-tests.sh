@@ -3,15 +3,15 @@
 # the code style check (clang-format), unit tests (Check), the same under
 # ASan+UBSan and under valgrind, corpus replays and bounded fuzzing, make
 # distcheck, the bats suites and the fault suite (test/bats/faults_*.bats)
-# against a real local Slurm (the machine's 22.05); with --slurm-24.11 also
-# the same source against Slurm 24.11 (Debian 13's packages in a chroot this
-# run creates and removes, contrib/slurm-chroot): build, unit tests and the
-# bats suites that exercise Slurm's behaviour.  Run as root from the source
-# tree:
+# against a real local Slurm (the machine's 22.05); then the same source
+# against Slurm 24.11 (Debian 13's packages in a chroot this run creates and
+# removes, contrib/slurm-chroot): build, unit tests and the bats suites that
+# exercise Slurm's behaviour.  Run as root from the source tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
-#                             [--slurm-24.11] [--slurm-chroot DIR]
+#                             [--no-slurm-24.11] [--slurm-chroot DIR]
 #
+# --no-slurm-24.11 leaves out the 24.11 stage (about 14 minutes);
 # --skip-setup skips the machine's package step (contrib/setup-deps.sh);
 # --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
 # (and keeps it) instead of creating one.  Each stage prints its test
@@ -24,7 +24,7 @@ top=$(pwd)
 skip_setup=0
 fuzz_seconds=20
 run_bats=1
-run_2411=0
+run_2411=1
 chroot_dir=""
 while [ $# -gt 0 ]; do
 	case "$1" in
