@@ -88,31 +88,9 @@ static struct dl_plan *portfolio_plan(void *state,
 	return dl_pf_plan(state, &copy, err, errlen);
 }
 
+/* deadline-sim's own entries, listed after the core's planning policies
+ * (sim_core_policy_at) */
 static const struct sim_policy registry[] = {
-	{.name = "triage",
-	 .summary = "EDF with Moore-Hodgson triage of hopeless jobs, the "
-		    "default (core)",
-	 .forecast = true,
-	 .plan = sim_core_plan,
-	 .arg = DL_POLICY_TRIAGE},
-	{.name = "edf",
-	 .summary = "earliest deadline first, as wide as possible (core)",
-	 .forecast = true,
-	 .plan = sim_core_plan,
-	 .arg = DL_POLICY_EDF},
-	{.name = "adaptive",
-	 .summary = "Polo's Adaptive Scheduler (core)",
-	 .plan = sim_core_plan,
-	 .arg = DL_POLICY_ADAPTIVE},
-	{.name = "ras",
-	 .summary = "Resource-aware Adaptive Scheduler (core)",
-	 .plan = sim_core_plan,
-	 .arg = DL_POLICY_RAS},
-	{.name = "reverse",
-	 .summary = "Reverse-Adaptive Scheduler for shared clusters (core)",
-	 .forecast = true,
-	 .plan = sim_core_plan,
-	 .arg = DL_POLICY_REVERSE},
 	{.name = "portfolio",
 	 .summary = "the best of PortfolioPolicies by simulation every "
 		    "PortfolioInterval, with hysteresis (core)",
@@ -179,12 +157,16 @@ static const struct sim_policy registry[] = {
 
 size_t sim_policy_count(void)
 {
-	return sizeof(registry) / sizeof(*registry);
+	return sim_core_policy_count() + sizeof(registry) / sizeof(*registry);
 }
 
 const struct sim_policy *sim_policy_at(size_t i)
 {
-	return i < sim_policy_count() ? &registry[i] : NULL;
+	size_t ncore = sim_core_policy_count();
+
+	if (i < ncore)
+		return sim_core_policy_at(i);
+	return i < sim_policy_count() ? &registry[i - ncore] : NULL;
 }
 
 const struct sim_policy *sim_policy_find(const char *name)
@@ -192,8 +174,8 @@ const struct sim_policy *sim_policy_find(const char *name)
 	if (!name)
 		return NULL;
 	for (size_t i = 0; i < sim_policy_count(); i++)
-		if (!strcasecmp(registry[i].name, name))
-			return &registry[i];
+		if (!strcasecmp(sim_policy_at(i)->name, name))
+			return sim_policy_at(i);
 	return NULL;
 }
 

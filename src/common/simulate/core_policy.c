@@ -52,6 +52,16 @@ static const struct sim_policy core_policies[] = {
 	 .arg = DL_POLICY_REVERSE},
 };
 
+size_t sim_core_policy_count(void)
+{
+	return sizeof(core_policies) / sizeof(core_policies[0]);
+}
+
+const struct sim_policy *sim_core_policy_at(size_t i)
+{
+	return i < sim_core_policy_count() ? &core_policies[i] : NULL;
+}
+
 const struct sim_policy *sim_core_policy(enum dl_policy p)
 {
 	for (size_t i = 0; i < sizeof(core_policies) / sizeof(core_policies[0]);

@@ -7,6 +7,8 @@
 #ifndef DL_SIMULATE_CORE_POLICY_H
 #define DL_SIMULATE_CORE_POLICY_H
 
+#include <stddef.h>
+
 #include "common/config/config.h"
 #include "common/simulate/policy.h"
 
@@ -16,6 +18,11 @@ struct dl_plan *sim_core_plan(void *state, const struct sim_policy *self,
 			      struct sim_engine *eng,
 			      const struct dl_policy_input *in, char *err,
 			      size_t errlen);
+
+/* The entries in a fixed order (triage first): deadline-sim lists them
+ * before its own. */
+size_t sim_core_policy_count(void);
+const struct sim_policy *sim_core_policy_at(size_t i);
 
 /* The entry of a planning policy (triage, edf, adaptive, ras, reverse);
  * NULL for realtime (admission-based) and out-of-range values. */
