@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # Alerts (deadline.conf AlertProgram=, AlertMail=yes) on a real local Slurm
 # (4 nodes x 2 CPUs) with recording stubs for AlertProgram and MailProg.
-# "late": 16 tasks of 8 s due in 14 s cannot make it (two waves of 8):
-# hopeless once its first tasks end, then missed.  "ok": 2 tasks of 2 s
+# "late": 16 tasks of 8 s due in 14 s cannot make it even alone (two
+# waves of 8): once its first tasks end its verdict turns late (triage
+# keeps it in deadline order, as giving it up would help no other job),
+# which raises the "hopeless" alert, then missed.  "ok": 2 tasks of 2 s
 # due in 10 minutes: met.  "quiet": 1 task, met, without --mail-type.
 # AlertProgram gets every event in its environment; mail goes only where
 # --mail-type asks for it (FAIL: verdicts, END: outcomes).  The stub
@@ -68,7 +70,7 @@ wait_line() {
 		--mail-type=END -J ok --wrap 'sleep 2')
 	quiet=$(dl_submit --array=0 --soft-deadline=now+10minutes -J quiet \
 		--wrap 'sleep 2')
-	wait_line "$REC/alerts" "^hopeless $late root hopeless " 40
+	wait_line "$REC/alerts" "^hopeless $late root late " 40
 	wait_line "$REC/alerts" "^missed $late root missed " 40
 	wait_line "$REC/alerts" "^met $ok root met " 40
 	wait_line "$REC/alerts" "^met $quiet root met " 40
