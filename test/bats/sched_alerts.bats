@@ -81,7 +81,7 @@ wait_line() {
 	[ "$(grep -c "^hopeless $late " "$REC/alerts")" -eq 1 ]
 	[ "$(grep -c "^missed $late " "$REC/alerts")" -eq 1 ]
 	# mail: Slurm's convention "-s SUBJECT USER", to --mail-user
-	wait_line "$REC/mail" "^-s Slurm Job_id=$late Name=late Deadline hopeless: .* alice@example.org|hopeless\$" 20
+	wait_line "$REC/mail" "^-s Slurm Job_id=$late Name=late Deadline late: .* alice@example.org|hopeless\$" 20
 	wait_line "$REC/mail" "^-s Slurm Job_id=$late Name=late Deadline missed: .* alice@example.org|missed\$" 20
 	wait_line "$REC/mail" "^-s Slurm Job_id=$ok Name=ok Deadline met: .*|met\$" 20
 	# no mail where --mail-type did not ask: quiet has none; ok (END
