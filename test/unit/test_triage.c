@@ -216,6 +216,7 @@ START_TEST(late_job_helping_no_one_keeps_its_place)
 {
 	struct fx_world w;
 	const struct dl_plan_job *pj;
+	struct dl_plan *first;
 
 	/* Giving job 1 up would make no job meet its deadline that does not
 	 * already: it stays first in deadline order, urgent (what EDF does),
@@ -235,9 +236,11 @@ START_TEST(late_job_helping_no_one_keeps_its_place)
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	/* the next cycle judges it afresh: still kept, not given up */
-	w_plan(&w, "triage", T0 + 1, w.plan);
+	first = w.plan;
+	w_plan(&w, "triage", T0 + 1, first);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_AT_RISK);
 	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	dl_plan_free(first);
 	fx_world_free(&w);
 }
 END_TEST
