@@ -441,6 +441,27 @@ static void iso_sift(struct iso_slot *h, uint32_t n, uint32_t i)
 	}
 }
 
+/* Tasks of phase p of job j that node nd runs at once on the empty
+ * cluster (0 outside the job's partition). */
+static uint64_t iso_node_slots(const struct sim_engine *e,
+			       const struct sim_node_spec *nd,
+			       const struct sim_job *j, int p)
+{
+	const struct sim_phase_spec *ph = &j->spec->phase[p];
+	uint64_t s;
+
+	if (e->cs->mode == SIM_SLOTS_TYPED)
+		return p ? nd->reduce_slots : nd->map_slots;
+	if (!(nd->partitions & (UINT64_C(1) << j->spec->partition)))
+		return 0;
+	s = nd->cpus / ph->cpus;
+	if (nd->mem && ph->mem && nd->mem / ph->mem < s)
+		s = nd->mem / ph->mem;
+	if (nd->io > 0 && ph->io > 0 && (uint64_t) (nd->io / ph->io) < s)
+		s = (uint64_t) (nd->io / ph->io);
+	return s;
+}
+
 /* Completion time of the job alone on the empty cluster: each task (in
  * order) on the slot that frees first, lowest node first; reduces after
  * the last map.  Returns a negative value when out of memory. */
@@ -457,22 +478,7 @@ static double isolated_time(struct sim_engine *e, struct sim_job *j)
 		if (!ph->tasks)
 			continue;
 		for (uint32_t n = 0; n < e->nnodes; n++) {
-			const struct sim_node_spec *nd = &e->cs->nodes[n];
-			uint64_t s;
-
-			if (e->cs->mode == SIM_SLOTS_TYPED) {
-				s = p ? nd->reduce_slots : nd->map_slots;
-			} else {
-				if (!(nd->partitions &
-				      (UINT64_C(1) << j->spec->partition)))
-					continue;
-				s = nd->cpus / ph->cpus;
-				if (nd->mem && ph->mem && nd->mem / ph->mem < s)
-					s = nd->mem / ph->mem;
-				if (nd->io > 0 && ph->io > 0 &&
-				    (uint64_t) (nd->io / ph->io) < s)
-					s = (uint64_t) (nd->io / ph->io);
-			}
+			uint64_t s = iso_node_slots(e, &e->cs->nodes[n], j, p);
 			nslots += s < ph->tasks ? s : ph->tasks;
 		}
 		if (nslots > ph->tasks)
@@ -481,22 +487,7 @@ static double isolated_time(struct sim_engine *e, struct sim_job *j)
 		if (!h)
 			return -1;
 		for (uint32_t n = 0; n < e->nnodes && k < nslots; n++) {
-			const struct sim_node_spec *nd = &e->cs->nodes[n];
-			uint64_t s;
-
-			if (e->cs->mode == SIM_SLOTS_TYPED) {
-				s = p ? nd->reduce_slots : nd->map_slots;
-			} else {
-				if (!(nd->partitions &
-				      (UINT64_C(1) << j->spec->partition)))
-					continue;
-				s = nd->cpus / ph->cpus;
-				if (nd->mem && ph->mem && nd->mem / ph->mem < s)
-					s = nd->mem / ph->mem;
-				if (nd->io > 0 && ph->io > 0 &&
-				    (uint64_t) (nd->io / ph->io) < s)
-					s = (uint64_t) (nd->io / ph->io);
-			}
+			uint64_t s = iso_node_slots(e, &e->cs->nodes[n], j, p);
 			for (uint64_t x = 0; x < s && k < nslots; x++) {
 				h[k].free_at = t0;
 				h[k].node = n;
