@@ -438,6 +438,10 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 		sum->oracle_met = res.bound;
 		sum->oracle_impossible = res.impossible;
 		sum->oracle_impossible_alone = res.impossible_alone;
+		sum->oracle_fluid_met = res.fluid_bound;
+		sum->oracle_task_met = res.task_bound == UINT32_MAX
+					       ? -1
+					       : (int64_t) res.task_bound;
 		sum->oracle_missed_pct =
 			res.counted ? 100.0 * (res.counted - res.bound) /
 					      res.counted
@@ -804,6 +808,12 @@ static int cmd_compare(int argc, char **argv)
 				j, "impossible_alone",
 				json_object_new_int64(
 					first->oracle_impossible_alone));
+			json_object_object_add(
+				j, "fluid_met_bound",
+				json_object_new_int64(first->oracle_fluid_met));
+			json_object_object_add(
+				j, "task_met_bound",
+				json_object_new_int64(first->oracle_task_met));
 			if (sim_write_json(j, sp, true))
 				rc = 1;
 			json_object_put(j);

@@ -347,6 +347,8 @@ int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 				ph->work += best * size;
 				if (best > ph->longest)
 					ph->longest = best;
+				if (!i || best < ph->shortest)
+					ph->shortest = best;
 			}
 			if (j->spec->phase[p].tasks > most_tasks)
 				most_tasks = j->spec->phase[p].tasks;

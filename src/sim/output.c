@@ -208,6 +208,8 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 		put_d(o, "oracle_missed_pct", s->oracle_missed_pct);
 		put_i(o, "oracle_impossible", s->oracle_impossible);
 		put_i(o, "oracle_impossible_alone", s->oracle_impossible_alone);
+		put_i(o, "oracle_fluid_met_bound", s->oracle_fluid_met);
+		put_i(o, "oracle_task_met_bound", s->oracle_task_met);
 	}
 	put_i(o, "events", (int64_t) s->events);
 	put_i(o, "plans", (int64_t) s->plans);

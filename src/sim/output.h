@@ -54,6 +54,8 @@ struct sim_summary {
 	double oracle_missed_pct;
 	uint32_t oracle_impossible;       /* counted jobs that cannot make it */
 	uint32_t oracle_impossible_alone; /* of which even alone */
+	uint32_t oracle_fluid_met;        /* the fluid relaxation's bound */
+	int64_t oracle_task_met; /* the task-count relaxation's, -1: n/a */
 };
 
 /* Whether job j counts in the statistics (window). */

@@ -19,6 +19,14 @@
  * schedule from above.  Capacities are rounded up and demands down (to
  * milli-unit-seconds), so rounding never makes the bound too small.
  *
+ * A second relaxation counts tasks instead of work (oracle.c, "task
+ * count"): with a grid of points spaced by the shortest task length, every
+ * task runs over exactly one point of [its start, start + spacing), so at
+ * each point the tasks counted are at most the units busy there, and a
+ * job's tasks fall on the points of its window.  Each grid offset gives a
+ * flow of the same kind; every one bounds every schedule, so the result is
+ * the least of the fluid bound and the grid bounds.
+ *
  * A valid cut from outside the relaxation: the caller may give each job a
  * proven lower bound on its completion alone on the cluster (alone.h,
  * non-preemptive tasks, whole waves, capacity over time).  A job whose
@@ -35,10 +43,12 @@
 #define DL_ORACLE_MAX_RES 4
 
 struct dl_oracle_phase {
-	uint32_t res;   /* resource the phase's tasks use */
-	double work;    /* resource-unit-seconds (task length x size summed) */
-	double width;   /* most units usable at once (tasks x size) */
-	double longest; /* longest task of the phase (s) */
+	uint32_t res;    /* resource the phase's tasks use */
+	double work;     /* resource-unit-seconds (task length x size summed) */
+	double width;    /* most units usable at once (tasks x size) */
+	double longest;  /* longest task of the phase (s) */
+	double shortest; /* shortest task of the phase (s); 0: not known,
+			    which turns the task-count relaxation off */
 };
 
 struct dl_oracle_job {
@@ -71,7 +81,10 @@ struct dl_oracle_result {
 	uint32_t impossible_alone; /* of which by the alone bound */
 	uint32_t routed;           /* counted jobs whose work routes entirely */
 	double fraction;           /* the LP optimum: sum_j f_j / W_j */
-	uint32_t bound;            /* floor(fraction): most deadlines met */
+	uint32_t bound;            /* the least of the relaxations' bounds */
+	uint32_t fluid_bound;      /* floor(fraction): the fluid relaxation */
+	uint32_t task_bound;       /* the task-count relaxation at its best grid
+				      offset; UINT32_MAX when not applicable */
 	uint64_t edges;            /* size of the flow network */
 	uint64_t augmentations;
 };
