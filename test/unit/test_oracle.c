@@ -243,6 +243,104 @@ START_TEST(map_bound_delays_the_reduces)
 }
 END_TEST
 
+/* n tasks of `len` seconds each in [release, deadline], one unit each,
+ * shortest and longest known: the task-granularity cuts apply */
+static struct dl_oracle_job tasks_job(double release, double deadline,
+				      uint32_t n, double len)
+{
+	struct dl_oracle_job j = map_job(release, deadline, n * len, n, len);
+
+	j.map.shortest = len;
+	return j;
+}
+
+/* The compulsory part: two 10 s tasks in [0, 15] both run over [5, 10]
+ * whatever their start, so a dip to one unit over [6, 7] makes the job
+ * impossible; the fluid relaxation (which the job without a known
+ * shortest task gets) spreads the work around the dip. */
+START_TEST(compulsory_part_needs_the_whole_width)
+{
+	double t[3] = {0, 6, 7}, u[3] = {2, 1, 2};
+	struct dl_oracle_capacity c = {1, 3, t, u};
+	struct dl_oracle_job j = map_job(0, 15, 20, 2, 10);
+	struct dl_oracle_result r = bound(&j, 1, &c);
+
+	ck_assert_uint_eq(r.bound, 1);
+	ck_assert_uint_eq(r.task_bound, UINT32_MAX); /* not applicable */
+	j = tasks_job(0, 15, 2, 10);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.fluid_bound, 0);
+	ck_assert_uint_eq(r.bound, 0);
+	/* a window of two tasks or more has no compulsory part: one task
+	 * before the dip, one after */
+	j = tasks_job(0, 20, 2, 10);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+	/* and without the dip the short window fits */
+	u[1] = 2;
+	j = tasks_job(0, 15, 2, 10);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+}
+END_TEST
+
+/* Task counts: 7 tasks of 10 s on 3 units in [0, 25] need three waves
+ * (30 s), but the fluid fits 70 unit-seconds in 75.  A grid with a point
+ * every 10 s at offset 5 has only two points (5, 15) where the job's tasks
+ * can be counted: 6 tasks at most.  With 25 s more the job fits. */
+START_TEST(task_count_needs_whole_waves)
+{
+	double t0 = 0, three = 3;
+	struct dl_oracle_capacity c = flat(&t0, &three);
+	struct dl_oracle_job j = tasks_job(0, 25, 7, 10);
+	struct dl_oracle_result r = bound(&j, 1, &c);
+
+	ck_assert_uint_eq(r.fluid_bound, 1);
+	ck_assert_uint_eq(r.task_bound, 0);
+	ck_assert_uint_eq(r.bound, 0);
+	j = tasks_job(0, 30, 7, 10);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.task_bound, 1);
+	ck_assert_uint_eq(r.bound, 1);
+	/* six tasks fit two waves exactly */
+	j = tasks_job(0, 20, 6, 10);
+	r = bound(&j, 1, &c);
+	ck_assert_uint_eq(r.bound, 1);
+}
+END_TEST
+
+/* Whole jobs: two busy spells, each with two jobs of 6 unit-seconds in
+ * 10, and a fifth job alone: the LP routes 1 + 2/3 in each spell and the
+ * fifth whole (4.33, floor 4), but a schedule meets one job per spell:
+ * each spell is a tight set that fits one of its demands (3 in all). */
+START_TEST(whole_jobs_per_tight_set)
+{
+	double t0 = 0, one = 1;
+	struct dl_oracle_capacity c = flat(&t0, &one);
+	struct dl_oracle_job j[5] = {
+		map_job(0, 10, 6, 1, 1),  map_job(0, 10, 6, 1, 1),
+		map_job(20, 30, 6, 1, 1), map_job(20, 30, 6, 1, 1),
+		map_job(40, 50, 4, 1, 1), /* alone: routes whole */
+	};
+	struct dl_oracle_result r = bound(j, 5, &c);
+
+	ck_assert_double_eq_tol(r.fraction, 1 + 2.0 / 3 + 1 + 2.0 / 3 + 1,
+				1e-6);
+	ck_assert_uint_eq(r.routed, 3);
+	ck_assert_uint_eq(r.fluid_bound, 3);
+	ck_assert_uint_eq(r.bound, 3);
+	/* with a smaller third job in the first spell the set fits two of
+	 * its three demands (4 + 6 <= 10): one more */
+	{
+		struct dl_oracle_job k[6] = {
+			j[0], j[1], j[2], j[3], j[4], map_job(0, 10, 4, 1, 1)};
+
+		r = bound(k, 6, &c);
+		ck_assert_uint_eq(r.bound, 4);
+	}
+}
+END_TEST
+
 START_TEST(validation)
 {
 	double t[2] = {0, 10}, u[2] = {1, 1}, bad_t[2] = {5, 5};
@@ -291,6 +389,9 @@ int main(void)
 	tcase_add_test(tc, typed_resources_and_windows);
 	tcase_add_test(tc, impossible_alone_leaves_the_flow);
 	tcase_add_test(tc, map_bound_delays_the_reduces);
+	tcase_add_test(tc, compulsory_part_needs_the_whole_width);
+	tcase_add_test(tc, task_count_needs_whole_waves);
+	tcase_add_test(tc, whole_jobs_per_tight_set);
 	tcase_add_test(tc, validation);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

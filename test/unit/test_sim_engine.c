@@ -924,6 +924,74 @@ START_TEST(policies_never_beat_the_oracle_under_external_load)
 }
 END_TEST
 
+/* Tasks of one length, the regime of the task-granularity cuts (the
+ * compulsory part, task counts on a grid, whole jobs per tight set): on
+ * random small instances (2-4 nodes, 3-8 jobs of 1-7 tasks of 10 s,
+ * windows of 1-3.5 tasks) no policy meets more than the bound, and the
+ * cuts bite on some of them (the bound below the LP's floor). */
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+START_TEST(policies_never_beat_the_oracle_with_equal_tasks)
+{
+	static const char *pols[] = {"fifo", "edf",      "fair",  "slurm",
+				     "aria", "adaptive", "triage"};
+	static const int gaps[] = {0, 1, 2, 3, 5, 8};
+	static const int windows[] = {10, 12, 15, 18, 20, 22, 25, 30, 35};
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	uint32_t bitten = 0;
+
+	for (int inst = 0; inst < 60; inst++) {
+		char cluster[128], w[4096];
+		size_t len;
+		int njobs, t = 0;
+
+		snprintf(cluster, sizeof(cluster),
+			 "{\"nodes\":[{\"count\":%d,\"cpus\":1}]}",
+			 2 + (int) (xorshift(&x) % 3));
+		njobs = 3 + (int) (xorshift(&x) % 6);
+		len = (size_t) snprintf(w, sizeof(w), "{\"jobs\":[");
+		for (int j = 0; j < njobs; j++) {
+			int rel, maps;
+
+			t += gaps[xorshift(&x) % 6];
+			rel = windows[xorshift(&x) % 9];
+			maps = 1 + (int) (xorshift(&x) % 7);
+			len += (size_t) snprintf(
+				w + len, sizeof(w) - len,
+				"%s{\"arrival\":%d,\"relative_deadline\":%d,"
+				"\"maps\":%d,\"map_length\":10}",
+				j ? "," : "", t, rel, maps);
+		}
+		snprintf(w + len, sizeof(w) - len, "]}");
+		for (size_t p = 0; p < sizeof(pols) / sizeof(*pols); p++) {
+			struct run r;
+			struct sim_summary s;
+			struct dl_oracle_result o;
+			char err[256] = "";
+
+			load(&r, cluster, w);
+			go(&r, pols[p], 1);
+			ck_assert_int_eq(sim_summarize(r.e, &s), 0);
+			ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)),
+					 0);
+			ck_assert_msg(s.met <= o.bound,
+				      "instance %d %s met %u > bound %u: %s",
+				      inst, pols[p], s.met, o.bound, w);
+			if (!p && o.bound < floor(o.fraction + 1e-6))
+				bitten++;
+			done(&r);
+		}
+	}
+	ck_assert_uint_gt(bitten, 0);
+}
+END_TEST
+
 /* Tasks that started before the external load took their nodes keep
  * running: four 20 s tasks start at 1 on four nodes, three of the nodes
  * are taken from 10 on, and the job still ends at 21, on time.  A bound
@@ -1128,6 +1196,7 @@ int main(void)
 	tcase_add_test(tc, bounded_slowdown_formula);
 	tcase_add_test(tc, policies_never_beat_the_oracle);
 	tcase_add_test(tc, policies_never_beat_the_oracle_under_external_load);
+	tcase_add_test(tc, policies_never_beat_the_oracle_with_equal_tasks);
 	tcase_add_test(tc, oracle_counts_tasks_running_past_the_external_load);
 	tcase_add_test(tc, oracle_writes_off_jobs_impossible_alone);
 	tcase_add_test(tc, window_counts_jobs_inside_only);

@@ -186,11 +186,9 @@ static double units_at(const struct dl_oracle_capacity *c, uint32_t r, double x)
 }
 
 struct incl {
-	uint32_t job;   /* index into the caller's jobs */
-	uint32_t node;  /* its node in the flow network */
-	int64_t demand; /* W_j in milli-unit-seconds */
+	uint32_t job; /* index into the caller's jobs */
 	double from[2], to[2];
-	int64_t work[2];
+	int64_t work[2];  /* the fluid relaxation: work in milli-unit-s */
 	int64_t tasks[2]; /* the task-count relaxation: tasks x size */
 	/* the compulsory part: every task runs over [mid_from, mid_to]
 	 * (mid_work 0: the window is two shortest tasks long or more) */
@@ -198,13 +196,56 @@ struct incl {
 	int64_t mid_work[2];
 };
 
+/* Which relaxation a flow network is built for. */
+struct relax {
+	bool tasks;     /* the task-count grid, else the fluid */
+	double spacing; /* the grid: first + k * spacing, k < npoints */
+	double first;
+	uint32_t npoints;
+	const double *prefix; /* the fluid: cumulative capacity per step */
+};
+
+/* A job's demand in the relaxation (0: nothing to route). */
+static int64_t demand_of(const struct relax *rx, const struct incl *in)
+{
+	return rx->tasks ? in->tasks[0] + in->tasks[1]
+			 : in->work[0] + in->work[1];
+}
+
+/* Order of the greedy: smallest demand first, then the caller's order. */
+struct demand_key {
+	int64_t demand;
+	uint32_t job, x;
+};
+
 static int cmp_demand(const void *a, const void *b)
 {
-	const struct incl *x = a, *y = b;
+	const struct demand_key *x = a, *y = b;
 
 	if (x->demand != y->demand)
 		return x->demand < y->demand ? -1 : 1;
 	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The greedy's order of in[0..n); the LP optimum needs it, so no
+ * fallback. */
+static int greedy_order(const struct relax *rx, const struct incl *in,
+			uint32_t n, uint32_t *order)
+{
+	struct demand_key *k = malloc((n ? n : 1) * sizeof(*k));
+
+	if (!k)
+		return ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		k[i].demand = demand_of(rx, &in[i]);
+		k[i].job = in[i].job;
+		k[i].x = i;
+	}
+	qsort(k, n, sizeof(*k), cmp_demand);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = k[i].x;
+	free(k);
+	return 0;
 }
 
 static bool bad(double x)
@@ -304,7 +345,6 @@ static enum fit windows(const struct dl_oracle_job *j, struct incl *in)
 	in->tasks[1] = j->reduce.work > 0
 			       ? (int64_t) floor(j->reduce.width * SCALE)
 			       : 0;
-	in->demand = in->work[0] + in->work[1];
 	for (int p = 0; p < 2; p++) {
 		const struct dl_oracle_phase *ph = p ? &j->reduce : &j->map;
 		double s = ph->shortest;
@@ -322,7 +362,7 @@ static enum fit windows(const struct dl_oracle_job *j, struct incl *in)
 		if (in->mid_work[p] > in->work[p])
 			in->mid_work[p] = in->work[p];
 	}
-	return in->demand > 0 ? FITS : PATH_MISSES;
+	return in->work[0] + in->work[1] > 0 ? FITS : PATH_MISSES;
 }
 
 /* The task-count relaxation (oracle.h): offsets of the grid tried, and the
@@ -331,94 +371,356 @@ static enum fit windows(const struct dl_oracle_job *j, struct incl *in)
 #define GRID_OFFSETS   8
 #define GRID_MAX_EDGES 4000000
 
-struct by_tasks {
-	uint32_t x;     /* index into in[] */
-	int64_t demand; /* tasks x size over both phases */
-};
-
-static int cmp_tasks(const void *a, const void *b)
+/* Points of the grid on which a task of a phase with window [from, to)
+ * and shortest task `shortest` can fall: [*k0, *k1).  Generous at the
+ * ends (a point more only loosens). */
+static void grid_span(const struct relax *rx, double from, double to,
+		      double shortest, uint32_t *k0, uint32_t *k1)
 {
-	const struct by_tasks *x = a, *y = b;
+	double a = ceil((from - rx->first) / rx->spacing - 1e-9);
+	double b = ceil(
+		(to - shortest + rx->spacing - rx->first) / rx->spacing + 1e-9);
+	double n = rx->npoints;
 
-	if (x->demand != y->demand)
-		return x->demand < y->demand ? -1 : 1;
-	return (x->x > y->x) - (x->x < y->x);
-}
-
-/* Points of the grid first + k * spacing (k < npoints) on which a task of
- * a phase with window [from, to) and shortest task `shortest` can fall:
- * [*k0, *k1).  Generous at the ends (a point more only loosens). */
-static void grid_span(double from, double to, double shortest, double first,
-		      double spacing, uint32_t npoints, uint32_t *k0,
-		      uint32_t *k1)
-{
-	double a = ceil((from - first) / spacing - 1e-9);
-	double b = ceil((to - shortest + spacing - first) / spacing + 1e-9);
-
-	a = a < 0 ? 0 : (a > npoints ? npoints : a);
-	b = b < a ? a : (b > npoints ? npoints : b);
+	a = a < 0 ? 0 : (a > n ? n : a);
+	b = b < a ? a : (b > n ? n : b);
 	*k0 = (uint32_t) a;
 	*k1 = (uint32_t) b;
 }
 
-/* One grid of the task-count relaxation: the floor of its LP optimum in
- * *bound.  A task started at s runs over the one point of [s, s + spacing)
- * (spacing <= every task's length), which lies in its phase's window, so
- * the sizes counted at a point are at most the units busy there. */
-static int grid_bound(const struct dl_oracle_job *jobs, const struct incl *in,
-		      uint32_t ni, const struct dl_oracle_capacity *cap,
-		      double spacing, double first, uint32_t npoints,
-		      struct by_tasks *order, uint64_t *naug, uint32_t *bound)
+/* Sorted, distinct window ends (and compulsory parts) of in[0..n): the
+ * fluid's intervals.  Returns their number. */
+static uint32_t breakpoints(const struct incl *in, uint32_t n, double *bp)
 {
-	uint32_t R = cap->nres, first_pt = 3 * ni, T = first_pt + npoints * R;
-	struct graph g;
-	double fraction = 0;
+	uint32_t nbp = 0, m = 0;
+
+	for (uint32_t x = 0; x < n; x++)
+		for (int p = 0; p < 2; p++)
+			if (in[x].work[p] > 0) {
+				bp[nbp++] = in[x].from[p];
+				bp[nbp++] = in[x].to[p];
+				if (in[x].mid_work[p] > 0) {
+					bp[nbp++] = in[x].mid_from[p];
+					bp[nbp++] = in[x].mid_to[p];
+				}
+			}
+	dl_sort_doubles(bp, nbp);
+	for (uint32_t k = 0; k < nbp; k++)
+		if (!m || bp[k] > bp[m - 1])
+			bp[m++] = bp[k];
+	return m;
+}
+
+/* The fluid's edges of job node x: its phases (and compulsory parts) to
+ * the intervals of their windows. */
+static int fluid_edges(struct graph *g, const struct dl_oracle_job *j,
+		       const struct incl *in, uint32_t x, uint32_t n,
+		       const double *bp, uint32_t nbp, uint32_t R)
+{
+	const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
+	uint32_t K = nbp > 1 ? nbp - 1 : 0, first_iv = 5 * n;
+
+	for (int p = 0; p < 2; p++) {
+		uint32_t part = n + 2 * x + p, mid = 3 * n + 2 * x + p, k;
+		int64_t mw = in->mid_work[p];
+
+		if (in->work[p] <= 0)
+			continue;
+		if ((in->work[p] > mw &&
+		     add_edge(g, x, part, in->work[p] - mw)) ||
+		    (mw > 0 && add_edge(g, x, mid, mw)))
+			return ENOMEM;
+		{ /* first interval starting at the window's start */
+			uint32_t lo = 0, hi = nbp;
+
+			while (lo < hi) {
+				uint32_t m = (lo + hi) / 2;
+
+				if (bp[m] < in->from[p])
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			k = lo;
+		}
+		for (; k < K && bp[k + 1] <= in->to[p]; k++) {
+			int64_t ci = (int64_t) ceil(
+				ph[p]->width * (bp[k + 1] - bp[k]) * SCALE -
+				1e-6);
+			/* the compulsory part fills the phase's width there:
+			 * the rest of its work goes around it */
+			bool inside = mw > 0 && bp[k] >= in->mid_from[p] &&
+				      bp[k + 1] <= in->mid_to[p];
+
+			if (ci > 0 &&
+			    add_edge(g, inside ? mid : part,
+				     first_iv + k * R + ph[p]->res, ci))
+				return ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The task-count relaxation's edges of job node x: its phases to the grid
+ * points their tasks can fall on.  A task started at s runs over the one
+ * point of [s, s + spacing) (spacing <= every task's length), which lies
+ * in its phase's window, so the sizes counted at a point are at most the
+ * units busy there. */
+static int grid_edges(struct graph *g, const struct relax *rx,
+		      const struct dl_oracle_job *j, const struct incl *in,
+		      uint32_t x, uint32_t n, uint32_t R)
+{
+	const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
+
+	for (int p = 0; p < 2; p++) {
+		uint32_t part = n + 2 * x + p, k0, k1;
+
+		if (in->tasks[p] <= 0)
+			continue;
+		if (add_edge(g, x, part, in->tasks[p]))
+			return ENOMEM;
+		grid_span(rx, in->from[p], in->to[p], ph[p]->shortest, &k0,
+			  &k1);
+		for (uint32_t k = k0; k < k1; k++)
+			if (add_edge(g, part, 5 * n + k * R + ph[p]->res,
+				     in->tasks[p]))
+				return ENOMEM;
+	}
+	return 0;
+}
+
+/* The relaxation rx of the jobs in[0..n) (in[x] is job node x): the
+ * network after the greedy in *g (the caller frees it; sink *sink), each
+ * job's routed demand in got[x] and the LP optimum in *fraction.
+ * Nodes: jobs, their two phases, two compulsory parts, (interval or grid
+ * point, resource), sink. */
+static int solve(const struct dl_oracle_job *jobs, const struct incl *in,
+		 uint32_t n, const struct dl_oracle_capacity *cap,
+		 const struct relax *rx, struct graph *g, uint32_t *sink,
+		 int64_t *got, double *fraction, uint64_t *naug,
+		 uint64_t *edges)
+{
+	uint32_t R = cap->nres, nbp = 0, K, T;
+	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+	double *bp =
+		rx->tasks ? NULL : malloc((8 * (size_t) n + 1) * sizeof(*bp));
 	int rc = ENOMEM;
 
-	if (graph_init(&g, T + 1))
+	memset(g, 0, sizeof(*g));
+	*fraction = 0;
+	if (!order || (!rx->tasks && !bp))
 		goto out;
-	for (uint32_t k = 0; k < npoints; k++)
+	if (rx->tasks) {
+		K = rx->npoints;
+	} else {
+		nbp = breakpoints(in, n, bp);
+		K = nbp > 1 ? nbp - 1 : 0;
+	}
+	T = 5 * n + K * R;
+	*sink = T;
+	if (graph_init(g, T + 1))
+		goto out;
+	for (uint32_t k = 0; k < K; k++)
 		for (uint32_t r = 0; r < R; r++) {
-			int64_t c = (int64_t) ceil(
-				units_at(cap, r, first + k * spacing) * SCALE -
-				1e-6);
+			double c =
+				rx->tasks
+					? units_at(cap, r,
+						   rx->first + k * rx->spacing)
+					: integral_to(cap, rx->prefix, r,
+						      bp[k + 1]) -
+						  integral_to(cap, rx->prefix,
+							      r, bp[k]);
+			int64_t ci = (int64_t) ceil(c * SCALE - 1e-6);
 
-			if (c > 0 && add_edge(&g, first_pt + k * R + r, T, c))
+			if (ci > 0 && add_edge(g, 5 * n + k * R + r, T, ci))
 				goto out;
 		}
-	for (uint32_t x = 0; x < ni; x++) {
-		const struct dl_oracle_job *j = &jobs[in[x].job];
-		const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
+	for (uint32_t x = 0; x < n; x++)
+		if (rx->tasks ? grid_edges(g, rx, &jobs[in[x].job], &in[x], x,
+					   n, R)
+			      : fluid_edges(g, &jobs[in[x].job], &in[x], x, n,
+					    bp, nbp, R))
+			goto out;
+	if (edges)
+		*edges = g->nedges / 2;
+	/* greedy: smallest demand first, each as far as it routes */
+	if (greedy_order(rx, in, n, order))
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = order[i];
+		int64_t d = demand_of(rx, &in[x]);
 
-		for (int p = 0; p < 2; p++) {
-			uint32_t part = ni + 2 * x + p, k0, k1;
-
-			if (in[x].tasks[p] <= 0)
-				continue;
-			if (add_edge(&g, x, part, in[x].tasks[p]))
-				goto out;
-			grid_span(in[x].from[p], in[x].to[p], ph[p]->shortest,
-				  first, spacing, npoints, &k0, &k1);
-			for (uint32_t k = k0; k < k1; k++)
-				if (add_edge(&g, part,
-					     first_pt + k * R + ph[p]->res,
-					     in[x].tasks[p]))
-					goto out;
-		}
+		got[x] = d > 0 ? augment(g, x, T, d, naug) : 0;
+		*fraction += d > 0 ? (double) got[x] / (double) d : 0;
 	}
-	for (uint32_t i = 0; i < ni; i++) {
-		uint32_t x = order[i].x;
-		int64_t got;
-
-		if (order[i].demand <= 0)
-			continue;
-		got = augment(&g, x, T, order[i].demand, naug);
-		fraction += (double) got / (double) order[i].demand;
-	}
-	*bound = (uint32_t) floor(fraction + 1e-6);
 	rc = 0;
 out:
+	free(bp);
+	free(order);
+	return rc;
+}
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Whole jobs: the relaxation's bound on jobs that route whole together,
+ * from its network after the greedy (g, got), at most floor(LP).  A job not
+ * routed whole lies in a tight set: the jobs its node reaches in the
+ * residual network (no augmenting path leaves it, so their routed demand
+ * is their most routable demand rho).  Tight sets that meet are merged (a
+ * union of tight sets is tight).  The jobs of a merged set G that a
+ * schedule meets route whole together, so they are at most the number of
+ * G's smallest demands that fit in rho(G), and at most the floor of G's
+ * own LP; every other job counts one. */
+static int whole_jobs(const struct dl_oracle_job *jobs, const struct incl *in,
+		      uint32_t ni, const struct dl_oracle_capacity *cap,
+		      const struct relax *rx, struct graph *g, uint32_t T,
+		      const int64_t *got, uint64_t *naug, uint32_t *bound)
+{
+	uint32_t *parent = malloc((ni ? ni : 1) * sizeof(*parent));
+	uint32_t *seen = calloc(g->nnodes, sizeof(*seen));
+	uint32_t *members = malloc((ni ? ni : 1) * sizeof(*members));
+	uint32_t *start = calloc((size_t) ni + 2, sizeof(*start));
+	bool *partial = calloc(ni ? ni : 1, sizeof(*partial));
+	int64_t *sub_got = malloc((ni ? ni : 1) * sizeof(*sub_got));
+	int64_t *dem = malloc((ni ? ni : 1) * sizeof(*dem));
+	struct incl *sub = malloc((ni ? ni : 1) * sizeof(*sub));
+	uint32_t total = 0;
+	int rc = ENOMEM;
+
+	*bound = UINT32_MAX;
+	if (!parent || !seen || !members || !start || !partial || !sub_got ||
+	    !dem || !sub)
+		goto out;
+	for (uint32_t x = 0; x < ni; x++)
+		parent[x] = x;
+	for (uint32_t x = 0; x < ni; x++) {
+		uint32_t qh = 0, qt = 0;
+
+		if (got[x] >= demand_of(rx, &in[x]))
+			continue;
+		/* the residual reach of job node x (stamp x + 1) */
+		seen[x] = x + 1;
+		g->queue[qt++] = x;
+		while (qh < qt) {
+			uint32_t u = g->queue[qh++];
+
+			if (u == T) { /* an augmenting path: not tight */
+				rc = 0;
+				goto out;
+			}
+			if (u < ni)
+				parent[uf_find(parent, u)] = uf_find(parent, x);
+			for (int32_t e = g->head[u]; e >= 0; e = g->next[e]) {
+				uint32_t v = g->to[e];
+
+				if (g->cap[e] > 0 && seen[v] != x + 1) {
+					seen[v] = x + 1;
+					g->queue[qt++] = v;
+				}
+			}
+		}
+	}
+	for (uint32_t x = 0; x < ni; x++)
+		if (got[x] < demand_of(rx, &in[x]))
+			partial[uf_find(parent, x)] = true;
+	/* members of each merged set, by root (a counting sort) */
+	for (uint32_t x = 0; x < ni; x++) {
+		uint32_t r = uf_find(parent, x);
+
+		if (partial[r])
+			start[r + 2]++;
+		else
+			total++; /* in no tight set: counts one */
+	}
+	for (uint32_t r = 0; r < ni; r++)
+		start[r + 2] += start[r + 1];
+	for (uint32_t x = 0; x < ni; x++) {
+		uint32_t r = uf_find(parent, x);
+
+		if (partial[r])
+			members[start[r + 1]++] = x;
+	}
+	for (uint32_t r = 0; r < ni; r++) {
+		uint32_t n = start[r + 1] - start[r], k = 0, st;
+		int64_t rho = 0, sum = 0;
+		double frac;
+		struct graph sg;
+
+		if (!n)
+			continue;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t x = members[start[r] + i];
+
+			sub[i] = in[x];
+			dem[i] = demand_of(rx, &in[x]);
+			rho += got[x];
+		}
+		qsort(dem, n, sizeof(*dem), cmp_i64);
+		while (k < n && sum + dem[k] <= rho)
+			sum += dem[k++];
+		rc = solve(jobs, sub, n, cap, rx, &sg, &st, sub_got, &frac,
+			   naug, NULL);
+		graph_free(&sg);
+		if (rc)
+			goto out;
+		rc = ENOMEM;
+		if (floor(frac + 1e-6) < k)
+			k = (uint32_t) floor(frac + 1e-6);
+		total += k;
+	}
+	*bound = total;
+	rc = 0;
+out:
+	free(parent);
+	free(seen);
+	free(members);
+	free(start);
+	free(partial);
+	free(sub_got);
+	free(dem);
+	free(sub);
+	return rc;
+}
+
+/* The bound of relaxation rx: the least of floor(LP) and whole_jobs; the
+ * LP optimum and the jobs routed whole in *fraction and *routed. */
+static int relax_bound(const struct dl_oracle_job *jobs, const struct incl *in,
+		       uint32_t ni, const struct dl_oracle_capacity *cap,
+		       const struct relax *rx, uint64_t *naug, uint64_t *edges,
+		       double *fraction, uint32_t *routed, uint32_t *bound)
+{
+	struct graph g;
+	int64_t *got = malloc((ni ? ni : 1) * sizeof(*got));
+	uint32_t T, whole;
+	int rc = ENOMEM;
+
+	if (!got)
+		return ENOMEM;
+	if ((rc = solve(jobs, in, ni, cap, rx, &g, &T, got, fraction, naug,
+			edges)) ||
+	    (rc = whole_jobs(jobs, in, ni, cap, rx, &g, T, got, naug, &whole)))
+		goto out;
+	*routed = 0;
+	for (uint32_t x = 0; x < ni; x++)
+		*routed += got[x] >= demand_of(rx, &in[x]);
+	*bound = (uint32_t) floor(*fraction + 1e-6);
+	if (whole < *bound)
+		*bound = whole;
+out:
 	graph_free(&g);
+	free(got);
 	return rc;
 }
 
@@ -431,8 +733,7 @@ static int task_count_bound(const struct dl_oracle_job *jobs,
 			    uint64_t *naug, uint32_t *bound)
 {
 	double spacing = INFINITY, lo = INFINITY, hi = -INFINITY, edges = 0;
-	struct by_tasks *order;
-	uint32_t npoints;
+	struct relax rx = {.tasks = true};
 
 	*bound = UINT32_MAX;
 	for (uint32_t x = 0; x < ni; x++) {
@@ -462,28 +763,20 @@ static int task_count_bound(const struct dl_oracle_job *jobs,
 					 2;
 	if (edges > GRID_MAX_EDGES || (hi - lo) / spacing + 2 > GRID_MAX_EDGES)
 		return 0;
-	npoints = (uint32_t) ceil((hi - lo) / spacing) + 1;
-	if (!(order = malloc(ni * sizeof(*order))))
-		return ENOMEM;
-	for (uint32_t x = 0; x < ni; x++) {
-		order[x].x = x;
-		order[x].demand = in[x].tasks[0] + in[x].tasks[1];
-	}
-	qsort(order, ni, sizeof(*order), cmp_tasks);
+	rx.spacing = spacing;
+	rx.npoints = (uint32_t) ceil((hi - lo) / spacing) + 1;
 	for (int o = 0; o < GRID_OFFSETS; o++) {
-		uint32_t b;
-		int rc = grid_bound(jobs, in, ni, cap, spacing,
-				    lo + spacing * o / GRID_OFFSETS, npoints,
-				    order, naug, &b);
+		double fraction;
+		uint32_t b, routed;
+		int rc;
 
-		if (rc) {
-			free(order);
+		rx.first = lo + spacing * o / GRID_OFFSETS;
+		if ((rc = relax_bound(jobs, in, ni, cap, &rx, naug, NULL,
+				      &fraction, &routed, &b)))
 			return rc;
-		}
 		if (b < *bound)
 			*bound = b;
 	}
-	free(order);
 	return 0;
 }
 
@@ -491,10 +784,9 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		    const struct dl_oracle_capacity *cap,
 		    struct dl_oracle_result *res, char *err, size_t errlen)
 {
-	struct graph g = {0};
 	struct incl *in = NULL;
-	double *bp = NULL, *prefix = NULL;
-	uint32_t ni = 0, nbp = 0, K, R, T, first_part, first_mid, first_iv;
+	double *prefix = NULL;
+	uint32_t ni = 0, R;
 	int rc = ENOMEM;
 
 	if (!res) {
@@ -507,16 +799,14 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 	R = cap->nres;
 
 	in = calloc(njobs ? njobs : 1, sizeof(*in));
-	bp = malloc((8 * (size_t) njobs + 1) * sizeof(*bp));
 	prefix = malloc((size_t) R * cap->nsteps * sizeof(*prefix));
-	if (!in || !bp || !prefix)
+	if (!in || !prefix)
 		goto out;
 	for (uint32_t i = 0; i < njobs; i++) {
 		if (!jobs[i].counted)
 			continue;
 		res->counted++;
 		in[ni].job = i;
-		in[ni].node = ni;
 		switch (windows(&jobs[i], &in[ni])) {
 		case FITS:
 			break;
@@ -527,15 +817,6 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 			res->impossible++;
 			continue;
 		}
-		for (int p = 0; p < 2; p++)
-			if (in[ni].work[p] > 0) {
-				bp[nbp++] = in[ni].from[p];
-				bp[nbp++] = in[ni].to[p];
-				if (in[ni].mid_work[p] > 0) {
-					bp[nbp++] = in[ni].mid_from[p];
-					bp[nbp++] = in[ni].mid_to[p];
-				}
-			}
 		ni++;
 	}
 	/* cumulative capacity at each step start, per resource */
@@ -550,91 +831,15 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 				       (cap->t[k + 1] - cap->t[k]);
 		}
 	}
-	dl_sort_doubles(bp, nbp);
 	{
-		uint32_t m = 0;
+		struct relax rx = {.tasks = false, .prefix = prefix};
 
-		for (uint32_t k = 0; k < nbp; k++)
-			if (!m || bp[k] > bp[m - 1])
-				bp[m++] = bp[k];
-		nbp = m;
+		if ((rc = relax_bound(jobs, in, ni, cap, &rx,
+				      &res->augmentations, &res->edges,
+				      &res->fraction, &res->routed,
+				      &res->fluid_bound)))
+			goto out;
 	}
-	K = nbp > 1 ? nbp - 1 : 0;
-
-	/* nodes: jobs, their two phases, (interval, resource), sink */
-	first_part = ni;
-	first_mid = first_part + 2 * ni;
-	first_iv = first_mid + 2 * ni;
-	T = first_iv + K * R;
-	if (graph_init(&g, T + 1))
-		goto out;
-	for (uint32_t k = 0; k < K; k++)
-		for (uint32_t r = 0; r < R; r++) {
-			double c = integral_to(cap, prefix, r, bp[k + 1]) -
-				   integral_to(cap, prefix, r, bp[k]);
-			int64_t ci = (int64_t) ceil(c * SCALE - 1e-6);
-
-			if (ci > 0 && add_edge(&g, first_iv + k * R + r, T, ci))
-				goto out;
-		}
-	for (uint32_t x = 0; x < ni; x++) {
-		const struct dl_oracle_job *j = &jobs[in[x].job];
-		const struct dl_oracle_phase *ph[2] = {&j->map, &j->reduce};
-
-		for (int p = 0; p < 2; p++) {
-			uint32_t part = first_part + 2 * x + p, k;
-			uint32_t mid = first_mid + 2 * x + p;
-			int64_t mw = in[x].mid_work[p];
-
-			if (in[x].work[p] <= 0)
-				continue;
-			if ((in[x].work[p] > mw &&
-			     add_edge(&g, x, part, in[x].work[p] - mw)) ||
-			    (mw > 0 && add_edge(&g, x, mid, mw)))
-				goto out;
-			/* first interval starting at the window's start */
-			{
-				uint32_t lo = 0, hi = nbp;
-
-				while (lo < hi) {
-					uint32_t m = (lo + hi) / 2;
-
-					if (bp[m] < in[x].from[p])
-						lo = m + 1;
-					else
-						hi = m;
-				}
-				k = lo;
-			}
-			for (; k < K && bp[k + 1] <= in[x].to[p]; k++) {
-				double c = ph[p]->width * (bp[k + 1] - bp[k]) *
-					   SCALE;
-				int64_t ci = (int64_t) ceil(c - 1e-6);
-				/* the compulsory part fills the phase's width
-				 * there: the rest of its work goes around it */
-				bool inside = mw > 0 &&
-					      bp[k] >= in[x].mid_from[p] &&
-					      bp[k + 1] <= in[x].mid_to[p];
-
-				if (ci > 0 &&
-				    add_edge(&g, inside ? mid : part,
-					     first_iv + k * R + ph[p]->res, ci))
-					goto out;
-			}
-		}
-	}
-	res->edges = g.nedges / 2;
-
-	/* greedy: smallest demand first, each as far as it routes */
-	qsort(in, ni, sizeof(*in), cmp_demand);
-	for (uint32_t x = 0; x < ni; x++) {
-		int64_t got = augment(&g, in[x].node, T, in[x].demand,
-				      &res->augmentations);
-
-		res->fraction += (double) got / (double) in[x].demand;
-		res->routed += got >= in[x].demand;
-	}
-	res->fluid_bound = (uint32_t) floor(res->fraction + 1e-6);
 	if (res->fluid_bound > res->counted - res->impossible)
 		res->fluid_bound = res->counted - res->impossible;
 	res->bound = res->fluid_bound;
@@ -647,9 +852,7 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 out:
 	if (rc == ENOMEM)
 		snprintf(err, err ? errlen : 0, "out of memory");
-	graph_free(&g);
 	free(in);
-	free(bp);
 	free(prefix);
 	return rc;
 }

@@ -27,6 +27,14 @@
  * flow of the same kind; every one bounds every schedule, so the result is
  * the least of the fluid bound and the grid bounds.
  *
+ * Within the fluid relaxation, a window shorter than two of a phase's
+ * shortest tasks has a compulsory part: every task runs over its middle,
+ * so the phase takes its whole width there.  And in either relaxation the
+ * LP counts jobs partly routed; a job not routed whole lies in a tight set
+ * of jobs (its reach in the residual network), and the jobs of such a set
+ * that a schedule meets must fit its capacity whole: at most as many as
+ * its smallest demands that fit ("whole jobs", oracle.c).
+ *
  * A valid cut from outside the relaxation: the caller may give each job a
  * proven lower bound on its completion alone on the cluster (alone.h,
  * non-preemptive tasks, whole waves, capacity over time).  A job whose
@@ -82,7 +90,8 @@ struct dl_oracle_result {
 	uint32_t routed;           /* counted jobs whose work routes entirely */
 	double fraction;           /* the LP optimum: sum_j f_j / W_j */
 	uint32_t bound;            /* the least of the relaxations' bounds */
-	uint32_t fluid_bound;      /* floor(fraction): the fluid relaxation */
+	uint32_t fluid_bound;      /* the fluid relaxation: floor(fraction), or
+				      fewer by whole jobs per tight set */
 	uint32_t task_bound;       /* the task-count relaxation at its best grid
 				      offset; UINT32_MAX when not applicable */
 	uint64_t edges;            /* size of the flow network */
