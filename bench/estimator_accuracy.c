@@ -668,22 +668,33 @@ struct figures {
 	double med_task, med_job;
 	double ci_task[2], ci_job[2];
 	double oracle_task, oracle_job;
+	double causal_task, causal_job;
+	/* p90 coverage, %: per task, with every job weighing the same, and
+	 * their bootstrap intervals over jobs */
+	double cov_task, cov_job, ci_cov_task[2], ci_cov_job[2];
 };
 
 static void figures_of(struct scored *v, size_t n, const double *oracle_err,
 		       const struct run_opts *o, bool intervals,
-		       struct figures *f)
+		       bool coverage_intervals, struct figures *f)
 {
 	double *x = xrealloc(NULL, n * sizeof(double));
 	double *ox = xrealloc(NULL, n * sizeof(double));
+	double *cx = xrealloc(NULL, n * sizeof(double));
 	size_t *start = xrealloc(NULL, (n + 1) * sizeof(size_t));
-	struct dl_groups g = {x, start, 0}, og = {ox, start, 0};
+	double *cv = xrealloc(NULL, n * sizeof(double));
+	struct dl_groups g = {x, start, 0}, og = {ox, start, 0},
+			 cg = {cx, start, 0}, cov = {cv, start, 0};
 	double sum = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->n = n;
 	f->med_task = f->med_job = f->oracle_task = f->oracle_job = NAN;
+	f->causal_task = f->causal_job = NAN;
 	f->ci_task[0] = f->ci_task[1] = f->ci_job[0] = f->ci_job[1] = NAN;
+	f->ci_cov_task[0] = f->ci_cov_task[1] = NAN;
+	f->ci_cov_job[0] = f->ci_cov_job[1] = NAN;
+	f->cov_task = f->cov_job = NAN;
 	if (!n)
 		goto out;
 	qsort(v, n, sizeof(*v), cmp_scored_job);
@@ -694,12 +705,21 @@ static void figures_of(struct scored *v, size_t n, const double *oracle_err,
 		ox[i] = oracle_err
 				? dl_rel_error(oracle_err[v[i].key], v[i].len)
 				: NAN;
+		/* the causal oracle knows a key's median only where its
+		 * history (the job's own tasks or the name's) existed when
+		 * the prediction was made; elsewhere it has what the
+		 * predictor had and answers the same */
+		cx[i] = v[i].specific ? ox[i] : v[i].err;
+		cv[i] = v[i].covered;
 		sum += v[i].err;
 		f->covered += v[i].covered;
 		f->specific += v[i].specific;
 	}
 	start[g.ngroups] = n;
-	og.ngroups = g.ngroups;
+	cov.ngroups = g.ngroups;
+	f->cov_task = 100 * dl_groups_mean(&cov, false);
+	f->cov_job = 100 * dl_groups_mean(&cov, true);
+	og.ngroups = cg.ngroups = g.ngroups;
 	f->jobs = g.ngroups;
 	f->mean = sum / (double) n;
 	f->med_task = dl_groups_median(&g, false);
@@ -707,6 +727,8 @@ static void figures_of(struct scored *v, size_t n, const double *oracle_err,
 	if (oracle_err) {
 		f->oracle_task = dl_groups_median(&og, false);
 		f->oracle_job = dl_groups_median(&og, true);
+		f->causal_task = dl_groups_median(&cg, false);
+		f->causal_job = dl_groups_median(&cg, true);
 	}
 	if (intervals) {
 		struct sim_rng r;
@@ -718,10 +740,36 @@ static void figures_of(struct scored *v, size_t n, const double *oracle_err,
 		dl_bootstrap_groups(&g, true, o->reps, o->level, rng_unit, &r,
 				    &f->ci_job[0], &f->ci_job[1]);
 	}
+	if (coverage_intervals) {
+		struct sim_rng r;
+
+		sim_rng_init(&r, o->seed, 3, 0, 0);
+		dl_bootstrap_groups_mean(&cov, false, o->reps, o->level,
+					 rng_unit, &r, &f->ci_cov_task[0],
+					 &f->ci_cov_task[1]);
+		sim_rng_init(&r, o->seed, 4, 0, 0);
+		dl_bootstrap_groups_mean(&cov, true, o->reps, o->level,
+					 rng_unit, &r, &f->ci_cov_job[0],
+					 &f->ci_cov_job[1]);
+		for (int k = 0; k < 2; k++) {
+			f->ci_cov_task[k] *= 100;
+			f->ci_cov_job[k] *= 100;
+		}
+	}
 out:
 	free(x);
 	free(ox);
+	free(cx);
+	free(cv);
 	free(start);
+}
+
+static void print_cov(double v, const double *ci)
+{
+	printf(" %.1f %%", v);
+	if (!isnan(ci[0]))
+		printf(" [%.1f, %.1f]", ci[0], ci[1]);
+	printf(" |");
 }
 
 static void print_ci(const double *ci)
@@ -799,12 +847,17 @@ static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 	printf("Medians of the relative error of p50 per task and per job "
 	       "(every job weighs the same), with %g %% bootstrap intervals "
 	       "over jobs (%u resamples, seed %llu); the oracle knows each "
-	       "(user, name, phase) key's median over the scored tasks.\n\n",
+	       "(user, name, phase) key's median over the scored tasks; the "
+	       "causal oracle knows it only for predictions that had the "
+	       "job's own or the name's history (job or name history) and "
+	       "answers like the predictor elsewhere.\n\n",
 	       100 * o->level, o->reps, (unsigned long long) o->seed);
 	printf("| phase | predictions | jobs | median per task | interval | "
 	       "median per job | interval | oracle per task | oracle per job "
-	       "| per job / oracle | mean | p90 coverage | job or name "
-	       "history |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+	       "| per job / oracle | causal oracle per job | per job / causal "
+	       "| mean | p90 coverage | p90 coverage per job | job or name "
+	       "history |\n"
+	       "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	       "---|\n");
 	for (int p = 0; p < 2; p++) {
 		struct figures f;
@@ -815,21 +868,26 @@ static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 				sub[m++] = v[i];
 		if (!m)
 			continue;
-		figures_of(sub, m, oracle, o, true, &f);
+		figures_of(sub, m, oracle, o, true, true, &f);
 		printf("| %s | %zu | %zu | %.3f |", phases[p], f.n, f.jobs,
 		       f.med_task);
 		print_ci(f.ci_task);
 		printf(" %.3f |", f.med_job);
 		print_ci(f.ci_job);
-		printf(" %.3f | %.3f | %.2f | %.3f | %.1f %% | %.1f %% |\n",
+		printf(" %.3f | %.3f | %.2f | %.3f | %.2f | %.3f |",
 		       f.oracle_task, f.oracle_job,
 		       f.oracle_job > 0 ? f.med_job / f.oracle_job : NAN,
-		       f.mean, pct(f.covered, f.n), pct(f.specific, f.n));
+		       f.causal_job,
+		       f.causal_job > 0 ? f.med_job / f.causal_job : NAN,
+		       f.mean);
+		print_cov(f.cov_task, f.ci_cov_task);
+		print_cov(f.cov_job, f.ci_cov_job);
+		printf(" %.1f %% |\n", pct(f.specific, f.n));
 	}
 	printf("\nBy the predictor that answered:\n\n");
 	printf("| phase / source | predictions | jobs | median per task | "
-	       "median per job | mean | p90 coverage |\n"
-	       "|---|---|---|---|---|---|---|\n");
+	       "median per job | mean | p90 coverage | p90 coverage per job "
+	       "|\n|---|---|---|---|---|---|---|---|\n");
 	for (int p = 0; p < 2; p++)
 		for (int s = 0; s < DL_PRED_SOURCES; s++) {
 			struct figures f;
@@ -840,12 +898,13 @@ static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 					sub[m++] = v[i];
 			if (!m)
 				continue;
-			figures_of(sub, m, NULL, o, false, &f);
-			printf("| %s / %s | %zu | %zu | %.3f | %.3f | %.3f | "
-			       "%.1f %% |\n",
+			figures_of(sub, m, NULL, o, false, true, &f);
+			printf("| %s / %s | %zu | %zu | %.3f | %.3f | %.3f |",
 			       phases[p], dl_pred_source_name(s), f.n, f.jobs,
-			       f.med_task, f.med_job, f.mean,
-			       pct(f.covered, f.n));
+			       f.med_task, f.med_job, f.mean);
+			print_cov(f.cov_task, f.ci_cov_task);
+			print_cov(f.cov_job, f.ci_cov_job);
+			printf("\n");
 		}
 	free(sub);
 	free(oracle);

@@ -230,6 +230,67 @@ START_TEST(test_bootstrap_groups)
 }
 END_TEST
 
+START_TEST(test_groups_mean)
+{
+	/* coverage of 0/1 values: a big job of 8 tasks all covered, three
+	 * one-task jobs none covered */
+	double x[] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0};
+	size_t start[] = {0, 8, 9, 10, 11};
+	struct dl_groups g = {x, start, 4};
+	size_t empty_start[] = {0, 0, 0};
+	struct dl_groups empty = {x, empty_start, 2};
+	/* draws 0.0 -> group 0, 0.3 -> 1, 0.6 -> 2, 0.9 -> 3 */
+	double mixed[] = {0.0, 0.3, 0.6, 0.9}, big[] = {0.0};
+	struct seq s1 = {mixed, 4, 0}, s2 = {mixed, 4, 0}, s3 = {big, 1, 0};
+	double lo, hi;
+
+	/* per task 8 / 11; per job (1 + 0 + 0 + 0) / 4 */
+	ck_assert_double_eq_tol(dl_groups_mean(&g, false), 8.0 / 11, 1e-12);
+	ck_assert_double_eq_tol(dl_groups_mean(&g, true), 0.25, 1e-12);
+	ck_assert(isnan(dl_groups_mean(&empty, true)));
+	ck_assert(isnan(dl_groups_mean(NULL, false)));
+	/* the original sample every time: the point estimates */
+	ck_assert(dl_bootstrap_groups_mean(&g, false, 5, 0.95, seq_unit, &s1,
+					   &lo, &hi));
+	ck_assert_double_eq_tol(lo, 8.0 / 11, 1e-12);
+	ck_assert_double_eq_tol(hi, 8.0 / 11, 1e-12);
+	ck_assert(dl_bootstrap_groups_mean(&g, true, 5, 0.95, seq_unit, &s2,
+					   &lo, &hi));
+	ck_assert_double_eq_tol(lo, 0.25, 1e-12);
+	ck_assert_double_eq_tol(hi, 0.25, 1e-12);
+	/* only the big job: all covered */
+	ck_assert(dl_bootstrap_groups_mean(&g, true, 4, 0.95, seq_unit, &s3,
+					   &lo, &hi));
+	ck_assert_double_eq(lo, 1);
+	ck_assert_double_eq(hi, 1);
+	ck_assert(!dl_bootstrap_groups_mean(&g, true, 0, 0.95, seq_unit, &s3,
+					    &lo, &hi));
+	ck_assert(isnan(lo) && isnan(hi));
+}
+END_TEST
+
+START_TEST(test_weighted_quantile_sorted)
+{
+	/* the same answers as dl_weighted_quantile on sorted pairs */
+	struct dl_weighted v[] = {{1, 1}, {2, 3}, {5, 1}, {9, 5}};
+	double x[] = {9, 1, 5, 2}, w[] = {5, 1, 1, 3};
+	struct dl_weighted scratch[4];
+
+	for (double q = 0; q <= 1.0001; q += 0.05)
+		ck_assert_double_eq(
+			dl_weighted_quantile_sorted(v, 4, q > 1 ? 1 : q),
+			dl_weighted_quantile(x, w, 4, q > 1 ? 1 : q, scratch));
+	/* total 10: cumulative 1, 4, 5, 10 */
+	ck_assert_double_eq(dl_weighted_quantile_sorted(v, 4, 0.4), 2);
+	ck_assert_double_eq(dl_weighted_quantile_sorted(v, 4, 0.5), 5);
+	ck_assert_double_eq(dl_weighted_quantile_sorted(v, 4, 0.51), 9);
+	ck_assert(isnan(dl_weighted_quantile_sorted(v, 0, 0.5)));
+	ck_assert(isnan(dl_weighted_quantile_sorted(v, 4, 1.5)));
+	ck_assert(isnan(dl_weighted_quantile_sorted(NULL, 4, 0.5)));
+	dl_sort_weighted(scratch, 0); /* no-op */
+}
+END_TEST
+
 START_TEST(test_bootstrap_spread)
 {
 	/* a real spread: 20 groups of one value each 1..20; a 90 % interval
@@ -271,6 +332,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_groups_median);
 	tcase_add_test(tc, test_bootstrap_groups);
 	tcase_add_test(tc, test_bootstrap_spread);
+	tcase_add_test(tc, test_groups_mean);
+	tcase_add_test(tc, test_weighted_quantile_sorted);
 	suite_add_tcase(s, tc);
 	return s;
 }

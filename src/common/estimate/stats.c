@@ -193,41 +193,62 @@ static int cmp_weighted(const void *a, const void *b)
 	return (x->x > y->x) - (x->x < y->x);
 }
 
-double dl_weighted_quantile(const double *x, const double *w, size_t n,
-			    double q, struct dl_weighted *scratch)
+void dl_sort_weighted(struct dl_weighted *v, size_t n)
+{
+	if (v && n > 1)
+		qsort(v, n, sizeof(*v), cmp_weighted);
+}
+
+double dl_weighted_quantile_sorted(const struct dl_weighted *sorted, size_t n,
+				   double q)
 {
 	double total = 0, cum = 0, target;
 
+	if (!sorted || !n || !(q >= 0 && q <= 1))
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(sorted[i].w >= 0) || !isfinite(sorted[i].w) ||
+		    isnan(sorted[i].x))
+			return NAN;
+		total += sorted[i].w;
+	}
+	if (!(total > 0))
+		return NAN;
+	/* relative slack: sums of 1/size weights are not exact */
+	target = q * total * (1 - 1e-12);
+	for (size_t i = 0; i < n; i++) {
+		cum += sorted[i].w;
+		if (cum >= target && sorted[i].w > 0)
+			return sorted[i].x;
+	}
+	for (size_t i = n; i-- > 0;)
+		if (sorted[i].w > 0)
+			return sorted[i].x;
+	return NAN;
+}
+
+double dl_weighted_quantile(const double *x, const double *w, size_t n,
+			    double q, struct dl_weighted *scratch)
+{
 	if (!x || !w || !scratch || !n || !(q >= 0 && q <= 1))
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (!(w[i] >= 0) || !isfinite(w[i]) || isnan(x[i]))
 			return NAN;
-		total += w[i];
 		scratch[i].x = x[i];
 		scratch[i].w = w[i];
 	}
-	if (!(total > 0))
-		return NAN;
-	qsort(scratch, n, sizeof(*scratch), cmp_weighted);
-	/* relative slack: sums of 1/size weights are not exact */
-	target = q * total * (1 - 1e-12);
-	for (size_t i = 0; i < n; i++) {
-		cum += scratch[i].w;
-		if (cum >= target && scratch[i].w > 0)
-			return scratch[i].x;
-	}
-	for (size_t i = n; i-- > 0;)
-		if (scratch[i].w > 0)
-			return scratch[i].x;
-	return NAN;
+	dl_sort_weighted(scratch, n);
+	return dl_weighted_quantile_sorted(scratch, n, q);
 }
 
-/* Median of the groups picked (pick[k] = group index, npick of them). */
-static double groups_median_of(const struct dl_groups *g, const size_t *pick,
-			       size_t npick, bool per_group, double *xs,
-			       double *ws, struct dl_weighted *idx)
+/* Median (or mean) of the groups picked (pick[k] = group index, npick of
+ * them). */
+static double groups_stat_of(const struct dl_groups *g, const size_t *pick,
+			     size_t npick, bool per_group, bool mean,
+			     double *xs, double *ws, struct dl_weighted *idx)
 {
+	double sum = 0, wsum = 0;
 	size_t n = 0;
 
 	for (size_t k = 0; k < npick; k++) {
@@ -236,9 +257,13 @@ static double groups_median_of(const struct dl_groups *g, const size_t *pick,
 		for (size_t i = a; i < b; i++) {
 			xs[n] = g->x[i];
 			ws[n] = per_group ? 1.0 / (double) (b - a) : 1.0;
+			sum += ws[n] * xs[n];
+			wsum += ws[n];
 			n++;
 		}
 	}
+	if (mean)
+		return wsum > 0 ? sum / wsum : NAN;
 	return dl_weighted_quantile(xs, ws, n, 0.5, idx);
 }
 
@@ -252,7 +277,7 @@ static bool groups_ok(const struct dl_groups *g)
 	return g->start[g->ngroups] > g->start[0];
 }
 
-double dl_groups_median(const struct dl_groups *g, bool per_group)
+static double groups_stat(const struct dl_groups *g, bool per_group, bool mean)
 {
 	size_t n, *pick;
 	struct dl_weighted *idx;
@@ -268,8 +293,8 @@ double dl_groups_median(const struct dl_groups *g, bool per_group)
 	if (pick && idx && xs && ws) {
 		for (size_t k = 0; k < g->ngroups; k++)
 			pick[k] = k;
-		m = groups_median_of(g, pick, g->ngroups, per_group, xs, ws,
-				     idx);
+		m = groups_stat_of(g, pick, g->ngroups, per_group, mean, xs, ws,
+				   idx);
 	}
 	free(pick);
 	free(idx);
@@ -278,9 +303,20 @@ double dl_groups_median(const struct dl_groups *g, bool per_group)
 	return m;
 }
 
-bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
-			 unsigned reps, double level, double (*unit)(void *),
-			 void *rng, double *lo, double *hi)
+double dl_groups_median(const struct dl_groups *g, bool per_group)
+{
+	return groups_stat(g, per_group, false);
+}
+
+double dl_groups_mean(const struct dl_groups *g, bool per_group)
+{
+	return groups_stat(g, per_group, true);
+}
+
+static bool bootstrap_groups(const struct dl_groups *g, bool per_group,
+			     bool mean, unsigned reps, double level,
+			     double (*unit)(void *), void *rng, double *lo,
+			     double *hi)
 {
 	size_t maxn = 0, *pick = NULL;
 	struct dl_weighted *idx = NULL;
@@ -315,8 +351,8 @@ bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
 
 			pick[k] = i < g->ngroups ? i : g->ngroups - 1;
 		}
-		m = groups_median_of(g, pick, g->ngroups, per_group, xs, ws,
-				     idx);
+		m = groups_stat_of(g, pick, g->ngroups, per_group, mean, xs, ws,
+				   idx);
 		if (!isnan(m)) /* every group picked was empty */
 			med[got++] = m;
 	}
@@ -333,4 +369,21 @@ out:
 	free(ws);
 	free(med);
 	return ok;
+}
+
+bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
+			 unsigned reps, double level, double (*unit)(void *),
+			 void *rng, double *lo, double *hi)
+{
+	return bootstrap_groups(g, per_group, false, reps, level, unit, rng, lo,
+				hi);
+}
+
+bool dl_bootstrap_groups_mean(const struct dl_groups *g, bool per_group,
+			      unsigned reps, double level,
+			      double (*unit)(void *), void *rng, double *lo,
+			      double *hi)
+{
+	return bootstrap_groups(g, per_group, true, reps, level, unit, rng, lo,
+				hi);
 }

@@ -51,6 +51,11 @@ struct dl_weighted {
 };
 double dl_weighted_quantile(const double *x, const double *w, size_t n,
 			    double q, struct dl_weighted *scratch);
+/* The same on n pairs already sorted by x (ascending). */
+double dl_weighted_quantile_sorted(const struct dl_weighted *sorted, size_t n,
+				   double q);
+/* Sort pairs by x ascending in place (NaN must not be present). */
+void dl_sort_weighted(struct dl_weighted *v, size_t n);
 
 /* Groups of values (e.g. the prediction errors of each job): group g holds
  * x[start[g] .. start[g+1]-1], so start has ngroups + 1 entries. */
@@ -63,6 +68,9 @@ struct dl_groups {
 /* Median of grouped values, each value weighted 1 (per_group false) or
  * 1 / its group's size (per_group true: every group counts the same). */
 double dl_groups_median(const struct dl_groups *g, bool per_group);
+/* Weighted mean of grouped values, weights as in dl_groups_median (of 0/1
+ * values: a share, e.g. the coverage of an interval). */
+double dl_groups_mean(const struct dl_groups *g, bool per_group);
 
 /* Percentile bootstrap over groups: reps resamples of ngroups groups drawn
  * with replacement (unit() returns uniform numbers in [0,1) from rng, so
@@ -73,5 +81,10 @@ double dl_groups_median(const struct dl_groups *g, bool per_group);
 bool dl_bootstrap_groups(const struct dl_groups *g, bool per_group,
 			 unsigned reps, double level, double (*unit)(void *),
 			 void *rng, double *lo, double *hi);
+/* The same interval for dl_groups_mean. */
+bool dl_bootstrap_groups_mean(const struct dl_groups *g, bool per_group,
+			      unsigned reps, double level,
+			      double (*unit)(void *), void *rng, double *lo,
+			      double *hi);
 
 #endif
