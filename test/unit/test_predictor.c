@@ -158,6 +158,65 @@ START_TEST(test_quantiles_from_t_and_calibration)
 }
 END_TEST
 
+START_TEST(test_calibration_weighs_jobs)
+{
+	struct dl_calib cal, fb;
+	struct dl_pred_cfg c = pcfg();
+	struct dl_prediction p;
+
+	/* 90 one-task jobs with errors z = 0/90 .. 89/90 and one job of 100
+	 * tasks with z = 5: counted per task its tasks are 100 of 190 and set
+	 * the p90 (5); a job of m errors weighs sqrt(m) = 10 against 90, so
+	 * the 0.9 quantile (weight 90 of 100) is the largest one-task error
+	 * and the median (weight 50) the 50th */
+	ck_assert_int_eq(dl_calib_init(&cal, 500), 0);
+	for (int i = 0; i < 90; i++)
+		dl_calib_add_job(&cal, 10, 1, 10 * exp(i / 90.0),
+				 1000 + (uint64_t) i);
+	ck_assert_double_eq_tol(
+		dl_calib_quantile(&cal, 0.9, 50),
+		dl_quantile_sorted((double[]){80 / 90.0, 81 / 90.0}, 2, 0.1),
+		1e-9); /* type 7 while one error per job */
+	for (int i = 0; i < 100; i++)
+		dl_calib_add_job(&cal, 10, 1, 10 * exp(5.0), 7);
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.9, 50), 89 / 90.0,
+				1e-9);
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.5, 50), 49 / 90.0,
+				1e-9);
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.95, 50), 5, 1e-9);
+	/* errors without a job (0) are one each: per task again */
+	dl_calib_free(&cal);
+	ck_assert_int_eq(dl_calib_init(&cal, 500), 0);
+	for (int i = 0; i < 90; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(i / 90.0));
+	for (int i = 0; i < 100; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(5.0));
+	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.9, 50), 5, 1e-9);
+	dl_calib_free(&cal);
+
+	/* a ring with too few errors asks its fallback, then the t prior */
+	ck_assert_int_eq(dl_calib_init(&cal, 100), 0);
+	ck_assert_int_eq(dl_calib_init(&fb, 100), 0);
+	cal.fallback = &fb;
+	for (int i = 0; i < 10; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(3.0));
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert(!p.calibrated);
+	ck_assert_double_eq_tol(p.p90, 10 * exp(dl_t_quantile(0.9, 7)), 1e-9);
+	for (int i = 1; i <= 100; i++)
+		dl_calib_add(&fb, 10, 1, 10 * exp(i / 100.0));
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert(p.calibrated);
+	ck_assert_double_eq_tol(p.p90, 10 * exp(0.901), 1e-9);
+	for (int i = 0; i < 40; i++)
+		dl_calib_add(&cal, 10, 1, 10 * exp(3.0));
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert_double_eq_tol(p.p90, 10 * exp(3.0), 1e-9); /* its own */
+	dl_calib_free(&cal);
+	dl_calib_free(&fb);
+}
+END_TEST
+
 START_TEST(test_quantiles_degenerate)
 {
 	struct dl_pred_cfg c = pcfg();
@@ -468,7 +527,9 @@ START_TEST(test_calibration_in_history)
 
 	/* 100 one-task jobs of the same name, lengths alternating 10 / 40:
 	 * the name level's errors get recorded (from the 4th task on) and
-	 * after CalibrationMin (50) of them its quantiles are calibrated */
+	 * after CalibrationMin (50) of them its quantiles are calibrated; the
+	 * user level could have answered too but the name level did: its
+	 * errors are not the user level's to calibrate on */
 	for (int i = 0; i < 100; i++) {
 		struct dl_task_rec r =
 			rec((uint64_t) i, "u", "n", 0, i % 2 ? 40 : 10);
@@ -477,11 +538,30 @@ START_TEST(test_calibration_in_history)
 	}
 	dl_hist_get_stats(h, &st);
 	ck_assert_int_eq(st.calib[DL_PRED_NAME], 97);
-	ck_assert_int_eq(st.calib[DL_PRED_USER], 97);
+	ck_assert_int_eq(st.calib[DL_PRED_USER], 0);
 	ck_assert_int_eq(st.calib[DL_PRED_JOB], 0); /* no job had 3 tasks */
 	p = predict(h, "u", "n", 0, NULL, 0, NAN);
 	ck_assert(p.calibrated);
 	/* half the tasks are 40 s: p90 must cover them */
+	ck_assert(p.p90 >= 40);
+	dl_hist_free(h);
+
+	/* every job a new name: the user level answers them all */
+	h = hist(500);
+	for (int i = 0; i < 100; i++) {
+		char name[16];
+		struct dl_task_rec r;
+
+		snprintf(name, sizeof(name), "n%d", i);
+		r = rec((uint64_t) i, "u", name, 0, i % 2 ? 40 : 10);
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.calib[DL_PRED_NAME], 0);
+	ck_assert_int_eq(st.calib[DL_PRED_USER], 97);
+	p = predict(h, "u", "new", 0, NULL, 0, NAN);
+	ck_assert_int_eq(p.source, DL_PRED_USER);
+	ck_assert(p.calibrated);
 	ck_assert(p.p90 >= 40);
 	dl_hist_free(h);
 }
@@ -492,9 +572,10 @@ START_TEST(test_calibration_excludes_own_job)
 	struct dl_hist *h = hist(500);
 	struct dl_hist_stats st;
 
-	/* one job of 10 tasks and no other history: its tasks are never
-	 * errors of the history level (it had no history when they
-	 * started), but they are errors of the job level from the 4th on */
+	/* one job of 10 tasks started together and no other history: its
+	 * tasks are never errors of the history level (it had no history
+	 * when they started) nor of the job level (none had finished when
+	 * any started) */
 	for (int i = 0; i < 10; i++) {
 		struct dl_task_rec r = rec(7, "u", "n", 0, 10 + i);
 
@@ -502,8 +583,20 @@ START_TEST(test_calibration_excludes_own_job)
 	}
 	dl_hist_get_stats(h, &st);
 	ck_assert_int_eq(st.calib[DL_PRED_NAME], 0);
-	ck_assert_int_eq(st.calib[DL_PRED_JOB], 7);
+	ck_assert_int_eq(st.calib[DL_PRED_JOB], 0);
 	ck_assert_int_eq(st.jobs, 1);
+	/* a job whose 10 tasks ran one after another: the job level
+	 * answered from the 4th on */
+	for (int i = 0; i < 10; i++) {
+		struct dl_task_rec r = rec(8, "u", "m", 0, 10);
+
+		r.start = 1000 + 10 * i;
+		r.end = r.start + 10;
+		ck_assert_int_eq(dl_hist_observe(h, &r, 5000), 0);
+	}
+	dl_hist_get_stats(h, &st);
+	ck_assert_int_eq(st.calib[DL_PRED_JOB], 7);
+	ck_assert_int_eq(st.calib[DL_PRED_NAME], 0);
 	dl_hist_free(h);
 }
 END_TEST
@@ -851,6 +944,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_summary_degenerate);
 	tcase_add_test(tc, test_quantiles_from_t_and_calibration);
 	tcase_add_test(tc, test_quantiles_degenerate);
+	tcase_add_test(tc, test_calibration_weighs_jobs);
 	tcase_add_test(tc, test_default);
 	tcase_add_test(tc, test_rate_model);
 	tcase_add_test(tc, test_job_level);

@@ -54,6 +54,7 @@ struct hkey {
 struct hjob {
 	uint64_t key_hash;
 	double *len; /* ring of the newest own durations */
+	double *end; /* and when each ended (same ring positions) */
 	uint32_t cap, n, next;
 	struct hjob *prev, *next_lru; /* most recent first */
 	char *key;
@@ -97,7 +98,11 @@ struct dl_hist {
 	struct rate_win rate[2];
 	/* per phase the newest tasks of every user: the default level */
 	struct hkey global[2];
-	struct dl_calib calib[DL_PRED_SOURCES];
+	/* per phase and level (map and reduce tasks err differently): the
+	 * errors on the tasks the level answered (calib), and on every task
+	 * it could have answered (calib_all, calib's fallback) */
+	struct dl_calib calib[2][DL_PRED_SOURCES];
+	struct dl_calib calib_all[2][DL_PRED_SOURCES];
 	double *scratch_a, *scratch_b;
 	uint32_t scratch_len;
 	uint64_t observed, records;
@@ -330,8 +335,10 @@ static void hjob_free(void *p)
 {
 	struct hjob *j = p;
 
-	if (j)
+	if (j) {
 		free(j->len);
+		free(j->end);
+	}
 	free(j);
 }
 
@@ -346,8 +353,11 @@ void dl_hist_free(struct dl_hist *h)
 		free(h->rate[p].ring.r);
 		free(h->global[p].ring.r);
 	}
-	for (int i = 0; i < DL_PRED_SOURCES; i++)
-		dl_calib_free(&h->calib[i]);
+	for (int p = 0; p < 2; p++)
+		for (int i = 0; i < DL_PRED_SOURCES; i++) {
+			dl_calib_free(&h->calib[p][i]);
+			dl_calib_free(&h->calib_all[p][i]);
+		}
 	free(h->scratch_a);
 	free(h->scratch_b);
 	free(h);
@@ -367,9 +377,15 @@ struct dl_hist *dl_hist_new(const struct dl_hist_cfg *cfg, char *err,
 	h->cfg = *cfg;
 	if (hmap_init(&h->names) || hmap_init(&h->users) || hmap_init(&h->jobs))
 		goto nomem;
-	for (int i = 0; i < DL_PRED_SOURCES; i++)
-		if (dl_calib_init(&h->calib[i], cfg->pred.calib_window))
-			goto nomem;
+	for (int p = 0; p < 2; p++)
+		for (int i = 0; i < DL_PRED_SOURCES; i++) {
+			if (dl_calib_init(&h->calib[p][i],
+					  cfg->pred.calib_window) ||
+			    dl_calib_init(&h->calib_all[p][i],
+					  cfg->pred.calib_window))
+				goto nomem;
+			h->calib[p][i].fallback = &h->calib_all[p][i];
+		}
 	n = cfg->window;
 	if (cfg->rate_window > n)
 		n = cfg->rate_window;
@@ -773,41 +789,55 @@ static struct hjob *job_get(struct dl_hist *h, int phase, uint64_t id)
 	return j;
 }
 
-static int job_add(struct dl_hist *h, struct hjob *j, double len)
+static int job_add(struct dl_hist *h, struct hjob *j, double len, double end)
 {
 	uint32_t max = h->cfg.pred.job_window;
 
 	if (j->n == j->cap && j->cap < max) {
 		uint32_t cap = j->cap ? j->cap * 2 : 4;
-		double *v;
+		double *v, *e;
 
 		if (cap > max)
 			cap = max;
 		v = malloc((size_t) cap * sizeof(*v));
-		if (!v)
+		e = malloc((size_t) cap * sizeof(*e));
+		if (!v || !e) {
+			free(v);
+			free(e);
 			return ENOMEM;
-		for (uint32_t i = 0; i < j->n; i++)
+		}
+		for (uint32_t i = 0; i < j->n; i++) {
 			v[i] = j->len[(j->next + i) % j->cap];
+			e[i] = j->end[(j->next + i) % j->cap];
+		}
 		free(j->len);
+		free(j->end);
 		j->len = v;
+		j->end = e;
 		j->next = j->n;
 		j->cap = cap;
 	}
 	j->len[j->next] = len;
+	j->end[j->next] = end;
 	j->next = (j->next + 1) % j->cap;
 	if (j->n < j->cap)
 		j->n++;
 	return 0;
 }
 
-/* The job's own completions, oldest first, into x; returns the count. */
-static uint32_t job_samples(const struct hjob *j, double *x)
+/* The job's own completions that had ended by `when` (what a prediction
+ * at that time was given), oldest first, into x; returns the count. */
+static uint32_t job_samples_by(const struct hjob *j, double when, double *x)
 {
-	uint32_t start = j->n < j->cap ? 0 : j->next;
+	uint32_t start = j->n < j->cap ? 0 : j->next, n = 0;
 
-	for (uint32_t i = 0; i < j->n; i++)
-		x[i] = j->len[(start + i) % j->cap];
-	return j->n;
+	for (uint32_t i = 0; i < j->n; i++) {
+		uint32_t at = (start + i) % j->cap;
+
+		if (j->end[at] <= when)
+			x[n++] = j->len[at];
+	}
+	return n;
 }
 
 /* ---- observe ---- */
@@ -819,6 +849,101 @@ static float to_float(double v)
 	return v > 3e38 ? 3e38f : (float) v;
 }
 
+/* A level's would-be prediction of one task: center and log spread. */
+struct would_be {
+	bool ok;
+	double p50, spread;
+};
+
+static void would_be_sum(const struct cached_sum *cs,
+			 const struct dl_pred_cfg *pc, struct would_be *out)
+{
+	out->ok = cs->ok && cs->sum.n >= pc->min_samples;
+	out->p50 = cs->sum.p50;
+	out->spread = cs->sum.spread;
+}
+
+/* Record the errors the levels would have made on a finished task.
+ *
+ * Calibration (split-conformal): each level's ring receives the errors of
+ * only the tasks that level would have answered when they started, so the
+ * empirical quantile of the ring covers what the level is asked for.  The
+ * job level answers when the job had MinSamples completions by the task's
+ * start; else the name level when its key had MinSamples records of other
+ * jobs; else the level dl_pred_choose picks among the user's history, the
+ * rate model and the default.  A level's errors on tasks another level
+ * answers are not its errors: the user history is accurate on a user's
+ * routine names (answered by the name level) and was calibrated on them,
+ * which left its p90 too narrow for the new names it does answer.
+ *
+ * Scores (dl_pred_choose) record every available choosable level, with the
+ * job-size weight: they compare the levels, whichever answered. */
+static void observe_errors(struct dl_hist *h, const struct dl_task_rec *t,
+			   double len, const struct hjob *job, struct hkey *kn,
+			   struct hkey *ku, bool seen, double now)
+{
+	const struct dl_pred_cfg *pc = &h->cfg.pred;
+	struct would_be lv[DL_PRED_SOURCES];
+	unsigned avail = 1u << DL_PRED_DEFAULT;
+	enum dl_pred_source served = DL_PRED_SOURCES;
+	uint32_t n;
+	double w;
+
+	memset(lv, 0, sizeof(lv));
+	n = job_samples_by(job, t->start, h->scratch_a);
+	if (n >= pc->min_samples) {
+		struct dl_summary s;
+
+		if (!dl_job_summary(h->scratch_a, n, pc, h->scratch_b, &s)) {
+			lv[DL_PRED_JOB] =
+				(struct would_be){true, s.p50, s.spread};
+			served = DL_PRED_JOB;
+		}
+	}
+	if (t->name[0]) {
+		would_be_sum(key_for_job(h, kn, now, seen, t->job_id), pc,
+			     &lv[DL_PRED_NAME]);
+		if (lv[DL_PRED_NAME].ok && served == DL_PRED_SOURCES)
+			served = DL_PRED_NAME;
+	}
+	would_be_sum(key_for_job(h, ku, now, seen, t->job_id), pc,
+		     &lv[DL_PRED_USER]);
+	if (lv[DL_PRED_USER].ok)
+		avail |= 1u << DL_PRED_USER;
+	if (!isnan(t->input_bytes)) {
+		const struct dl_rate_model *m = rate_for_job(
+			h, &h->rate[t->phase], now, seen, t->job_id);
+
+		if (m->valid) {
+			lv[DL_PRED_RATE] = (struct would_be){
+				true, dl_rate_predict(m, t->input_bytes),
+				m->spread};
+			avail |= 1u << DL_PRED_RATE;
+		}
+	}
+	would_be_sum(key_for_job(h, &h->global[t->phase], now, seen, t->job_id),
+		     pc, &lv[DL_PRED_DEFAULT]);
+	if (served == DL_PRED_SOURCES)
+		served = dl_pred_choose(ku->score, avail);
+	/* the configured default (too few tasks of the phase) has a fixed
+	 * spread: nothing to calibrate */
+	if (served < DL_PRED_SOURCES && lv[served].ok)
+		dl_calib_add_job(&h->calib[t->phase][served], lv[served].p50,
+				 lv[served].spread, len, t->job_id + 1);
+	for (int s = 0; s < DL_PRED_SOURCES; s++)
+		if (lv[s].ok)
+			dl_calib_add_job(&h->calib_all[t->phase][s], lv[s].p50,
+					 lv[s].spread, len, t->job_id + 1);
+
+	w = dl_score_task_weight((uint64_t) job->n + 1);
+	for (int s = DL_PRED_USER; s <= DL_PRED_DEFAULT; s++)
+		if (lv[s].ok)
+			dl_score_add(&ku->score[s], lv[s].p50, len, w);
+	if (!lv[DL_PRED_DEFAULT].ok)
+		dl_score_add(&ku->score[DL_PRED_DEFAULT],
+			     pc->default_len[t->phase], len, w);
+}
+
 int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t, double now)
 {
 	return dl_hist_observe_ex(h, t, now, true);
@@ -827,14 +952,12 @@ int dl_hist_observe(struct dl_hist *h, const struct dl_task_rec *t, double now)
 int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 		       double now, bool calibrate)
 {
-	const struct dl_pred_cfg *pc;
 	char nk[KEYBUF], uk[KEYBUF];
 	size_t nlen, ulen;
 	struct hkey *kn, *ku;
-	const struct cached_sum *cs;
 	struct hjob *job;
 	struct hrec r;
-	double len, w;
+	double len;
 	bool seen;
 	int rc;
 
@@ -842,7 +965,6 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 		return EINVAL;
 	if (dl_task_rec_check(t, NULL, 0))
 		return EINVAL;
-	pc = &h->cfg.pred;
 	len = t->end - t->start;
 	nlen = name_key(nk, sizeof(nk), t->phase, t->user, t->name);
 	ulen = user_key(uk, sizeof(uk), t->phase, t->user);
@@ -859,50 +981,7 @@ int dl_hist_observe_ex(struct dl_hist *h, const struct dl_task_rec *t,
 	seen = job->n > 0;
 	if (!calibrate)
 		goto store;
-	if (job->n >= pc->min_samples) {
-		struct dl_summary s;
-		uint32_t n = job_samples(job, h->scratch_a);
-
-		if (!dl_job_summary(h->scratch_a, n, pc, h->scratch_b, &s))
-			dl_calib_add(&h->calib[DL_PRED_JOB], s.p50, s.spread,
-				     len);
-	}
-	if (t->name[0]) {
-		cs = key_for_job(h, kn, now, seen, t->job_id);
-		if (cs->ok && cs->sum.n >= pc->min_samples)
-			dl_calib_add(&h->calib[DL_PRED_NAME], cs->sum.p50,
-				     cs->sum.spread, len);
-	}
-	/* the levels a user's jobs may be given (dl_pred_choose): their
-	 * errors calibrate them and score them for this user */
-	w = dl_score_task_weight((uint64_t) job->n + 1);
-	cs = key_for_job(h, ku, now, seen, t->job_id);
-	if (cs->ok && cs->sum.n >= pc->min_samples) {
-		dl_calib_add(&h->calib[DL_PRED_USER], cs->sum.p50,
-			     cs->sum.spread, len);
-		dl_score_add(&ku->score[DL_PRED_USER], cs->sum.p50, len, w);
-	}
-	if (!isnan(t->input_bytes)) {
-		const struct dl_rate_model *m = rate_for_job(
-			h, &h->rate[t->phase], now, seen, t->job_id);
-
-		if (m->valid) {
-			double p50 = dl_rate_predict(m, t->input_bytes);
-
-			dl_calib_add(&h->calib[DL_PRED_RATE], p50, m->spread,
-				     len);
-			dl_score_add(&ku->score[DL_PRED_RATE], p50, len, w);
-		}
-	}
-	cs = key_for_job(h, &h->global[t->phase], now, seen, t->job_id);
-	if (cs->ok && cs->sum.n >= pc->min_samples) {
-		dl_calib_add(&h->calib[DL_PRED_DEFAULT], cs->sum.p50,
-			     cs->sum.spread, len);
-		dl_score_add(&ku->score[DL_PRED_DEFAULT], cs->sum.p50, len, w);
-	} else {
-		dl_score_add(&ku->score[DL_PRED_DEFAULT],
-			     pc->default_len[t->phase], len, w);
-	}
+	observe_errors(h, t, len, job, kn, ku, seen, now);
 
 store:
 	r.job = t->job_id;
@@ -912,7 +991,7 @@ store:
 	r.mem = to_float(t->mem);
 	r.io = to_float(t->io);
 	r.end = t->end >= 4294967295.0 ? UINT32_MAX : (uint32_t) t->end;
-	if ((rc = job_add(h, job, len)))
+	if ((rc = job_add(h, job, len, t->end)))
 		return rc;
 	if (kn->ring.len < h->cfg.window)
 		h->records++;
@@ -972,7 +1051,7 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 	}
 	if (q->ncompleted >= pc->min_samples &&
 	    dl_pred_job(q->completed + (q->ncompleted - use), use, pc,
-			&h->calib[DL_PRED_JOB], h->scratch_b, out)) {
+			&h->calib[q->phase][DL_PRED_JOB], h->scratch_b, out)) {
 		avail |= 1u << DL_PRED_JOB;
 		goto profile;
 	}
@@ -980,7 +1059,8 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 	if (avail & (1u << DL_PRED_NAME)) {
 		cs = key_plain(h, kn, now, 0);
 		dl_pred_from_summary(&cs->sum, DL_PRED_NAME,
-				     &h->calib[DL_PRED_NAME], pc, out);
+				     &h->calib[q->phase][DL_PRED_NAME], pc,
+				     out);
 		goto profile;
 	}
 	if (ku) {
@@ -997,11 +1077,12 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 	switch (dl_pred_choose(ku ? ku->score : NULL, avail)) {
 	case DL_PRED_USER:
 		dl_pred_from_summary(&user->sum, DL_PRED_USER,
-				     &h->calib[DL_PRED_USER], pc, out);
+				     &h->calib[q->phase][DL_PRED_USER], pc,
+				     out);
 		break;
 	case DL_PRED_RATE:
-		dl_pred_from_rate(rate, q->input_bytes, &h->calib[DL_PRED_RATE],
-				  pc, out);
+		dl_pred_from_rate(rate, q->input_bytes,
+				  &h->calib[q->phase][DL_PRED_RATE], pc, out);
 		break;
 	default:
 		/* every user's recent tasks of the phase, calibrated like the
@@ -1009,9 +1090,9 @@ int dl_hist_predict(struct dl_hist *h, const struct dl_pred_query *q,
 		 * enough of them */
 		cs = key_plain(h, &h->global[q->phase], now, 0);
 		if (cs->ok && cs->sum.n >= pc->min_samples)
-			dl_pred_from_summary(&cs->sum, DL_PRED_DEFAULT,
-					     &h->calib[DL_PRED_DEFAULT], pc,
-					     out);
+			dl_pred_from_summary(
+				&cs->sum, DL_PRED_DEFAULT,
+				&h->calib[q->phase][DL_PRED_DEFAULT], pc, out);
 		else
 			dl_pred_default(pc, q->phase, out);
 		break;
@@ -1044,5 +1125,5 @@ void dl_hist_get_stats(const struct dl_hist *h, struct dl_hist_stats *st)
 	st->users = (uint32_t) h->users.n;
 	st->jobs = (uint32_t) h->jobs.n;
 	for (int i = 0; i < DL_PRED_SOURCES; i++)
-		st->calib[i] = h->calib[i].total;
+		st->calib[i] = h->calib[0][i].total + h->calib[1][i].total;
 }

@@ -188,8 +188,11 @@ int dl_calib_init(struct dl_calib *c, uint32_t cap)
 		return EINVAL;
 	memset(c, 0, sizeof(*c));
 	c->z = calloc(cap, sizeof(*c->z));
+	c->job = calloc(cap, sizeof(*c->job));
 	c->sorted = calloc(cap, sizeof(*c->sorted));
-	if (!c->z || !c->sorted) {
+	c->pairs = calloc(cap, sizeof(*c->pairs));
+	c->order = calloc(cap, sizeof(*c->order));
+	if (!c->z || !c->job || !c->sorted || !c->pairs || !c->order) {
 		dl_calib_free(c);
 		return ENOMEM;
 	}
@@ -203,11 +206,15 @@ void dl_calib_free(struct dl_calib *c)
 	if (!c)
 		return;
 	free(c->z);
+	free(c->job);
 	free(c->sorted);
+	free(c->pairs);
+	free(c->order);
 	memset(c, 0, sizeof(*c));
 }
 
-void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual)
+void dl_calib_add_job(struct dl_calib *c, double p50, double spread,
+		      double actual, uint64_t job)
 {
 	double z;
 
@@ -218,6 +225,7 @@ void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual)
 	if (!isfinite(z))
 		return;
 	c->z[c->next] = z;
+	c->job[c->next] = job;
 	c->next = (c->next + 1) % c->cap;
 	if (c->len < c->cap)
 		c->len++;
@@ -225,15 +233,58 @@ void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual)
 	c->dirty = true;
 }
 
+void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual)
+{
+	dl_calib_add_job(c, p50, spread, actual, 0);
+}
+
+static int cmp_calib_job(const void *a, const void *b)
+{
+	const struct dl_calib_job *x = a, *y = b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* pairs[i] = (z[i], 1 / sqrt(errors of z[i]'s job in the ring)), sorted
+ * by z; false (pairs untouched) when no job has more than one error. */
+static bool calib_weigh_by_job(struct dl_calib *c)
+{
+	struct dl_calib_job *o = c->order;
+	bool multi = false;
+
+	for (uint32_t i = 0; i < c->len; i++)
+		o[i] = (struct dl_calib_job){c->job[i], i};
+	qsort(o, c->len, sizeof(*o), cmp_calib_job);
+	for (uint32_t a = 0, b; a < c->len; a = b) {
+		for (b = a + 1; o[a].job && b < c->len && o[b].job == o[a].job;
+		     b++)
+			;
+		multi |= b - a > 1;
+		for (uint32_t i = a; i < b; i++)
+			c->pairs[o[i].at] = (struct dl_weighted){
+				c->z[o[i].at], 1 / sqrt((double) (b - a))};
+	}
+	if (multi)
+		dl_sort_weighted(c->pairs, c->len);
+	return multi;
+}
+
 double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min)
 {
 	if (!c || !c->len || c->len < min)
 		return NAN;
 	if (c->dirty) {
-		memcpy(c->sorted, c->z, c->len * sizeof(*c->z));
-		dl_sort_doubles(c->sorted, c->len);
+		c->weighted = calib_weigh_by_job(c);
+		if (!c->weighted) {
+			memcpy(c->sorted, c->z, c->len * sizeof(*c->z));
+			dl_sort_doubles(c->sorted, c->len);
+		}
 		c->dirty = false;
 	}
+	if (c->weighted)
+		return dl_weighted_quantile_sorted(c->pairs, c->len, q);
 	return dl_quantile_sorted(c->sorted, c->len, q);
 }
 
@@ -242,6 +293,8 @@ static double z_of(double q, double df, struct dl_calib *cal,
 {
 	double z = dl_calib_quantile(cal, q, cfg->calib_min);
 
+	if (!isfinite(z) && cal && cal->fallback)
+		z = dl_calib_quantile(cal->fallback, q, cfg->calib_min);
 	if (isfinite(z)) {
 		*calibrated = true;
 		return z;

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/estimate/stats.h"
+
 enum dl_pred_source {
 	DL_PRED_JOB = 0,
 	DL_PRED_NAME,
@@ -122,11 +124,30 @@ void dl_rate_fit(const double *bytes, const double *len, size_t n,
 double dl_rate_predict(const struct dl_rate_model *m, double bytes);
 
 /* Online calibration of one level: a ring of standardised errors
- * z = (log(actual) - log(p50)) / spread, kept sorted on demand. */
+ * z = (log(actual) - log(p50)) / spread, kept sorted on demand.  Errors
+ * may carry the job they were made on: then a job with m errors in the
+ * ring weighs sqrt(m) (each error 1 / sqrt(m)), not m, so that one big
+ * array with one bias does not set the level's quantiles for every other
+ * job.  A job's tasks share most of its error (they are fewer independent
+ * observations than tasks) but are more than one: sqrt(m) lies between
+ * counting tasks and counting jobs. */
+struct dl_calib_job {
+	uint64_t job;
+	uint32_t at;
+};
+
 struct dl_calib {
 	double *z;
+	uint64_t *job; /* 0 = an error of its own (weight 1) */
 	uint32_t cap, len, next;
-	double *sorted; /* cache; valid while !dirty */
+	/* caches, valid while !dirty: */
+	double *sorted;             /* the errors sorted (unweighted) */
+	struct dl_weighted *pairs;  /* (error, weight) sorted (weighted) */
+	struct dl_calib_job *order; /* scratch: errors grouped by job */
+	bool weighted; /* some job has more than one error in the ring */
+	/* asked when this ring has fewer than CalibrationMin errors (may be
+	 * NULL; not owned) */
+	struct dl_calib *fallback;
 	bool dirty;
 	uint64_t total; /* errors ever pushed */
 };
@@ -135,12 +156,19 @@ int dl_calib_init(struct dl_calib *c, uint32_t cap);
 void dl_calib_free(struct dl_calib *c);
 /* Record an error of a prediction (p50, spread) against the actual length. */
 void dl_calib_add(struct dl_calib *c, double p50, double spread, double actual);
-/* Empirical quantile q of the recorded errors; NAN when fewer than min. */
+/* The same for a task of job `job` (0: no job, weight 1). */
+void dl_calib_add_job(struct dl_calib *c, double p50, double spread,
+		      double actual, uint64_t job);
+/* Quantile q of the recorded errors; NAN when fewer than min.  With one
+ * error per job (or none carrying a job) the type-7 sample quantile
+ * (dl_quantile_sorted), else the weighted quantile
+ * (dl_weighted_quantile_sorted) with the weights above. */
 double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min);
 
 /* Fill out's p50/p90/p99 from a center and a log spread: p_q = p50 *
  * exp(max(0, z_q) * spread), z_q from cal when it has enough errors, else
- * t(df).  Ensures p50 <= p90 <= p99.  cal may be NULL. */
+ * from cal->fallback when that has enough, else t(df).  Ensures p50 <= p90 <=
+ * p99.  cal may be NULL. */
 void dl_pred_quantiles(double p50, double spread, double df,
 		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
 		       struct dl_prediction *out);
