@@ -99,10 +99,11 @@ struct dl_hist {
 	/* per phase the newest tasks of every user: the default level */
 	struct hkey global[2];
 	/* per phase and level (map and reduce tasks err differently): the
-	 * errors on the tasks the level answered (calib), and on every task
-	 * it could have answered (calib_all, calib's fallback) */
+	 * errors on the tasks the level answered (calib), and, as calib's
+	 * fallback, on every task of either phase it could have answered
+	 * (calib_all) */
 	struct dl_calib calib[2][DL_PRED_SOURCES];
-	struct dl_calib calib_all[2][DL_PRED_SOURCES];
+	struct dl_calib calib_all[DL_PRED_SOURCES];
 	double *scratch_a, *scratch_b;
 	uint32_t scratch_len;
 	uint64_t observed, records;
@@ -356,7 +357,7 @@ void dl_hist_free(struct dl_hist *h)
 	for (int p = 0; p < 2; p++)
 		for (int i = 0; i < DL_PRED_SOURCES; i++) {
 			dl_calib_free(&h->calib[p][i]);
-			dl_calib_free(&h->calib_all[p][i]);
+			dl_calib_free(&h->calib_all[i]);
 		}
 	free(h->scratch_a);
 	free(h->scratch_b);
@@ -381,10 +382,10 @@ struct dl_hist *dl_hist_new(const struct dl_hist_cfg *cfg, char *err,
 		for (int i = 0; i < DL_PRED_SOURCES; i++) {
 			if (dl_calib_init(&h->calib[p][i],
 					  cfg->pred.calib_window) ||
-			    dl_calib_init(&h->calib_all[p][i],
-					  cfg->pred.calib_window))
+			    (!p && dl_calib_init(&h->calib_all[i],
+						 cfg->pred.calib_window)))
 				goto nomem;
-			h->calib[p][i].fallback = &h->calib_all[p][i];
+			h->calib[p][i].fallback = &h->calib_all[i];
 		}
 	n = cfg->window;
 	if (cfg->rate_window > n)
@@ -932,7 +933,7 @@ static void observe_errors(struct dl_hist *h, const struct dl_task_rec *t,
 				 lv[served].spread, len, t->job_id + 1);
 	for (int s = 0; s < DL_PRED_SOURCES; s++)
 		if (lv[s].ok)
-			dl_calib_add_job(&h->calib_all[t->phase][s], lv[s].p50,
+			dl_calib_add_job(&h->calib_all[s], lv[s].p50,
 					 lv[s].spread, len, t->job_id + 1);
 
 	w = dl_score_task_weight((uint64_t) job->n + 1);
