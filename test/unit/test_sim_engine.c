@@ -675,6 +675,48 @@ START_TEST(task_overhead_drawn_per_task)
 }
 END_TEST
 
+/* A job no plan has seen yet is Slurm's newest submission
+ * (priority/basic): a CPU freed before its first plan goes to Slurm's older
+ * pending job first, and the new job may start at that dispatch when a
+ * second CPU is free -- as sched/deadline leaves it to Slurm
+ * (order_arrival). */
+START_TEST(unplanned_arrival_is_slurms_newest)
+{
+	/* L holds both CPUs from the plan at 1 until 21 and 41; N (no
+	 * deadline) waits from 5; B arrives at 20.5, after the plan at 20 */
+	const char *w =
+		"{\"jobs\":["
+		"{\"arrival\":0,\"maps\":2,\"map_lengths\":[20,40]},"
+		"{\"arrival\":5,\"maps\":1,\"map_lengths\":[5]},"
+		"{\"arrival\":20.5,\"relative_deadline\":100,\"maps\":1,"
+		"\"map_lengths\":[5]}]}";
+	const char *w2 = "{\"jobs\":["
+			 "{\"arrival\":0,\"maps\":2,\"map_lengths\":[20,20]},"
+			 "{\"arrival\":5,\"maps\":1,\"map_lengths\":[5]},"
+			 "{\"arrival\":20.5,\"relative_deadline\":100,"
+			 "\"maps\":1,\"map_lengths\":[5]}]}";
+	const char *two = "{\"nodes\":[{\"name\":\"n\",\"count\":2,"
+			  "\"cpus\":1}]}";
+	struct run r;
+
+	load(&r, two, w);
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 1, 1e-9);
+	/* the CPU freed at 21 goes to N, the older submission */
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 21, 1e-9);
+	/* B starts when N's CPU frees, not at its plan (21.5): none free */
+	ck_assert_double_eq_tol(r.e->jobs[2].first_start, 26, 1e-9);
+	done(&r);
+
+	/* both CPUs free at 21: N and, before any plan has seen it, B */
+	load(&r, two, w2);
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 21, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[2].first_start, 21, 1e-9);
+	done(&r);
+}
+END_TEST
+
 /* Slurm without the plugin (fifo) with batch_sched_delay: tasks start only
  * in Slurm's background pass, at most one per 3 s -- a new job at once when
  * the last pass is old, a freed CPU at the next pass.  A plugin policy (edf)
@@ -1278,6 +1320,7 @@ int main(void)
 	tcase_add_test(tc, fixed_workload_replays_the_draws);
 	tcase_add_test(tc, task_overhead_holds_the_slot);
 	tcase_add_test(tc, task_overhead_drawn_per_task);
+	tcase_add_test(tc, unplanned_arrival_is_slurms_newest);
 	tcase_add_test(tc, slurm_passes_follow_batch_sched_delay);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);
