@@ -37,14 +37,23 @@
 #   --schedulers LIST     of backfill,edf,adaptive,triage [all four]
 #   --plan-interval S     PlanInterval of deadline.conf [10]
 #   --replan-delay S      ReplanDelay of deadline.conf [1]
-#   --overhead S          the simulator's task_overhead: how long a task
-#                         holds its CPU beyond its length [0.8]
-#   --latency-deadline S  its dispatch_latency for sched/deadline [0.4]
-#   --batch-sched-delay S its batch_sched_delay for sched/backfill [3]
-#                         (these three are the a-priori model of Slurm;
-#                         doc/simulator.md says where they come from; each
-#                         run is also simulated with its own measured
-#                         overhead and latency, "calibrated")
+#   --model FILE          the a-priori model of Slurm [bench/replay-model.json]:
+#                         per scheduler kind ("deadline", "backfill") the
+#                         task overhead as a distribution (each simulated
+#                         task draws its own) and the dispatch latency or
+#                         batch_sched_delay; fitted with --fit-model on
+#                         earlier runs, never on the run it predicts
+#   --draws N             the prediction is the median over N simulator
+#                         runs with different overhead draws [9]
+#   --overhead S          the previous model, shown beside it: a constant
+#                         task_overhead [0.8] ...
+#   --latency-deadline S  ... and dispatch_latency for sched/deadline [0.4]
+#   --batch-sched-delay S ... and batch_sched_delay for sched/backfill [3]
+#                         (each run is also simulated with its own measured
+#                         overheads and latency, "calibrated")
+#   --fit-model DIR[,DIR...]  write --model FILE from the measured overheads
+#                         and latencies of earlier runs (their --work
+#                         directories) and exit
 #   --max-wait S          per scheduler, wait at most S after the last
 #                         submission for the queue to empty [1200]
 #   --build DIR           build tree [./build]
@@ -54,7 +63,9 @@
 #                         next to it, FILE without .md + .png)
 #   --sim-only            make the workload and simulate it; no Slurm
 #   --report DIR[,DIR...] only write the report (--out) of earlier runs
-#                         (their --work directories), e.g. two seeds
+#                         (their --work directories), e.g. two seeds; the
+#                         simulator's predictions are made again with the
+#                         current --model and deadline-sim
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -78,6 +89,10 @@ replan_delay=1
 overhead=0.8
 lat_deadline=0.4
 batch_sched_delay=3
+model=""
+draws=9
+fit_dirs=""
+m_overhead="" m_lat="" m_bsd="" # a run's own (load_meta)
 max_wait=1200
 build=$top/build
 work=/tmp/slurm-deadline-replay-swim
@@ -118,6 +133,9 @@ while [ $# -gt 0 ]; do
 	--latency-deadline) number "$1" "$2"; lat_deadline=$2 ;;
 	--batch-sched-delay) number "$1" "$2"; batch_sched_delay=$2 ;;
 	--max-wait) number "$1" "$2"; max_wait=$2 ;;
+	--model) model=$2 ;;
+	--draws) [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--draws expects a positive integer"; draws=$2 ;;
+	--fit-model) fit_dirs=$2 ;;
 	--build) build=$2 ;;
 	--work) work=$2 ;;
 	--port-base) number "$1" "$2"; port_base=$2 ;;
@@ -170,53 +188,244 @@ metrics() { # outcome file
 	}'
 }
 
-# The prediction's sensitivity to the model of Slurm: every scheduler of a
-# run (its work directory) simulated again over a grid of task overheads
-# and, for sched/deadline, dispatch latencies around the a-priori model,
-# spanning what the runs measure; one line per point in
-# DIR/sim/sensitivity.tsv: scheduler, overhead, latency, missed, jobs.
-sens_overheads="0.7 0.75 0.8 0.85 0.9 0.95 1 1.1"
-sens_latencies="0.3 0.35 0.4 0.45 0.5"
-sensitivity() { # work-dir deadline-sim
-	local d=$1 sim_bin=$2 s o l p lats bsd seed tmp
+# the simulator's policy for each scheduler: Slurm's backfill without the
+# plugin is submission order with no throttle (soft deadlines ignored)
+sim_policy() { [ "$1" = backfill ] && echo fifo || echo "$1"; }
+
+# deadline.conf of the runs and of the simulator
+deadline_conf() { # policy
+	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n# the estimator is not running: each job'"'"'s own tasks, as in the simulator\nEstimatorSocket=""\n' \
+		"$1" "$plan_interval" "$replan_delay"
+}
+
+# quantile helper for the diagnostics: "n mean p50 p90" of column 1
+stats() {
+	sort -g | awk '{ v[++n] = $1; s += $1 }
+	END {
+		if (!n) { print "0 - - -"; exit }
+		q50 = int(0.5 * n + 0.5); q90 = int(0.9 * n + 0.5)
+		if (q50 < 1) q50 = 1; if (q90 < 1) q90 = 1
+		printf "%d %.2f %.2f %.2f\n", n, s / n, v[q50], v[q90]
+	}'
+}
+
+# the simulator's submission-to-start latency (n mean p50 p90)
+sim_diagnose() { # jobs csv
+	awk -F, 'NR > 1 && $8 != "" { printf "%.3f\n", $8 - $4 }' "$1" | stats
+}
+
+# ------------------------------------------------------------ the model
+# The a-priori model of Slurm, fitted on earlier runs (their work
+# directories), never on the run it predicts.  Per kind of scheduler --
+# "backfill" (Slurm's own passes start tasks in batches) and "deadline"
+# (edf, adaptive, triage: starts follow the plugin's plans) -- every task's
+# measured overhead (slurmctld's allocation to its completion, minus the
+# task's length) pooled over the runs into 100 quantiles: an empirical
+# distribution each simulated task draws its own overhead from.  For
+# sched/deadline the dispatch latency is the median of the runs' median
+# freed-slot latencies; for sched/backfill Slurm's batch_sched_delay.
+fit_model() { # out-file work-dir...
+	local out=$1 d s kind tmp src=""
+	shift
+	tmp=$(mktemp -d)
+	: >"$tmp/deadline.overhead"
+	: >"$tmp/backfill.overhead"
+	: >"$tmp/deadline.latency"
+	for d in "$@"; do
+		[ -f "$d/results.tsv" ] && [ -f "$d/meta.env" ] || die "$d has no results of a run"
+		# shellcheck disable=SC1091,SC2154 # meta.env sets them
+		src+="$(. "$d/meta.env"; echo "${src:+; }seed $seed, $date, commit $commit, schedulers $schedulers")"
+		for s in $(cut -f1 "$d/results.tsv"); do
+			kind=deadline
+			[ "$s" != backfill ] || kind=backfill
+			awk '$1 == "overhead" { print ($2 > 0.001 ? $2 : 0.001) }' \
+				"$d/runs/$s/diag_samples" >>"$tmp/$kind.overhead"
+			[ "$kind" = backfill ] ||
+				awk -F'\t' '$1 == "turnover" { split($2, a, " "); print a[2] / 1000 }' \
+					"$d/runs/$s/diag.tsv" >>"$tmp/deadline.latency"
+		done
+	done
+	[ -s "$tmp/deadline.overhead" ] && [ -s "$tmp/backfill.overhead" ] ||
+		die "--fit-model needs runs of sched/backfill and of sched/deadline"
+	# 100 quantiles (k + 0.5) / 100, nearest rank, to the millisecond
+	quantiles() { sort -g "$1" | awk '{ v[++n] = $1 }
+		END { for (k = 0; k < 100; k++) { i = int((k + 0.5) / 100 * n) + 1; if (i > n) i = n
+			printf "%s%.3f", k ? "," : "", v[i] } }'; }
+	median() { sort -g "$1" | awk '{ v[++n] = $1 }
+		END { printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
+	jq -n --argjson d "[$(quantiles "$tmp/deadline.overhead")]" \
+		--argjson b "[$(quantiles "$tmp/backfill.overhead")]" \
+		--argjson l "$(median "$tmp/deadline.latency")" --argjson bsd "$batch_sched_delay" \
+		--argjson nd "$(wc -l <"$tmp/deadline.overhead")" --argjson nb "$(wc -l <"$tmp/backfill.overhead")" \
+		--arg src "$src" '{
+		description: "a-priori model of the local Slurm for bench/replay-swim.sh, written by its --fit-model",
+		fitted_on: $src,
+		deadline: {task_overhead: {dist: "empirical", values: $d}, dispatch_latency: $l, tasks_measured: $nd},
+		backfill: {task_overhead: {dist: "empirical", values: $b}, batch_sched_delay: $bsd, tasks_measured: $nb}
+	}' >"$out"
+	rm -rf "$tmp"
+	say "model: $out ($(jq .deadline.tasks_measured "$out") sched/deadline tasks, $(jq .backfill.tasks_measured "$out") sched/backfill tasks)"
+}
+
+# One simulator run of scheduler s on a run's workload with the cluster
+# document CJSON: WORK/sim/TAG-s.csv and .outcomes.
+sim_once() { # work-dir scheduler cluster-json seed tag
+	local d=$1 s=$2 p
+	p=$(sim_policy "$s")
+	"$sim_bin" run --cluster "$3" --workload "$d/workload.json" --policy "$p" --seed "$4" \
+		--config "$d/sim/deadline-$s.conf" --jobs-csv "$d/sim/$5-$s.csv" >/dev/null
+	sim_outcomes "$d/sim/$5-$s.csv" >"$d/sim/$5-$s.outcomes"
+}
+
+# The cluster document: the run's 16 nodes with an overhead (a number or
+# a distribution, JSON), a dispatch latency and a batch_sched_delay.
+model_cluster() { # work-dir overhead-json latency batch_sched_delay
+	jq --argjson o "$2" --argjson l "$3" --argjson b "$4" \
+		'.node_order = "first-fit" | .task_overhead = $o | .dispatch_latency = $l
+		 | .batch_sched_delay = $b' "$1/cluster-base.json"
+}
+
+# The median over `draws` simulator runs of one model (different overhead
+# draws: seeds seed*1000+1..): prints "median min max" of the missed
+# deadlines; WORK/sim/TAG-s.outcomes is the median draw's, and
+# WORK/sim/TAG-s.votes counts per job the draws that missed it.
+draw_runs() { # work-dir scheduler overhead-json latency bsd tag
+	local d=$1 s=$2 k seed=$seed
 	# shellcheck disable=SC1091
-	bsd=$(. "$d/meta.env"; echo "$batch_sched_delay")
+	[ ! -f "$d/meta.env" ] || seed=$(. "$d/meta.env"; echo "$seed")
+	model_cluster "$d" "$3" "$4" "$5" >"$d/sim/$6-$s.cluster.json"
+	for k in $(seq 1 "$draws"); do
+		sim_once "$d" "$s" "$d/sim/$6-$s.cluster.json" $((seed * 1000 + k)) "$6-draw$k"
+		printf '%d\t%s\n' "$k" "$(metrics "$d/sim/$6-draw$k-$s.outcomes" | cut -f2)"
+	done | sort -t$'\t' -k2,2n -k1,1n >"$d/sim/$6-$s.draws"
+	k=$(awk -v m=$(((draws + 1) / 2)) 'NR == m { print $1 }' "$d/sim/$6-$s.draws")
+	cp "$d/sim/$6-draw$k-$s.outcomes" "$d/sim/$6-$s.outcomes"
+	cp "$d/sim/$6-draw$k-$s.csv" "$d/sim/$6-$s.csv"
+	for k in $(seq 1 "$draws"); do cat "$d/sim/$6-draw$k-$s.outcomes"; done | awk -F'\t' '
+		$3 != "-" { n[$1] += 0; if ($4 == "-" || $4 > $3) n[$1]++ }
+		END { for (j in n) printf "%d\t%d\n", j, n[j] }' | sort -n >"$d/sim/$6-$s.votes"
+	for k in $(seq 1 "$draws"); do rm -f "$d/sim/$6-draw$k-$s".{csv,outcomes}; done
+	awk -F'\t' '{ v[NR] = $2 } END { printf "%d\t%d\t%d\n", v[int((NR + 1) / 2)], v[1], v[NR] }' \
+		"$d/sim/$6-$s.draws"
+}
+
+# Per job, Slurm's verdict against the draws' majority: met in both,
+# missed in both, missed only in Slurm, missed only in the simulator.
+vote_agreement() { # real outcomes, votes
+	awk -F'\t' -v half="$draws" '
+	FILENAME == ARGV[1] { if ($3 != "-") real[$1] = ($4 == "-" || $4 > $3); next }
+	($1 in real) {
+		s = 2 * $2 > half; r = real[$1]
+		if (!r && !s) mm++; else if (r && s) xx++; else if (r) ro++; else so++
+	}
+	END { printf "%d\t%d\t%d\t%d\n", mm, xx, ro, so }' "$1" "$2"
+}
+
+# A run's previous constant model and its deadline.conf settings (the
+# m_* globals; plan_interval and replan_delay for deadline_conf).
+load_meta() { # work-dir
+	# shellcheck disable=SC1091
+	eval "$(. "$1/meta.env"; printf 'm_overhead=%q m_lat=%q m_bsd=%q plan_interval=%q replan_delay=%q\n' \
+		"$overhead" "$lat_deadline" "$batch_sched_delay" "$plan_interval" "$replan_delay")"
+}
+
+# deadline-sim's predictions for a run (its work directory) with the
+# current --model, --draws and deadline-sim, in DIR/sim/predict.tsv, one
+# line per scheduler: scheduler; a priori, median of the draws: missed
+# median, min, max, and the median draw's metrics (7 columns as
+# `metrics`); agreement of the draws' majority with Slurm (4); the median
+# draw's submission-to-start latency (n mean p50 p90); the previous
+# constant model: missed; calibrated on the run's own overheads and
+# latency, median of the draws: missed median, min, max, latency.
+predict() { # work-dir
+	local d=$1 s kind o l b cal_l cal_o med lo hi cmed clo chi
+	load_meta "$d"
+	mkdir -p "$d/sim"
+	for s in $(cut -f1 "$d/results.tsv"); do
+		kind=deadline
+		[ "$s" != backfill ] || kind=backfill
+		deadline_conf "$([ "$s" = backfill ] && echo triage || echo "$s")" >"$d/sim/deadline-$s.conf"
+		o=$(jq -c ".$kind.task_overhead" "$model")
+		l=$(jq ".$kind.dispatch_latency // 0" "$model")
+		b=$(jq ".$kind.batch_sched_delay // 0" "$model")
+		read -r med lo hi <<<"$(draw_runs "$d" "$s" "$o" "$l" "$b" model)"
+		# the previous model: one run with a constant overhead
+		if [ "$s" = backfill ]; then
+			model_cluster "$d" "$m_overhead" 0 "$m_bsd"
+		else
+			model_cluster "$d" "$m_overhead" "$m_lat" 0
+		fi >"$d/sim/const-$s.cluster.json"
+		# shellcheck disable=SC1091
+		sim_once "$d" "$s" "$d/sim/const-$s.cluster.json" "$(. "$d/meta.env"; echo "$seed")" const
+		# calibrated: the run's own overheads, its own median latency
+		cal_o=$(awk '$1 == "overhead" { printf "%s%.3f", n++ ? "," : "", ($2 > 0.001 ? $2 : 0.001) }' \
+			"$d/runs/$s/diag_samples")
+		cal_l=$(awk -F'\t' '$1 == "turnover" { split($2, a, " "); printf "%.3f", a[2] / 1000 }' "$d/runs/$s/diag.tsv")
+		[ "$kind" = deadline ] || cal_l=0
+		read -r cmed clo chi <<<"$(draw_runs "$d" "$s" "{\"dist\":\"empirical\",\"values\":[$cal_o]}" \
+			"${cal_l:-0}" "$b" cal)"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$med" "$lo" "$hi" \
+			"$(metrics "$d/sim/model-$s.outcomes")" \
+			"$(vote_agreement "$d/runs/$s/outcomes" "$d/sim/model-$s.votes")" \
+			"$(sim_diagnose "$d/sim/model-$s.csv" | tr ' ' '\t')" \
+			"$(metrics "$d/sim/const-$s.outcomes" | cut -f2)" "$cmed" "$clo" "$chi" "${cal_l:-0}"
+	done >"$d/sim/predict.tsv"
+}
+
+# How much one small change of the model moves the prediction: the
+# overhead shifted by -0.02..+0.02 s and (sched/deadline) the latency by
+# -0.01..+0.01 s, for the previous constant model (one run) and for the
+# drawn one (median of the draws); DIR/sim/stability.tsv: scheduler,
+# shift, latency, constant missed, drawn median, min, max.
+stability() { # work-dir
+	local d=$1 s kind o l b x y lats seed
+	load_meta "$d"
 	# shellcheck disable=SC1091
 	seed=$(. "$d/meta.env"; echo "$seed")
-	tmp=$(mktemp -d)
-	for s in $(cut -f1 "$d/sim/metrics.tsv"); do
-		p=$s lats=$sens_latencies
-		[ "$s" != backfill ] || p=fifo lats=0
-		for o in $sens_overheads; do
-			for l in $lats; do
-				jq --argjson o "$o" --argjson l "$l" --argjson b "$([ "$s" = backfill ] && echo "$bsd" || echo 0)" \
-					'.node_order = "first-fit" | .task_overhead = $o | .dispatch_latency = $l
-					 | .batch_sched_delay = $b' "$d/cluster-base.json" >"$tmp/cluster.json"
-				"$sim_bin" run --cluster "$tmp/cluster.json" --workload "$d/workload.json" \
-					--policy "$p" --seed "$seed" --config "$d/sim/deadline-$s.conf" \
-					--jobs-csv "$tmp/jobs.csv" >/dev/null
-				sim_outcomes "$tmp/jobs.csv" >"$tmp/outcomes"
-				printf '%s\t%s\t%s\t%s\n' "$s" "$o" "$l" \
-					"$(metrics "$tmp/outcomes" | awk -F'\t' '{ print $2 "\t" $1 }')"
+	for s in $(cut -f1 "$d/results.tsv"); do
+		kind=deadline
+		[ "$s" != backfill ] || kind=backfill
+		o=$(jq -c ".$kind.task_overhead" "$model")
+		l=$(jq ".$kind.dispatch_latency // 0" "$model")
+		b=$(jq ".$kind.batch_sched_delay // 0" "$model")
+		lats=$(awk -v l="$l" 'BEGIN { if (l > 0) printf "%.2f %.2f %.2f", l - 0.01, l, l + 0.01; else print 0 }')
+		for x in -0.02 -0.01 0 0.01 0.02; do
+			for y in $lats; do
+				model_cluster "$d" "$(awk -v o="$m_overhead" -v x="$x" 'BEGIN { print o + x }')" \
+					"$([ "$kind" = backfill ] && echo 0 || echo "$y")" \
+					"$([ "$kind" = backfill ] && echo "$m_bsd" || echo 0)" >"$d/sim/stab-$s.cluster.json"
+				sim_once "$d" "$s" "$d/sim/stab-$s.cluster.json" "$seed" stabc
+				printf '%s\t%s\t%s\t%s\t%s\n' "$s" "$x" "$y" "$(metrics "$d/sim/stabc-$s.outcomes" | cut -f2)" \
+					"$(draw_runs "$d" "$s" "$(jq -c --argjson x "$x" '.values |= map(. + $x | if . < 0.001 then 0.001 else . end)' <<<"$o")" \
+						"$y" "$b" stabd)"
 			done
 		done
-	done >"$d/sim/sensitivity.tsv"
-	rm -rf "$tmp"
+		rm -f "$d/sim"/stab*-"$s".*
+	done >"$d/sim/stability.tsv"
 }
 
 # ------------------------------------------------------------ the report
-# Markdown report and plot of the runs in the given work directories
-# (meta.env and results.tsv of each; the columns are written below).
+# Markdown report and plot of the runs in the given work directories: the
+# real outcomes and latencies from each run (meta.env, results.tsv,
+# runs/), the simulator's predictions made now (predict, stability) with
+# --model, --draws and this build's deadline-sim.
 report() { # out-file work-dir...
 	local file=$1 png tsv d
 	shift
 	png=${file%.md}.png
 	tsv=${file%.md}.tsv
 	: >"$tsv"
+	for d in "$@"; do
+		say "$d: simulating (model $model, $draws draws)"
+		predict "$d"
+		stability "$d"
+	done
 	{
 		echo "# Replay of SWIM FB-2009 on real Slurm, and deadline-sim's prediction"
 		echo
 		echo "Generated by \`bench/replay-swim.sh\` (doc/simulator.md, section \"Replay on real Slurm\", explains the method)."
+		echo
+		echo "A-priori model of Slurm: \`$(realpath --relative-to="$top" "$model" 2>/dev/null || echo "$model")\` (sha256 $(sha256sum <"$model" | cut -c1-16)), fitted by \`--fit-model\` on $(jq -r .fitted_on "$model"): every simulated task draws its overhead from the $(jq .deadline.tasks_measured "$model") sched/deadline tasks' (or the $(jq .backfill.tasks_measured "$model") sched/backfill tasks') measured overheads (100 quantiles; mean $(jq '.deadline.task_overhead.values | add / length * 100 | round / 100' "$model") s and $(jq '.backfill.task_overhead.values | add / length * 100 | round / 100' "$model") s), sched/deadline's dispatch_latency $(jq .deadline.dispatch_latency "$model") s, sched/backfill's batch_sched_delay $(jq .backfill.batch_sched_delay "$model") s. The prediction is the median of $draws simulator runs (seeds seed x 1000 + 1..$draws: other overhead draws, the same task lengths)."
 		for d in "$@"; do
 			# shellcheck disable=SC2154 # meta.env sets them
 			(
@@ -225,28 +434,32 @@ report() { # out-file work-dir...
 				echo
 				echo "## Seed $seed"
 				echo
-				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit"
+				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit (the replayed sched/deadline and policies); simulated with commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo +changes)"
 				echo "- command: \`$command\` (trace sha256 ${trace_sha256:-not recorded})"
 				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay\` and no estimator"
 				echo "- workload: $workload; $jobs jobs ($deadline_jobs with a deadline, $mapreduce MapReduce pairs), $tasks tasks, $work_s CPU-s submitted over ${span} s (load $load)"
-				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; a priori model of Slurm: task_overhead ${overhead} s, sched/deadline dispatch_latency ${lat_deadline} s, sched/backfill (policy fifo) batch_sched_delay ${batch_sched_delay} s; calibrated: each run's own mean task overhead and (sched/deadline) p50 freed-slot latency, below"
+				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; sched/backfill simulated as policy fifo with Slurm's batch_sched_delay. Columns: the a-priori model (median of the draws, their range); the previous model (one run, constant task_overhead ${overhead} s, dispatch_latency ${lat_deadline} s); calibrated (the median of draws from this run's own measured overheads, its own median freed-slot latency)"
 				echo "- outcomes: a job met its deadline when all its tasks completed and the last ended by it, in whole seconds as Slurm records end times (the simulator's finish is cut to the second likewise)"
 				echo
-				echo "| scheduler | simulated as | real missed | simulated, a priori | difference (points) | simulated, calibrated (overhead, latency s) | difference (points) | late jobs' lateness, real: mean / p95 (s) | simulated a priori: mean / p95 (s) | not finished (real) | bounded slowdown, no deadline: real / sim | run (s) |"
-				echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-				awk -F'\t' '{
-					printf "| %s | %s | %.1f %% (%d/%d) | %.1f %% (%d/%d) | %+.1f | %.1f %% (%.2f, %.2f) | %+.1f | %.1f / %.1f | %.1f / %.1f | %d | %.2f / %.2f | %s |\n",
-						$1, $2, $5, $4, $3, $12, $11, $10, $12 - $5, $32, $37, $38, $32 - $5,
-						$6, $7, $13, $14, $8, $9, $16, $29
-				}' "$d/results.tsv"
+				echo "| scheduler | real missed | a priori: median of $draws draws (range) | difference (points) | previous model, constant overhead | difference | calibrated: median (range; latency s) | difference | late jobs' lateness, real: mean / p95 (s) | a priori (median draw): mean / p95 (s) | not finished (real) | bounded slowdown, no deadline: real / sim | run (s) |"
+				echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+				awk -F'\t' 'FILENAME == ARGV[1] { p[$1] = $0; next }
+				($1 in p) {
+					split(p[$1], q, "\t"); n = $3
+					printf "| %s | %.1f %% (%d/%d) | %.1f %% (%d; %d-%d) | %+.1f | %.1f %% (%d) | %+.1f | %.1f %% (%d; %d-%d; %.2f) | %+.1f | %.1f / %.1f | %.1f / %.1f | %d | %.2f / %.2f | %s |\n",
+						$1, $5, $4, n, 100 * q[2] / n, q[2], q[3], q[4], 100 * (q[2] - $4) / n,
+						100 * q[20] / n, q[20], 100 * (q[20] - $4) / n,
+						100 * q[21] / n, q[21], q[22], q[23], q[24], 100 * (q[21] - $4) / n,
+						$6, $7, q[8], q[9], $8, $9, q[11], $29
+				}' "$d/sim/predict.tsv" "$d/results.tsv"
 				echo
-				echo "Per job: the same verdict in Slurm and in the simulator (a priori), or not."
+				echo "Per job: Slurm's verdict against the simulator's (the majority of the $draws draws)."
 				echo
 				echo "| scheduler | met in both | missed in both | missed only in Slurm | missed only in the simulator |"
 				echo "|---|---|---|---|---|"
-				awk -F'\t' '{ printf "| %s | %d | %d | %d | %d |\n", $1, $17, $18, $19, $20 }' "$d/results.tsv"
+				awk -F'\t' '{ printf "| %s | %d | %d | %d | %d |\n", $1, $12, $13, $14, $15 }' "$d/sim/predict.tsv"
 				echo
-				echo "Latencies (s; n, mean, p50, p90) measured in slurmctld's log of each run; the simulator's submission-to-start for comparison."
+				echo "Latencies (s; n, mean, p50, p90) measured in slurmctld's log of each run; the simulator's submission-to-start (median draw) for comparison."
 				echo
 				echo "| scheduler | submission to first start, real | simulated | last map end to first reduce start | task beyond its length (launch, completion) | freed slot to next start (ms; n, p50, p90) | replay's submission lag |"
 				echo "|---|---|---|---|---|---|---|"
@@ -260,54 +473,50 @@ report() { # out-file work-dir...
 					function t(x,   a) { split(x, a, " "); return a[1] ", " a[2] ", " a[3] }
 					$1 == s {
 						printf "| %s | %s | %d, %.2f, %.2f, %.2f | %s | %s | %s | %s |\n", s, q(g("start")),
-							$25, $26, $27, $28, q(g("reduce")), q(g("overhead")), t(g("turnover")), q(g("lag"))
-					}' "$d/results.tsv"
+							$16, $17, $18, $19, q(g("reduce")), q(g("overhead")), t(g("turnover")), q(g("lag"))
+					}' "$d/sim/predict.tsv"
 				done
 				echo
-				[ -s "$d/sim/sensitivity.tsv" ] || sensitivity "$d" "$sim_bin"
-				echo "The prediction's sensitivity to the model of Slurm: each scheduler simulated again with task_overhead in {${sens_overheads// /, }} s and (sched/deadline) dispatch_latency in {${sens_latencies// /, }} s; missed deadlines over the grid."
+				echo "How far one small change of the model moves the prediction: the overhead shifted by -0.02 to +0.02 s (5 steps) and sched/deadline's latency by -0.01 to +0.01 s (3 steps) around each model; missed deadlines over those points, for the previous model (one run each) and the a-priori one (median of $draws draws each)."
 				echo
-				echo "| scheduler | grid points | simulated missed: min | median | max | real | points within 5 of the real rate |"
-				echo "|---|---|---|---|---|---|---|"
-				awk -F'\t' 'FILENAME == ARGV[1] { real[$1] = $4; next }
-				{ v[$1, ++k[$1]] = $4; n[$1] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++m] = $1 } }
-				END {
-					for (i = 1; i <= m; i++) {
-						s = order[i]; c = k[s]
-						for (a = 2; a <= c; a++) { x = v[s, a]; for (b = a - 1; b >= 1 && v[s, b] > x; b--) v[s, b + 1] = v[s, b]; v[s, b + 1] = x }
-						w = 0
-						for (a = 1; a <= c; a++) { d = 100 * (v[s, a] - real[s]) / n[s]; if (d <= 5 && d >= -5) w++ }
-						printf "| %s | %d | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %d of %d |\n", s, c,
-							100 * v[s, 1] / n[s], 100 * v[s, int((c + 1) / 2)] / n[s], 100 * v[s, c] / n[s],
-							100 * real[s] / n[s], w, c
-					}
-				}' "$d/results.tsv" "$d/sim/sensitivity.tsv"
+				echo "| scheduler | points | previous model: min - max missed | a priori, median of draws: min - max |"
+				echo "|---|---|---|---|"
+				awk -F'\t' '{
+					if (!($1 in n)) { order[++k] = $1; cl[$1] = ch[$1] = $4; dl[$1] = dh[$1] = $5 }
+					n[$1]++
+					if ($4 < cl[$1]) cl[$1] = $4; if ($4 > ch[$1]) ch[$1] = $4
+					if ($5 < dl[$1]) dl[$1] = $5; if ($5 > dh[$1]) dh[$1] = $5
+				}
+				END { for (i = 1; i <= k; i++) { s = order[i]; printf "| %s | %d | %d - %d | %d - %d |\n", s, n[s], cl[s], ch[s], dl[s], dh[s] } }' \
+					"$d/sim/stability.tsv"
 				echo
-				awk -F'\t' '
-				{ real[$1] = $5; sim[$1] = $12; cal[$1] = $32; n[$1] = $4; order[++k] = $1 }
+				awk -F'\t' 'FILENAME == ARGV[1] { p[$1] = $2; c[$1] = $21; next }
+				{ real[$1] = $4; n[$1] = $3; order[++k] = $1 }
 				END {
 					print "Targets (issue 11, item 5):"
 					print ""
 					if (("triage" in real) && ("backfill" in real))
-						printf "- triage misses at most half of sched/backfill'"'"'s misses: %.1f %% vs %.1f %% / 2 = %.1f %%: %s\n",
+						printf "- triage misses at most half of sched/backfill'"'"'s misses: %d vs %d / 2 = %.1f: %s\n",
 							real["triage"], real["backfill"], real["backfill"] / 2,
-							n["triage"] <= n["backfill"] / 2 ? "**met**" : "**not met**"
+							real["triage"] <= real["backfill"] / 2 ? "**met**" : "**not met**"
 					if (("triage" in real) && ("edf" in real))
-						printf "- triage misses no more than Policy=edf: %.1f %% vs %.1f %%: %s\n",
-							real["triage"], real["edf"], n["triage"] <= n["edf"] ? "**met**" : "**not met**"
+						printf "- triage misses no more than Policy=edf: %d vs %d: %s\n",
+							real["triage"], real["edf"], real["triage"] <= real["edf"] ? "**met**" : "**not met**"
 					for (i = 1; i <= k; i++) {
 						s = order[i]
-						d = sim[s] - real[s]
-						printf "- %s: simulated %.1f %% a priori, real %.1f %%, %+.1f points: %s (calibrated: %+.1f)\n",
-							s, sim[s], real[s], d,
-							(d <= 5 && d >= -5) ? "within 5 points" : "**off by more than 5 points**", cal[s] - real[s]
+						d = 100 * (p[s] - real[s]) / n[s]
+						printf "- %s: simulated %.1f %% a priori (median of draws), real %.1f %%, %+.1f points: %s (calibrated: %+.1f)\n",
+							s, 100 * p[s] / n[s], 100 * real[s] / n[s], d,
+							(d <= 5 && d >= -5) ? "within 5 points" : "**off by more than 5 points**",
+							100 * (c[s] - real[s]) / n[s]
 					}
-				}' "$d/results.tsv"
+				}' "$d/sim/predict.tsv" "$d/results.tsv"
 			)
 			# shellcheck disable=SC1091
 			seed=$(. "$d/meta.env"; echo "$seed")
-			awk -F'\t' -v seed="$seed" '{ printf "%s seed %s\t%s\t%s\t%s\n", $1, seed, $5, $12, $32 }' \
-				"$d/results.tsv" >>"$tsv"
+			awk -F'\t' -v seed="$seed" 'FILENAME == ARGV[1] { p[$1] = $2; c[$1] = $21; next }
+				{ printf "%s seed %s\t%s\t%.1f\t%.1f\n", $1, seed, $5, 100 * p[$1] / $3, 100 * c[$1] / $3 }' \
+				"$d/sim/predict.tsv" "$d/results.tsv" >>"$tsv"
 		done
 		echo
 		echo "![missed deadlines, real Slurm vs deadline-sim]($(basename "$png"))"
@@ -318,6 +527,14 @@ report() { # out-file work-dir...
 
 case "$build" in /*) ;; *) build=$top/$build ;; esac
 sim_bin=$build/src/sim/deadline-sim
+[ -n "$model" ] || model=$top/bench/replay-model.json
+case "$model" in /*) ;; *) model=$(pwd)/$model ;; esac
+if [ -n "$fit_dirs" ]; then
+	IFS=, read -r -a dirs <<<"$fit_dirs"
+	fit_model "$model" "${dirs[@]}"
+	exit 0
+fi
+[ -r "$model" ] || die "cannot read the model $model (make it with --fit-model)"
 if [ -n "$report_dirs" ]; then
 	[ -n "$out" ] || die "--report needs --out FILE"
 	IFS=, read -r -a dirs <<<"$report_dirs"
@@ -344,9 +561,6 @@ done
 nodes=16
 cpus=2
 
-# the simulator's policy for each scheduler: Slurm's backfill without the
-# plugin is submission order with no throttle (soft deadlines ignored)
-sim_policy() { [ "$1" = backfill ] && echo fifo || echo "$1"; }
 
 mkdir -p "$work"
 rm -rf "${work:?}"/{lengths,runs,sim}
@@ -433,10 +647,6 @@ say "$njobs jobs ($ndl with a deadline, $nmr MapReduce), $ntasks tasks, $work_s 
 [ "$njobs" -ge 100 ] || say "warning: fewer than 100 jobs"
 
 # --------------------------------------------------------- the simulator
-deadline_conf() { # policy
-	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n# the estimator is not running: each job'"'"'s own tasks, as in the simulator\nEstimatorSocket=""\n' \
-		"$1" "$plan_interval" "$replan_delay"
-}
 # Simulate one scheduler with a model of Slurm; WORK/sim/TAG-SCHED.csv.
 simulate() { # scheduler tag overhead latency
 	local s=$1 tag=$2 p
@@ -458,8 +668,14 @@ for s in "${sched_list[@]}"; do
 	printf '%s\t%s\n' "$s" "$(metrics "$work/sim/prior-$s.outcomes")"
 done >"$work/sim/metrics.tsv"
 if [ "$sim_only" = 1 ]; then
-	printf 'scheduler\tjobs_dl\tmissed\tmissed%%\tmean_late\tp95_late\tunfinished\tslowdown_nodl\n'
-	cat "$work/sim/metrics.tsv"
+	printf 'scheduler\tjobs_dl\tmissed\tmissed%%\tmean_late\tp95_late\tunfinished\tslowdown_nodl\tmodel_missed_median\tmin\tmax\n'
+	for s in "${sched_list[@]}"; do
+		kind=deadline
+		[ "$s" != backfill ] || kind=backfill
+		printf '%s\t%s\n' "$(grep "^$s	" "$work/sim/metrics.tsv")" "$(draw_runs "$work" "$s" \
+			"$(jq -c ".$kind.task_overhead" "$model")" "$(jq ".$kind.dispatch_latency // 0" "$model")" \
+			"$(jq ".$kind.batch_sched_delay // 0" "$model")" model)"
+	done
 	exit 0
 fi
 
@@ -585,16 +801,6 @@ log_tasks() {
 	}' "$run/slurmctld.log" >"$run/log_events"
 }
 
-# quantile helper for the diagnostics: "n mean p50 p90" of column 1
-stats() {
-	sort -g | awk '{ v[++n] = $1; s += $1 }
-	END {
-		if (!n) { print "0 - - -"; exit }
-		q50 = int(0.5 * n + 0.5); q90 = int(0.9 * n + 0.5)
-		if (q50 < 1) q50 = 1; if (q90 < 1) q90 = 1
-		printf "%d %.2f %.2f %.2f\n", n, s / n, v[q50], v[q90]
-	}'
-}
 
 # Latencies of one run (each "n mean p50 p90", seconds): submission to the
 # first task start, the last map end to the first reduce start, the time a
@@ -635,10 +841,6 @@ diagnose() {
 		echo "0 0 0 0")" >>"$run/diag.tsv"
 }
 
-# the same for the simulator: arrival to first start
-sim_diagnose() { # jobs csv
-	awk -F, 'NR > 1 && $8 != "" { printf "%.3f\n", $8 - $4 }' "$1" | stats
-}
 
 # Per job, real and simulated verdicts side by side: both met, both
 # missed, missed only in Slurm, missed only in the simulator.

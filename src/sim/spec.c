@@ -388,6 +388,52 @@ static int parse_node_group(struct sim_cluster_spec *c, json_object *g,
 	return 0;
 }
 
+/* "task_overhead" as a distribution (doc/simulator.md): each task draws its
+ * own.  A constant one is the plain number, so it runs exactly as before. */
+static int overhead_dist_parse(json_object *o, struct sim_cluster_spec *c,
+			       char *err, size_t errlen)
+{
+	struct sim_dist d;
+	double top;
+	int rc;
+
+	if ((rc = sim_dist_parse(o, "cluster.task_overhead", &d, err, errlen)))
+		return rc;
+	c->task_overhead = sim_dist_mean(&d);
+	/* the largest draw: the clamp, or the largest value given */
+	top = d.max;
+	if (d.kind == SIM_DIST_CONST || d.kind == SIM_DIST_EMPIRICAL) {
+		double v = d.a;
+
+		for (uint32_t i = 0; i < d.nvalues; i++)
+			if (d.values[i] > v || !i)
+				v = d.values[i];
+		if (d.straggler_prob > 0)
+			v *= d.straggler_factor;
+		if (v < top)
+			top = v;
+	}
+	if (!(top <= 3600)) {
+		snprintf(err, errlen,
+			 "cluster.task_overhead: an overhead must stay within "
+			 "[0, 3600] seconds (set \"max\")");
+		sim_dist_free(&d);
+		return EINVAL;
+	}
+	if (d.kind == SIM_DIST_CONST && !(d.straggler_prob > 0)) {
+		sim_dist_free(&d);
+		return 0;
+	}
+	c->task_overhead_dist = malloc(sizeof(*c->task_overhead_dist));
+	if (!c->task_overhead_dist) {
+		sim_dist_free(&d);
+		snprintf(err, errlen, "out of memory");
+		return ENOMEM;
+	}
+	*c->task_overhead_dist = d;
+	return 0;
+}
+
 int sim_cluster_parse(const char *text, size_t len, const char *origin,
 		      const char *base_dir, struct sim_cluster_spec *c,
 		      char *err, size_t errlen)
@@ -419,8 +465,15 @@ int sim_cluster_parse(const char *text, size_t len, const char *origin,
 			    "first-fit");
 	c->dispatch_latency = dl_json_num(&rd, root, "cluster",
 					  "dispatch_latency", 0, 0, 3600, 0);
-	c->task_overhead = dl_json_num(&rd, root, "cluster", "task_overhead", 0,
-				       0, 3600, 0);
+	if (json_object_object_get_ex(root, "task_overhead", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		if ((rc = overhead_dist_parse(v, c, err, errlen)))
+			goto out;
+		rc = EINVAL;
+	} else {
+		c->task_overhead = dl_json_num(&rd, root, "cluster",
+					       "task_overhead", 0, 0, 3600, 0);
+	}
 	c->batch_sched_delay = dl_json_num(&rd, root, "cluster",
 					   "batch_sched_delay", 0, 0, 3600, 0);
 	if (rd.failed)
@@ -536,7 +589,10 @@ json_object *sim_cluster_to_json(const struct sim_cluster_spec *c)
 		json_object_object_add(
 			o, "dispatch_latency",
 			json_object_new_double(c->dispatch_latency));
-	if (c->task_overhead > 0)
+	if (c->task_overhead_dist)
+		json_object_object_add(o, "task_overhead",
+				       sim_dist_to_json(c->task_overhead_dist));
+	else if (c->task_overhead > 0)
 		json_object_object_add(
 			o, "task_overhead",
 			json_object_new_double(c->task_overhead));

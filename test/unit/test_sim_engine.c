@@ -601,6 +601,122 @@ START_TEST(task_overhead_holds_the_slot)
 }
 END_TEST
 
+/* task_overhead drawn per task: each task holds its slot its length plus
+ * its own draw (here 0.25 or 1.5 s), the same draws for the same seed, the
+ * task lengths untouched by the draws; a constant distribution is the
+ * plain number. */
+START_TEST(task_overhead_drawn_per_task)
+{
+	const char *w = "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":"
+			"500,\"maps\":40,\"map_length\":{\"dist\":"
+			"\"uniform\",\"min\":5,\"max\":15}},"
+			"{\"arrival\":300,\"maps\":1,\"map_length\":7}]}";
+	const char *drawn = "{\"task_overhead\":{\"dist\":\"empirical\","
+			    "\"values\":[0.25,1.5]},\"nodes\":[{\"name\":"
+			    "\"n\",\"count\":4,\"cpus\":1}]}";
+	const char *fixed = "{\"task_overhead\":0.25,\"nodes\":[{\"name\":"
+			    "\"n\",\"count\":4,\"cpus\":1}]}";
+	const char *fixed_dist = "{\"task_overhead\":{\"dist\":\"const\","
+				 "\"value\":0.25},\"nodes\":[{\"name\":"
+				 "\"n\",\"count\":4,\"cpus\":1}]}";
+	struct run a, b, c, d;
+	uint32_t small = 0, large = 0, differ = 0;
+
+	load(&a, drawn, w);
+	go(&a, "fifo", 1);
+	load(&b, drawn, w);
+	go(&b, "fifo", 1);
+	load(&c, fixed, w);
+	go(&c, "fifo", 1);
+	for (uint32_t i = 0; i < 40; i++) {
+		const struct sim_task *t = &a.e->jobs[0].task[DL_MAP][i];
+		double o = t->end - t->start - a.e->jobs[0].base[DL_MAP][i];
+
+		ck_assert_msg(fabs(o - 0.25) < 1e-9 || fabs(o - 1.5) < 1e-9,
+			      "task %u held its slot %g s beyond its length", i,
+			      o);
+		small += fabs(o - 0.25) < 1e-9;
+		large += fabs(o - 1.5) < 1e-9;
+		/* the same seed, the same draws */
+		ck_assert_double_eq(t->end, b.e->jobs[0].task[DL_MAP][i].end);
+		/* the lengths do not depend on the overhead draws */
+		ck_assert_double_eq(a.e->jobs[0].base[DL_MAP][i],
+				    c.e->jobs[0].base[DL_MAP][i]);
+	}
+	ck_assert_uint_gt(small, 5);
+	ck_assert_uint_gt(large, 5);
+	/* alone, the one-task job takes its length plus its own draw */
+	ck_assert(fabs(a.e->jobs[1].isolated - 7.25) < 1e-9 ||
+		  fabs(a.e->jobs[1].isolated - 8.5) < 1e-9);
+	ck_assert_double_eq_tol(a.e->jobs[1].finish - a.e->jobs[1].first_start,
+				a.e->jobs[1].isolated, 1e-9);
+	done(&b);
+
+	/* another seed, other draws (the overheads of equal lengths) */
+	load(&b, drawn, w);
+	go(&b, "fifo", 2);
+	for (uint32_t i = 0; i < 40; i++)
+		differ += b.e->jobs[0].overhead[DL_MAP][i] !=
+			  a.e->jobs[0].overhead[DL_MAP][i];
+	ck_assert_uint_gt(differ, 0);
+	done(&b);
+
+	/* constant as a distribution: exactly the plain number's run */
+	load(&d, fixed_dist, w);
+	go(&d, "fifo", 1);
+	ck_assert_ptr_null(d.e->jobs[0].overhead[DL_MAP]);
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < d.ws.jobs[k].phase[DL_MAP].tasks; i++)
+			ck_assert_double_eq(d.e->jobs[k].task[DL_MAP][i].end,
+					    c.e->jobs[k].task[DL_MAP][i].end);
+	done(&d);
+	done(&c);
+	done(&a);
+}
+END_TEST
+
+/* A job no plan has seen yet is Slurm's newest submission
+ * (priority/basic): a CPU freed before its first plan goes to Slurm's older
+ * pending job first, and the new job may start at that dispatch when a
+ * second CPU is free -- as sched/deadline leaves it to Slurm
+ * (order_arrival). */
+START_TEST(unplanned_arrival_is_slurms_newest)
+{
+	/* L holds both CPUs from the plan at 1 until 21 and 41; N (no
+	 * deadline) waits from 5; B arrives at 20.5, after the plan at 20 */
+	const char *w =
+		"{\"jobs\":["
+		"{\"arrival\":0,\"maps\":2,\"map_lengths\":[20,40]},"
+		"{\"arrival\":5,\"maps\":1,\"map_lengths\":[5]},"
+		"{\"arrival\":20.5,\"relative_deadline\":100,\"maps\":1,"
+		"\"map_lengths\":[5]}]}";
+	const char *w2 = "{\"jobs\":["
+			 "{\"arrival\":0,\"maps\":2,\"map_lengths\":[20,20]},"
+			 "{\"arrival\":5,\"maps\":1,\"map_lengths\":[5]},"
+			 "{\"arrival\":20.5,\"relative_deadline\":100,"
+			 "\"maps\":1,\"map_lengths\":[5]}]}";
+	const char *two = "{\"nodes\":[{\"name\":\"n\",\"count\":2,"
+			  "\"cpus\":1}]}";
+	struct run r;
+
+	load(&r, two, w);
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].first_start, 1, 1e-9);
+	/* the CPU freed at 21 goes to N, the older submission */
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 21, 1e-9);
+	/* B starts when N's CPU frees, not at its plan (21.5): none free */
+	ck_assert_double_eq_tol(r.e->jobs[2].first_start, 26, 1e-9);
+	done(&r);
+
+	/* both CPUs free at 21: N and, before any plan has seen it, B */
+	load(&r, two, w2);
+	go(&r, "edf", 1);
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 21, 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[2].first_start, 21, 1e-9);
+	done(&r);
+}
+END_TEST
+
 /* Slurm without the plugin (fifo) with batch_sched_delay: tasks start only
  * in Slurm's background pass, at most one per 3 s -- a new job at once when
  * the last pass is old, a freed CPU at the next pass.  A plugin policy (edf)
@@ -1203,6 +1319,8 @@ int main(void)
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
 	tcase_add_test(tc, fixed_workload_replays_the_draws);
 	tcase_add_test(tc, task_overhead_holds_the_slot);
+	tcase_add_test(tc, task_overhead_drawn_per_task);
+	tcase_add_test(tc, unplanned_arrival_is_slurms_newest);
 	tcase_add_test(tc, slurm_passes_follow_batch_sched_delay);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);

@@ -251,6 +251,58 @@ START_TEST(cluster_documents)
 	cluster_error("{\"nodes\":[{\"cpus\":1}]} x", "unexpected");
 	cluster_error("{\"nodes\":[{\"cpus\":1}],\"task_overhead\":-1}",
 		      "task_overhead");
+	cluster_error("{\"nodes\":[{\"cpus\":1}],\"task_overhead\":"
+		      "{\"dist\":\"gamma\",\"mean\":1}}",
+		      "cluster.task_overhead.dist");
+	cluster_error("{\"nodes\":[{\"cpus\":1}],\"task_overhead\":"
+		      "{\"dist\":\"empirical\",\"values\":[0.5,-1]}}",
+		      "cluster.task_overhead.values[1]");
+	cluster_error("{\"nodes\":[{\"cpus\":1}],\"task_overhead\":"
+		      "{\"dist\":\"exponential\",\"mean\":1}}",
+		      "within [0, 3600]");
+}
+END_TEST
+
+/* task_overhead as a distribution: kept (mean as the constant), written
+ * back as it was read; a constant one is the plain number. */
+START_TEST(cluster_overhead_distribution)
+{
+	const char *emp = "{\"task_overhead\":{\"dist\":\"empirical\","
+			  "\"values\":[0.25,0.5,2.25]},"
+			  "\"nodes\":[{\"name\":\"n\",\"cpus\":1}]}";
+	const char *cst = "{\"task_overhead\":{\"dist\":\"const\","
+			  "\"value\":0.8},"
+			  "\"nodes\":[{\"name\":\"n\",\"cpus\":1}]}";
+	struct sim_cluster_spec c, d;
+	char err[512] = "";
+	json_object *j;
+	const char *text;
+
+	ck_assert_msg(sim_cluster_parse(emp, strlen(emp), "c", NULL, &c, err,
+					sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_ptr_nonnull(c.task_overhead_dist);
+	ck_assert_int_eq(c.task_overhead_dist->kind, SIM_DIST_EMPIRICAL);
+	ck_assert_uint_eq(c.task_overhead_dist->nvalues, 3);
+	ck_assert_double_eq_tol(c.task_overhead, 1.0, 1e-12);
+	j = sim_cluster_to_json(&c);
+	text = json_object_to_json_string(j);
+	ck_assert_msg(sim_cluster_parse(text, strlen(text), "rt", NULL, &d, err,
+					sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_ptr_nonnull(d.task_overhead_dist);
+	ck_assert_uint_eq(d.task_overhead_dist->nvalues, 3);
+	ck_assert_double_eq(d.task_overhead_dist->values[2], 2.25);
+	json_object_put(j);
+	sim_cluster_spec_free(&d);
+	sim_cluster_spec_free(&c);
+
+	ck_assert_msg(sim_cluster_parse(cst, strlen(cst), "c", NULL, &c, err,
+					sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_ptr_null(c.task_overhead_dist);
+	ck_assert_double_eq(c.task_overhead, 0.8);
+	sim_cluster_spec_free(&c);
 }
 END_TEST
 
@@ -769,6 +821,7 @@ int main(void)
 	tcase_add_test(tc, rng_streams);
 	tcase_add_test(tc, distributions);
 	tcase_add_test(tc, cluster_documents);
+	tcase_add_test(tc, cluster_overhead_distribution);
 	tcase_add_test(tc, workload_documents);
 	tcase_add_test(tc, series_text);
 	tcase_add_test(tc, polo_generator);

@@ -170,6 +170,14 @@ double sim_task_units(const struct sim_engine *e, uint32_t j, int p)
 	return (double) phase_cpus(e, &e->jobs[j], p);
 }
 
+/* Slurm's launch and completion time of task i of phase p: the cluster's
+ * constant, or the task's own draw (draw_lengths). */
+static double task_overhead(const struct sim_engine *e, const struct sim_job *j,
+			    int p, uint32_t i)
+{
+	return j->overhead[p] ? j->overhead[p][i] : e->cs->task_overhead;
+}
+
 double sim_task_length(const struct sim_engine *e, uint32_t j, int p,
 		       uint32_t i, uint32_t n)
 {
@@ -184,7 +192,7 @@ double sim_task_length(const struct sim_engine *e, uint32_t j, int p,
 	if (p == DL_MAP && job->spec->accel_speedup > 0 &&
 	    nd->pool == DL_POOL_ACCEL)
 		len /= job->spec->accel_speedup;
-	return len + e->cs->task_overhead;
+	return len + task_overhead(e, job, p, i);
 }
 
 bool sim_job_met(const struct sim_job *job)
@@ -380,6 +388,19 @@ static int draw_lengths(struct sim_engine *e, struct sim_job *j)
 						: sim_dist_sample(&ph->len, &r);
 			j->task[p][i].start = -1;
 		}
+		if (!e->cs->task_overhead_dist)
+			continue;
+		/* a stream of its own: the lengths above are the same with
+		 * or without drawn overheads */
+		j->overhead[p] = malloc((ph->tasks ? ph->tasks : 1) *
+					sizeof(*j->overhead[p]));
+		if (!j->overhead[p])
+			return ENOMEM;
+		sim_rng_init(&r, e->opt.seed, job_key(j->spec), (uint64_t) p,
+			     2);
+		for (uint32_t i = 0; i < ph->tasks; i++)
+			j->overhead[p][i] =
+				sim_dist_sample(e->cs->task_overhead_dist, &r);
 	}
 	return 0;
 }
@@ -558,7 +579,7 @@ static void lengths_prior(struct sim_engine *e, struct sim_job *j, int p,
 		if (!v)
 			return;
 		for (uint32_t i = 0; i < ph->tasks; i++) {
-			v[i] = j->base[p][i] + e->cs->task_overhead;
+			v[i] = j->base[p][i] + task_overhead(e, j, p, i);
 			sum += v[i];
 		}
 		qsort(v, ph->tasks, sizeof(*v), cmp_len);
@@ -2026,6 +2047,7 @@ void sim_engine_free(struct sim_engine *e)
 		dl_job_free(e->jobs[k].dj);
 		for (int p = 0; p < 2; p++) {
 			free(e->jobs[k].base[p]);
+			free(e->jobs[k].overhead[p]);
 			free(e->jobs[k].task[p]);
 		}
 	}

@@ -48,6 +48,9 @@ struct sim_job {
 	double isolated;      /* completion time alone on the empty cluster */
 	double time_limit[2]; /* Slurm time limit per task of each phase */
 	double *base[2];      /* drawn task lengths before node effects */
+	/* each task's launch and completion time when the cluster's
+	 * task_overhead is a distribution; NULL: the constant */
+	double *overhead[2];
 	struct sim_task *task[2];
 	uint32_t started[2];
 	uint32_t ended[2];
@@ -210,9 +213,10 @@ void sim_engine_free(struct sim_engine *eng);
 /* The time a task of job j, phase p, index i holds its slot on node n:
  * its drawn length divided by the node's speed, times the remote-read
  * factor when the task reads remotely there, divided by the accelerator
- * speedup for a map task on an accelerated node, plus the cluster's
- * task_overhead (Slurm's launch and completion, inside the time limit and
- * in the length the policies observe, as in Slurm's records). */
+ * speedup for a map task on an accelerated node, plus the task's overhead
+ * (the cluster's task_overhead, or the task's own draw from
+ * task_overhead_dist: Slurm's launch and completion, inside the time limit
+ * and in the length the policies observe, as in Slurm's records). */
 double sim_task_length(const struct sim_engine *eng, uint32_t j, int p,
 		       uint32_t i, uint32_t n);
 

@@ -67,6 +67,10 @@ void sim_cluster_spec_free(struct sim_cluster_spec *c)
 	for (uint32_t i = 0; i < c->npartitions; i++)
 		free(c->partitions[i]);
 	sim_series_free(&c->ext);
+	if (c->task_overhead_dist) {
+		sim_dist_free(c->task_overhead_dist);
+		free(c->task_overhead_dist);
+	}
 	memset(c, 0, sizeof(*c));
 }
 

@@ -60,9 +60,15 @@ struct sim_cluster_spec {
 	uint32_t nnodes;
 	char *partitions[SIM_MAX_PARTITIONS];
 	uint32_t npartitions;
-	double dispatch_latency;  /* seconds from a free slot to a start */
-	double task_overhead;     /* seconds a task holds its slot beyond its
-				   * length: Slurm's launch and completion */
+	double dispatch_latency; /* seconds from a free slot to a start */
+	double task_overhead;    /* seconds a task holds its slot beyond its
+				  * length: Slurm's launch and completion
+				  * (with a distribution: its mean) */
+	/* NULL: every task's overhead is task_overhead.  Otherwise each task
+	 * draws its own from this distribution (Slurm's is spread, not
+	 * constant), on a stream per (seed, job, phase) of its own, so the
+	 * task lengths are the same with or without it. */
+	struct sim_dist *task_overhead_dist;
 	double batch_sched_delay; /* Slurm's background pass: at most one
 				   * per this many seconds (0: not modelled) */
 	struct sim_series ext;    /* n == 0: no external load */
