@@ -95,6 +95,7 @@ START_TEST(budget)
 	ck_assert(isinf(dl_reserve_budget(&full, 0, 0)));
 	ck_assert_double_eq(dl_reserve_budget(&full, 0, 1), 0);
 	ck_assert_double_eq(dl_reserve_budget(&full, 3, 0.2), 0);
+	cfg.blocking_reserve = 0;
 	ck_assert(!dl_reserve_on(&cfg));
 	cfg.blocking_reserve = 0.2;
 	ck_assert(dl_reserve_on(&cfg));
@@ -348,6 +349,55 @@ START_TEST(no_history_one_slot)
 }
 END_TEST
 
+/* The reserve only out of slack: a job given up (here one that cannot
+ * make its deadline even alone) shows the partition has no CPUs to spare,
+ * so the long job runs as wide as it can. */
+START_TEST(no_reserve_beside_a_late_job)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20);
+	const struct dl_plan_job *pj;
+
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 3000); /* alone: 8 wide, as above */
+	w_job(&w, 2, 1, 100, 50);     /* 100 s of work due in 50 s */
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->alloc, 100);
+	ck_assert_msg(!strstr(pj->explain, "at most"), "%s", pj->explain);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+/* Nor where the reserve itself would cost a deadline.  10 CPUs, long
+ * tasks may hold 8: A (40 x 100 s, due 500 s) keeps 9 wide, B (52 x
+ * 100 s, due 1,000 s) its floor of 7 once A's tasks end; B's first 4 tasks
+ * then run one at a time beside A and it ends at 1,100 s.  Without the
+ * reserve A ends at 400 s and B at 1,000 s: both on time, so triage gives
+ * up neither and the reserve stays off. */
+START_TEST(reserve_never_costs_a_deadline)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20);
+
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 40, 100, 500);
+	w_job(&w, 2, 52, 100, 1000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 40);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 52);
+	ck_assert_double_eq_tol(fx_world_get(&w, 2)->predicted_finish,
+				T0 + 1000, 1e-6);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reserve");
@@ -361,6 +411,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, long_job_without_slack_takes_it);
 	tcase_add_test(tc, short_tasks_take_it);
 	tcase_add_test(tc, no_history_one_slot);
+	tcase_add_test(tc, no_reserve_beside_a_late_job);
+	tcase_add_test(tc, reserve_never_costs_a_deadline);
 	suite_add_tcase(s, tc);
 	return s;
 }

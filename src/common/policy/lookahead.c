@@ -567,10 +567,10 @@ int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 		la->map_end0[job] = end;
 	if (end > la->end0[job])
 		la->end0[job] = end;
-	if (!la->jobs[job].phase[phase].blocking || !has_budget(la, job) ||
-	    k < 0)
+	if (!la->jobs[job].phase[phase].blocking || k < 0)
 		return hold_until(la, k, cpus, mem, end);
-	/* a long task: its end is the job's own event */
+	/* a long task: its end is the job's own event, whether or not its
+	 * partition has a budget yet (dl_la_set_budget may come later) */
 	la->blk0[la->jobs[job].partition] += cpus;
 	la->run0[job][phase]++;
 	e.t = end;

@@ -93,8 +93,9 @@ int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
 		   double mem, double end);
 
 /* The CPUs the long (blocking) tasks of the jobs of `partition` may hold
- * together (policy/reserve.h); INFINITY (the default) = no limit.  Set it
- * before the jobs' running tasks are added.  0 or EINVAL. */
+ * together (policy/reserve.h); INFINITY (the default) = no limit.  It may
+ * change between runs (triage decides it after its verdicts).  0 or
+ * EINVAL. */
 int dl_la_set_budget(struct dl_lookahead *la, uint32_t partition, double cpus);
 
 /* Run the dispatcher with the jobs of `order` (indexes, highest priority

@@ -25,6 +25,14 @@
  * throttle, plan/decide.c); the lookahead applies it at every dispatch,
  * with the long tasks running then, which is what re-planning at task
  * ends does.
+ *
+ * Only out of slack: CPUs kept idle for jobs that may come are worth it
+ * only while the jobs present can spare them.  Triage decides its verdicts
+ * without the reserve, then keeps it in a partition for the cycle only if
+ * no job with a deadline competing there is given up or late at its place
+ * and, with the reserve, every one is still predicted on time
+ * (policy/triage.c, reserve_decide).  So the reserve never costs a present
+ * job its deadline, and an overloaded partition uses every CPU.
  */
 #ifndef DL_POLICY_RESERVE_H
 #define DL_POLICY_RESERVE_H

@@ -1088,7 +1088,6 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 			 const struct dl_capacity *full)
 {
 	const struct dl_cluster *cl = c->in->cluster;
-	int rc;
 
 	c->horizon = INFINITY;
 	dl_reserve_inherit(plan, c->in->prev);
@@ -1096,14 +1095,69 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 		return 0;
 	c->horizon =
 		dl_reserve_horizon(&plan->slacks, c->in->cfg->blocking_horizon);
-	if ((rc = dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
-					 c->in->cfg)))
-		return rc;
-	for (uint32_t p = 0; p < cl->npartitions; p++)
-		if ((rc = dl_la_set_budget(c->opt, p, c->rl.budget[p])) ||
-		    (rc = dl_la_set_budget(c->mean, p, c->rl.budget[p])))
+	/* triage decides without it: the budgets reach the lookahead only
+	 * in reserve_decide, where the reserve may cost no deadline */
+	return dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
+				      c->in->cfg);
+}
+
+/* No reserve in the partitions that share a node class with `part`;
+ * whether one had it. */
+static bool reserve_off_near(struct tctx *c, uint32_t part)
+{
+	bool was = false;
+
+	for (uint32_t p = 0; p < c->rl.npart; p++)
+		if (c->rl.budget[p] < INFINITY &&
+		    dl_la_compete(c->mean, p, part)) {
+			c->rl.budget[p] = INFINITY;
+			was = true;
+		}
+	return was;
+}
+
+/* The reserve only out of slack: idle CPUs kept for jobs that may arrive
+ * are worth it only while the jobs present can spare them.  A partition
+ * keeps its reserve while every judged job with a deadline competing for
+ * its nodes is ahead and, with the reserve, predicted on time (mean task
+ * lengths); a job given up, late at its place or made late by the
+ * reserve turns it off for the cycle.  Runs the final order (c->order,
+ * n jobs) on the mean lookahead with the budgets kept. */
+static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
+{
+	bool any;
+	int rc;
+
+	for (uint32_t k = 0; c->rl.budget && k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (t->state != T_NODATA &&
+		    (!ahead(c, t) || t->state == T_KEPT))
+			reserve_off_near(c, t->job->partition);
+	}
+	for (;;) {
+		bool changed = false;
+
+		any = false;
+		for (uint32_t p = 0; c->rl.budget && p < c->rl.npart; p++) {
+			if ((rc = dl_la_set_budget(c->mean, p,
+						   c->rl.budget[p])))
+				return rc;
+			any = any || c->rl.budget[p] < INFINITY;
+		}
+		if ((rc = dl_la_run(c->mean, c->order, n, horizon)) || !any)
 			return rc;
-	return 0;
+		for (uint32_t k = 0; k < c->nedf; k++) {
+			const struct tjob *t = &c->t[c->edf[k]];
+
+			if (t->state == T_FEASIBLE &&
+			    late(c, t, dl_la_job(c->mean, t->la)->finish))
+				changed |=
+					reserve_off_near(c, t->job->partition);
+		}
+		if (!changed)
+			return 0;
+	}
 }
 
 /* Each job judged for the first time adds its slack to the history. */
@@ -1356,7 +1410,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		/* the jobs behind are followed an hour past the last
 		 * deadline ahead; later than that they finish "long" after */
 		h2 = horizon + 3600;
-		if ((rc = dl_la_run(c.mean, c.order, n, h2)))
+		if ((rc = reserve_decide(&c, n, h2)))
 			goto fail;
 		plan->stats.grants = dl_la_batches(c.mean);
 		for (uint32_t k = 0; k < c.nedf; k++) {
