@@ -17,7 +17,7 @@ START_TEST(test_defaults)
 	struct dl_config c = fx_config();
 
 	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
-	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
 	ck_assert(c.hopeless_aging == 1800);
 	ck_assert(c.hopeless_slack == 1);
 	ck_assert(c.triage_quantile == 0.5);
