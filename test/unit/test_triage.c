@@ -186,8 +186,14 @@ START_TEST(deadline_passed)
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
-	/* by default (HopelessSlack=1) it runs in job 1's 30 s of slack:
-	 * first, and job 1 still ends 20 s before its deadline */
+	/* by default (HopelessSlack=0) it goes after job 1 */
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* with HopelessSlack=1 it runs in job 1's 30 s of slack: first, and
+	 * job 1 still ends 20 s before its deadline */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
 	ck_assert(fx_world_get(&w, 2)->urgent);

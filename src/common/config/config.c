@@ -103,10 +103,9 @@ const struct dl_option dl_options[] = {
 	 "with HopelessRank=below, how long a hopeless job stays below jobs "
 	 "without deadlines",
 	 NULL},
-	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "1",
-	 "share of a feasible job's spare slack (predicted slack less what "
-	 "the deadline work arriving until its deadline would take) that "
-	 "hopeless jobs may take by running before it",
+	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
+	 "share of a feasible job's spare slack that hopeless jobs may take "
+	 "by running before it",
 	 NULL},
 	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0",
 	 "triage: share of each partition that tasks long against recent "
