@@ -185,8 +185,26 @@ START_TEST(deadline_passed)
 	w_task(&w, 2, 10, 5); /* due before now */
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	/* by default (HopelessSlack=0) it goes after job 1 */
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* with HopelessSlack=1 it runs in job 1's 30 s of slack: first, and
+	 * job 1 still ends 20 s before its deadline */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert(fx_world_get(&w, 2)->urgent);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 30,
+				1e-9);
+	/* lending nothing, it goes after job 1 */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
 	/* EDF runs the late one first */
 	w_plan(&w, "edf", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
@@ -362,6 +380,94 @@ START_TEST(hopeless_rank_and_aging)
 }
 END_TEST
 
+START_TEST(arrival_rate_and_spare_slack)
+{
+	double r = 0;
+
+	/* constant arrivals of 2 CPU-seconds a second, a minute apart: the
+	 * rate converges to 2 (the sum of a geometric series, exactly
+	 * 60 / (W (1 - e^(-60/W))) * 2 in the steady state, ~2.0167) */
+	for (int i = 1; i <= 2000; i++)
+		r = dl_triage_arrival_rate(r, 60.0 * (i - 1), 60.0 * i, 120,
+					   3600);
+	ck_assert_double_eq_tol(r, 120 / (3600 * (1 - exp(-60.0 / 3600))),
+				1e-6);
+	/* nothing arrives for one window: 1/e of it is left */
+	ck_assert_double_eq_tol(dl_triage_arrival_rate(2, 0, 3600, 0, 3600),
+				2 / M_E, 1e-12);
+	/* degenerate input: no decay backwards, bad values ignored */
+	ck_assert_double_eq(dl_triage_arrival_rate(2, 100, 50, 0, 3600), 2);
+	ck_assert_double_eq(dl_triage_arrival_rate(NAN, 0, 10, 36, 3600), 0.01);
+	ck_assert_double_eq(dl_triage_arrival_rate(-1, 0, 10, NAN, 3600), 0);
+	ck_assert_double_eq(dl_triage_arrival_rate(2, 0, 10, 36, 0), 2);
+	/* due in 100 s, ends in 10: 90 s of slack; with arrivals taking a
+	 * quarter of the cluster, 25 s of it is theirs */
+	ck_assert_double_eq(dl_triage_spare_slack(1100, 1010, 1000, 0), 90);
+	ck_assert_double_eq(dl_triage_spare_slack(1100, 1010, 1000, 0.25), 65);
+	ck_assert_double_eq(dl_triage_spare_slack(1100, 1010, 1000, 0.95), 0);
+	ck_assert_double_eq(dl_triage_spare_slack(1100, 1010, 1000, NAN), 90);
+	ck_assert_double_eq(dl_triage_spare_slack(1100, 1200, 1000, 0), 0);
+}
+END_TEST
+
+/* HopelessSlack lends only the slack the work arriving meanwhile will not
+ * need.  On one CPU: job 1 (10 s, due in 100 s), job 2 (50 s, due in 40 s:
+ * impossible), job 3 (30 s, due in 45 s).  Job 2 gives way to job 3; then
+ * job 3 ends at 30 s and job 1 at 40 s.  Job 2 before job 1 ends job 1 at
+ * 90 s: within its 60 s of slack while little work arrives, not when the
+ * work arriving takes 80 % of the CPU (80 s of the 100 s to its deadline,
+ * more than its slack). */
+START_TEST(hopeless_slack_leaves_room_for_arrivals)
+{
+	struct fx_world w;
+	struct dl_plan *prev;
+
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 100);
+	w_task(&w, 2, 50, 40);
+	w_task(&w, 3, 30, 45);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
+			 0);
+	/* the first plan counts only these three: 90 CPU-s an hour */
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_double_eq_tol(w.plan->arrivals.rate, 90 / 3600.0, 1e-12);
+	ck_assert_double_eq(w.plan->arrivals.at, T0);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert(fx_world_get(&w, 2)->urgent);
+	ck_assert_msg(strstr(fx_world_get(&w, 2)->explain,
+			     "still runs, in the slack of feasible deadline "
+			     "jobs"),
+		      "%s", fx_world_get(&w, 2)->explain);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 90,
+				1e-9);
+	/* deadline work has been arriving at 0.8 CPU: no room to lend */
+	prev = dl_plan_new(0);
+	ck_assert_ptr_nonnull(prev);
+	prev->policy = DL_POLICY_TRIAGE;
+	prev->arrivals.rate = 0.8;
+	prev->arrivals.at = T0;
+	dl_plan_finalize(prev);
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_msg(strstr(fx_world_get(&w, 2)->explain,
+			     "after jobs without deadlines for 30m"),
+		      "%s", fx_world_get(&w, 2)->explain);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	/* HopelessSlack=0 lends nothing whatever arrives */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	dl_plan_free(prev);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(jobs_without_deadline_hold_capacity)
 {
 	struct fx_world w;
@@ -481,6 +587,8 @@ int main(void)
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);
 	tcase_add_test(tc, hopeless_rank_and_aging);
+	tcase_add_test(tc, arrival_rate_and_spare_slack);
+	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, no_data_is_not_judged);

@@ -104,8 +104,7 @@ const struct dl_option dl_options[] = {
 	 "without deadlines",
 	 NULL},
 	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
-	 "share of a feasible job's predicted slack that hopeless jobs may "
-	 "take "
+	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
 	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0",

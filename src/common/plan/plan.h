@@ -140,6 +140,14 @@ struct dl_plan_slacks {
 	uint32_t next; /* where the next one goes */
 };
 
+/* The rate deadline work arrives at: CPU-seconds per second, decayed
+ * over an hour (policy/triage.c), and when it was last updated.  Each
+ * plan carries it on to the next. */
+struct dl_plan_arrivals {
+	double rate;
+	double at;
+};
+
 struct dl_plan {
 	double now;
 	enum dl_policy policy;
@@ -153,6 +161,7 @@ struct dl_plan {
 	struct dl_plan_stats stats;
 	struct dl_plan_portfolio portfolio;
 	struct dl_plan_slacks slacks;
+	struct dl_plan_arrivals arrivals;
 	/* map and reduce ids -> index into jobs, as sorted (id, index)
 	 * pairs: dl_plan_find in O(log n) once the plan is finalized */
 	uint64_t *ids;

@@ -53,8 +53,9 @@ struct tjob {
 	uint32_t pos; /* deadline order */
 	double cpu;   /* one task of the active phase */
 	double mem;
-	double work;     /* pending CPU-seconds at optimistic lengths */
-	double alone_lb; /* no earlier than this even alone (optimistic) */
+	double work;      /* pending CPU-seconds at optimistic lengths */
+	double work_mean; /* the same at mean lengths, every phase */
+	double alone_lb;  /* no earlier than this even alone (optimistic) */
 	double finish_opt, finish_mean, alone;
 	double since;     /* hopeless since; 0 = not hopeless */
 	bool readmit;     /* hopeless in the previous plan: may come back */
@@ -86,7 +87,8 @@ struct tctx {
 	struct dl_lookahead *opt, *mean;
 	double tol;
 	bool triage;
-	double horizon; /* tasks longer than this are long (reserve.h) */
+	double horizon;       /* tasks longer than this are long (reserve.h) */
+	double arrival_share; /* deadline work arriving, share of the CPUs */
 	struct dl_reserve_ledger rl;
 };
 
@@ -104,6 +106,31 @@ double dl_triage_length(double mean, double sd, double q, double waves)
 	if (waves > 1)
 		len = mean + (len - mean) / sqrt(waves);
 	return len > 0 ? len : mean;
+}
+
+double dl_triage_arrival_rate(double rate, double at, double now, double work,
+			      double window)
+{
+	double r = rate >= 0 && isfinite(rate) ? rate : 0;
+
+	if (!(window > 0) || !isfinite(window))
+		return r;
+	if (now > at && isfinite(now - at))
+		r *= exp(-(now - at) / window);
+	if (work > 0 && isfinite(work))
+		r += work / window;
+	return r;
+}
+
+double dl_triage_spare_slack(double deadline, double finish, double now,
+			     double share)
+{
+	double s;
+
+	if (!(share > 0))
+		share = 0;
+	s = deadline - finish - share * (deadline - now);
+	return s > 0 ? s : 0;
 }
 
 /* ---------------------------------------------------------- preparing */
@@ -244,6 +271,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		x.len = len_mean[p];
 		lm.phase[p] = x;
 		t->work += x.pending * len_opt[p] * lo.phase[p].cpus;
+		t->work_mean += x.pending * len_mean[p] * lo.phase[p].cpus;
 	}
 	t->alone_lb = alone_bound(c, t, full, len_opt);
 	t->la = dl_la_add_job(c->opt, &lo);
@@ -810,10 +838,16 @@ static bool harmless(const struct tctx *c, const double *fin0)
 			continue;
 		f = dl_la_job(c->mean, t->la)->finish;
 		if (!late(c, t, f0)) {
-			/* of its slack, the job lends HopelessSlack */
+			/* of its slack that the work arriving until its
+			 * deadline will not take, it lends HopelessSlack */
 			double lend = c->in->cfg->hopeless_slack;
 
-			if (f > f0 + lend * (t->goal.job - f0) + c->tol)
+			if (f > f0 +
+					lend * dl_triage_spare_slack(
+						       t->goal.job, f0,
+						       c->in->now,
+						       c->arrival_share) +
+					c->tol)
 				return false;
 		} else if (f > f0 + c->tol) {
 			return false;
@@ -974,7 +1008,10 @@ static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
 	double now = c->in->now, f;
 	char span[16], when[16], aged[16], rank[64];
 
-	if (urgent) {
+	if (t->anchor != NO_ANCHOR) {
+		snprintf(rank, sizeof(rank),
+			 "in the slack of feasible deadline jobs");
+	} else if (urgent) {
 		snprintf(rank, sizeof(rank), "after feasible deadline jobs");
 	} else {
 		dl_format_span(t->since + cfg->hopeless_aging - now, aged,
@@ -1160,16 +1197,30 @@ static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
 	}
 }
 
-/* Each job judged for the first time adds its slack to the history. */
+/* Each job judged for the first time adds its slack to the history and
+ * its work to the arrival rate (what the slack lent keeps free). */
 static void reserve_learn(struct tctx *c, struct dl_plan *plan)
 {
+	const struct dl_plan *prev = c->in->prev;
+	double work = 0;
+
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		const struct tjob *t = &c->t[c->edf[k]];
 
 		if (t->state != T_NODATA && t->goal.job > 0 &&
-		    dl_reserve_first_judged(c->in->prev, t->job->id))
+		    dl_reserve_first_judged(c->in->prev, t->job->id)) {
 			dl_reserve_note(plan, t->goal.job - t->alone_lb);
+			work += t->work_mean;
+		}
 	}
+	plan->arrivals.at = c->in->now;
+	plan->arrivals.rate = dl_triage_arrival_rate(
+		prev ? prev->arrivals.rate : 0, prev ? prev->arrivals.at : 0,
+		c->in->now, work, DL_TRIAGE_ARRIVAL_WINDOW);
+	c->arrival_share =
+		plan->stats.capacity_cpus > 0
+			? plan->arrivals.rate / plan->stats.capacity_cpus
+			: 0;
 }
 
 static void reserve_running(struct tctx *c, const struct tjob *t)

@@ -45,6 +45,8 @@
 /* Lookahead runs one cycle spends placing hopeless jobs in the slack of
  * the feasible ones. */
 #define DL_TRIAGE_MAX_SLACK_RUNS 16
+/* The window over which the rate deadline work arrives at is learnt. */
+#define DL_TRIAGE_ARRIVAL_WINDOW 3600.0
 
 struct dl_plan *dl_triage_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen);
@@ -56,5 +58,18 @@ struct dl_plan *dl_edf_plan(const struct dl_policy_input *in, char *err,
  * mean by sqrt(waves) (the tasks one slot runs in sequence average out).
  * The mean when the spread is unknown; never above the mean for q < 0.5. */
 double dl_triage_length(double mean, double sd, double q, double waves);
+
+/* The rate deadline work arrives at (CPU-seconds per second), decayed
+ * exponentially over `window` seconds: the rate learnt until `at`, aged to
+ * `now`, plus `work` that arrived since.  Constant arrivals r give r. */
+double dl_triage_arrival_rate(double rate, double at, double now, double work,
+			      double window);
+
+/* The slack a job on time may lend (HopelessSlack): its slack, deadline
+ * minus finish, less the delay work arriving until its deadline would
+ * cost it if all of it came first (share = that work's share of the
+ * cluster, the arrival rate over the capacity); never below 0. */
+double dl_triage_spare_slack(double deadline, double finish, double now,
+			     double share);
 
 #endif
