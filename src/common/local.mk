@@ -73,6 +73,7 @@ DL_CORE_SOURCES = \
 	src/common/portfolio/score.c src/common/portfolio/score.h \
 	src/common/portfolio/round.c src/common/portfolio/round.h \
 	src/common/portfolio/future.c src/common/portfolio/future.h \
+	src/common/portfolio/forecast.c src/common/portfolio/forecast.h \
 	src/common/portfolio/choose.c src/common/portfolio/choose.h \
 	src/common/portfolio/portfolio.c src/common/portfolio/portfolio.h \
 	src/common/config/config.c src/common/config/config.h \

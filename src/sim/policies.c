@@ -69,6 +69,7 @@ static int portfolio_init(const struct sim_policy *self, struct sim_engine *eng,
 
 static void portfolio_fini(void *state)
 {
+	dl_pf_state_free(state);
 	free(state);
 }
 

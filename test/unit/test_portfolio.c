@@ -13,6 +13,7 @@
 #include "common/portfolio/choose.h"
 #include "common/plan/plan_json.h"
 #include "common/policy/policy.h"
+#include "common/portfolio/forecast.h"
 #include "common/portfolio/future.h"
 #include "common/portfolio/portfolio.h"
 #include "common/portfolio/round.h"
@@ -426,6 +427,220 @@ START_TEST(future_from_snapshot)
 }
 END_TEST
 
+/* The simulator's typed view (node 2n map slots, 2n+1 reduce slots) comes
+ * back as its typed cluster: map and reduce slots apart, not one pool of
+ * CPUs where reduce tasks take map slots (before: CPU mode, 4 nodes). */
+START_TEST(future_typed_view)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[1];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	char err[256] = "";
+
+	fx_cluster(&cl, 4, 1, 0);
+	cl.typed_slots = true;
+	cl.nodes[1].cpus = 2;   /* node 0: 1 map slot, 2 reduce slots */
+	cl.nodes[3].up = false; /* node 1: its reduce side down */
+	jobs[0] = fx_job(10, 3, 900, 1100);
+	ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP], 990, 2,
+					      DL_POOL_REGULAR),
+			 0);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 1;
+	in.cfg = &cfg;
+	in.now = 1000;
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_int_eq(cs.mode, SIM_SLOTS_TYPED);
+	ck_assert_uint_eq(cs.nnodes, 2);
+	ck_assert_uint_eq(cs.nodes[0].map_slots, 1);
+	ck_assert_uint_eq(cs.nodes[0].reduce_slots, 2);
+	ck_assert_uint_eq(cs.nodes[1].map_slots, 1);
+	ck_assert_uint_eq(cs.nodes[1].reduce_slots, 0);
+	ck_assert_uint_eq(ws.jobs[0].partition, 0);
+	/* the task on view node 2 (node 1's map side) runs on node 1 */
+	ck_assert_uint_eq(ws.jobs[0].phase[0].nrunning, 1);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].running_node[0], 1);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_job_free(jobs[0]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
+/* A drawn length past the task's time limit is the fitted tail's: the
+ * round's task ends inside the limit instead of being killed (before: no
+ * cap, and a job whose tasks all finished in time counted as missed). */
+START_TEST(future_lengths_within_time_limit)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[1];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct sim_options opt = {.seed = 3};
+	struct sim_engine *e;
+	char err[256] = "";
+
+	fx_cluster(&cl, 1, 8, 0);
+	/* 8 tasks of mean 50 s, spread 40 s, limit 60 s; due in 500 s */
+	jobs[0] = fx_job(10, 8, 900, 1500);
+	jobs[0]->phase[DL_MAP].prior_mean = 50;
+	jobs[0]->phase[DL_MAP].prior_p90 = 50 + 1.2815515655 * 40;
+	jobs[0]->phase[DL_MAP].time_limit = 60;
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 1;
+	in.cfg = &cfg;
+	in.now = 1000;
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_int_eq(ws.jobs[0].phase[0].len.kind, SIM_DIST_LOGNORMAL);
+	ck_assert(ws.jobs[0].phase[0].len.max < 60);
+	ck_assert(ws.jobs[0].phase[0].len.max > 59.9);
+	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_EDF), &cfg, &opt,
+			   err, sizeof(err));
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(e->jobs[0].dj->phase[0].failed, 0);
+	ck_assert(sim_job_met(&e->jobs[0]));
+	sim_engine_free(e);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_job_free(jobs[0]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
+/* The arrival forecast: jobs seen once are recorded with their whole
+ * shape, forgotten after the window, and replayed shifted forward by the
+ * window (sample 0), or rotated within it (other samples). */
+START_TEST(forecast_replays_recent_arrivals)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[2];
+	struct dl_policy_input in;
+	struct dl_pf_recent r;
+	struct sim_workload_spec base, w0, w1;
+	struct sim_job_spec one;
+	bool rotated = false;
+
+	memset(&r, 0, sizeof(r));
+	memset(&base, 0, sizeof(base));
+	memset(&one, 0, sizeof(one));
+	fx_cluster(&cl, 1, 4, 0);
+	jobs[0] = fx_job(10, 6, 700, 1300); /* due 600 s after arrival */
+	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
+	jobs[1] = fx_job(11, 3, 950, 0);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 2;
+	in.cfg = &cfg;
+	in.now = 1000;
+	ck_assert_int_eq(dl_pf_recent_note(&r, &in, 600, 60), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_uint_eq(r.last_id, 11);
+	ck_assert_uint_eq(r.jobs[0].phase[0].tasks, 6); /* all, not pending */
+	ck_assert_double_eq_tol(r.jobs[0].arrival, 700, 1e-9);
+	ck_assert_double_eq_tol(r.jobs[0].deadline, 1300, 1e-9);
+	ck_assert_double_eq_tol(r.jobs[1].deadline, 0, 1e-9);
+	/* seen again: not recorded twice */
+	ck_assert_int_eq(dl_pf_recent_note(&r, &in, 600, 60), 0);
+	ck_assert_uint_eq(r.n, 2);
+
+	/* a base future of one job at origin 10 */
+	one.name = "10";
+	one.arrival = 10;
+	base.jobs = &one;
+	base.njobs = 1;
+	ck_assert_int_eq(dl_pf_forecast(&base, &r, 1000, 10, 600, 7, 0, &w0),
+			 0);
+	ck_assert_uint_eq(w0.njobs, 3);
+	ck_assert_str_eq(w0.jobs[0].name, "10");
+	ck_assert_str_eq(w0.jobs[1].name, "+wc");
+	/* arrived 700 = 300 s into the window [400, 1000]: 300 s after the
+	 * origin, due 600 s after that */
+	ck_assert_double_eq_tol(w0.jobs[1].arrival, 310, 1e-9);
+	ck_assert_double_eq_tol(w0.jobs[1].deadline, 910, 1e-9);
+	ck_assert_double_eq_tol(w0.jobs[2].arrival, 560, 1e-9);
+	ck_assert_double_eq_tol(w0.jobs[2].deadline, 0, 1e-9);
+	/* other samples: rotated within the window, gaps kept mod window */
+	for (uint32_t k = 1; k < 4; k++) {
+		double gap;
+
+		ck_assert_int_eq(
+			dl_pf_forecast(&base, &r, 1000, 10, 600, 7, k, &w1), 0);
+		ck_assert_uint_eq(w1.njobs, 3);
+		for (int i = 1; i < 3; i++) {
+			ck_assert(w1.jobs[i].arrival >= 10);
+			ck_assert(w1.jobs[i].arrival < 610);
+		}
+		gap = fmod(w1.jobs[2].arrival - w1.jobs[1].arrival + 600, 600);
+		ck_assert_double_eq_tol(gap, 250, 1e-6);
+		rotated |= fabs(w1.jobs[1].arrival - 310) > 1;
+		dl_pf_forecast_free(&w1, 1);
+	}
+	ck_assert(rotated);
+	dl_pf_forecast_free(&w0, 1);
+	/* no window: the base alone */
+	ck_assert_int_eq(dl_pf_forecast(&base, &r, 1000, 10, 0, 7, 0, &w0), 0);
+	ck_assert_uint_eq(w0.njobs, 1);
+	dl_pf_forecast_free(&w0, 1);
+	/* later: the job of 700 falls out of the window [800, 1400] */
+	in.now = 1400;
+	ck_assert_int_eq(dl_pf_recent_note(&r, &in, 600, 60), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_double_eq_tol(r.jobs[0].arrival, 950, 1e-9);
+	dl_pf_recent_clear(&r);
+	ck_assert_uint_eq(r.n, 0);
+	dl_job_free(jobs[0]);
+	dl_job_free(jobs[1]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
+/* Switching needs the challenger to win on most samples, not only on the
+ * mean: one lucky draw does not carry a switch. */
+START_TEST(switch_needs_most_samples)
+{
+	struct dl_pf_round r;
+	struct dl_pf_choice c;
+	const double cur[3] = {10, 10, 10}, one_lucky[3] = {0, 12, 12},
+		     most[3] = {9, 9, 11};
+
+	memset(&r, 0, sizeof(r));
+	result(&r, DL_POLICY_TRIAGE, 10);
+	result(&r, DL_POLICY_EDF, 8);
+	r.samples = 3;
+	memcpy(r.r[0].sample_total, cur, sizeof(cur));
+	memcpy(r.r[1].sample_total, one_lucky, sizeof(one_lucky));
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 1, &c);
+	ck_assert(!c.switched);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_SAMPLES);
+	ck_assert_uint_eq(c.wins, 1);
+	ck_assert_ptr_nonnull(strstr(c.why, "1 of 3 samples"));
+	ck_assert_str_eq(dl_pf_reason_name(c.reason), "samples");
+	r.r[1].score.total = 29.0 / 3;
+	memcpy(r.r[1].sample_total, most, sizeof(most));
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 0.1, &c);
+	ck_assert(c.switched);
+	ck_assert_uint_eq(c.wins, 2);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+}
+END_TEST
+
 /* Policy=portfolio over plan cycles: the overload of round_ranks_* as a
  * snapshot (one CPU; job 1 due in 50 s with 100 s of work, job 2 due in
  * 60 s with 24 s), EDF listed first so it starts active. */
@@ -463,6 +678,10 @@ START_TEST(policy_portfolio_switches_and_records)
 		0);
 	ck_assert_int_eq(
 		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
+		0);
+	/* the queue alone (forecast_* tests the replayed arrivals) */
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioForecast", "0", err, sizeof(err)),
 		0);
 	memset(&in, 0, sizeof(in));
 	in.cluster = &cl;
@@ -529,6 +748,7 @@ START_TEST(policy_portfolio_switches_and_records)
 			 EINVAL);
 	/* dl_policy_plan does not plan Policy=portfolio itself */
 	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	dl_pf_state_free(&st);
 	dl_job_free(jobs[0]);
 	dl_job_free(jobs[1]);
 	dl_cluster_free(&cl);
@@ -548,6 +768,10 @@ int main(void)
 	tcase_add_test(tc, round_is_deterministic);
 	tcase_add_test(tc, round_budget_and_arguments);
 	tcase_add_test(tc, future_from_snapshot);
+	tcase_add_test(tc, future_typed_view);
+	tcase_add_test(tc, future_lengths_within_time_limit);
+	tcase_add_test(tc, forecast_replays_recent_arrivals);
+	tcase_add_test(tc, switch_needs_most_samples);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -163,6 +163,11 @@ const struct dl_option dl_options[] = {
 	{"PortfolioMinDwell", DL_OPT_DURATION, OFF(portfolio_min_dwell), 0,
 	 604800, "5m", "least time a policy runs before the portfolio switches",
 	 NULL},
+	{"PortfolioForecast", DL_OPT_DURATION, OFF(portfolio_forecast), 0,
+	 604800, "0",
+	 "arrivals of this last stretch replayed as a round's future ones; "
+	 "0 = none",
+	 NULL},
 	{"PortfolioMissedWeight", DL_OPT_DOUBLE, OFF(portfolio_missed_weight),
 	 0, 1000, "1", "score points per percent of deadlines missed", NULL},
 	{"PortfolioLatenessWeight", DL_OPT_DOUBLE,

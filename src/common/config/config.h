@@ -78,6 +78,7 @@ struct dl_config {
 	double portfolio_budget;          /* wall s a round may take */
 	double portfolio_margin;          /* score points a switch must gain */
 	double portfolio_min_dwell;       /* s a policy runs before a switch */
+	double portfolio_forecast;        /* s of arrivals replayed; 0 = none */
 	double portfolio_missed_weight;   /* per % of deadlines missed */
 	double portfolio_lateness_weight; /* per minute of mean tardiness */
 	double portfolio_slowdown_weight; /* per unit of mean slowdown - 1 */

@@ -22,6 +22,8 @@ const char *dl_pf_reason_name(enum dl_pf_reason r)
 		return "budget";
 	case DL_PF_KEEP_UNSCORED:
 		return "unscored";
+	case DL_PF_KEEP_SAMPLES:
+		return "samples";
 	}
 	return "?";
 }
@@ -99,6 +101,19 @@ void dl_pf_choose(const struct dl_pf_round *round, enum dl_policy current,
 				 "%.2f",
 				 cname, dl_policy_name(best->policy), out->gain,
 				 margin);
+			return;
+		}
+		for (uint32_t k = 0;
+		     k < round->samples && k < DL_PF_MAX_SAMPLES; k++)
+			out->wins +=
+				best->sample_total[k] < cur->sample_total[k];
+		if (round->samples && 2 * out->wins <= round->samples) {
+			keep(out, DL_PF_KEEP_SAMPLES);
+			snprintf(out->why, sizeof(out->why),
+				 "kept %s: %s better by %.2f on the mean, but "
+				 "on only %u of %u samples",
+				 cname, dl_policy_name(best->policy), out->gain,
+				 out->wins, round->samples);
 			return;
 		}
 	}

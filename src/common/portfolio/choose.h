@@ -5,9 +5,13 @@
  *
  *   keep the current policy when the round is over budget or scored
  *   nothing, when the current policy is the best (ties keep it), when it
- *   has run for less than the minimum dwell time, or when the best is not
- *   better by at least the margin (in score points); otherwise switch to
- *   the best (the first in the candidates' order among equals).
+ *   has run for less than the minimum dwell time, when the best is not
+ *   better by at least the margin (in score points), or when the best
+ *   does not beat the current policy on more than half of the round's
+ *   samples (sample by sample, on the same draws: a policy that wins the
+ *   mean through one lucky draw does not win); otherwise switch to the
+ *   best (the first in the candidates' order among equals).  A round
+ *   without per-sample totals (samples 0) is judged on the mean alone.
  *
  * A current policy the round did not score (not a candidate, or its runs
  * failed) gives way to the best at once: there is nothing to weigh it by.
@@ -27,6 +31,7 @@ enum dl_pf_reason {
 	DL_PF_KEEP_MARGIN,   /* better one found, not by the margin */
 	DL_PF_KEEP_BUDGET,   /* the round ran over its time budget */
 	DL_PF_KEEP_UNSCORED, /* no candidate could be scored */
+	DL_PF_KEEP_SAMPLES,  /* better on the mean, not on most samples */
 };
 
 struct dl_pf_choice {
@@ -35,6 +40,7 @@ struct dl_pf_choice {
 	bool switched;
 	enum dl_pf_reason reason;
 	double gain;   /* current's total - best's total; 0 when unknown */
+	uint32_t wins; /* samples where the best beat the current policy */
 	char why[200]; /* one line for the log and sdeadline */
 };
 

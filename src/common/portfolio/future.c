@@ -19,9 +19,48 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
+/* CPUs of a view node that the plan's work may use */
+static uint32_t free_cpus(const struct dl_node *dn)
+{
+	return dn->up && dn->cpus > dn->cpus_other ? dn->cpus - dn->cpus_other
+						   : 0;
+}
+
+/* The simulator's typed view (model.h, typed_slots) back as its typed
+ * cluster: node n with the map slots of view node 2n and the reduce slots
+ * of 2n+1, one partition, slots handed out round robin as Hadoop's
+ * heartbeats do. */
+static int build_typed_cluster(const struct dl_cluster *cl,
+			       struct sim_cluster_spec *cs)
+{
+	cs->mode = SIM_SLOTS_TYPED;
+	cs->order = SIM_ORDER_ROUND_ROBIN;
+	cs->nnodes = cl->nnodes / 2;
+	cs->nodes = calloc(cs->nnodes ? cs->nnodes : 1, sizeof(*cs->nodes));
+	cs->partitions[0] = strdup("batch");
+	if (!cs->nodes || !cs->partitions[0])
+		return ENOMEM;
+	cs->npartitions = 1;
+	for (uint32_t n = 0; n < cs->nnodes; n++) {
+		struct sim_node_spec *sn = &cs->nodes[n];
+
+		sn->name = dup_or_empty(cl->nodes[2 * n].name);
+		if (!sn->name)
+			return ENOMEM;
+		sn->speed = 1;
+		sn->pool = cl->nodes[2 * n].pool;
+		sn->map_slots = free_cpus(&cl->nodes[2 * n]);
+		sn->reduce_slots = free_cpus(&cl->nodes[2 * n + 1]);
+		sn->partitions = 1;
+	}
+	return 0;
+}
+
 static int build_cluster(const struct dl_cluster *cl,
 			 struct sim_cluster_spec *cs, char *err, size_t errlen)
 {
+	if (cl->typed_slots)
+		return build_typed_cluster(cl, cs);
 	if (cl->npartitions > SIM_MAX_PARTITIONS) {
 		snprintf(err, errlen,
 			 "portfolio: %u partitions, the simulator models %u",
@@ -84,7 +123,12 @@ static void lengths(struct sim_phase_spec *sp, const struct dl_phase *ph,
 		sim_dist_const(&sp->len, mean);
 	}
 	sp->len.min = SIM_MIN_LENGTH;
-	sp->len.max = INFINITY;
+	/* a draw past the time limit is the fitted tail's, not the job's
+	 * (its user set the limit above its longest task): it ends just
+	 * inside the limit rather than as a task Slurm kills */
+	sp->len.max = ph->time_limit > 2 * SIM_MIN_LENGTH
+			      ? ph->time_limit - SIM_MIN_LENGTH
+			      : INFINITY;
 	sp->prior_mean = mean;
 	sp->prior_p90 = sd > 0 && isfinite(sd) ? mean + Z90 * sd : mean;
 }
@@ -108,8 +152,10 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 	js->account = dup_or_empty(dj->account);
 	if (!js->name || !js->user || !js->account)
 		return ENOMEM;
-	js->partition =
-		dj->partition < in->cluster->npartitions ? dj->partition : 0;
+	js->partition = !in->cluster->typed_slots &&
+					dj->partition < in->cluster->npartitions
+				? dj->partition
+				: 0;
 	js->reduce_cost = dj->reduce_cost;
 	js->arrival = origin;
 	if (deadline > 0)
@@ -133,7 +179,9 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 		/* a task on no known node is counted as pending */
 		if (rt->node >= in->cluster->nnodes)
 			continue;
-		sp->running_node[k] = rt->node;
+		/* typed: a view node's pair is the simulated node */
+		sp->running_node[k] =
+			in->cluster->typed_slots ? rt->node / 2 : rt->node;
 		sp->running_elapsed[k] =
 			in->now > rt->start ? in->now - rt->start : 0;
 		k++;
@@ -152,9 +200,56 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 	return 0;
 }
 
+int dl_pf_job_shape(const struct dl_policy_input *in, const struct dl_job *dj,
+		    double fallback_len, struct sim_job_spec *js)
+{
+	double deadline, reduce_cost;
+
+	memset(js, 0, sizeof(*js));
+	if (!in || !in->cfg || !in->cluster || !dj)
+		return EINVAL;
+	deadline = dl_job_deadline(dj);
+	reduce_cost =
+		dj->reduce_cost > 0 ? dj->reduce_cost : in->cfg->reduce_cost;
+	js->name = dup_or_empty(dj->name);
+	js->user = dup_or_empty(dj->user);
+	js->account = dup_or_empty(dj->account);
+	if (!js->name || !js->user || !js->account)
+		return ENOMEM;
+	js->partition = !in->cluster->typed_slots &&
+					dj->partition < in->cluster->npartitions
+				? dj->partition
+				: 0;
+	js->reduce_cost = dj->reduce_cost;
+	js->arrival =
+		isfinite(dj->submit) && dj->submit > 0 && dj->submit <= in->now
+			? dj->submit
+			: in->now;
+	js->deadline = deadline > js->arrival ? deadline : 0;
+	for (int p = 0; p < DL_PHASES && p < 2; p++) {
+		const struct dl_phase *ph = &dj->phase[p];
+		struct sim_phase_spec *sp = &js->phase[p];
+
+		sp->tasks = ph->tasks;
+		sp->cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+		sp->mem = ph->mem_per_task;
+		sp->time_limit = ph->time_limit;
+		lengths(sp, ph, p ? js->phase[0].prior_mean : 0,
+			p ? reduce_cost : 1, fallback_len);
+	}
+	return js->phase[0].tasks ? 0 : EINVAL;
+}
+
 int dl_pf_future(const struct dl_policy_input *in, double fallback_len,
 		 struct sim_cluster_spec *cs, struct sim_workload_spec *ws,
 		 char *err, size_t errlen)
+{
+	return dl_pf_future_at(in, fallback_len, cs, ws, NULL, err, errlen);
+}
+
+int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
+		    struct sim_cluster_spec *cs, struct sim_workload_spec *ws,
+		    double *origin_out, char *err, size_t errlen)
 {
 	double origin = 0;
 	int rc;
@@ -200,6 +295,8 @@ int dl_pf_future(const struct dl_policy_input *in, double fallback_len,
 		if (rc)
 			goto fail;
 	}
+	if (origin_out)
+		*origin_out = origin;
 	return 0;
 fail:
 	if (rc == ENOMEM)

@@ -8,7 +8,12 @@
  *   cluster  every node with the CPUs and memory that work the plan does
  *            not manage leaves (a node that is down has none); that
  *            capacity is not given back during the run (a pessimistic
- *            stand-in: Slurm's expected ends are not modelled);
+ *            stand-in: Slurm's expected ends are not modelled); the
+ *            simulator's typed view (model.h typed_slots) becomes its
+ *            typed cluster again, map and reduce slots apart (a job in
+ *            its reduce phase then runs its reduce tasks on map slots:
+ *            the engine starts a snapshot's running tasks in the first
+ *            phase only);
  *   jobs     every job with tasks left, arriving at origin, its deadline
  *            as far from it as from now (one already past: due at once);
  *            the active
@@ -37,5 +42,16 @@
 int dl_pf_future(const struct dl_policy_input *in, double fallback_len,
 		 struct sim_cluster_spec *cs, struct sim_workload_spec *ws,
 		 char *err, size_t errlen);
+/* The same, with the run's origin (the snapshot's now) in *origin. */
+int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
+		    struct sim_cluster_spec *cs, struct sim_workload_spec *ws,
+		    double *origin, char *err, size_t errlen);
+
+/* A job as it arrived, for the arrival forecast (forecast.h): every task
+ * of both phases, none running, lengths as above, arrival its submission
+ * (now when unknown), deadline absolute (0 = none).  Free its strings with
+ * the spec's.  0, EINVAL (nothing to replay) or ENOMEM. */
+int dl_pf_job_shape(const struct dl_policy_input *in, const struct dl_job *dj,
+		    double fallback_len, struct sim_job_spec *js);
 
 #endif

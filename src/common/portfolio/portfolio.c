@@ -22,6 +22,14 @@ void dl_pf_state_init(struct dl_pf_state *st)
 	st->last_round = -INFINITY;
 }
 
+void dl_pf_state_free(struct dl_pf_state *st)
+{
+	if (!st)
+		return;
+	dl_pf_recent_clear(&st->recent);
+	dl_pf_state_init(st);
+}
+
 /* The seed of a round: its time and number, so a replay of the same
  * cycles draws the same lengths. */
 static uint64_t round_seed(double now, uint32_t round)
@@ -70,7 +78,10 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 				 .horizon_s = cfg->portfolio_horizon,
 				 .weights = {cfg->portfolio_missed_weight,
 					     cfg->portfolio_lateness_weight,
-					     cfg->portfolio_slowdown_weight}};
+					     cfg->portfolio_slowdown_weight},
+				 .recent = &st->recent,
+				 .window = cfg->portfolio_forecast,
+				 .now = in->now};
 	struct sim_cluster_spec cs;
 	struct sim_workload_spec ws;
 	char err[256] = "";
@@ -78,7 +89,8 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 
 	st->last_round = in->now;
 	st->rounds++;
-	rc = dl_pf_future(in, FALLBACK_LEN, &cs, &ws, err, sizeof(err));
+	rc = dl_pf_future_at(in, FALLBACK_LEN, &cs, &ws, &p.origin, err,
+			     sizeof(err));
 	if (!rc) {
 		rc = dl_pf_run_round(&cs, &ws, cfg, cands, ncands, &p,
 				     &st->round, err, sizeof(err));
@@ -165,6 +177,12 @@ struct dl_plan *dl_pf_plan(struct dl_pf_state *st,
 		st->active = cands[0];
 		st->active_since = in->now;
 	}
+	/* every cycle: a job seen once is replayed (forecast.h); out of
+	 * memory only loses the newest arrivals from the forecast */
+	if (dl_pf_recent_note(&st->recent, in, in->cfg->portfolio_forecast,
+			      FALLBACK_LEN))
+		dl_log(DL_LOG_ERROR, "portfolio: arrivals not recorded: out of "
+				     "memory");
 	if (!(in->now - st->last_round < in->cfg->portfolio_interval))
 		run_round(st, in, cands, ncands);
 

@@ -4,6 +4,8 @@
  * PortfolioPolicies (future.h, round.h), scored (score.h), and the policy
  * that plans is kept or switched by the rule with hysteresis (choose.h).
  * Between rounds the chosen policy plans every cycle as if configured.
+ * Every cycle records the jobs that arrived (forecast.h); a round
+ * replays the last PortfolioForecast's arrivals as its future ones.
  *
  * State transfer: the candidates are the planning policies, which hold no
  * job (only realtime holds, and it is not a candidate) and keep no state
@@ -25,6 +27,7 @@
 #include "common/plan/plan.h"
 #include "common/policy/input.h"
 #include "common/portfolio/choose.h"
+#include "common/portfolio/forecast.h"
 #include "common/portfolio/round.h"
 
 struct dl_pf_state {
@@ -36,9 +39,12 @@ struct dl_pf_state {
 	bool have_round;
 	struct dl_pf_round round;   /* the last round */
 	struct dl_pf_choice choice; /* and its decision */
+	struct dl_pf_recent recent; /* arrivals of the last PortfolioForecast */
 };
 
 void dl_pf_state_init(struct dl_pf_state *st);
+/* Free what the state holds (the recent arrivals) and initialise it. */
+void dl_pf_state_free(struct dl_pf_state *st);
 
 /* One plan cycle under Policy=portfolio (in->cfg->policy): a round when
  * one is due, then the active policy's plan, with the portfolio's record

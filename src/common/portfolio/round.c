@@ -59,6 +59,13 @@ static int check_args(const struct sim_cluster_spec *cs,
 			 p->samples, (unsigned) DL_PF_MAX_SAMPLES);
 		return EINVAL;
 	}
+	if (p->recent && (!isfinite(p->window) || p->window < 0 ||
+			  !isfinite(p->now) || !isfinite(p->origin))) {
+		snprintf(err, errlen,
+			 "portfolio round: the forecast needs a window >= 0 "
+			 "and finite times");
+		return EINVAL;
+	}
 	if (!isfinite(p->budget_s) || p->budget_s <= 0 ||
 	    !isfinite(p->horizon_s) || p->horizon_s < 0) {
 		snprintf(err, errlen,
@@ -134,6 +141,16 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	 * candidate equally */
 	for (uint32_t k = 0; k < p->samples && !out->over_budget; k++) {
 		uint64_t seed = sample_seed(p->seed, k);
+		struct sim_workload_spec wk;
+
+		rc = dl_pf_forecast(ws, p->recent, p->now, p->origin,
+				    p->recent ? p->window : 0, p->seed, k, &wk);
+		if (rc) {
+			snprintf(err, errlen, "portfolio round: %s",
+				 rc == ENOMEM ? "out of memory"
+					      : "bad forecast arguments");
+			return rc;
+		}
 
 		for (uint32_t i = 0; i < ncands; i++) {
 			struct dl_pf_result *r = &out->r[i];
@@ -143,7 +160,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 
 			if (!r->scored)
 				continue;
-			rc = run_one(cs, ws, cfg, sim_core_policy(cands[i]),
+			rc = run_one(cs, &wk, cfg, sim_core_policy(cands[i]),
 				     seed, p->horizon_s, stop_at, &t, why,
 				     sizeof(why));
 			if (rc == ETIME) {
@@ -152,6 +169,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			}
 			if (rc == ENOMEM) {
 				snprintf(err, errlen, "%s", why);
+				dl_pf_forecast_free(&wk, ws->njobs);
 				return ENOMEM;
 			}
 			if (rc) {
@@ -169,7 +187,11 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			r->score.total += s.total / p->samples;
 			if (s.total > r->worst_total)
 				r->worst_total = s.total;
+			r->sample_total[k] = s.total;
 		}
+		dl_pf_forecast_free(&wk, ws->njobs);
+		if (!out->over_budget)
+			out->samples = k + 1;
 	}
 	if (out->over_budget)
 		for (uint32_t i = 0; i < ncands; i++)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/config/config.h"
+#include "common/portfolio/forecast.h"
 #include "common/portfolio/score.h"
 #include "common/simulate/spec.h"
 
@@ -31,6 +32,11 @@ struct dl_pf_params {
 	double budget_s;  /* wall-time budget of the whole round, > 0 */
 	double horizon_s; /* simulated seconds; 0 = until every job ends */
 	struct dl_pf_weights weights;
+	/* the arrival forecast (forecast.h): the recent arrivals replayed
+	 * over the next `window` s from the run's origin, the snapshot's
+	 * `now`; recent NULL or window 0: none */
+	const struct dl_pf_recent *recent;
+	double window, now, origin;
 };
 
 struct dl_pf_result {
@@ -38,14 +44,16 @@ struct dl_pf_result {
 	bool scored;              /* every sample ran */
 	struct dl_pf_score score; /* the mean of the samples' scores */
 	double worst_total;       /* the worst sample's total */
-	char err[160];            /* why not scored (other than the budget) */
+	double sample_total[DL_PF_MAX_SAMPLES]; /* each sample's total */
+	char err[160]; /* why not scored (other than the budget) */
 };
 
 struct dl_pf_round {
 	uint32_t n;
 	struct dl_pf_result r[DL_PF_MAX_CANDIDATES];
 	bool over_budget;
-	uint32_t runs; /* engine runs completed */
+	uint32_t runs;    /* engine runs completed */
+	uint32_t samples; /* samples every scored candidate ran */
 	double wall_s;
 };
 

@@ -1859,6 +1859,7 @@ static int build_view(struct sim_engine *e, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return ENOMEM;
 	}
+	e->view.typed_slots = typed;
 	if (typed) {
 		e->part_map =
 			(uint32_t) dl_cluster_add_partition(&e->view, "map");

@@ -522,6 +522,9 @@ extern void fini(void)
 	dl_config_free(&cfg);
 	dl_forecast_free(forecast);
 	forecast = NULL;
+	if (portfolio_ready)
+		dl_pf_state_free(&portfolio);
+	portfolio_ready = false;
 	info("%s: stopped", SDL_PREFIX);
 }
 

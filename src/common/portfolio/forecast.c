@@ -1,0 +1,160 @@
+/*
+ * forecast.c - the recent arrival process, replayed as a round's future
+ * arrivals.
+ */
+#include "common/portfolio/forecast.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/portfolio/future.h"
+#include "common/simulate/rng.h"
+
+static void job_spec_free(struct sim_job_spec *j)
+{
+	free(j->name);
+	free(j->user);
+	free(j->account);
+	for (int p = 0; p < 2; p++) {
+		sim_dist_free(&j->phase[p].len);
+		free(j->phase[p].lengths);
+		free(j->phase[p].running_node);
+		free(j->phase[p].running_elapsed);
+	}
+	memset(j, 0, sizeof(*j));
+}
+
+void dl_pf_recent_clear(struct dl_pf_recent *r)
+{
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < r->n; i++)
+		job_spec_free(&r->jobs[i]);
+	free(r->jobs);
+	memset(r, 0, sizeof(*r));
+}
+
+/* forget the arrivals before `since`, keeping the order */
+static void forget_before(struct dl_pf_recent *r, double since)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (r->jobs[i].arrival < since)
+			job_spec_free(&r->jobs[i]);
+		else
+			r->jobs[k++] = r->jobs[i];
+	}
+	r->n = k;
+}
+
+int dl_pf_recent_note(struct dl_pf_recent *r, const struct dl_policy_input *in,
+		      double window, double fallback_len)
+{
+	uint64_t top;
+
+	if (!r || !in)
+		return EINVAL;
+	top = r->last_id;
+	for (uint32_t j = 0; j < in->njobs; j++) {
+		const struct dl_job *dj = in->jobs ? in->jobs[j] : NULL;
+		struct sim_job_spec js;
+		int rc;
+
+		if (!dj || dj->id <= r->last_id)
+			continue;
+		if (dj->id > top)
+			top = dj->id;
+		if (!(window > 0))
+			continue;
+		rc = dl_pf_job_shape(in, dj, fallback_len, &js);
+		if (rc) {
+			job_spec_free(&js);
+			if (rc == ENOMEM)
+				return ENOMEM;
+			continue; /* nothing to replay */
+		}
+		if (r->n == r->cap) {
+			uint32_t c = r->cap ? 2 * r->cap : 16;
+			void *p = realloc(r->jobs, c * sizeof(*r->jobs));
+
+			if (!p) {
+				job_spec_free(&js);
+				return ENOMEM;
+			}
+			r->jobs = p;
+			r->cap = c;
+		}
+		r->jobs[r->n++] = js;
+	}
+	r->last_id = top;
+	forget_before(r, window > 0 ? in->now - window : INFINITY);
+	return 0;
+}
+
+/* the rotation of sample k in [0, 1): 0 for sample 0 */
+static double phase_of(uint64_t seed, uint32_t k)
+{
+	struct sim_rng g;
+
+	if (!k)
+		return 0;
+	sim_rng_init(&g, seed, 0x666f7265636173ull /* "forecas" */, k, 0);
+	return (double) (sim_rng_next(&g) >> 11) / 9007199254740992.0;
+}
+
+int dl_pf_forecast(const struct sim_workload_spec *base,
+		   const struct dl_pf_recent *r, double now, double origin,
+		   double window, uint64_t seed, uint32_t k,
+		   struct sim_workload_spec *out)
+{
+	uint32_t nrec = r && window > 0 ? r->n : 0;
+	double u = phase_of(seed, k);
+
+	if (!base || !out || !isfinite(now) || !isfinite(origin))
+		return EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->jobs = calloc(base->njobs + nrec ? base->njobs + nrec : 1,
+			   sizeof(*out->jobs));
+	if (!out->jobs)
+		return ENOMEM;
+	if (base->njobs)
+		memcpy(out->jobs, base->jobs, base->njobs * sizeof(*out->jobs));
+	out->njobs = base->njobs;
+	for (uint32_t i = 0; i < nrec; i++) {
+		const struct sim_job_spec *g = &r->jobs[i];
+		struct sim_job_spec *js = &out->jobs[out->njobs];
+		double since = g->arrival - (now - window);
+		size_t len = strlen(g->name ? g->name : "") + 2;
+
+		if (since < 0 || since > window)
+			continue;
+		*js = *g;
+		js->name = malloc(len);
+		if (!js->name) {
+			dl_pf_forecast_free(out, base->njobs);
+			return ENOMEM;
+		}
+		snprintf(js->name, len, "+%s", g->name ? g->name : "");
+		js->arrival = origin + fmod(since + u * window, window);
+		js->deadline =
+			g->deadline > 0
+				? js->arrival + (g->deadline - g->arrival)
+				: 0;
+		out->njobs++;
+	}
+	return 0;
+}
+
+void dl_pf_forecast_free(struct sim_workload_spec *out, uint32_t nbase)
+{
+	if (!out)
+		return;
+	for (uint32_t i = nbase; i < out->njobs; i++)
+		free(out->jobs[i].name);
+	free(out->jobs);
+	memset(out, 0, sizeof(*out));
+}
