@@ -50,6 +50,12 @@ int gen_alibaba2017(const struct gen_args *a, struct sim_cluster_spec *c,
 		    struct sim_workload_spec *w, char *err, size_t errlen);
 int gen_rumen(const struct gen_args *a, struct sim_cluster_spec *c,
 	      struct sim_workload_spec *w, char *err, size_t errlen);
+#define GEN_PHASED_USAGE                                                       \
+	"[--hours 8] [--phase-hours 2] [--nodes 40] [--cpus 2]"                \
+	" [--long-length 1200] [--short-length 60] [--urgent-gap 600]"         \
+	" [--overload-jobs 12]"
+int gen_phased(const struct gen_args *a, struct sim_cluster_spec *c,
+	       struct sim_workload_spec *w, char *err, size_t errlen);
 
 /* Option table of one generator: names with their value (NULL when the
  * option was not given).  Returns 0 or GEN_USAGE_ERROR with err set. */

@@ -7,7 +7,8 @@ noinst_LTLIBRARIES += src/sim/libsim.la
 src_sim_libsim_la_SOURCES = \
 	src/sim/admission.c src/sim/admission.h \
 	src/sim/gen.h src/sim/gen_kinds.h \
-	src/sim/gen_papers.c src/sim/gen_traces.c src/sim/gen_util.c \
+	src/sim/gen_papers.c src/sim/gen_phased.c src/sim/gen_traces.c \
+	src/sim/gen_util.c \
 	src/sim/oracle_input.c src/sim/oracle_input.h \
 	src/sim/output.c src/sim/output.h \
 	src/sim/seeds.c src/sim/seeds.h \

@@ -22,6 +22,7 @@
 #include "dl_autoconf.h"
 
 #include "common/config/config.h"
+#include "common/io/log.h"
 #include "common/simulate/engine.h"
 #include "sim/gen.h"
 #include "sim/gen_kinds.h"
@@ -360,6 +361,19 @@ static int hist_observe(void *ctx, const struct dl_task_rec *r, double now)
 	return dl_hist_observe(ctx, r, now);
 }
 
+/* --log: the core's own lines (Policy=portfolio's rounds and switches)
+ * go to the run's log, at the run's simulated time */
+static FILE *core_log;
+static const struct sim_engine *core_log_engine;
+
+static void core_log_sink(enum dl_log_level level, const char *msg)
+{
+	(void) level;
+	if (core_log && core_log_engine)
+		fprintf(core_log, "%12.3f core: %s\n", core_log_engine->now,
+			msg);
+}
+
 static int run_one(const struct run_opts *o, const struct inputs *in,
 		   const struct sim_policy *pol, const char *summary_path,
 		   const char *csv_path, const char *timeline_path,
@@ -415,7 +429,16 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 		rc = 1;
 		goto out;
 	}
-	if (sim_engine_run(e, err, sizeof(err))) {
+	if (lg) {
+		core_log = lg;
+		core_log_engine = e;
+		dl_log_set_sink(core_log_sink, DL_LOG_INFO);
+	}
+	rc = sim_engine_run(e, err, sizeof(err));
+	dl_log_set_sink(NULL, DL_LOG_INFO);
+	core_log = NULL;
+	core_log_engine = NULL;
+	if (rc) {
 		fprintf(stderr, "%s: policy %s failed at t=%.1f: %s\n", prog,
 			pol->name, e->now, err);
 		rc = 1;
