@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# Policy=portfolio on a real local Slurm (16 nodes x 2 CPUs), candidates
+# edf then triage, a round at least every 10 s, no minimum dwell.  First
+# half: one 32-task array with room to spare -- edf and triage plan it
+# alike, so the portfolio keeps edf, its first candidate.  Second half:
+# three arrays that deadline order alone makes late (sched_triage.bats's
+# workload, 25 s tasks known from history: 32 tasks due at +62 s, 64 due at
+# +70 s, 32 due at +92 s).  Under edf the last two miss; the round scores
+# edf with two of three deadlines missed and triage with one, switches to
+# triage before the middle array's tasks start, and the two others meet
+# their deadlines.
+load helpers
+
+EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
+EST_RAW=$DL_BUILD/test/bats/estimator_raw
+
+setup_file() {
+	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built"
+	export EST_DIR=$BATS_FILE_TMPDIR/est
+	mkdir -p "$EST_DIR"
+	export EST_SOCK=$EST_DIR/est.sock
+	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
+	(
+		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
+			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
+			2>>"$EST_DIR/est.log" &
+		echo $! >"$EST_DIR/est.pid"
+	)
+	for _ in $(seq 1 100); do
+		echo '{"v":1,"id":0,"op":"ping"}' |
+			"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 1 2>/dev/null |
+			grep -q pong && break
+		sleep 0.05
+	done
+	# history: four earlier runs of each name took 20 s (warm-up) or 25 s a task
+	local t req i
+	for name in pf-warmup:20 pf-first:25 pf-big:25 pf-last:25; do
+		req='{"v":1,"id":1,"op":"observe","tasks":['
+		for i in 0 1 2 3; do
+			t=$((1700000000 + i * 100))
+			req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"${name%:*}\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + ${name#*:}))}"
+			[ $i -lt 3 ] && req="$req,"
+		done
+		echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
+	done
+	cat >"$BATS_FILE_TMPDIR/deadline.conf" <<-EOF
+		Policy=portfolio
+		PortfolioPolicies=edf,triage
+		PortfolioInterval=10
+		PortfolioMinDwell=0
+		PortfolioBudget=5
+		PlanInterval=2
+		ReplanDelay=1
+		EstimatorSocket=$EST_SOCK
+	EOF
+	dl_cluster_start --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
+		--plugstack "$DL_SRC/contrib/examples/plugstack.conf"
+}
+
+teardown_file() {
+	dl_cluster_stop
+	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
+		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
+	fi
+}
+
+# a field of the published plan's portfolio record
+pf_field() {
+	"$SDEADLINE" --json | jq -r ".portfolio.$1"
+}
+
+# the plan's active policy
+plan_policy() {
+	"$SDEADLINE" --json | jq -r '.policy'
+}
+
+deadline_arg() {
+	date -d "@$1" +%Y-%m-%dT%H:%M:%S
+}
+
+@test "portfolio: keeps edf while it does as well, switches to triage when the queue favours it, and the deadlines triage keeps are met" {
+	local now warm d_warm first big last d_first d_big d_last
+	# first half: one array that every candidate meets
+	now=$(date +%s)
+	d_warm=$((now + 60))
+	warm=$(dl_submit -J pf-warmup --array=0-31 -t 2:00 \
+		--soft-deadline="$(deadline_arg "$d_warm")" --wrap='sleep 20')
+	dl_wait_planned "$warm"
+	# wait on a round that has seen the array, not on the clock
+	for _ in $(seq 40); do
+		[ "$(pf_field 'scores | length')" -eq 2 ] &&
+			[ "$(dl_plan_field "$warm" verdict)" != null ] && break
+		sleep 0.5
+	done
+	"$SDEADLINE"
+	[ "$(plan_policy)" = edf ]
+	[ "$(pf_field switches)" -eq 0 ]
+	[[ "$(pf_field why)" == "kept edf: best"* ]]
+	"$SDEADLINE" | grep -E '^plan cycle .* policy portfolio, now edf,'
+	dl_wait_jobs 60 "$warm"
+	[ "$(dl_outcome "$warm" 32 "$d_warm")" = met ]
+
+	# second half: the workload that deadline order alone gets wrong
+	now=$(date +%s)
+	d_first=$((now + 62))
+	d_big=$((now + 70))
+	d_last=$((now + 92))
+	first=$(dl_submit -J pf-first --array=0-31 -t 2:00 \
+		--soft-deadline="$(deadline_arg "$d_first")" --wrap='sleep 25')
+	big=$(dl_submit -J pf-big --array=0-63 -t 2:00 \
+		--soft-deadline="$(deadline_arg "$d_big")" --wrap='sleep 25')
+	last=$(dl_submit -J pf-last --array=0-31 -t 2:00 \
+		--soft-deadline="$(deadline_arg "$d_last")" --wrap='sleep 25')
+	dl_wait_planned "$last"
+	for _ in $(seq 40); do
+		[ "$(plan_policy)" = triage ] && break
+		sleep 0.5
+	done
+	"$SDEADLINE"
+	# the plan, sdeadline's header and the log name the switch
+	[ "$(plan_policy)" = triage ]
+	[ "$(pf_field switches)" -eq 1 ]
+	"$SDEADLINE" | grep -E '^plan cycle .* policy portfolio, now triage \(switched\),'
+	grep -E "sched/deadline: portfolio: switched edf -> triage: better by [0-9.]+" \
+		"$(dl_ctld_log)"
+	grep -qE "sched/deadline: portfolio round [0-9]+ .*edf [0-9.]+ \(missed" "$(dl_ctld_log)"
+	[ "$(dl_plan_field "$big" verdict)" = hopeless ]
+	# the outcome: the two arrays triage keeps meet their deadlines
+	dl_wait_jobs 150 "$first" "$big" "$last"
+	for j in "$first" "$big" "$last"; do
+		echo "job $j: $(dl_completed "$j") completed, last end $(($(dl_last_end "$j") - now)) s after submission"
+	done
+	[ "$(dl_outcome "$first" 32 "$d_first")" = met ]
+	[ "$(dl_outcome "$last" 32 "$d_last")" = met ]
+	[ "$(dl_completed "$big")" -eq 64 ]
+	# no switch back and forth on the way
+	[ "$(plan_policy)" = triage ]
+	[ "$(grep -c 'sched/deadline: portfolio: switched' "$(dl_ctld_log)")" -eq 1 ]
+}
