@@ -641,6 +641,37 @@ START_TEST(switch_needs_most_samples)
 }
 END_TEST
 
+/* When missed deadlines weigh in the score, a candidate better only on
+ * lateness (the same deadlines missed) is not switched to; one that
+ * misses fewer is. */
+START_TEST(switch_needs_fewer_misses)
+{
+	struct dl_pf_round r;
+	struct dl_pf_choice c;
+
+	memset(&r, 0, sizeof(r));
+	result(&r, DL_POLICY_TRIAGE, 67.84);
+	result(&r, DL_POLICY_EDF, 66.82);
+	r.r[0].score.missed_pct = r.r[1].score.missed_pct = 66.7;
+	r.misses_count = true;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 1, &c);
+	ck_assert(!c.switched);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_MISSES);
+	ck_assert_ptr_nonnull(strstr(c.why, "no fewer deadlines"));
+	ck_assert_str_eq(dl_pf_reason_name(c.reason), "misses");
+	/* the weights leave misses out: lateness alone may switch */
+	r.misses_count = false;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 1, &c);
+	ck_assert(c.switched);
+	/* fewer misses: switch */
+	r.misses_count = true;
+	r.r[1].score.missed_pct = 50;
+	dl_pf_choose(&r, DL_POLICY_TRIAGE, 600, 0, 1, &c);
+	ck_assert(c.switched);
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+}
+END_TEST
+
 /* Policy=portfolio over plan cycles: the overload of round_ranks_* as a
  * snapshot (one CPU; job 1 due in 50 s with 100 s of work, job 2 due in
  * 60 s with 24 s), EDF listed first so it starts active. */
@@ -772,6 +803,7 @@ int main(void)
 	tcase_add_test(tc, future_lengths_within_time_limit);
 	tcase_add_test(tc, forecast_replays_recent_arrivals);
 	tcase_add_test(tc, switch_needs_most_samples);
+	tcase_add_test(tc, switch_needs_fewer_misses);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -24,6 +24,8 @@ const char *dl_pf_reason_name(enum dl_pf_reason r)
 		return "unscored";
 	case DL_PF_KEEP_SAMPLES:
 		return "samples";
+	case DL_PF_KEEP_MISSES:
+		return "misses";
 	}
 	return "?";
 }
@@ -101,6 +103,16 @@ void dl_pf_choose(const struct dl_pf_round *round, enum dl_policy current,
 				 "%.2f",
 				 cname, dl_policy_name(best->policy), out->gain,
 				 margin);
+			return;
+		}
+		if (round->misses_count &&
+		    !(best->score.missed_pct < cur->score.missed_pct - 1e-9)) {
+			keep(out, DL_PF_KEEP_MISSES);
+			snprintf(out->why, sizeof(out->why),
+				 "kept %s: %s better by %.2f, but misses no "
+				 "fewer deadlines (%.1f%% vs %.1f%%)",
+				 cname, dl_policy_name(best->policy), out->gain,
+				 best->score.missed_pct, cur->score.missed_pct);
 			return;
 		}
 		for (uint32_t k = 0;

@@ -9,9 +9,15 @@
  *   better by at least the margin (in score points), or when the best
  *   does not beat the current policy on more than half of the round's
  *   samples (sample by sample, on the same draws: a policy that wins the
- *   mean through one lucky draw does not win); otherwise switch to the
- *   best (the first in the candidates' order among equals).  A round
- *   without per-sample totals (samples 0) is judged on the mean alone.
+ *   mean through one lucky draw does not win), or -- when missed
+ *   deadlines weigh in the score -- when the best does not miss fewer
+ *   deadlines than the current policy (tardiness and slowdown rank the
+ *   candidates, but a policy that misses as many is not worth a switch:
+ *   triage makes the jobs it gives up later on purpose, and leaving it for
+ *   less lateness cost misses on the phased workload); otherwise switch
+ *   to the best (the first in the candidates' order among equals).  A
+ *   round without per-sample totals (samples 0) is judged on the mean
+ *   alone.
  *
  * A current policy the round did not score (not a candidate, or its runs
  * failed) gives way to the best at once: there is nothing to weigh it by.
@@ -32,6 +38,7 @@ enum dl_pf_reason {
 	DL_PF_KEEP_BUDGET,   /* the round ran over its time budget */
 	DL_PF_KEEP_UNSCORED, /* no candidate could be scored */
 	DL_PF_KEEP_SAMPLES,  /* better on the mean, not on most samples */
+	DL_PF_KEEP_MISSES,   /* better, but misses no fewer deadlines */
 };
 
 struct dl_pf_choice {

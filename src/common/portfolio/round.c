@@ -131,6 +131,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		return rc;
 	memset(out, 0, sizeof(*out));
 	out->n = ncands;
+	out->misses_count = p->weights.missed > 0;
 	stop_at = t0 + p->budget_s;
 	for (uint32_t i = 0; i < ncands; i++) {
 		out->r[i].policy = cands[i];

@@ -52,8 +52,9 @@ struct dl_pf_round {
 	uint32_t n;
 	struct dl_pf_result r[DL_PF_MAX_CANDIDATES];
 	bool over_budget;
-	uint32_t runs;    /* engine runs completed */
-	uint32_t samples; /* samples every scored candidate ran */
+	uint32_t runs;     /* engine runs completed */
+	uint32_t samples;  /* samples every scored candidate ran */
+	bool misses_count; /* missed deadlines weigh in the score */
 	double wall_s;
 };
 
