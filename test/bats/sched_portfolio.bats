@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # Policy=portfolio on a real local Slurm (16 nodes x 2 CPUs), candidates
-# edf then triage, a round at least every 10 s, no minimum dwell.  First
-# half: one 32-task array with room to spare -- edf and triage plan it
-# alike, so the portfolio keeps edf, its first candidate.  Second half:
+# edf then triage, a round at least every 10 s, no minimum dwell, a switch
+# on one round's win (the middle array's tasks start 25 s in: room for one
+# 10-s round, not surely for two; test_portfolio checks PortfolioConfirm).
+# First half: one 32-task array with room to spare -- edf and triage plan
+# it alike, so the portfolio keeps edf, its first candidate.  Second half:
 # three arrays that deadline order alone makes late (sched_triage.bats's
 # workload, 25 s tasks known from history: 32 tasks due at +62 s, 64 due at
 # +70 s, 32 due at +92 s).  Under edf the last two miss; the round scores
@@ -32,14 +34,17 @@ setup_file() {
 			grep -q pong && break
 		sleep 0.05
 	done
-	# history: four earlier runs of each name took 20 s (warm-up) or 25 s a task
+	# history: 24 earlier tasks of each name took 20 s (warm-up) or 25 s,
+	# enough that the estimator's spread (its prior spread, shrunk by the
+	# observations) is narrow; with four, a round drew stragglers past
+	# every deadline for both candidates alike (88.9 % missed each)
 	local t req i
 	for name in pf-warmup:20 pf-first:25 pf-big:25 pf-last:25; do
 		req='{"v":1,"id":1,"op":"observe","tasks":['
-		for i in 0 1 2 3; do
+		for i in $(seq 0 23); do
 			t=$((1700000000 + i * 100))
 			req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"${name%:*}\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + ${name#*:}))}"
-			[ $i -lt 3 ] && req="$req,"
+			[ $i -lt 23 ] && req="$req,"
 		done
 		echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
 	done
@@ -48,6 +53,7 @@ setup_file() {
 		PortfolioPolicies=edf,triage
 		PortfolioInterval=10
 		PortfolioMinDwell=0
+		PortfolioConfirm=1
 		PortfolioBudget=5
 		PlanInterval=2
 		ReplanDelay=1
@@ -117,6 +123,8 @@ deadline_arg() {
 		sleep 0.5
 	done
 	"$SDEADLINE"
+	grep -E 'sched/deadline: portfolio' "$(dl_ctld_log)" | tail -n 5
+	"$SDEADLINE" --json | jq -c '.jobs[] | del(.explain)' | head -n 5
 	# the plan, sdeadline's header and the log name the switch
 	[ "$(plan_policy)" = triage ]
 	[ "$(pf_field switches)" -eq 1 ]

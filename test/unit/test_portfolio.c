@@ -641,6 +641,57 @@ START_TEST(switch_needs_most_samples)
 }
 END_TEST
 
+/* A switch goes ahead only after winning `confirm` rounds in a row: a
+ * round on a few jobs that favours adaptive once, then triage, then
+ * adaptive does not switch (phased workload, seed 2: the portfolio went to
+ * adaptive on one round of three jobs and the next ones disagreed). */
+START_TEST(switch_needs_confirmation)
+{
+	struct dl_pf_choice c;
+	enum dl_policy pending = DL_POLICY_TRIAGE;
+	uint32_t streak = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.switched = true;
+	c.policy = DL_POLICY_ADAPTIVE;
+	c.gain = 22.23;
+	dl_pf_confirm(&c, DL_POLICY_TRIAGE, &pending, &streak, 2);
+	ck_assert(!c.switched);
+	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
+	ck_assert_int_eq(c.reason, DL_PF_KEEP_CONFIRM);
+	ck_assert_ptr_nonnull(strstr(c.why, "1 of 2 rounds"));
+	/* the next round keeps triage: the streak ends */
+	memset(&c, 0, sizeof(c));
+	c.policy = DL_POLICY_TRIAGE;
+	dl_pf_confirm(&c, DL_POLICY_TRIAGE, &pending, &streak, 2);
+	ck_assert_uint_eq(streak, 0);
+	/* two rounds in a row for edf: the second switches */
+	for (int k = 0; k < 2; k++) {
+		memset(&c, 0, sizeof(c));
+		c.switched = true;
+		c.policy = DL_POLICY_EDF;
+		dl_pf_confirm(&c, DL_POLICY_TRIAGE, &pending, &streak, 2);
+		ck_assert(c.switched == (k == 1));
+	}
+	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
+	/* a different winner restarts the count */
+	memset(&c, 0, sizeof(c));
+	c.switched = true;
+	c.policy = DL_POLICY_ADAPTIVE;
+	dl_pf_confirm(&c, DL_POLICY_EDF, &pending, &streak, 2);
+	ck_assert(!c.switched);
+	ck_assert_uint_eq(streak, 1);
+	/* confirm 1: at once */
+	memset(&c, 0, sizeof(c));
+	c.switched = true;
+	c.policy = DL_POLICY_ADAPTIVE;
+	streak = 0;
+	dl_pf_confirm(&c, DL_POLICY_EDF, &pending, &streak, 1);
+	ck_assert(c.switched);
+	ck_assert_str_eq(dl_pf_reason_name(DL_PF_KEEP_CONFIRM), "confirm");
+}
+END_TEST
+
 /* When missed deadlines weigh in the score, a candidate better only on
  * lateness (the same deadlines missed) is not switched to; one that
  * misses fewer is. */
@@ -709,6 +760,11 @@ START_TEST(policy_portfolio_switches_and_records)
 		0);
 	ck_assert_int_eq(
 		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
+		0);
+	/* a switch at the first round (switch_needs_confirmation tests
+	 * PortfolioConfirm) */
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioConfirm", "1", err, sizeof(err)),
 		0);
 	/* the queue alone (forecast_* tests the replayed arrivals) */
 	ck_assert_int_eq(
@@ -804,6 +860,7 @@ int main(void)
 	tcase_add_test(tc, forecast_replays_recent_arrivals);
 	tcase_add_test(tc, switch_needs_most_samples);
 	tcase_add_test(tc, switch_needs_fewer_misses);
+	tcase_add_test(tc, switch_needs_confirmation);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -163,6 +163,8 @@ const struct dl_option dl_options[] = {
 	{"PortfolioMinDwell", DL_OPT_DURATION, OFF(portfolio_min_dwell), 0,
 	 604800, "5m", "least time a policy runs before the portfolio switches",
 	 NULL},
+	{"PortfolioConfirm", DL_OPT_UINT, OFF(portfolio_confirm), 1, 100, "2",
+	 "rounds in a row a switch must win before it is made", NULL},
 	{"PortfolioForecast", DL_OPT_DURATION, OFF(portfolio_forecast), 0,
 	 604800, "0",
 	 "arrivals of this last stretch replayed as a round's future ones; "

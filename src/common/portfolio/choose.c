@@ -26,6 +26,8 @@ const char *dl_pf_reason_name(enum dl_pf_reason r)
 		return "samples";
 	case DL_PF_KEEP_MISSES:
 		return "misses";
+	case DL_PF_KEEP_CONFIRM:
+		return "confirm";
 	}
 	return "?";
 }
@@ -142,4 +144,29 @@ void dl_pf_choose(const struct dl_pf_round *round, enum dl_policy current,
 			 "switched %s -> %s: %s not scored, %s best (%.2f)",
 			 cname, dl_policy_name(best->policy), cname,
 			 dl_policy_name(best->policy), best->score.total);
+}
+
+void dl_pf_confirm(struct dl_pf_choice *c, enum dl_policy current,
+		   enum dl_policy *pending, uint32_t *streak, uint32_t confirm)
+{
+	if (!c || !pending || !streak)
+		return;
+	if (!c->switched) {
+		*streak = 0;
+		return;
+	}
+	if (*streak && *pending == c->policy)
+		(*streak)++;
+	else
+		*streak = 1;
+	*pending = c->policy;
+	if (*streak >= confirm)
+		return;
+	snprintf(c->why, sizeof(c->why),
+		 "kept %s: %s better by %.2f, %u of %u rounds in a row",
+		 dl_policy_name(current), dl_policy_name(c->policy), c->gain,
+		 *streak, confirm);
+	c->policy = current;
+	c->switched = false;
+	c->reason = DL_PF_KEEP_CONFIRM;
 }

@@ -39,6 +39,7 @@ enum dl_pf_reason {
 	DL_PF_KEEP_UNSCORED, /* no candidate could be scored */
 	DL_PF_KEEP_SAMPLES,  /* better on the mean, not on most samples */
 	DL_PF_KEEP_MISSES,   /* better, but misses no fewer deadlines */
+	DL_PF_KEEP_CONFIRM,  /* a switch not yet confirmed by enough rounds */
 };
 
 struct dl_pf_choice {
@@ -57,6 +58,15 @@ struct dl_pf_choice {
 void dl_pf_choose(const struct dl_pf_round *round, enum dl_policy current,
 		  double current_for_s, double min_dwell_s, double margin,
 		  struct dl_pf_choice *out);
+
+/* Confirmation across rounds: a switch dl_pf_choose made goes ahead only
+ * when the same policy won the switch in `confirm` consecutive rounds (a
+ * real change of the queue persists; a round on a few jobs swings from one
+ * policy to another and back).  *pending and *streak are the caller's,
+ * zero-initialised; a round without a switch resets the streak.  confirm
+ * 0 or 1: every switch goes ahead. */
+void dl_pf_confirm(struct dl_pf_choice *c, enum dl_policy current,
+		   enum dl_policy *pending, uint32_t *streak, uint32_t confirm);
 
 /* A short name of the reason ("switch", "best", "dwell", ...). */
 const char *dl_pf_reason_name(enum dl_pf_reason r);

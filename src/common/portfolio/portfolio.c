@@ -108,6 +108,8 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 	dl_pf_choose(&st->round, st->active, in->now - st->active_since,
 		     cfg->portfolio_min_dwell, cfg->portfolio_margin,
 		     &st->choice);
+	dl_pf_confirm(&st->choice, st->active, &st->pending, &st->streak,
+		      cfg->portfolio_confirm);
 	log_round(st);
 	if (st->choice.switched) {
 		dl_log(DL_LOG_INFO, "portfolio: %s", st->choice.why);

@@ -40,6 +40,8 @@ struct dl_pf_state {
 	struct dl_pf_round round;   /* the last round */
 	struct dl_pf_choice choice; /* and its decision */
 	struct dl_pf_recent recent; /* arrivals of the last PortfolioForecast */
+	enum dl_policy pending;     /* the switch being confirmed */
+	uint32_t streak;            /* rounds in a row it won */
 };
 
 void dl_pf_state_init(struct dl_pf_state *st);
