@@ -35,7 +35,10 @@ while [ $# -gt 0 ]; do
 	*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[ -x "$SIM" ] && [ -n "$OUT" ] || { echo "usage: $0 --sim PATH --out DIR" >&2; exit 2; }
+if [ ! -x "$SIM" ] || [ -z "$OUT" ]; then
+	echo "usage: $0 --sim PATH --out DIR" >&2
+	exit 2
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
@@ -60,6 +63,7 @@ gen() { # family seed dir: writes dir/cluster.json and dir/workload.json
 	esac
 }
 export SIM OUT POLICIES PARAMS
+# shellcheck disable=SC2016 # the inner sh expands them
 for f in $(echo "$FAMILIES" | tr ',' ' '); do
 	for s in $(seq 1 "$SEEDS"); do
 		d=$OUT/$f/seed-$s

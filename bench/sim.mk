@@ -9,7 +9,7 @@
 # (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
 EXTRA_DIST += bench/reproduce-polo-ch3.sh bench/reproduce-rtmr-w1.sh \
 	bench/reproduce-reverse.sh bench/reproduce-swim.sh bench/bench-sim-speed.sh \
-	bench/reproduce-estimator-value.sh \
+	bench/reproduce-estimator-value.sh bench/reproduce-portfolio.sh \
 	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-metric.gp \
 	bench/workloads/README.md bench/workloads/rtmr-w1.bins.json \
 	bench/workloads/twitter-2021-load.txt \
