@@ -76,6 +76,8 @@ struct dl_config {
 	uint32_t portfolio_samples;       /* runs per candidate and round */
 	double portfolio_horizon;         /* simulated s; 0 = until all end */
 	double portfolio_budget;          /* wall s a round may take */
+	uint32_t portfolio_sample_tasks;  /* round: sample above this; 0 no */
+	double portfolio_plan_grid;       /* round: plans at most this often */
 	double portfolio_margin;          /* score points a switch must gain */
 	double portfolio_min_dwell;       /* s a policy runs before a switch */
 	double portfolio_missed_weight;   /* per % of deadlines missed */

@@ -68,6 +68,8 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 				 .seed = round_seed(in->now, st->rounds),
 				 .budget_s = cfg->portfolio_budget,
 				 .horizon_s = cfg->portfolio_horizon,
+				 .sample_tasks = cfg->portfolio_sample_tasks,
+				 .plan_grid = cfg->portfolio_plan_grid,
 				 .weights = {cfg->portfolio_missed_weight,
 					     cfg->portfolio_lateness_weight,
 					     cfg->portfolio_slowdown_weight}};

@@ -9,7 +9,9 @@
  * scores.  Every candidate sees the same draws in sample k (common random
  * numbers), so a difference in score is the policies', not the dice's.
  * Bounded: past `budget_s` of wall time the round stops and is marked
- * over budget (the caller keeps its policy).
+ * over budget (the caller keeps its policy).  Scaled: a large queue is
+ * simulated as a sample of its arrays on the same share of the cluster,
+ * with plan cycles on a coarser grid (dl_pf_params).
  */
 #ifndef DL_PORTFOLIO_ROUND_H
 #define DL_PORTFOLIO_ROUND_H
@@ -30,6 +32,12 @@ struct dl_pf_params {
 	uint64_t seed;    /* of the samples' draws */
 	double budget_s;  /* wall-time budget of the whole round, > 0 */
 	double horizon_s; /* simulated seconds; 0 = until every job ends */
+	/* the round's model (scale.h): above sample_tasks queued tasks a
+	 * seeded sample of the arrays on the same share of the cluster (0:
+	 * never); plans at least every plan_grid s, and at least plan_grid s
+	 * after task ends (0: PlanInterval and ReplanDelay as configured) */
+	uint64_t sample_tasks;
+	double plan_grid;
 	struct dl_pf_weights weights;
 };
 
@@ -47,6 +55,11 @@ struct dl_pf_round {
 	bool over_budget;
 	uint32_t runs; /* engine runs completed */
 	double wall_s;
+	/* what was simulated: arrays and nodes of the (sampled) queue, its
+	 * share of the queue's work (1: the whole queue) */
+	uint32_t jobs, nodes;
+	double share;
+	uint64_t plans; /* plan cycles simulated, every run */
 };
 
 /* Run a round of the candidates (each a planning policy, listed once:
