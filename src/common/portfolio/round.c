@@ -118,7 +118,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		    uint32_t ncands, const struct dl_pf_params *p,
 		    struct dl_pf_round *out, char *err, size_t errlen)
 {
-	double t0 = dl_monotonic_s(), stop_at;
+	double t0 = dl_monotonic_s(), stop_at, grid;
 	struct dl_pf_scaled sc;
 	struct dl_config rcfg;
 	int rc;
@@ -141,12 +141,21 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	out->jobs = ws->njobs;
 	out->nodes = cs->nnodes;
 	out->share = sc.share;
-	/* the round's plan grid (strings stay the caller's) */
+	/* the round's plan grid (strings stay the caller's), never coarser
+	 * than a tenth of the nearest deadline's distance: a plan a minute
+	 * away from jobs due in a minute would compare nothing */
+	grid = p->plan_grid;
+	for (uint32_t j = 0; j < ws->njobs; j++) {
+		double d = ws->jobs[j].deadline - ws->jobs[j].arrival;
+
+		if (ws->jobs[j].deadline > 0 && d > 0 && d / 10 < grid)
+			grid = d / 10;
+	}
 	rcfg = *cfg;
-	if (rcfg.plan_interval < p->plan_grid)
-		rcfg.plan_interval = p->plan_grid;
-	if (rcfg.replan_delay < p->plan_grid)
-		rcfg.replan_delay = p->plan_grid;
+	if (rcfg.plan_interval < grid)
+		rcfg.plan_interval = grid;
+	if (rcfg.replan_delay < grid)
+		rcfg.replan_delay = grid;
 	cfg = &rcfg;
 	for (uint32_t i = 0; i < ncands; i++) {
 		out->r[i].policy = cands[i];

@@ -34,8 +34,9 @@ struct dl_pf_params {
 	double horizon_s; /* simulated seconds; 0 = until every job ends */
 	/* the round's model (scale.h): above sample_tasks queued tasks a
 	 * seeded sample of the arrays on the same share of the cluster (0:
-	 * never); plans at least every plan_grid s, and at least plan_grid s
-	 * after task ends (0: PlanInterval and ReplanDelay as configured) */
+	 * never); plans at most every plan_grid s, and plan_grid s after
+	 * task ends (0: PlanInterval and ReplanDelay as configured), the grid
+	 * never above a tenth of the nearest deadline's distance */
 	uint64_t sample_tasks;
 	double plan_grid;
 	struct dl_pf_weights weights;
