@@ -72,6 +72,7 @@ DL_CORE_SOURCES = \
 	src/common/simulate/rng.c src/common/simulate/rng.h \
 	src/common/portfolio/score.c src/common/portfolio/score.h \
 	src/common/portfolio/round.c src/common/portfolio/round.h \
+	src/common/portfolio/scale.c src/common/portfolio/scale.h \
 	src/common/portfolio/future.c src/common/portfolio/future.h \
 	src/common/portfolio/forecast.c src/common/portfolio/forecast.h \
 	src/common/portfolio/choose.c src/common/portfolio/choose.h \

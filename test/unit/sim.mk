@@ -3,7 +3,10 @@ if HAVE_CHECK
 UNIT_TESTS += test/unit/test_baselines test/unit/test_oracle test/unit/test_alone \
 	test/unit/test_sim_engine test/unit/test_sim_input \
 	test/unit/test_sim_admission test/unit/test_decide test/unit/test_sim_seeds \
-	test/unit/test_portfolio
+	test/unit/test_portfolio test/unit/test_pf_scale
+test_unit_test_pf_scale_SOURCES = test/unit/test_pf_scale.c test/unit/fixtures.h
+test_unit_test_pf_scale_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_pf_scale_LDADD = src/sim/libsim.la $(UNIT_LDADD)
 test_unit_test_portfolio_SOURCES = test/unit/test_portfolio.c test/unit/fixtures.h
 test_unit_test_portfolio_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_portfolio_LDADD = src/sim/libsim.la $(UNIT_LDADD)

@@ -787,6 +787,56 @@ START_TEST(easy_backfill_respects_the_reservation)
 	/* D would delay B: it starts only after B */
 	ck_assert_double_eq_tol(big->first_start, 601, 1e-9);
 	ck_assert(longj->first_start >= big->first_start);
+	ck_assert_uint_ge(r.e->stats.reservations, 1);
+	done(&r);
+}
+END_TEST
+
+START_TEST(no_reservation_while_the_cluster_is_full)
+{
+	struct run r;
+
+	/* one array that always has more tasks than free CPUs: every
+	 * dispatch fills the cluster and then finds no room, but no later
+	 * start could be refused by a reservation, so none is worked out
+	 * (it cost a sort of every node's tasks per dispatch) */
+	load(&r, "{\"nodes\":[{\"count\":3,\"cpus\":2}]}",
+	     "{\"jobs\":[{\"arrival\":0,\"maps\":60,"
+	     "\"map_length\":{\"dist\":\"uniform\",\"min\":5,"
+	     "\"max\":50}}]}");
+	go(&r, "fifo", 3);
+	ck_assert_uint_eq(r.e->stats.task_starts, 60);
+	ck_assert_uint_gt(r.e->stats.dispatches, 20);
+	ck_assert_uint_eq(r.e->stats.reservations, 0);
+	done(&r);
+}
+END_TEST
+
+START_TEST(first_fit_takes_the_lowest_free_node)
+{
+	char w[4096];
+	size_t used = 0;
+	struct run r;
+
+	/* 130 one-CPU nodes (three words of the free-node index): A's task
+	 * i runs on node i, node 129 frees at 10 s and node 65 at 20 s; B
+	 * (t = 25) takes the lowest free node, C (t = 30) the next */
+	used += (size_t) snprintf(w + used, sizeof(w) - used,
+				  "{\"jobs\":[{\"name\":\"A\",\"arrival\":0,"
+				  "\"maps\":130,\"map_lengths\":[");
+	for (int i = 0; i < 130; i++)
+		used += (size_t) snprintf(
+			w + used, sizeof(w) - used, "%s%d", i ? "," : "",
+			i == 129 ? 10 : (i == 65 ? 20 : 1000));
+	snprintf(w + used, sizeof(w) - used,
+		 "]},{\"name\":\"B\",\"arrival\":25,\"maps\":1,"
+		 "\"map_length\":500},{\"name\":\"C\",\"arrival\":30,"
+		 "\"maps\":1,\"map_length\":500}]}");
+	load(&r, "{\"nodes\":[{\"count\":130,\"cpus\":1}]}", w);
+	go(&r, "fifo", 1);
+	ck_assert_uint_eq(r.e->jobs[0].task[DL_MAP][129].node, 129);
+	ck_assert_uint_eq(r.e->jobs[1].task[DL_MAP][0].node, 65);
+	ck_assert_uint_eq(r.e->jobs[2].task[DL_MAP][0].node, 129);
 	done(&r);
 }
 END_TEST
@@ -1306,6 +1356,8 @@ int main(void)
 	tcase_add_test(tc, time_limit_kills_and_fails);
 	tcase_add_test(tc, task_lengths_modes);
 	tcase_add_test(tc, easy_backfill_respects_the_reservation);
+	tcase_add_test(tc, no_reservation_while_the_cluster_is_full);
+	tcase_add_test(tc, first_fit_takes_the_lowest_free_node);
 	tcase_add_test(tc, admission_hooks_and_metrics);
 	tcase_add_test(tc, may_start_is_asked_before_each_start);
 	tcase_add_test(tc, lateness_and_bounded_slowdown);

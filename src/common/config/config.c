@@ -153,6 +153,17 @@ const struct dl_option dl_options[] = {
 	 "1h",
 	 "how far ahead a portfolio round simulates; 0 = until every job ends",
 	 NULL},
+	{"PortfolioSampleTasks", DL_OPT_UINT, OFF(portfolio_sample_tasks), 0,
+	 10000000, "20000",
+	 "above this many queued tasks, a portfolio round simulates a random "
+	 "sample of the arrays holding about as many on the same share of the "
+	 "cluster; 0 = always the whole queue",
+	 NULL},
+	{"PortfolioPlanGrid", DL_OPT_DURATION, OFF(portfolio_plan_grid), 0,
+	 3600, "60",
+	 "a portfolio round simulates plan cycles at most this often and this "
+	 "long after task ends; 0 = as PlanInterval and ReplanDelay",
+	 NULL},
 	{"PortfolioBudget", DL_OPT_DURATION, OFF(portfolio_budget), 0.01, 600,
 	 "1",
 	 "wall time a portfolio round may take; over it the policy is kept",

@@ -71,16 +71,18 @@ struct dl_config {
 	double alert_timeout;      /* s an alert command may run */
 	uint32_t debug;            /* 0 quiet .. 3 very verbose */
 	/* Policy=portfolio */
-	char *portfolio_policies;       /* candidates, comma-separated */
-	double portfolio_interval;      /* s between two rounds */
-	uint32_t portfolio_samples;     /* runs per candidate and round */
-	double portfolio_horizon;       /* simulated s; 0 = until all end */
-	double portfolio_budget;        /* wall s a round may take */
-	double portfolio_margin;        /* score points a switch must gain */
-	double portfolio_min_dwell;     /* s a policy runs before a switch */
-	double portfolio_forecast;      /* s of arrivals replayed; 0 = none */
-	uint32_t portfolio_confirm;     /* rounds in a row a switch must win */
-	double portfolio_missed_weight; /* per % of deadlines missed */
+	char *portfolio_policies;        /* candidates, comma-separated */
+	double portfolio_interval;       /* s between two rounds */
+	uint32_t portfolio_samples;      /* runs per candidate and round */
+	double portfolio_horizon;        /* simulated s; 0 = until all end */
+	double portfolio_budget;         /* wall s a round may take */
+	uint32_t portfolio_sample_tasks; /* round: sample above this; 0 no */
+	double portfolio_plan_grid;      /* round: plans at most this often */
+	double portfolio_margin;         /* score points a switch must gain */
+	double portfolio_min_dwell;      /* s a policy runs before a switch */
+	double portfolio_forecast;       /* s of arrivals replayed; 0 = none */
+	uint32_t portfolio_confirm;      /* rounds in a row a switch must win */
+	double portfolio_missed_weight;  /* per % of deadlines missed */
 	double portfolio_lateness_weight; /* per minute of mean tardiness */
 	double portfolio_slowdown_weight; /* per unit of mean slowdown - 1 */
 };

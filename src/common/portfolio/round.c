@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/io/clock.h"
+#include "common/portfolio/scale.h"
 #include "common/simulate/core_policy.h"
 #include "common/simulate/engine.h"
 #include "common/simulate/rng.h"
@@ -67,10 +68,11 @@ static int check_args(const struct sim_cluster_spec *cs,
 		return EINVAL;
 	}
 	if (!isfinite(p->budget_s) || p->budget_s <= 0 ||
-	    !isfinite(p->horizon_s) || p->horizon_s < 0) {
+	    !isfinite(p->horizon_s) || p->horizon_s < 0 ||
+	    !isfinite(p->plan_grid) || p->plan_grid < 0) {
 		snprintf(err, errlen,
-			 "portfolio round: budget must be > 0 and horizon "
-			 ">= 0 seconds");
+			 "portfolio round: budget must be > 0, horizon and "
+			 "plan grid >= 0 seconds");
 		return EINVAL;
 	}
 	return 0;
@@ -82,7 +84,8 @@ static int run_one(const struct sim_cluster_spec *cs,
 		   const struct sim_workload_spec *ws,
 		   const struct dl_config *cfg, const struct sim_policy *policy,
 		   uint64_t seed, double horizon, double stop_at,
-		   struct dl_pf_tally *t, char *err, size_t errlen)
+		   struct dl_pf_tally *t, uint64_t *plans, char *err,
+		   size_t errlen)
 {
 	struct sim_options opt = {
 		.seed = seed, .horizon = horizon, .stop_at = stop_at};
@@ -93,6 +96,7 @@ static int run_one(const struct sim_cluster_spec *cs,
 	if (!eng)
 		return err[0] && strstr(err, "memory") ? ENOMEM : EINVAL;
 	rc = sim_engine_run(eng, err, errlen);
+	*plans += eng->stats.plans;
 	if (!rc) {
 		memset(t, 0, sizeof(*t));
 		for (uint32_t j = 0; j < eng->njobs; j++) {
@@ -121,7 +125,9 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		    uint32_t ncands, const struct dl_pf_params *p,
 		    struct dl_pf_round *out, char *err, size_t errlen)
 {
-	double t0 = dl_monotonic_s(), stop_at;
+	double t0 = dl_monotonic_s(), stop_at, grid;
+	struct dl_pf_scaled sc;
+	struct dl_config rcfg;
 	int rc;
 
 	if (err && errlen)
@@ -133,6 +139,32 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	out->n = ncands;
 	out->misses_count = p->weights.missed > 0;
 	stop_at = t0 + p->budget_s;
+	rc = dl_pf_scale(cs, ws, p->sample_tasks, p->seed, &sc, err, errlen);
+	if (rc)
+		return rc;
+	if (sc.scaled) {
+		cs = &sc.cs;
+		ws = &sc.ws;
+	}
+	out->jobs = ws->njobs;
+	out->nodes = cs->nnodes;
+	out->share = sc.share;
+	/* the round's plan grid (strings stay the caller's), never coarser
+	 * than a tenth of the nearest deadline's distance: a plan a minute
+	 * away from jobs due in a minute would compare nothing */
+	grid = p->plan_grid;
+	for (uint32_t j = 0; j < ws->njobs; j++) {
+		double d = ws->jobs[j].deadline - ws->jobs[j].arrival;
+
+		if (ws->jobs[j].deadline > 0 && d > 0 && d / 10 < grid)
+			grid = d / 10;
+	}
+	rcfg = *cfg;
+	if (rcfg.plan_interval < grid)
+		rcfg.plan_interval = grid;
+	if (rcfg.replan_delay < grid)
+		rcfg.replan_delay = grid;
+	cfg = &rcfg;
 	for (uint32_t i = 0; i < ncands; i++) {
 		out->r[i].policy = cands[i];
 		out->r[i].scored = true;
@@ -150,6 +182,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			snprintf(err, errlen, "portfolio round: %s",
 				 rc == ENOMEM ? "out of memory"
 					      : "bad forecast arguments");
+			dl_pf_scaled_free(&sc);
 			return rc;
 		}
 
@@ -162,8 +195,8 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			if (!r->scored)
 				continue;
 			rc = run_one(cs, &wk, cfg, sim_core_policy(cands[i]),
-				     seed, p->horizon_s, stop_at, &t, why,
-				     sizeof(why));
+				     seed, p->horizon_s, stop_at, &t,
+				     &out->plans, why, sizeof(why));
 			if (rc == ETIME) {
 				out->over_budget = true;
 				break;
@@ -171,6 +204,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			if (rc == ENOMEM) {
 				snprintf(err, errlen, "%s", why);
 				dl_pf_forecast_free(&wk, ws->njobs);
+				dl_pf_scaled_free(&sc);
 				return ENOMEM;
 			}
 			if (rc) {
@@ -197,6 +231,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	if (out->over_budget)
 		for (uint32_t i = 0; i < ncands; i++)
 			out->r[i].scored = false;
+	dl_pf_scaled_free(&sc);
 	out->wall_s = dl_monotonic_s() - t0;
 	return 0;
 }

@@ -9,7 +9,9 @@
  * scores.  Every candidate sees the same draws in sample k (common random
  * numbers), so a difference in score is the policies', not the dice's.
  * Bounded: past `budget_s` of wall time the round stops and is marked
- * over budget (the caller keeps its policy).
+ * over budget (the caller keeps its policy).  Scaled: a large queue is
+ * simulated as a sample of its arrays on the same share of the cluster,
+ * with plan cycles on a coarser grid (dl_pf_params).
  */
 #ifndef DL_PORTFOLIO_ROUND_H
 #define DL_PORTFOLIO_ROUND_H
@@ -31,6 +33,13 @@ struct dl_pf_params {
 	uint64_t seed;    /* of the samples' draws */
 	double budget_s;  /* wall-time budget of the whole round, > 0 */
 	double horizon_s; /* simulated seconds; 0 = until every job ends */
+	/* the round's model (scale.h): above sample_tasks queued tasks a
+	 * seeded sample of the arrays on the same share of the cluster (0:
+	 * never); plans at most every plan_grid s, and plan_grid s after
+	 * task ends (0: PlanInterval and ReplanDelay as configured), the grid
+	 * never above a tenth of the nearest deadline's distance */
+	uint64_t sample_tasks;
+	double plan_grid;
 	struct dl_pf_weights weights;
 	/* the arrival forecast (forecast.h): the recent arrivals replayed
 	 * over the next `window` s from the run's origin, the snapshot's
@@ -56,6 +65,11 @@ struct dl_pf_round {
 	uint32_t samples;  /* samples every scored candidate ran */
 	bool misses_count; /* missed deadlines weigh in the score */
 	double wall_s;
+	/* what was simulated: arrays and nodes of the (sampled) queue, its
+	 * share of the queue's work (1: the whole queue) */
+	uint32_t jobs, nodes;
+	double share;
+	uint64_t plans; /* plan cycles simulated, every run */
 };
 
 /* Run a round of the candidates (each a planning policy, listed once:

@@ -227,6 +227,35 @@ static int64_t node_free(const struct sim_engine *e, uint32_t n, int kind)
 	return c > 0 ? (int64_t) c : 0;
 }
 
+/* free_bits: bit n set while node n has a free unit of kind 0, so the
+ * first-fit scan's start moves past full nodes a word at a time */
+static void set_free_bit(struct sim_engine *e, uint32_t n, bool has_free)
+{
+	uint64_t bit = UINT64_C(1) << (n % 64);
+
+	if (has_free)
+		e->free_bits[n / 64] |= bit;
+	else
+		e->free_bits[n / 64] &= ~bit;
+}
+
+/* The first node from `from` on with a free unit of kind 0, or nnodes. */
+static uint32_t next_free_node(const struct sim_engine *e, uint32_t from)
+{
+	uint32_t w = from / 64, nw = (e->nnodes + 63) / 64;
+	uint64_t bits;
+
+	if (from >= e->nnodes)
+		return e->nnodes;
+	bits = e->free_bits[w] & (~UINT64_C(0) << (from % 64));
+	while (!bits) {
+		if (++w >= nw)
+			return e->nnodes;
+		bits = e->free_bits[w];
+	}
+	return w * 64 + (uint32_t) __builtin_ctzll(bits);
+}
+
 static void recount_free(struct sim_engine *e)
 {
 	e->free_units[0] = e->free_units[1] = 0;
@@ -235,6 +264,7 @@ static void recount_free(struct sim_engine *e)
 		int64_t f = node_free(e, n, 0);
 
 		e->free_units[0] += f;
+		set_free_bit(e, n, f > 0);
 		if (f > 0 && e->first_free == e->nnodes)
 			e->first_free = n;
 		if (e->cs->mode == SIM_SLOTS_TYPED)
@@ -898,6 +928,7 @@ static void node_usage(struct sim_engine *e, uint32_t n,
 	struct sim_node *nd = &e->nodes[n];
 	const struct sim_phase_spec *ph = &j->spec->phase[p];
 	int64_t before0 = node_free(e, n, 0), before1 = node_free(e, n, 1);
+	int64_t after0;
 
 	if (e->cs->mode == SIM_SLOTS_TYPED) {
 		if (p)
@@ -911,25 +942,34 @@ static void node_usage(struct sim_engine *e, uint32_t n,
 		if (nd->used_io < 1e-9)
 			nd->used_io = 0;
 	}
-	e->free_units[0] += node_free(e, n, 0) - before0;
+	after0 = node_free(e, n, 0);
+	e->free_units[0] += after0 - before0;
 	if (e->cs->mode == SIM_SLOTS_TYPED)
 		e->free_units[1] += node_free(e, n, 1) - before1;
-	if (sign < 0 && n < e->first_free && node_free(e, n, 0) > 0)
+	set_free_bit(e, n, after0 > 0);
+	if (sign < 0 && n < e->first_free && after0 > 0)
 		e->first_free = n;
 	if (sign > 0 && n == e->first_free)
-		while (e->first_free < e->nnodes &&
-		       !node_free(e, e->first_free, 0))
-			e->first_free++;
+		e->first_free = next_free_node(e, n);
 }
 
-/* backfill reservation of the first job blocked by resources */
+/* backfill reservation of the first job blocked by resources.  It is
+ * worked out lazily (resv_resolve): only a later start can be refused by
+ * it, and until one is tried nothing has changed since the job was
+ * blocked, so the reservation is the one found at that moment.  When the
+ * cluster is full, as it mostly is, no later start is tried at all. */
 struct resv {
 	bool active;
+	bool wanted; /* asked for by job/phase, not yet worked out */
+	struct sim_job *job;
+	int want_phase;
 	uint32_t node;
 	int phase;
 	double shadow;
 	double spare_cpu, spare_mem, spare_io; /* beside it at shadow time */
 };
+
+static void resv_resolve(struct sim_engine *e, struct resv *rv);
 
 /* The time left of task i of phase p of job j, drawn `len` long, that has
  * run `elapsed` seconds when the run starts: a draw of its length given
@@ -1003,6 +1043,8 @@ static int start_task(struct sim_engine *e, struct sim_job *j, int p,
 	running = j->started[0] - j->ended[0] + j->started[1] - j->ended[1];
 	if (running > j->max_running)
 		j->max_running = running;
+	if (rv)
+		resv_resolve(e, rv);
 	if (rv && rv->active && n == rv->node &&
 	    e->now + j->time_limit[p] > rv->shadow + EPS &&
 	    (e->cs->mode != SIM_SLOTS_TYPED || p == rv->phase)) {
@@ -1280,24 +1322,38 @@ static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
 
 /* ------------------------------------------------------------- dispatch */
 
+/* A running task's end as Slurm expects it (start + time limit, not
+ * before now) and what it gives back; pos keeps equal ends in the node's
+ * running order, so the order (and the spare beside a reservation) does
+ * not depend on the sort. */
+struct shadow_end {
+	double end, cpu, mem, io;
+	uint32_t pos;
+};
+
 static int cmp_end(const void *a, const void *b)
 {
-	const double *x = a, *y = b;
+	const struct shadow_end *x = a, *y = b;
 
-	return (x[0] > y[0]) - (x[0] < y[0]);
+	if (x->end != y->end)
+		return (x->end > y->end) - (x->end < y->end);
+	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /* Earliest time a task of j/p fits on node n, from the running tasks'
- * time limits (what Slurm knows); +inf if never at this availability.
+ * time limits (what Slurm knows); +inf if never at this availability, or
+ * when it cannot be earlier than `bound` (the caller's best so far).
  * spare_* receive what is left beside it then. */
 static double shadow_on(struct sim_engine *e, uint32_t n,
-			const struct sim_job *j, int p, double *spare)
+			const struct sim_job *j, int p, double bound,
+			double *spare)
 {
 	const struct sim_node *nd = &e->nodes[n];
 	const struct sim_phase_spec *ph = &j->spec->phase[p];
 	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
 	double cpu, mem, io, need_cpu = typed ? 1 : ph->cpus;
-	double(*ends)[4];
+	double first = INFINITY;
+	struct shadow_end *ends;
 	uint32_t m = 0;
 	double t = INFINITY;
 
@@ -1318,9 +1374,21 @@ static double shadow_on(struct sim_engine *e, uint32_t n,
 			     ? nd->avail * nd->spec->io - nd->used_io
 			     : INFINITY;
 	}
-	ends = malloc((nd->nrun ? nd->nrun : 1) * sizeof(*ends));
-	if (!ends)
-		return INFINITY;
+	if (cpu >= need_cpu && mem >= (double) ph->mem && io >= ph->io) {
+		spare[0] = cpu - need_cpu;
+		spare[1] = mem - (double) ph->mem;
+		spare[2] = io - ph->io;
+		return e->now;
+	}
+	if (nd->nrun > e->capshadow) {
+		void *q = realloc(e->shadow, nd->nrun * sizeof(*ends));
+
+		if (!q)
+			return INFINITY;
+		e->shadow = q;
+		e->capshadow = nd->nrun;
+	}
+	ends = e->shadow;
 	for (uint32_t k = 0; k < nd->nrun; k++) {
 		const struct sim_ref *r = &nd->run[k];
 		const struct sim_job *o = &e->jobs[r->job];
@@ -1330,24 +1398,27 @@ static double shadow_on(struct sim_engine *e, uint32_t n,
 
 		if (typed && r->phase != p)
 			continue;
-		ends[m][0] = end > e->now ? end : e->now;
-		ends[m][1] = typed ? 1 : oph->cpus;
-		ends[m][2] = (double) oph->mem;
-		ends[m][3] = oph->io;
+		ends[m].end = end > e->now ? end : e->now;
+		ends[m].cpu = typed ? 1 : oph->cpus;
+		ends[m].mem = (double) oph->mem;
+		ends[m].io = oph->io;
+		ends[m].pos = k;
+		if (ends[m].end < first)
+			first = ends[m].end;
 		m++;
 	}
+	/* it fits no earlier than the first end: not better than bound */
+	if (!(first < bound))
+		return INFINITY;
 	qsort(ends, m, sizeof(*ends), cmp_end);
-	if (cpu >= need_cpu && mem >= (double) ph->mem && io >= ph->io)
-		t = e->now;
 	for (uint32_t k = 0; k < m && !isfinite(t); k++) {
-		cpu += ends[k][1];
-		mem += ends[k][2];
-		io += ends[k][3];
+		cpu += ends[k].cpu;
+		mem += ends[k].mem;
+		io += ends[k].io;
 		if (cpu >= need_cpu - EPS && mem >= (double) ph->mem - EPS &&
 		    io >= ph->io - EPS)
-			t = ends[k][0];
+			t = ends[k].end;
 	}
-	free(ends);
 	if (isfinite(t)) {
 		spare[0] = cpu - need_cpu;
 		spare[1] = mem - (double) ph->mem;
@@ -1356,15 +1427,19 @@ static double shadow_on(struct sim_engine *e, uint32_t n,
 	return t;
 }
 
+/* The reservation: the node where the task fits first (the lowest of
+ * equal ones).  No node can be earlier than now, so the scan stops at a
+ * node where it fits now. */
 static void reserve(struct sim_engine *e, struct sim_job *j, int p,
 		    struct resv *rv)
 {
 	double best = INFINITY, spare[3] = {0, 0, 0}, s[3] = {0, 0, 0};
 
-	for (uint32_t n = 0; n < e->nnodes; n++) {
+	e->stats.reservations++;
+	for (uint32_t n = 0; n < e->nnodes && best > e->now; n++) {
 		double t;
 
-		t = shadow_on(e, n, j, p, s);
+		t = shadow_on(e, n, j, p, best, s);
 		if (t < best) {
 			best = t;
 			rv->node = n;
@@ -1381,9 +1456,18 @@ static void reserve(struct sim_engine *e, struct sim_job *j, int p,
 	rv->spare_io = spare[2];
 }
 
-static bool respects(const struct sim_engine *e, const struct resv *rv,
+static void resv_resolve(struct sim_engine *e, struct resv *rv)
+{
+	if (!rv->wanted)
+		return;
+	rv->wanted = false;
+	reserve(e, rv->job, rv->want_phase, rv);
+}
+
+static bool respects(struct sim_engine *e, struct resv *rv,
 		     const struct sim_job *j, int p, uint32_t n)
 {
+	resv_resolve(e, rv);
 	if (!rv->active || n != rv->node)
 		return true;
 	if (e->cs->mode == SIM_SLOTS_TYPED && p != rv->phase)
@@ -1463,7 +1547,7 @@ static uint32_t now_running(void *ctx, uint32_t k, int q, bool *waiting)
  * backfill reservation.  *plan_limited: the rule refused a node with
  * room. */
 static bool can_start_on(struct sim_engine *e, struct sim_job *j, int p,
-			 const struct resv *rv, uint32_t n, bool *plan_limited)
+			 struct resv *rv, uint32_t n, bool *plan_limited)
 {
 	if (!fits(e, n, j, p))
 		return false;
@@ -1486,7 +1570,7 @@ static bool can_start_on(struct sim_engine *e, struct sim_job *j, int p,
  * core's place_index: its planned concurrency, the node's capacity for
  * deadline tasks this cycle, the room owed to jobs of lower utility). */
 static enum pick pick_node(struct sim_engine *e, struct sim_job *j, int p,
-			   const struct resv *rv, uint32_t *out)
+			   struct resv *rv, uint32_t *out)
 {
 	bool plan_limited = false;
 
@@ -1550,8 +1634,15 @@ static int dispatch(struct sim_engine *e)
 				break;
 			got = pick_node(e, j, p, &rv, &n);
 			if (got != PICKED) {
-				if (got == NO_ROOM && !rv.active)
-					reserve(e, j, p, &rv);
+				/* an earlier job's reservation first (nothing
+				 * started since it was asked for) */
+				if (got == NO_ROOM)
+					resv_resolve(e, &rv);
+				if (got == NO_ROOM && !rv.active) {
+					rv.wanted = true;
+					rv.job = j;
+					rv.want_phase = p;
+				}
 				break;
 			}
 			if ((rc = start_task(e, j, p, n, &rv, 0)))
@@ -1978,8 +2069,9 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 	e->order = malloc((ws->njobs ? 2 * ws->njobs : 1) * sizeof(*e->order));
 	e->in_jobs = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->in_jobs));
 	e->dirty = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*e->dirty));
+	e->free_bits = calloc((cs->nnodes + 63) / 64, sizeof(*e->free_bits));
 	if (!e->nodes || !e->jobs || !e->active || !e->order || !e->in_jobs ||
-	    !e->dirty)
+	    !e->dirty || !e->free_bits)
 		goto oom;
 	for (uint32_t n = 0; n < cs->nnodes; n++) {
 		e->nodes[n].spec = &cs->nodes[n];
@@ -2061,6 +2153,8 @@ void sim_engine_free(struct sim_engine *e)
 	free(e->in_jobs);
 	free(e->dirty);
 	free(e->ev);
+	free(e->shadow);
+	free(e->free_bits);
 	dl_place_index_free(&e->pidx);
 	dl_plan_free(e->plan);
 	dl_cluster_free(&e->view);

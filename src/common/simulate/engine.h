@@ -138,12 +138,14 @@ struct sim_stats {
 	uint64_t plan_us;
 	uint64_t dispatches;
 	uint64_t task_starts;
+	uint64_t reservations; /* backfill reservations worked out */
 	double wall_s;
 	double end_time;
 	bool stalled;
 };
 
 struct sim_event;
+struct shadow_end;
 
 struct sim_engine {
 	const struct sim_cluster_spec *cs;
@@ -164,6 +166,7 @@ struct sim_engine {
 	uint64_t total_units;           /* slots (typed) or CPUs */
 	uint32_t rr_cursor;
 	uint32_t first_free;   /* first-fit scan start */
+	uint64_t *free_bits;   /* nodes with a free unit (first_free's index) */
 	int64_t free_units[2]; /* typed: free map/reduce slots; cpu: [0] */
 	/* jobs */
 	struct sim_job *jobs;
@@ -192,7 +195,9 @@ struct sim_engine {
 	struct sim_stats stats;
 	uint32_t *dirty;
 	uint32_t ndirty;
-	bool use_estimator; /* SIM_LENGTHS_ESTIMATOR with opt.est set */
+	bool use_estimator;        /* SIM_LENGTHS_ESTIMATOR with opt.est set */
+	struct shadow_end *shadow; /* backfill's scratch: a node's task ends */
+	uint32_t capshadow;
 };
 
 /* Build a run: draws task lengths, resolves deadlines (deadline_factor x
