@@ -843,6 +843,39 @@ START_TEST(policy_portfolio_switches_and_records)
 }
 END_TEST
 
+/* The round's plan grid follows the median deadline distance, so one job
+ * due soon in a large queue does not make every plan cycle seconds apart
+ * (that made a round at 1,000 arrays cost minutes), while a queue of jobs
+ * due in a minute is still planned often enough to compare anything. */
+START_TEST(round_grid_follows_median_deadline)
+{
+	struct sim_job_spec jobs[5] = {0};
+	struct sim_workload_spec ws = {.jobs = jobs, .njobs = 5};
+	double grid = 0;
+
+	for (int i = 0; i < 5; i++) {
+		jobs[i].arrival = 100;
+		jobs[i].deadline = 100 + 3600;
+	}
+	jobs[0].deadline = 100 + 45; /* one job due soon */
+	ck_assert_int_eq(dl_pf_round_grid(&ws, 60, &grid), 0);
+	ck_assert_double_eq(grid, 60);
+	/* all due within a minute: a tenth of the median, 5.5 s */
+	for (int i = 0; i < 5; i++)
+		jobs[i].deadline = 100 + 50 + 2.5 * i;
+	ck_assert_int_eq(dl_pf_round_grid(&ws, 60, &grid), 0);
+	ck_assert_double_eq_tol(grid, 5.5, 1e-12);
+	/* no deadlines, or none ahead of its arrival: the grid as given */
+	for (int i = 0; i < 5; i++)
+		jobs[i].deadline = i ? 0 : 50;
+	ck_assert_int_eq(dl_pf_round_grid(&ws, 60, &grid), 0);
+	ck_assert_double_eq(grid, 60);
+	ws.njobs = 0;
+	ck_assert_int_eq(dl_pf_round_grid(&ws, 60, &grid), 0);
+	ck_assert_double_eq(grid, 60);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("portfolio");
@@ -861,6 +894,7 @@ int main(void)
 	tcase_add_test(tc, switch_needs_most_samples);
 	tcase_add_test(tc, switch_needs_fewer_misses);
 	tcase_add_test(tc, switch_needs_confirmation);
+	tcase_add_test(tc, round_grid_follows_median_deadline);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

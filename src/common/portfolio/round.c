@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/estimate/stats.h"
 #include "common/io/clock.h"
 #include "common/portfolio/scale.h"
 #include "common/simulate/core_policy.h"
@@ -119,6 +121,33 @@ static int run_one(const struct sim_cluster_spec *cs,
 	return rc;
 }
 
+/* The median, not the nearest deadline: in a large queue some job is
+ * always due soon, and planning every few seconds for its sake is what
+ * made a round cost minutes. */
+int dl_pf_round_grid(const struct sim_workload_spec *ws, double grid,
+		     double *out)
+{
+	double *d = malloc((ws->njobs ? ws->njobs : 1) * sizeof(*d));
+	size_t n = 0;
+
+	*out = grid;
+	if (!d)
+		return ENOMEM;
+	for (uint32_t j = 0; j < ws->njobs; j++) {
+		double x = ws->jobs[j].deadline - ws->jobs[j].arrival;
+
+		if (ws->jobs[j].deadline > 0 && x > 0 && isfinite(x))
+			d[n++] = x;
+	}
+	if (n) {
+		dl_sort_doubles(d, n);
+		if (dl_quantile_sorted(d, n, 0.5) / 10 < grid)
+			*out = dl_quantile_sorted(d, n, 0.5) / 10;
+	}
+	free(d);
+	return 0;
+}
+
 int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		    const struct sim_workload_spec *ws,
 		    const struct dl_config *cfg, const enum dl_policy *cands,
@@ -149,15 +178,11 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	out->jobs = ws->njobs;
 	out->nodes = cs->nnodes;
 	out->share = sc.share;
-	/* the round's plan grid (strings stay the caller's), never coarser
-	 * than a tenth of the nearest deadline's distance: a plan a minute
-	 * away from jobs due in a minute would compare nothing */
-	grid = p->plan_grid;
-	for (uint32_t j = 0; j < ws->njobs; j++) {
-		double d = ws->jobs[j].deadline - ws->jobs[j].arrival;
-
-		if (ws->jobs[j].deadline > 0 && d > 0 && d / 10 < grid)
-			grid = d / 10;
+	/* the round's plan grid (strings stay the caller's) */
+	if ((rc = dl_pf_round_grid(ws, p->plan_grid, &grid))) {
+		snprintf(err, errlen, "portfolio round: out of memory");
+		dl_pf_scaled_free(&sc);
+		return rc;
 	}
 	rcfg = *cfg;
 	if (rcfg.plan_interval < grid)

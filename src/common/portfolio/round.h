@@ -72,6 +72,13 @@ struct dl_pf_round {
 	uint64_t plans; /* plan cycles simulated, every run */
 };
 
+/* The plan grid of a round into *out: `grid`, but never coarser than a
+ * tenth of the median job's deadline distance (deadline - arrival), so a
+ * queue of jobs due in a minute is not planned once a minute (it would
+ * compare nothing).  0 or ENOMEM. */
+int dl_pf_round_grid(const struct sim_workload_spec *ws, double grid,
+		     double *out);
+
 /* Run a round of the candidates (each a planning policy, listed once:
  * triage, edf, adaptive, ras, reverse) under cfg.  0 with *out filled --
  * also over budget, which out->over_budget says -- or EINVAL (bad
