@@ -308,6 +308,14 @@ int main(int argc, char **argv)
 	struct dl_pf_round r;
 	char err[256] = "";
 
+	if (argc % 2 == 0) {
+		fprintf(stderr,
+			"usage: portfolio_round [--option value]... "
+			"(options: see bench/results/"
+			"portfolio-round.md); %s has no value\n",
+			argv[argc - 1]);
+		return 2;
+	}
 	for (int i = 1; i + 1 < argc; i += 2) {
 		const char *k = argv[i], *v = argv[i + 1];
 
