@@ -13,26 +13,12 @@
 #include "common/portfolio/future.h"
 #include "common/simulate/rng.h"
 
-static void job_spec_free(struct sim_job_spec *j)
-{
-	free(j->name);
-	free(j->user);
-	free(j->account);
-	for (int p = 0; p < 2; p++) {
-		sim_dist_free(&j->phase[p].len);
-		free(j->phase[p].lengths);
-		free(j->phase[p].running_node);
-		free(j->phase[p].running_elapsed);
-	}
-	memset(j, 0, sizeof(*j));
-}
-
 void dl_pf_recent_clear(struct dl_pf_recent *r)
 {
 	if (!r)
 		return;
 	for (uint32_t i = 0; i < r->n; i++)
-		job_spec_free(&r->jobs[i]);
+		sim_job_spec_free(&r->jobs[i]);
 	free(r->jobs);
 	memset(r, 0, sizeof(*r));
 }
@@ -44,7 +30,7 @@ static void forget_before(struct dl_pf_recent *r, double since)
 
 	for (uint32_t i = 0; i < r->n; i++) {
 		if (r->jobs[i].arrival < since)
-			job_spec_free(&r->jobs[i]);
+			sim_job_spec_free(&r->jobs[i]);
 		else
 			r->jobs[k++] = r->jobs[i];
 	}
@@ -72,7 +58,7 @@ int dl_pf_recent_note(struct dl_pf_recent *r, const struct dl_policy_input *in,
 			continue;
 		rc = dl_pf_job_shape(in, dj, fallback_len, &js);
 		if (rc) {
-			job_spec_free(&js);
+			sim_job_spec_free(&js);
 			if (rc == ENOMEM)
 				return ENOMEM;
 			continue; /* nothing to replay */
@@ -82,7 +68,7 @@ int dl_pf_recent_note(struct dl_pf_recent *r, const struct dl_policy_input *in,
 			void *p = realloc(r->jobs, c * sizeof(*r->jobs));
 
 			if (!p) {
-				job_spec_free(&js);
+				sim_job_spec_free(&js);
 				return ENOMEM;
 			}
 			r->jobs = p;

@@ -76,23 +76,28 @@ void sim_cluster_spec_free(struct sim_cluster_spec *c)
 
 /* -------------------------------------------------------------- workload */
 
+void sim_job_spec_free(struct sim_job_spec *j)
+{
+	if (!j)
+		return;
+	free(j->name);
+	free(j->user);
+	free(j->account);
+	for (int p = 0; p < 2; p++) {
+		sim_dist_free(&j->phase[p].len);
+		free(j->phase[p].lengths);
+		free(j->phase[p].running_node);
+		free(j->phase[p].running_elapsed);
+	}
+	memset(j, 0, sizeof(*j));
+}
+
 void sim_workload_spec_free(struct sim_workload_spec *w)
 {
 	if (!w)
 		return;
-	for (uint32_t i = 0; i < w->njobs; i++) {
-		struct sim_job_spec *j = &w->jobs[i];
-
-		free(j->name);
-		free(j->user);
-		free(j->account);
-		for (int p = 0; p < 2; p++) {
-			sim_dist_free(&j->phase[p].len);
-			free(j->phase[p].lengths);
-			free(j->phase[p].running_node);
-			free(j->phase[p].running_elapsed);
-		}
-	}
+	for (uint32_t i = 0; i < w->njobs; i++)
+		sim_job_spec_free(&w->jobs[i]);
 	free(w->jobs);
 	free(w->description);
 	memset(w, 0, sizeof(*w));

@@ -121,6 +121,8 @@ struct sim_workload_spec {
 };
 
 void sim_cluster_spec_free(struct sim_cluster_spec *c);
+/* Free what a job spec owns and zero it (NULL: nothing). */
+void sim_job_spec_free(struct sim_job_spec *j);
 void sim_workload_spec_free(struct sim_workload_spec *w);
 void sim_series_free(struct sim_series *s);
 /* Value at time t (0 outside a non-repeating series). */
