@@ -93,3 +93,53 @@ est_observe_req() {
 	done
 	printf '{"v":1,"id":%s,"op":"observe","tasks":[%s]}\n' "$id" "$tasks"
 }
+
+# One daemon for a whole bats file that also runs a Slurm cluster (from
+# setup_file; est_stop_file in teardown_file).  Its files are under
+# $BATS_FILE_TMPDIR/est and its pid in a file, because the tests run in
+# other processes than setup_file.  Exports EST_DIR and EST_SOCK.
+est_start_file() {
+	[ -x "$EST_BIN" ] && [ -x "$EST_RAW" ] ||
+		skip "deadline-estimatord not built in $DL_BUILD"
+	export EST_DIR=$BATS_FILE_TMPDIR/est
+	export EST_SOCK=$EST_DIR/est.sock
+	EST_CONF=$EST_DIR/est.conf
+	EST_LOG=$EST_DIR/est.log
+	mkdir -p "$EST_DIR"
+	printf 'SlurmUser=root\n' >"$EST_CONF"
+	(
+		"$EST_BIN" --foreground --config "$EST_CONF" --socket "$EST_SOCK" \
+			--db "$EST_DIR/history.db" 2>>"$EST_LOG" &
+		echo $! >"$EST_DIR/est.pid"
+	)
+	for _ in $(seq 1 100); do
+		est_ping_ok && return 0
+		sleep 0.05
+	done
+	echo "deadline-estimatord did not answer:" >&2
+	cat "$EST_LOG" >&2
+	est_stop_file
+	return 1
+}
+
+est_stop_file() {
+	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
+		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
+	fi
+}
+
+# History of earlier runs: est_observe_runs NAME SECONDS N [FIELDS] stores
+# N map tasks of NAME by root, each SECONDS long, one per earlier job (ids
+# 900 on), with FIELDS (e.g. "cpu":1,"io":60) added to each task; fails
+# unless the daemon stored all N.
+est_observe_runs() {
+	local name=$1 len=$2 n=$3 extra=${4:+,$4} i t sep="" tasks=""
+
+	for i in $(seq 0 $((n - 1))); do
+		t=$((1700000000 + i * 100))
+		tasks="$tasks$sep{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"$name\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + len))$extra}"
+		sep=,
+	done
+	printf '{"v":1,"id":1,"op":"observe","tasks":[%s]}\n' "$tasks" |
+		est_send --expect 1 --timeout 2 | grep -q "\"stored\":$n"
+}

@@ -21,43 +21,19 @@
 # throttle, none of Bob's tasks starts; the plan turns it idle-only only
 # when at least its need runs; and it meets its deadline.
 load helpers
+load estimator_helpers
 
-EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
-EST_RAW=$DL_BUILD/test/bats/estimator_raw
 BOB=dlclaim-bob
 
 setup_file() {
-	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built"
 	# Bob must read slurm.conf: not under bats' private temporary dir
 	LC_DIR=$(mktemp -d /tmp/sched-claim.XXXXXX)
 	chmod 755 "$LC_DIR"
 	export LC_DIR
 	id "$BOB" >/dev/null 2>&1 || useradd -r -M -N -s /bin/sh "$BOB"
-	export EST_DIR=$BATS_FILE_TMPDIR/est
-	mkdir -p "$EST_DIR"
-	export EST_SOCK=$EST_DIR/est.sock
-	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
-	(
-		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
-			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
-			2>>"$EST_DIR/est.log" &
-		echo $! >"$EST_DIR/est.pid"
-	)
-	for _ in $(seq 1 100); do
-		echo '{"v":1,"id":0,"op":"ping"}' |
-			"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 1 2>/dev/null |
-			grep -q pong && break
-		sleep 0.05
-	done
+	est_start_file
 	# history: four earlier runs of claim-dl took 10 s a task
-	local t req i
-	req='{"v":1,"id":1,"op":"observe","tasks":['
-	for i in 0 1 2 3; do
-		t=$((1700000000 + i * 100))
-		req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"claim-dl\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + 10))}"
-		[ $i -lt 3 ] && req="$req,"
-	done
-	echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
+	est_observe_runs claim-dl 10 4
 	printf 'Policy=adaptive\nPlanInterval=2\nReplanDelay=1\nEstimatorSocket=%s\n' \
 		"$EST_SOCK" >"$BATS_FILE_TMPDIR/deadline.conf"
 	dl_cluster_start --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" \
@@ -66,9 +42,7 @@ setup_file() {
 
 teardown_file() {
 	dl_cluster_stop
-	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
-		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
-	fi
+	est_stop_file
 	for _ in $(seq 20); do
 		pgrep -u "$BOB" >/dev/null 2>&1 || break
 		sleep 0.5

@@ -12,41 +12,17 @@
 # triage before the middle array's tasks start, and the two others meet
 # their deadlines.
 load helpers
-
-EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
-EST_RAW=$DL_BUILD/test/bats/estimator_raw
+load estimator_helpers
 
 setup_file() {
-	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built"
-	export EST_DIR=$BATS_FILE_TMPDIR/est
-	mkdir -p "$EST_DIR"
-	export EST_SOCK=$EST_DIR/est.sock
-	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
-	(
-		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
-			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
-			2>>"$EST_DIR/est.log" &
-		echo $! >"$EST_DIR/est.pid"
-	)
-	for _ in $(seq 1 100); do
-		echo '{"v":1,"id":0,"op":"ping"}' |
-			"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 1 2>/dev/null |
-			grep -q pong && break
-		sleep 0.05
-	done
+	est_start_file
 	# history: 24 earlier tasks of each name took 20 s (warm-up) or 25 s,
 	# enough that the estimator's spread (its prior spread, shrunk by the
 	# observations) is narrow; with four, a round drew stragglers past
 	# every deadline for both candidates alike (88.9 % missed each)
-	local t req i
+	local name
 	for name in pf-warmup:20 pf-first:25 pf-big:25 pf-last:25; do
-		req='{"v":1,"id":1,"op":"observe","tasks":['
-		for i in $(seq 0 23); do
-			t=$((1700000000 + i * 100))
-			req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"${name%:*}\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + ${name#*:}))}"
-			[ $i -lt 23 ] && req="$req,"
-		done
-		echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
+		est_observe_runs "${name%:*}" "${name#*:}" 24
 	done
 	cat >"$BATS_FILE_TMPDIR/deadline.conf" <<-EOF
 		Policy=portfolio
@@ -65,9 +41,7 @@ setup_file() {
 
 teardown_file() {
 	dl_cluster_stop
-	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
-		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
-	fi
+	est_stop_file
 }
 
 # a field of the published plan's portfolio record

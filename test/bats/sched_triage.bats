@@ -9,38 +9,14 @@
 # Hodgson's rule -- marks it hopeless with what it would take, and the two
 # others meet their deadlines; the hopeless one still runs to completion.
 load helpers
-
-EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
-EST_RAW=$DL_BUILD/test/bats/estimator_raw
+load estimator_helpers
 
 setup_file() {
-	[ -x "$EST_BIN" ] || skip "deadline-estimatord not built"
-	export EST_DIR=$BATS_FILE_TMPDIR/est
-	mkdir -p "$EST_DIR"
-	export EST_SOCK=$EST_DIR/est.sock
-	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
-	(
-		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
-			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
-			2>>"$EST_DIR/est.log" &
-		echo $! >"$EST_DIR/est.pid"
-	)
-	for _ in $(seq 1 100); do
-		echo '{"v":1,"id":0,"op":"ping"}' |
-			"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 1 2>/dev/null |
-			grep -q pong && break
-		sleep 0.05
-	done
+	est_start_file
 	# history: four earlier runs of each name took 20 s a task
-	local t req i
+	local name
 	for name in triage-first triage-big triage-last; do
-		req='{"v":1,"id":1,"op":"observe","tasks":['
-		for i in 0 1 2 3; do
-			t=$((1700000000 + i * 100))
-			req="$req{\"job_id\":$((900 + i)),\"task\":$i,\"user\":\"root\",\"name\":\"$name\",\"phase\":\"map\",\"start\":$t,\"end\":$((t + 20))}"
-			[ $i -lt 3 ] && req="$req,"
-		done
-		echo "$req]}" | "$EST_RAW" --socket "$EST_SOCK" --expect 1 >/dev/null
+		est_observe_runs "$name" 20 4
 	done
 	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=%s\n' "$EST_SOCK" \
 		>"$BATS_FILE_TMPDIR/deadline.conf"
@@ -50,9 +26,7 @@ setup_file() {
 
 teardown_file() {
 	dl_cluster_stop
-	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
-		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
-	fi
+	est_stop_file
 }
 
 @test "triage: the job that would make others late is marked hopeless with what it would take; the others meet their deadlines" {

@@ -9,39 +9,14 @@
 # finished tasks), and the next run of that name without the hint is
 # planned and placed with it.
 load helpers
+load estimator_helpers
 
 PORT=${DL_SELECT_PORT_BASE:-21000}
-EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord
-EST_RAW=$DL_BUILD/test/bats/estimator_raw
-
-est_call() { # one request line on stdin, the reply on stdout
-	"$EST_RAW" --socket "$EST_SOCK" --expect 1 --timeout 2
-}
 
 setup_file() {
-	[ -x "$EST_BIN" ] && [ -x "$EST_RAW" ] || skip "estimator not built"
-	export EST_DIR=$BATS_FILE_TMPDIR/est
-	mkdir -p "$EST_DIR"
-	export EST_SOCK=$EST_DIR/est.sock
-	printf 'SlurmUser=root\n' >"$EST_DIR/est.conf"
-	(
-		"$EST_BIN" --foreground --config "$EST_DIR/est.conf" \
-			--socket "$EST_SOCK" --db "$EST_DIR/history.db" \
-			2>>"$EST_DIR/est.log" &
-		echo $! >"$EST_DIR/est.pid"
-	)
-	for _ in $(seq 100); do
-		echo '{"v":1,"id":0,"op":"ping"}' | est_call 2>/dev/null |
-			grep -q pong && break
-		sleep 0.05
-	done
+	est_start_file
 	# six past map tasks of "ioheavy" with their usage
-	local recs="" t
-	for t in 0 1 2 3 4 5; do
-		recs="$recs${recs:+,}{\"job_id\":900$t,\"task\":$t,\"user\":\"root\",\"name\":\"ioheavy\",\"phase\":\"map\",\"start\":1700000000,\"end\":1700000030,\"cpu\":1,\"mem\":100,\"io\":60}"
-	done
-	echo "{\"v\":1,\"id\":1,\"op\":\"observe\",\"tasks\":[$recs]}" | est_call |
-		grep -q '"stored":6'
+	est_observe_runs ioheavy 30 6 '"cpu":1,"mem":100,"io":60'
 	cat >"$BATS_FILE_TMPDIR/deadline.conf" <<-CONF
 	Policy=ras
 	PlanInterval=2
@@ -61,14 +36,12 @@ setup_file() {
 
 teardown_file() {
 	dl_cluster_stop
-	if [ -s "${EST_DIR:-/nonexistent}/est.pid" ]; then
-		kill "$(cat "$EST_DIR/est.pid")" 2>/dev/null || true
-	fi
+	est_stop_file
 }
 
 predict_map() { # NAME: the estimator's answer for (root, NAME, map)
 	echo "{\"v\":1,\"id\":3,\"op\":\"predict\",\"job\":{\"user\":\"root\",\"name\":\"$1\",\"phase\":\"map\",\"tasks\":4,\"completed\":[]}}" |
-		est_call
+		est_send --expect 1 --timeout 2
 }
 
 # Wait until the (root, NAME, map) history has N tasks with usage.
@@ -121,7 +94,7 @@ expect_one_per_node() { # array samples
 @test "the estimator's learned profile is used when the job gives no --task-profile" {
 	local a
 	echo '{"v":1,"id":2,"op":"predict","job":{"user":"root","name":"ioheavy","phase":"map","tasks":8,"completed":[]}}' |
-		est_call | jq -e '.result.profile.io == 60'
+		est_send --expect 1 --timeout 2 | jq -e '.result.profile.io == 60'
 	a=$(submit_behind_blocker -J ioheavy --array=0-7 -c1 -t 2 \
 		--deadline=now+600seconds --wrap 'sleep 20')
 	expect_alloc "$a" 2
