@@ -194,7 +194,9 @@ START_TEST(test_calibration_weighs_jobs)
 	ck_assert_double_eq_tol(dl_calib_quantile(&cal, 0.9, 50), 5, 1e-9);
 	dl_calib_free(&cal);
 
-	/* a ring with too few errors asks its fallback, then the t prior */
+	/* a ring's quantile is shrunk towards its fallback's once that has
+	 * CalibrationMin errors (dl_calib_shrink); before, its own with
+	 * CalibrationMin errors, else the t prior */
 	ck_assert_int_eq(dl_calib_init(&cal, 100), 0);
 	ck_assert_int_eq(dl_calib_init(&fb, 100), 0);
 	cal.fallback = &fb;
@@ -202,18 +204,66 @@ START_TEST(test_calibration_weighs_jobs)
 		dl_calib_add(&cal, 10, 1, 10 * exp(3.0));
 	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
 	ck_assert(!p.calibrated);
+	ck_assert_int_eq(p.calib_use, DL_CALIB_PRIOR);
 	ck_assert_double_eq_tol(p.p90, 10 * exp(dl_t_quantile(0.9, 7)), 1e-9);
 	for (int i = 1; i <= 100; i++)
 		dl_calib_add(&fb, 10, 1, 10 * exp(i / 100.0));
+	/* 10 errors without a job: 10 jobs, 1 expected beyond the p90 and
+	 * 0.1 beyond the p99, against 2 pseudo-jobs of the pool (q0.9 =
+	 * 0.901, q0.99 = 0.9901) */
 	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
 	ck_assert(p.calibrated);
-	ck_assert_double_eq_tol(p.p90, 10 * exp(0.901), 1e-9);
+	ck_assert_int_eq(p.calib_use, DL_CALIB_POOLED);
+	ck_assert_double_eq_tol(p.p90, 10 * exp((1 * 3.0 + 2 * 0.901) / 3),
+				1e-9);
+	/* the p99, shrunk harder towards a narrower pool (z 1.086), would
+	 * fall below the p90: p99 >= p90 always */
+	ck_assert(10 * exp((0.1 * 3.0 + 2 * 0.9901) / 2.1) < p.p90);
+	ck_assert_double_eq_tol(p.p99, p.p90, 1e-12);
+	/* 50 jobs: 5 beyond the p90, the own errors weigh 5 / 7 */
 	for (int i = 0; i < 40; i++)
 		dl_calib_add(&cal, 10, 1, 10 * exp(3.0));
 	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
-	ck_assert_double_eq_tol(p.p90, 10 * exp(3.0), 1e-9); /* its own */
+	ck_assert_int_eq(p.calib_use, DL_CALIB_OWN);
+	ck_assert_double_eq_tol(p.p90, 10 * exp((5 * 3.0 + 2 * 0.901) / 7),
+				1e-9);
+	/* the same 50 errors from one job: one job's luck, 0.1 of a tail
+	 * job: almost the pool's */
+	dl_calib_free(&cal);
+	ck_assert_int_eq(dl_calib_init(&cal, 100), 0);
+	cal.fallback = &fb;
+	for (int i = 0; i < 50; i++)
+		dl_calib_add_job(&cal, 10, 1, 10 * exp(3.0), 7);
+	dl_pred_quantiles(10, 1, 7, &cal, &c, &p);
+	ck_assert_int_eq(p.calib_use, DL_CALIB_POOLED);
+	ck_assert_double_eq_tol(p.p90, 10 * exp((0.1 * 3.0 + 2 * 0.901) / 2.1),
+				1e-9);
 	dl_calib_free(&cal);
 	dl_calib_free(&fb);
+}
+END_TEST
+
+START_TEST(test_calibration_shrink_formula)
+{
+	/* z = (t z_own + 2 z_pool) / (t + 2), t = jobs (1 - q) */
+	/* 20 jobs at q = 0.9: two tail jobs against two: the midpoint */
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 20, 0.9, 1), 2, 1e-12);
+	/* 200 jobs: t = 20 */
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 200, 0.9, 1), 62.0 / 22,
+				1e-12);
+	/* p99 needs ten times the jobs for the same weight */
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 200, 0.99, 1), 2, 1e-12);
+	/* one job: 0.1 of a tail job */
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 1, 0.9, 1),
+				(0.1 * 3 + 2 * 1) / 2.1, 1e-12);
+	/* the result lies between the two, either way round */
+	ck_assert_double_eq_tol(dl_calib_shrink(-1, 20, 0.9, 1), 0, 1e-12);
+	/* degenerate: no own errors, no jobs, no tail, no pool */
+	ck_assert_double_eq_tol(dl_calib_shrink(NAN, 50, 0.9, 1), 1, 1e-12);
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 0, 0.9, 1), 1, 1e-12);
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 50, 1, 1), 1, 1e-12);
+	ck_assert_double_eq_tol(dl_calib_shrink(3, 50, 0.9, NAN), 3, 1e-12);
+	ck_assert(isnan(dl_calib_shrink(NAN, 50, 0.9, NAN)));
 }
 END_TEST
 
@@ -945,6 +995,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_quantiles_from_t_and_calibration);
 	tcase_add_test(tc, test_quantiles_degenerate);
 	tcase_add_test(tc, test_calibration_weighs_jobs);
+	tcase_add_test(tc, test_calibration_shrink_formula);
 	tcase_add_test(tc, test_default);
 	tcase_add_test(tc, test_rate_model);
 	tcase_add_test(tc, test_job_level);

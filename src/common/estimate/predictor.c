@@ -254,6 +254,7 @@ static bool calib_weigh_by_job(struct dl_calib *c)
 	struct dl_calib_job *o = c->order;
 	bool multi = false;
 
+	c->njobs = 0;
 	for (uint32_t i = 0; i < c->len; i++)
 		o[i] = (struct dl_calib_job){c->job[i], i};
 	qsort(o, c->len, sizeof(*o), cmp_calib_job);
@@ -262,6 +263,7 @@ static bool calib_weigh_by_job(struct dl_calib *c)
 		     b++)
 			;
 		multi |= b - a > 1;
+		c->njobs++;
 		for (uint32_t i = a; i < b; i++)
 			c->pairs[o[i].at] = (struct dl_weighted){
 				c->z[o[i].at], 1 / sqrt((double) (b - a))};
@@ -288,17 +290,44 @@ double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min)
 	return dl_quantile_sorted(c->sorted, c->len, q);
 }
 
-static double z_of(double q, double df, struct dl_calib *cal,
-		   const struct dl_pred_cfg *cfg, bool *calibrated)
+double dl_calib_shrink(double z_own, uint32_t jobs, double q, double z_pool)
 {
-	double z = dl_calib_quantile(cal, q, cfg->calib_min);
+	double tail = (double) jobs * (1 - q);
 
-	if (!isfinite(z) && cal && cal->fallback)
-		z = dl_calib_quantile(cal->fallback, q, cfg->calib_min);
-	if (isfinite(z)) {
-		*calibrated = true;
-		return z;
+	if (!isfinite(z_pool))
+		return z_own;
+	if (!isfinite(z_own) || !(tail > 0))
+		return z_pool;
+	return (tail * z_own + DL_CALIB_TAIL_JOBS * z_pool) /
+	       (tail + DL_CALIB_TAIL_JOBS);
+}
+
+/* z_q of a level: its own ring's quantile shrunk towards its pooled ring's
+ * (dl_calib_shrink) when the pool has CalibrationMin errors; else its own
+ * ring's once it has CalibrationMin errors; else Student's t. */
+static double z_of(double q, double df, struct dl_calib *cal,
+		   const struct dl_pred_cfg *cfg, enum dl_calib_use *use)
+{
+	double z_pool =
+		cal ? dl_calib_quantile(cal->fallback, q, cfg->calib_min) : NAN;
+	double z;
+
+	if (isfinite(z_pool)) {
+		/* the own quantile of any number of errors: its weight says
+		 * how much it can be trusted */
+		double z_own = dl_calib_quantile(cal, q, 1);
+		uint32_t jobs = isfinite(z_own) ? cal->njobs : 0;
+
+		*use = (double) jobs * (1 - q) >= DL_CALIB_TAIL_JOBS
+			       ? DL_CALIB_OWN
+			       : DL_CALIB_POOLED;
+		return dl_calib_shrink(z_own, jobs, q, z_pool);
 	}
+	z = dl_calib_quantile(cal, q, cfg->calib_min);
+	*use = DL_CALIB_OWN;
+	if (isfinite(z))
+		return z;
+	*use = DL_CALIB_PRIOR;
 	z = dl_t_quantile(q, df);
 	return isfinite(z) ? z : dl_normal_quantile(q);
 }
@@ -307,7 +336,7 @@ void dl_pred_quantiles(double p50, double spread, double df,
 		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
 		       struct dl_prediction *out)
 {
-	bool calibrated = false;
+	enum dl_calib_use use90, use99;
 	double z90, z99;
 
 	if (!out || !cfg)
@@ -316,8 +345,8 @@ void dl_pred_quantiles(double p50, double spread, double df,
 		p50 = DL_PRED_MIN_LEN;
 	if (!(spread >= 0) || !isfinite(spread))
 		spread = cfg->prior_sd;
-	z90 = z_of(0.9, df, cal, cfg, &calibrated);
-	z99 = z_of(0.99, df, cal, cfg, &calibrated);
+	z90 = z_of(0.9, df, cal, cfg, &use90);
+	z99 = z_of(0.99, df, cal, cfg, &use99);
 	out->p50 = p50;
 	out->p90 = p50 * exp((z90 > 0 ? z90 : 0) * spread);
 	out->p99 = p50 * exp((z99 > 0 ? z99 : 0) * spread);
@@ -329,7 +358,8 @@ void dl_pred_quantiles(double p50, double spread, double df,
 		out->p90 = out->p50;
 	if (out->p99 < out->p90)
 		out->p99 = out->p90;
-	out->calibrated = calibrated;
+	out->calibrated = use90 != DL_CALIB_PRIOR || use99 != DL_CALIB_PRIOR;
+	out->calib_use = use90;
 }
 
 void dl_pred_default(const struct dl_pred_cfg *cfg, int phase,

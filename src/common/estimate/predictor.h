@@ -67,6 +67,15 @@ void dl_pred_cfg_defaults(struct dl_pred_cfg *cfg);
 /* EINVAL with a message when a value is out of range. */
 int dl_pred_cfg_check(const struct dl_pred_cfg *cfg, char *err, size_t errlen);
 
+/* Where a prediction's upper quantiles came from. */
+enum dl_calib_use {
+	DL_CALIB_FIXED = 0, /* the configured default's DefaultSpread */
+	DL_CALIB_PRIOR,     /* Student's t: no ring had enough errors */
+	DL_CALIB_POOLED,    /* the level's fallback ring */
+	DL_CALIB_OWN,       /* the (phase, level) ring */
+	DL_CALIB_USES
+};
+
 /* Learned per-task resource usage (RAS profile), means over the samples
  * that carried it. */
 struct dl_usage {
@@ -86,6 +95,8 @@ struct dl_prediction {
 	 * chosen one included); informational, not sent on the wire */
 	unsigned available;
 	bool calibrated; /* quantiles from observed errors, not the t prior */
+	/* where z_q came from (informational, not sent on the wire) */
+	enum dl_calib_use calib_use;
 	bool has_profile;
 	struct dl_usage profile;
 };
@@ -145,9 +156,10 @@ struct dl_calib {
 	struct dl_weighted *pairs;  /* (error, weight) sorted (weighted) */
 	struct dl_calib_job *order; /* scratch: errors grouped by job */
 	bool weighted; /* some job has more than one error in the ring */
-	/* asked when this ring has fewer than CalibrationMin errors (may be
-	 * NULL; not owned) */
+	/* the level's pooled errors, which this ring's quantiles are shrunk
+	 * towards (dl_calib_shrink; may be NULL; not owned) */
 	struct dl_calib *fallback;
+	uint32_t njobs; /* distinct jobs in the ring (valid while !dirty) */
 	bool dirty;
 	uint64_t total; /* errors ever pushed */
 };
@@ -165,10 +177,23 @@ void dl_calib_add_job(struct dl_calib *c, double p50, double spread,
  * (dl_weighted_quantile_sorted) with the weights above. */
 double dl_calib_quantile(struct dl_calib *c, double q, uint32_t min);
 
+/* Shrinkage of a level's own quantile towards its pooled one.  An
+ * empirical q-quantile rests on the jobs beyond it, about jobs * (1 - q) of
+ * them; with fewer than two it is mostly the luck of one job.  So the own
+ * quantile weighs its expected tail jobs against DL_CALIB_TAIL_JOBS
+ * pseudo-jobs of the pool:
+ *   z = (t z_own + T z_pool) / (t + T),  t = jobs (1 - q),  T = 2.
+ * A level with 20 jobs in its ring gets half its own p90 and half the
+ * pool's; with 200 jobs 91 % its own; p99 needs ten times the jobs.  z_pool
+ * not finite: z_own; z_own not finite or jobs = 0: z_pool. */
+#define DL_CALIB_TAIL_JOBS 2.0
+double dl_calib_shrink(double z_own, uint32_t jobs, double q, double z_pool);
+
 /* Fill out's p50/p90/p99 from a center and a log spread: p_q = p50 *
- * exp(max(0, z_q) * spread), z_q from cal when it has enough errors, else
- * from cal->fallback when that has enough, else t(df).  Ensures p50 <= p90 <=
- * p99.  cal may be NULL. */
+ * exp(max(0, z_q) * spread).  z_q: when cal->fallback has CalibrationMin
+ * errors, cal's quantile (any number of errors) shrunk towards the
+ * fallback's (dl_calib_shrink); else cal's when it has CalibrationMin
+ * errors; else t(df).  Ensures p50 <= p90 <= p99.  cal may be NULL. */
 void dl_pred_quantiles(double p50, double spread, double df,
 		       struct dl_calib *cal, const struct dl_pred_cfg *cfg,
 		       struct dl_prediction *out);
