@@ -632,7 +632,8 @@ static int cmp_event(const void *a, const void *b)
 struct scored {
 	uint32_t job;
 	uint8_t phase, source;
-	bool covered;    /* actual <= p90 */
+	uint8_t calib_use; /* enum dl_calib_use: where p90 came from */
+	bool covered;      /* actual <= p90 */
 	bool specific;   /* the job's own or its name's history could answer */
 	uint32_t key;    /* (user, name, phase) key, for the oracle */
 	double len, err; /* actual length, relative error of p50 */
@@ -833,6 +834,61 @@ static double *oracle_medians(struct scored *v, size_t n, uint32_t nkeys)
 	return med;
 }
 
+/* The row of predictions without job or name history of one phase (see
+ * report()).  A per-job median at most x needs half the per-job weight
+ * with errors at most x: "within" counts, per job weight, the predictions
+ * with history the oracle gets within 1.25x its per-job median and those
+ * without that the predictor does. */
+static void unspecific_row(const struct scored *v, size_t n, int phase,
+			   const double *oracle, const struct run_opts *o,
+			   struct scored *sub, const char *name)
+{
+	struct figures all, none;
+	size_t m = 0, k = 0;
+	double weight = 0, hist_ok = 0, none_ok = 0, target;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].phase == phase)
+			sub[m++] = v[i];
+	if (!m)
+		return;
+	figures_of(sub, m, oracle, o, false, false, &all);
+	target = 1.25 * all.oracle_job;
+	/* figures_of sorted sub by job */
+	for (size_t a = 0, b; a < m; a = b) {
+		size_t without = 0, h_ok = 0, n_ok = 0;
+
+		for (b = a; b < m && sub[b].job == sub[a].job; b++) {
+			const struct scored *x = &sub[b];
+
+			if (!x->specific) {
+				without++;
+				n_ok += x->err <= target;
+			} else {
+				h_ok += dl_rel_error(oracle[x->key], x->len) <=
+					target;
+			}
+		}
+		weight += (double) without / (double) (b - a);
+		hist_ok += (double) h_ok / (double) (b - a);
+		none_ok += (double) n_ok / (double) (b - a);
+	}
+	weight /= (double) all.jobs;
+	hist_ok /= (double) all.jobs;
+	none_ok /= (double) all.jobs;
+	for (size_t i = 0; i < m; i++)
+		if (!sub[i].specific)
+			sub[k++] = sub[i];
+	figures_of(sub, k, oracle, o, false, false, &none);
+	printf("| %s | %zu | %.1f %% | %.1f %% | %.3f | %.3f | %.3f | %.1f %% "
+	       "| %.1f %% | %.1f %% |\n",
+	       name, k, pct(k, m), 100 * weight, none.med_job, none.oracle_job,
+	       target, 100 * hist_ok, 100 * none_ok, 100 * (hist_ok + none_ok));
+}
+
+static const char *const calib_use_names[DL_CALIB_USES] = {
+	"configured", "t prior", "pooled ring", "own ring"};
+
 static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 		   size_t warm, size_t zero, const struct run_opts *o)
 {
@@ -884,6 +940,22 @@ static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 		print_cov(f.cov_job, f.ci_cov_job);
 		printf(" %.1f %% |\n", pct(f.specific, f.n));
 	}
+	printf("\nPredictions without job or name history (no causal "
+	       "predictor knows their key's median; the oracle does): their "
+	       "number, share of the predictions and of the per-job weight "
+	       "(each job weighs 1, shared among its predictions), the "
+	       "per-job medians on them of the predictor and of the oracle; "
+	       "then, for the target (1.25x the oracle's per-job median), the "
+	       "per-job weight within it: by the oracle on the predictions "
+	       "with history, by the predictor on those without.  A per-job "
+	       "median within the target needs 50 %%.\n\n");
+	printf("| phase | without history | share | share of per-job "
+	       "weight | predictor per job on them | oracle per job on them "
+	       "| target | within: oracle, with history | within: predictor, "
+	       "without | sum |\n"
+	       "|---|---|---|---|---|---|---|---|---|---|\n");
+	for (int p = 0; p < 2; p++)
+		unspecific_row(v, n, p, oracle, o, sub, phases[p]);
 	printf("\nBy the predictor that answered:\n\n");
 	printf("| phase / source | predictions | jobs | median per task | "
 	       "median per job | mean | p90 coverage | p90 coverage per job "
@@ -906,6 +978,33 @@ static void report(struct trace *t, struct scored *v, size_t n, uint32_t nkeys,
 			print_cov(f.cov_job, f.ci_cov_job);
 			printf("\n");
 		}
+	printf("\nBy the predictor and where its p90 came from (\"own "
+	       "ring\": the level's own errors weigh at least half, "
+	       "\"pooled ring\": less, dl_calib_shrink; Student's t; the "
+	       "configured default):\n\n");
+	printf("| phase / source / p90 from | predictions | jobs | p90 "
+	       "coverage | p90 coverage per job |\n|---|---|---|---|---|\n");
+	for (int p = 0; p < 2; p++)
+		for (int s = 0; s < DL_PRED_SOURCES; s++)
+			for (int c = DL_CALIB_USES - 1; c >= 0; c--) {
+				struct figures f;
+				size_t m = 0;
+
+				for (size_t i = 0; i < n; i++)
+					if (v[i].phase == p &&
+					    v[i].source == s &&
+					    v[i].calib_use == c)
+						sub[m++] = v[i];
+				if (!m)
+					continue;
+				figures_of(sub, m, NULL, o, false, true, &f);
+				printf("| %s / %s / %s | %zu | %zu |",
+				       phases[p], dl_pred_source_name(s),
+				       calib_use_names[c], f.n, f.jobs);
+				print_cov(f.cov_task, f.ci_cov_task);
+				print_cov(f.cov_job, f.ci_cov_job);
+				printf("\n");
+			}
 	free(sub);
 	free(oracle);
 }
@@ -969,6 +1068,7 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg,
 				.job = tk->job,
 				.phase = (uint8_t) tk->phase,
 				.source = (uint8_t) p.source,
+				.calib_use = (uint8_t) p.calib_use,
 				.covered = len <= p.p90,
 				.specific = (p.available & specific) != 0,
 				.key = key_of(&keys, j, tk->phase, &nkeys),
