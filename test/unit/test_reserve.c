@@ -1,10 +1,11 @@
 /*
  * test_reserve.c - triage's blocking reserve (policy/reserve.h): the
- * horizon learned from recent slack, the floor a job keeps, the width
- * rule and its degenerate cases; the lookahead applying the same rule;
- * and through Policy=triage: a long-task job with slack leaves the
- * reserve, the same job without slack takes it, short tasks take it,
- * r = 0, one slot and no history change nothing.
+ * long tasks learned from recent slack and grain, the floor a job keeps,
+ * the width rule and its degenerate cases; the lookahead applying the
+ * same rule; and through Policy=triage: a long-task job with slack
+ * leaves the reserve, the same job without slack takes it, short tasks
+ * take it, coarse arrivals leave nothing long, r = 0, one slot and no
+ * history change nothing.
  */
 #include <math.h>
 #include <string.h>
@@ -17,36 +18,67 @@
 
 #define T0 1000.0
 
-START_TEST(horizon_from_history)
+START_TEST(long_from_history)
 {
 	struct dl_plan *p = dl_plan_new(0);
 
 	ck_assert_ptr_nonnull(p);
 	/* no history: nothing is long */
-	ck_assert(isinf(dl_reserve_horizon(&p->slacks, 0.1)));
-	dl_reserve_note(p, 300);
-	dl_reserve_note(p, 40);
-	dl_reserve_note(p, 2000);
-	dl_reserve_note(p, NAN); /* ignored */
-	dl_reserve_note(p, -5);  /* counts as no slack at all */
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.1, 1000));
+	dl_reserve_note(p, 300, 10);
+	dl_reserve_note(p, 40, 10);
+	dl_reserve_note(p, 2000, 10);
+	dl_reserve_note(p, NAN, 10); /* ignored */
+	dl_reserve_note(p, -5, NAN); /* no slack at all, grain 0 */
 	ck_assert_uint_eq(p->slacks.n, 4);
-	/* order statistics: the ceil(q n)-th smallest */
-	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.1), 0);
-	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.5), 40);
-	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0.75), 300);
-	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 1), 2000);
-	ck_assert(isinf(dl_reserve_horizon(&p->slacks, 1.5)));
-	ck_assert(isinf(dl_reserve_horizon(NULL, 0.1)));
+	ck_assert_double_eq(p->slacks.v[3], 0);
+	ck_assert_double_eq(p->slacks.grain[3], 0);
+	/* long when at least ceil(q n) of the 4 would have been blocked
+	 * (slack below the length, grain below it): q = 0.1 one job, the
+	 * one without slack, so anything longer than its grain of 0 */
+	ck_assert(dl_reserve_is_long(&p->slacks, 0.1, 1));
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.1, 0));
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.1, -1));
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.1, NAN));
+	/* q = 0 still needs one blocked job */
+	ck_assert(dl_reserve_is_long(&p->slacks, 0, 1));
+	/* q = 0.5: two jobs, slack 0 and 40, and tasks of 10 s */
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.5, 40));
+	ck_assert(dl_reserve_is_long(&p->slacks, 0.5, 41));
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0.75, 300));
+	ck_assert(dl_reserve_is_long(&p->slacks, 0.75, 301));
+	ck_assert(dl_reserve_is_long(&p->slacks, 1, 2001));
+	ck_assert(!dl_reserve_is_long(&p->slacks, 1.5, 1e9));
+	ck_assert(!dl_reserve_is_long(&p->slacks, NAN, 1e9));
+	ck_assert(!dl_reserve_is_long(NULL, 0.1, 1000));
+	/* the grain: jobs whose own tasks are as long as the blocker's do
+	 * not count, however tight; the same slacks with 400-s tasks */
+	{
+		struct dl_plan *g = dl_plan_new(0);
+
+		dl_reserve_note(g, 0, 400);
+		dl_reserve_note(g, 40, 400);
+		ck_assert(!dl_reserve_is_long(&g->slacks, 0.1, 400));
+		ck_assert(dl_reserve_is_long(&g->slacks, 0.1, 401));
+		ck_assert(dl_reserve_is_long(&g->slacks, 1, 401));
+		dl_reserve_note(g, 0, 5); /* one short-task job: 1 of 3 */
+		ck_assert(dl_reserve_is_long(&g->slacks, 0.1, 400));
+		ck_assert(dl_reserve_is_long(&g->slacks, 1.0 / 3, 400));
+		ck_assert(!dl_reserve_is_long(&g->slacks, 0.5, 400));
+		dl_plan_free(g);
+	}
 	/* the ring keeps the newest DL_PLAN_SLACKS */
 	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++)
-		dl_reserve_note(p, 1000 + i);
+		dl_reserve_note(p, 1000 + i, 10);
 	ck_assert_uint_eq(p->slacks.n, DL_PLAN_SLACKS);
-	ck_assert_double_eq(dl_reserve_horizon(&p->slacks, 0), 1000);
+	ck_assert(!dl_reserve_is_long(&p->slacks, 0, 1000));
+	ck_assert(dl_reserve_is_long(&p->slacks, 0, 1001));
 	/* carried to the next plan; a corrupt one is dropped */
 	struct dl_plan *q = dl_plan_new(0);
 
 	dl_reserve_inherit(q, p);
-	ck_assert_double_eq(dl_reserve_horizon(&q->slacks, 0), 1000);
+	ck_assert(dl_reserve_is_long(&q->slacks, 0, 1001));
+	ck_assert_double_eq(q->slacks.grain[0], 10);
 	q->slacks.n = DL_PLAN_SLACKS + 1;
 	dl_reserve_inherit(q, q);
 	ck_assert_uint_eq(q->slacks.n, 0);
@@ -205,14 +237,15 @@ static struct dl_job *w_job(struct fx_world *w, uint64_t id, uint32_t tasks,
 	return j;
 }
 
-/* A plan with history: a job seen with 20 s of slack. */
-static struct dl_plan *history(double slack)
+/* A plan with history: a job seen with `slack` s of slack and tasks of
+ * `grain` s. */
+static struct dl_plan *history(double slack, double grain)
 {
 	struct dl_plan *p = dl_plan_new(0);
 
 	ck_assert_ptr_nonnull(p);
 	dl_plan_finalize(p);
-	dl_reserve_note(p, slack);
+	dl_reserve_note(p, slack, grain);
 	return p;
 }
 
@@ -234,7 +267,7 @@ static void w_plan(struct fx_world *w, const struct dl_plan *prev)
 START_TEST(long_job_with_slack_leaves_the_reserve)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20);
+	struct dl_plan *prev = history(20, 5);
 	const struct dl_plan_job *pj;
 
 	/* 10 CPUs, r = 0.2: long tasks hold at most 8.  100 tasks of 100 s
@@ -277,10 +310,40 @@ START_TEST(long_job_with_slack_leaves_the_reserve)
 }
 END_TEST
 
+/* The grain: the same long job, but the tight job seen ran 100-s tasks
+ * itself, as long as this job's; no reserve would have served it, so
+ * nothing is long and the job runs every task at once. */
+START_TEST(no_reserve_for_coarse_arrivals)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20, 100);
+	const struct dl_plan_job *pj;
+
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 3000);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->alloc, 100);
+	ck_assert(!strstr(pj->explain, "at most"));
+	/* its own slack and grain join the history */
+	ck_assert_uint_eq(w.plan->slacks.n, 2);
+	ck_assert_double_eq_tol(w.plan->slacks.grain[1], 100, 1e-9);
+	ck_assert_double_eq_tol(w.plan->slacks.v[1], 2000, 1e-6);
+	/* a tight job with 99-s tasks would have been blocked: long */
+	dl_plan_free(prev);
+	prev = history(20, 99);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 START_TEST(long_job_without_slack_takes_it)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20);
+	struct dl_plan *prev = history(20, 5);
 	const struct dl_plan_job *pj;
 
 	/* the same job due in 1,000 s needs all 10 CPUs: it keeps 11 */
@@ -299,7 +362,7 @@ END_TEST
 START_TEST(short_tasks_take_it)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20);
+	struct dl_plan *prev = history(20, 5);
 
 	/* 5 s tasks are shorter than the 20 s horizon: not capped */
 	w_init(&w, 10, "0.2");
@@ -316,7 +379,7 @@ END_TEST
 START_TEST(no_history_one_slot)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20), *first;
+	struct dl_plan *prev = history(20, 5), *first;
 
 	/* no history: nothing is long */
 	w_init(&w, 10, "0.2");
@@ -355,7 +418,7 @@ END_TEST
 START_TEST(no_reserve_beside_a_late_job)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20);
+	struct dl_plan *prev = history(20, 5);
 	const struct dl_plan_job *pj;
 
 	w_init(&w, 10, "0.2");
@@ -381,7 +444,7 @@ END_TEST
 START_TEST(reserve_never_costs_a_deadline)
 {
 	struct fx_world w;
-	struct dl_plan *prev = history(20);
+	struct dl_plan *prev = history(20, 5);
 
 	w_init(&w, 10, "0.2");
 	w_job(&w, 1, 40, 100, 500);
@@ -403,11 +466,12 @@ static Suite *suite(void)
 	Suite *s = suite_create("reserve");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, horizon_from_history);
+	tcase_add_test(tc, long_from_history);
 	tcase_add_test(tc, floor_and_width);
 	tcase_add_test(tc, budget);
 	tcase_add_test(tc, lookahead_applies_the_rule);
 	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
+	tcase_add_test(tc, no_reserve_for_coarse_arrivals);
 	tcase_add_test(tc, long_job_without_slack_takes_it);
 	tcase_add_test(tc, short_tasks_take_it);
 	tcase_add_test(tc, no_history_one_slot);

@@ -113,8 +113,8 @@ const struct dl_option dl_options[] = {
 	 "0 disables it",
 	 NULL},
 	{"BlockingHorizon", DL_OPT_DOUBLE, OFF(blocking_horizon), 0, 1, "0.1",
-	 "triage: quantile of recent jobs' slack above which a task counts as "
-	 "long for BlockingReserve",
+	 "triage: share of recent jobs a task must have blocked (slack and "
+	 "own tasks shorter than it) to count as long for BlockingReserve",
 	 NULL},
 	{"BlockingMargin", DL_OPT_DOUBLE, OFF(blocking_margin), 0, 4, "0.1",
 	 "triage: safety margin on the concurrency a job with long tasks "

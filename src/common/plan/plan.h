@@ -130,12 +130,14 @@ struct dl_plan_portfolio {
 };
 
 /* The slack of the jobs seen last (deadline minus the earliest finish
- * alone, when first judged), newest over oldest: what triage's blocking
- * reserve learns which tasks are long from (policy/reserve.h).  Each plan
- * carries it on to the next. */
+ * alone, when first judged) and the grain of their tasks (the longest
+ * phase's mean task length then), newest over oldest: what triage's
+ * blocking reserve learns which tasks are long from (policy/reserve.h).
+ * Each plan carries it on to the next. */
 #define DL_PLAN_SLACKS 64
 struct dl_plan_slacks {
 	double v[DL_PLAN_SLACKS];
+	double grain[DL_PLAN_SLACKS];
 	uint32_t n;    /* values held, <= DL_PLAN_SLACKS */
 	uint32_t next; /* where the next one goes */
 };

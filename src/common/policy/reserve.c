@@ -35,7 +35,7 @@ bool dl_reserve_first_judged(const struct dl_plan *prev, uint64_t job_id)
 	return !pj || pj->verdict == DL_VERDICT_NO_DATA;
 }
 
-void dl_reserve_note(struct dl_plan *plan, double slack)
+void dl_reserve_note(struct dl_plan *plan, double slack, double grain)
 {
 	struct dl_plan_slacks *s;
 
@@ -43,24 +43,25 @@ void dl_reserve_note(struct dl_plan *plan, double slack)
 		return;
 	s = &plan->slacks;
 	s->v[s->next] = slack > 0 ? slack : 0;
+	s->grain[s->next] = grain > 0 ? grain : 0; /* NaN: 0 */
 	s->next = (s->next + 1) % DL_PLAN_SLACKS;
 	if (s->n < DL_PLAN_SLACKS)
 		s->n++;
 }
 
-double dl_reserve_horizon(const struct dl_plan_slacks *s, double q)
+bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len)
 {
-	double v[DL_PLAN_SLACKS];
-	uint32_t k;
+	uint32_t k, blocked = 0;
 
-	if (!s || !s->n || s->n > DL_PLAN_SLACKS || !(q >= 0 && q <= 1))
-		return INFINITY;
-	memcpy(v, s->v, s->n * sizeof(*v));
-	dl_sort_doubles(v, s->n);
+	if (!s || !s->n || s->n > DL_PLAN_SLACKS || !(q >= 0 && q <= 1) ||
+	    !(len > 0))
+		return false;
 	/* an order statistic, not an interpolation: with few jobs seen the
-	 * tightest one sets it */
+	 * tightest one decides */
 	k = (uint32_t) ceil(q * s->n - 1e-9);
-	return v[k ? k - 1 : 0];
+	for (uint32_t i = 0; i < s->n; i++)
+		blocked += s->v[i] < len && s->grain[i] < len;
+	return blocked >= (k ? k : 1);
 }
 
 uint32_t dl_reserve_floor(double need, uint32_t rem, double margin)

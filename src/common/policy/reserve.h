@@ -10,10 +10,17 @@
  * for short work.
  *
  * What "long" means is learned, not configured: the slack (deadline minus
- * the earliest finish alone) of the last DL_PLAN_SLACKS jobs, taken once
- * when each is first judged, is carried from plan to plan; a phase is long
- * when its mean task length exceeds the BlockingHorizon quantile of that
- * slack (default: the tightest tenth).  Without history nothing is long.
+ * the earliest finish alone) and the grain (the longest phase's mean task
+ * length) of the last DL_PLAN_SLACKS jobs, taken once when each is first
+ * judged, are carried from plan to plan.  A phase is long when its mean
+ * task length L would have blocked at least the BlockingHorizon share of
+ * them (default: a tenth): their slack was shorter than L and their own
+ * tasks were shorter than L.  The second condition is what the reserve is
+ * for: it serves work finer-grained than the tasks that block it.  A job
+ * whose own tasks are as long needs whole waves of them, a width a share
+ * of the CPUs rarely holds, and is served by deadline order at task ends
+ * as well; where every task is alike (the reverse family) nothing is long
+ * and the reserve keeps nothing idle.  Without history nothing is long.
  *
  * The rule, per partition, jobs in rank order: a long phase may run
  *   max(floor, room)  tasks at once, never more than it has left, and at
@@ -54,13 +61,16 @@ void dl_reserve_inherit(struct dl_plan *plan, const struct dl_plan *prev);
  * plan, or without a task length there. */
 bool dl_reserve_first_judged(const struct dl_plan *prev, uint64_t job_id);
 
-/* Add a job's slack (seconds; below 0 counts as 0, NaN is ignored). */
-void dl_reserve_note(struct dl_plan *plan, double slack);
+/* Add a job's slack and grain (seconds; a slack below 0 counts as 0, a
+ * NaN slack is ignored; a grain below 0 or NaN counts as 0). */
+void dl_reserve_note(struct dl_plan *plan, double slack, double grain);
 
-/* The task length above which a phase is long: the `q` quantile (the
- * ceil(q n)-th smallest) of the slack history; INFINITY when it is empty
- * or q is not in [0, 1]. */
-double dl_reserve_horizon(const struct dl_plan_slacks *s, double q);
+/* Whether tasks of mean length `len` are long: at least the share `q` of
+ * the jobs in the history (at least one) would have been blocked by one,
+ * that is, had a slack shorter than `len` and tasks of their own shorter
+ * than `len`.  False when the history is empty, q is not in [0, 1] or
+ * len is not > 0. */
+bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len);
 
 /* The concurrency a job keeps whatever the reserve: ceil(need x (1 +
  * margin)) (less 1e-9, so an exact need is not rounded up), at most

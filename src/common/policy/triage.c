@@ -68,6 +68,7 @@ struct tjob {
 	 * the concurrency it keeps while ahead */
 	bool blocking;
 	uint32_t keep;
+	double grain; /* the longest mean task length of its phases left */
 };
 
 #define NO_ANCHOR UINT32_MAX
@@ -87,7 +88,9 @@ struct tctx {
 	struct dl_lookahead *opt, *mean;
 	double tol;
 	bool triage;
-	double horizon;       /* tasks longer than this are long (reserve.h) */
+	/* the slack history long tasks are judged by (reserve.h); NULL
+	 * while the reserve is off */
+	const struct dl_plan_slacks *slacks;
 	double arrival_share; /* deadline work arriving, share of the CPUs */
 	struct dl_reserve_ledger rl;
 };
@@ -189,7 +192,8 @@ static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : t->goal.mu_reduce;
 	double need;
 
-	if (!(mean > c->horizon) || !(mu.mean > 0) || t->state == T_NODATA)
+	if (!c->slacks || !(mu.mean > 0) || t->state == T_NODATA ||
+	    !dl_reserve_is_long(c->slacks, c->in->cfg->blocking_horizon, mean))
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
@@ -265,6 +269,8 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		x.mem = (double) ph->mem_per_task;
 		x.latest_start = latest_start(ph);
 		x.blocking = reserve_long(c, t, p, len_mean[p]);
+		if (x.pending + ph->nrunning > 0 && len_mean[p] > t->grain)
+			t->grain = len_mean[p];
 		x.keep = x.pending + ph->nrunning;
 		x.len = len_opt[p];
 		lo.phase[p] = x;
@@ -1126,12 +1132,11 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 {
 	const struct dl_cluster *cl = c->in->cluster;
 
-	c->horizon = INFINITY;
+	c->slacks = NULL;
 	dl_reserve_inherit(plan, c->in->prev);
 	if (!c->triage || !dl_reserve_on(c->in->cfg))
 		return 0;
-	c->horizon =
-		dl_reserve_horizon(&plan->slacks, c->in->cfg->blocking_horizon);
+	c->slacks = &plan->slacks;
 	/* triage decides without it: the budgets reach the lookahead only
 	 * in reserve_decide, where the reserve may cost no deadline */
 	return dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
@@ -1197,8 +1202,9 @@ static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
 	}
 }
 
-/* Each job judged for the first time adds its slack to the history and
- * its work to the arrival rate (what the slack lent keeps free). */
+/* Each job judged for the first time adds its slack and grain to the
+ * history and its work to the arrival rate (what the slack lent keeps
+ * free). */
 static void reserve_learn(struct tctx *c, struct dl_plan *plan)
 {
 	const struct dl_plan *prev = c->in->prev;
@@ -1209,7 +1215,8 @@ static void reserve_learn(struct tctx *c, struct dl_plan *plan)
 
 		if (t->state != T_NODATA && t->goal.job > 0 &&
 		    dl_reserve_first_judged(c->in->prev, t->job->id)) {
-			dl_reserve_note(plan, t->goal.job - t->alone_lb);
+			dl_reserve_note(plan, t->goal.job - t->alone_lb,
+					t->grain);
 			work += t->work_mean;
 		}
 	}
