@@ -107,7 +107,7 @@ const struct dl_option dl_options[] = {
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
-	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0",
+	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0.15",
 	 "triage: share of each partition that tasks long against recent "
 	 "jobs' slack leave free unless their job needs it for its deadline; "
 	 "0 disables it",
