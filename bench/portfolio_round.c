@@ -9,7 +9,7 @@
  *                   [--replan-delay S] [--budget S] [--seed S]
  *                   [--policies triage,edf,adaptive] [--busy 0|1]
  *                   [--sample-tasks N] [--plan-grid S] [--repeat R]
- *                   [--queues Q]
+ *                   [--queues Q] [--hindsight 0|1]
  *
  * The round's model is deadline.conf's default (PortfolioSampleTasks,
  * PortfolioPlanGrid) unless --sample-tasks / --plan-grid say otherwise (0
@@ -20,7 +20,9 @@
  * Prints one line of key=value per round (--repeat R: R rounds of the same
  * queue, then the median): the round's wall time, engine runs, what was
  * simulated, the candidates' scores.  No time budget unless --budget (then
- * the line says whether the round ran over it).
+ * the line says whether the round ran over it).  --hindsight 1 gives the
+ * round a recent past (PortfolioHindsight) of the same size: another queue
+ * of the generator (seed + 1).
  *
  * --queues Q validates the round's model instead: on Q queues (seeds
  * seed..seed+Q-1, deadlines 0.25, 0.5, 0.75, 1 times the generator's in
@@ -292,7 +294,7 @@ static int validate(uint32_t queues, uint32_t arrays, uint32_t nodes,
 int main(int argc, char **argv)
 {
 	uint32_t arrays = 1000, nodes = 1000, cpus = 16, ncands = 0;
-	uint32_t repeat = 1, queues = 0;
+	uint32_t repeat = 1, queues = 0, hindsight = 0;
 	struct dl_pf_params p = {.samples = 3,
 				 .seed = 1,
 				 .budget_s = 1e9,
@@ -303,7 +305,7 @@ int main(int argc, char **argv)
 	long long sample_tasks = -1;
 	bool busy = false;
 	double walls[64];
-	struct queue q;
+	struct queue q, past;
 	struct dl_config cfg;
 	struct dl_pf_round r;
 	char err[256] = "";
@@ -347,6 +349,8 @@ int main(int argc, char **argv)
 			plan_grid = strtod(v, NULL);
 		else if (!strcmp(k, "--repeat"))
 			repeat = (uint32_t) strtoul(v, NULL, 10);
+		else if (!strcmp(k, "--hindsight"))
+			hindsight = (uint32_t) strtoul(v, NULL, 10);
 		else if (!strcmp(k, "--queues"))
 			queues = (uint32_t) strtoul(v, NULL, 10);
 		else {
@@ -375,9 +379,15 @@ int main(int argc, char **argv)
 		dl_config_free(&cfg);
 		return rc;
 	}
-	if (build_queue(&q, arrays, nodes, cpus, p.seed, busy, 1)) {
+	if (build_queue(&q, arrays, nodes, cpus, p.seed, busy, 1) ||
+	    (hindsight &&
+	     build_queue(&past, arrays, nodes, cpus, p.seed + 1, busy, 1))) {
 		fprintf(stderr, "out of memory\n");
 		return 1;
+	}
+	if (hindsight) {
+		p.past_cs = &past.cs;
+		p.past_ws = &past.ws;
 	}
 	for (uint32_t k = 0; k < repeat; k++) {
 		double t0 = bench_now_us();
@@ -405,6 +415,8 @@ int main(int argc, char **argv)
 					 2,
 		       walls[0], walls[repeat - 1]);
 	free_queue(&q);
+	if (hindsight)
+		free_queue(&past);
 	dl_config_free(&cfg);
 	return 0;
 }

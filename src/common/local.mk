@@ -75,6 +75,7 @@ DL_CORE_SOURCES = \
 	src/common/portfolio/scale.c src/common/portfolio/scale.h \
 	src/common/portfolio/future.c src/common/portfolio/future.h \
 	src/common/portfolio/forecast.c src/common/portfolio/forecast.h \
+	src/common/portfolio/hindsight.c src/common/portfolio/hindsight.h \
 	src/common/portfolio/choose.c src/common/portfolio/choose.h \
 	src/common/portfolio/portfolio.c src/common/portfolio/portfolio.h \
 	src/common/config/config.c src/common/config/config.h \

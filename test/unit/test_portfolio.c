@@ -847,6 +847,252 @@ END_TEST
  * due soon in a large queue does not make every plan cycle seconds apart
  * (that made a round at 1,000 arrays cost minutes), while a queue of jobs
  * due in a minute is still planned often enough to compare anything. */
+/* Pooled tallies are a score over the union of the jobs: 2 missed of 5
+ * is 40 %, not the mean of 25 % and 100 %. */
+START_TEST(tally_merge_pools_jobs)
+{
+	struct dl_pf_tally a, b;
+	struct dl_pf_weights w = {1, 1, 1};
+	struct dl_pf_score sc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	dl_pf_tally_add(&a, 0, 100, true, 90, 50, 1000);
+	dl_pf_tally_add(&a, 0, 100, true, 100, 50, 1000);
+	dl_pf_tally_add(&a, 0, 100, true, 80, 50, 1000);
+	dl_pf_tally_add(&a, 0, 100, false, 220, 50, 1000); /* 120 s late */
+	dl_pf_tally_add(&a, 0, 0, true, 30, 10, 1000);     /* slowdown 3 */
+	dl_pf_tally_add(&b, 0, 100, false, 580, 50, 1000); /* 480 s late */
+	dl_pf_tally_add(&b, 0, 0, true, 5, 10, 1000);      /* slowdown 1 */
+	dl_pf_tally_merge(&a, &b);
+	ck_assert_uint_eq(a.deadline_jobs, 5);
+	ck_assert_uint_eq(a.missed, 2);
+	ck_assert_uint_eq(a.other_jobs, 2);
+	dl_pf_score_of(&a, &w, &sc);
+	ck_assert_double_eq_tol(sc.missed_pct, 40, 1e-9);
+	ck_assert_double_eq_tol(sc.tardiness_min, 2, 1e-9); /* 600 s / 5 */
+	ck_assert_double_eq_tol(sc.bsld, 2, 1e-9);
+	ck_assert_double_eq_tol(sc.total, 43, 1e-9);
+	/* an empty tally adds nothing; NULL is ignored */
+	memset(&b, 0, sizeof(b));
+	dl_pf_tally_merge(&a, &b);
+	dl_pf_tally_merge(&a, NULL);
+	dl_pf_tally_merge(NULL, &b);
+	ck_assert_uint_eq(a.deadline_jobs, 5);
+	ck_assert_uint_eq(a.missed, 2);
+}
+END_TEST
+
+/* a recorded arrival for the hindsight tests */
+static void recent_add(struct dl_pf_recent *r, const char *name, double arrival,
+		       double deadline)
+{
+	struct sim_job_spec *j;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->jobs = realloc(r->jobs, r->cap * sizeof(*r->jobs));
+		ck_assert_ptr_nonnull(r->jobs);
+	}
+	j = &r->jobs[r->n++];
+	memset(j, 0, sizeof(*j));
+	j->name = strdup(name);
+	j->arrival = arrival;
+	j->deadline = deadline;
+	j->phase[0].tasks = 1;
+}
+
+/* Checkpoints every window / 2, the two newest kept; the recent past is
+ * the older one's queue and the arrivals after it, on its clock. */
+START_TEST(hindsight_checkpoints_and_past)
+{
+	struct dl_pf_hindsight h;
+	struct dl_pf_recent r;
+	struct specs a, b, c, d;
+	struct sim_workload_spec past;
+	const struct sim_cluster_spec *pcs;
+	uint32_t nbase = 99;
+
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	specs_load(&a);
+	specs_load(&b);
+	specs_load(&c);
+	specs_load(&d);
+	/* nothing kept yet: no past */
+	ck_assert_int_eq(
+		dl_pf_hindsight_past(&h, &r, 1000, &pcs, &past, &nbase), 0);
+	ck_assert_uint_eq(past.njobs, 0);
+	ck_assert_ptr_null(pcs);
+	ck_assert_uint_eq(nbase, 0);
+	ck_assert(dl_pf_hindsight_keep(&h, 1000, 5, 600, &a.cs, &a.ws));
+	ck_assert_uint_eq(a.ws.njobs, 0); /* moved */
+	/* 200 s later: the newest is younger than 300 s, not kept */
+	ck_assert(!dl_pf_hindsight_keep(&h, 1200, 5, 600, &b.cs, &b.ws));
+	ck_assert_uint_eq(b.ws.njobs, 3); /* still the caller's */
+	ck_assert(dl_pf_hindsight_keep(&h, 1300, 7, 600, &b.cs, &b.ws));
+	ck_assert(h.cp[0].set && h.cp[1].set);
+	ck_assert_double_eq(h.cp[0].now, 1000);
+	ck_assert(!dl_pf_hindsight_keep(&h, 1500, 9, 600, &c.cs, &c.ws));
+	/* the third: the first is dropped */
+	ck_assert(dl_pf_hindsight_keep(&h, 1700, 9, 600, &c.cs, &c.ws));
+	ck_assert_double_eq(h.cp[0].now, 1300);
+	ck_assert_double_eq(h.cp[1].now, 1700);
+
+	recent_add(&r, "before", 1250, 1500);
+	recent_add(&r, "with", 1300, 1600); /* in the checkpoint already */
+	recent_add(&r, "after", 1310, 1610);
+	recent_add(&r, "now", 1750, 0);
+	recent_add(&r, "later", 1760, 1900);
+	ck_assert_int_eq(
+		dl_pf_hindsight_past(&h, &r, 1750, &pcs, &past, &nbase), 0);
+	ck_assert_ptr_eq(pcs, &h.cp[0].cs);
+	ck_assert_uint_eq(nbase, 3);
+	ck_assert_uint_eq(past.njobs, 5);
+	/* arrived 10 s after the checkpoint of 1300, whose clock starts at
+	 * 7: at 17, due 300 s later */
+	ck_assert_str_eq(past.jobs[3].name, "+after");
+	ck_assert_double_eq_tol(past.jobs[3].arrival, 17, 1e-9);
+	ck_assert_double_eq_tol(past.jobs[3].deadline, 317, 1e-9);
+	ck_assert_str_eq(past.jobs[4].name, "+now");
+	ck_assert_double_eq_tol(past.jobs[4].arrival, 457, 1e-9);
+	ck_assert_double_eq(past.jobs[4].deadline, 0);
+	dl_pf_forecast_free(&past, nbase);
+	/* window 0: everything forgotten */
+	ck_assert(!dl_pf_hindsight_keep(&h, 2000, 9, 0, &d.cs, &d.ws));
+	ck_assert(!h.cp[0].set && !h.cp[1].set);
+	ck_assert_int_eq(
+		dl_pf_hindsight_past(NULL, &r, 1750, &pcs, &past, &nbase),
+		EINVAL);
+	dl_pf_recent_clear(&r);
+	specs_free(&a);
+	specs_free(&b);
+	specs_free(&c);
+	specs_free(&d);
+}
+END_TEST
+
+/* A queue every candidate handles alike, and a recent past where EDF
+ * missed what triage met: the round's scores pool both, so they rank the
+ * candidates as the past does. */
+START_TEST(round_pools_the_recent_past)
+{
+	static const char *easy = "{\"jobs\":[{\"arrival\":0,\"deadline\":"
+				  "100,\"maps\":1,\"map_length\":5}]}";
+	struct specs past;
+	struct sim_workload_spec now, empty;
+	struct dl_pf_round r;
+	struct dl_pf_params p = params(5);
+	char err[256] = "";
+
+	memset(&empty, 0, sizeof(empty));
+	specs_load(&past);
+	ck_assert_msg(sim_workload_parse(easy, strlen(easy), "w", &past.cs,
+					 &now, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_int_eq(dl_pf_run_round(&past.cs, &now, &past.cfg, cands, 3,
+					 &p, &r, err, sizeof(err)),
+			 0);
+	ck_assert(!r.hindsight);
+	ck_assert_double_eq(r.r[0].score.missed_pct, 0);
+	ck_assert_double_eq(r.r[1].score.missed_pct, 0);
+	p.past_cs = &past.cs;
+	p.past_ws = &past.ws;
+	ck_assert_msg(dl_pf_run_round(&past.cs, &now, &past.cfg, cands, 3, &p,
+				      &r, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(r.hindsight);
+	ck_assert_uint_eq(r.past_jobs, 3);
+	ck_assert_uint_eq(r.runs, 24); /* 4 samples x 3 candidates x 2 */
+	/* the past alone: triage misses A (50 %), EDF A and B (100 %) */
+	ck_assert_double_eq_tol(r.r[0].past.missed_pct, 50, 1e-9);
+	ck_assert_double_eq_tol(r.r[1].past.missed_pct, 100, 1e-9);
+	/* pooled with the queue's one met job: 1 and 2 of 3 */
+	ck_assert_double_eq_tol(r.r[0].score.missed_pct, 100.0 / 3, 1e-9);
+	ck_assert_double_eq_tol(r.r[1].score.missed_pct, 200.0 / 3, 1e-9);
+	ck_assert(r.r[0].score.total < r.r[1].score.total);
+	/* an empty past is no past */
+	p.past_ws = &empty;
+	ck_assert_int_eq(dl_pf_run_round(&past.cs, &now, &past.cfg, cands, 3,
+					 &p, &r, err, sizeof(err)),
+			 0);
+	ck_assert(!r.hindsight);
+	ck_assert_uint_eq(r.runs, 12);
+	sim_workload_spec_free(&now);
+	specs_free(&past);
+}
+END_TEST
+
+/* Policy=portfolio with PortfolioHindsight: the first round has no past;
+ * it leaves its queue as a checkpoint, so the next round also runs the
+ * recent past -- that queue and the job that arrived since; state_free
+ * forgets it all (a restart). */
+START_TEST(policy_portfolio_judges_the_recent_past)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[3];
+	struct dl_policy_input in;
+	struct dl_pf_state st;
+	struct dl_plan *plan;
+	char err[256] = "";
+
+	fx_cluster(&cl, 1, 1, 0);
+	jobs[0] = prior_job(1, 10, 1050, 10);
+	jobs[1] = prior_job(2, 3, 1060, 8);
+	jobs[2] = fx_job(3, 2, 1030, 1200); /* arrives after the first */
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "Policy", "portfolio", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioHindsight", "10m", err,
+				       sizeof(err)),
+			 0);
+	ck_assert_double_eq(cfg.portfolio_hindsight, 600);
+	ck_assert_int_eq(
+		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
+		0);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 2;
+	in.cfg = &cfg;
+	in.now = 1000;
+	dl_pf_state_init(&st);
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_msg(plan != NULL, "%s", err);
+	ck_assert(st.have_round);
+	ck_assert(!st.round.hindsight);
+	ck_assert(st.past.cp[0].set);
+	ck_assert_double_eq(st.past.cp[0].now, 1000);
+	ck_assert_uint_eq(st.past.cp[0].ws.njobs, 2);
+	dl_plan_free(plan);
+	in.njobs = 3;
+	in.now = 1060;
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_msg(plan != NULL, "%s", err);
+	ck_assert(st.have_round);
+	ck_assert(st.round.hindsight);
+	ck_assert_uint_eq(st.round.past_jobs, 3);
+	for (uint32_t i = 0; i < st.round.n; i++)
+		ck_assert(st.round.r[i].scored);
+	/* 60 s is less than half the window: no second checkpoint */
+	ck_assert(!st.past.cp[1].set);
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+	ck_assert(!st.past.cp[0].set);
+	ck_assert_uint_eq(st.recent.n, 0);
+	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	ck_assert_msg(plan != NULL, "%s", err);
+	ck_assert(!st.round.hindsight);
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+	for (int i = 0; i < 3; i++)
+		dl_job_free(jobs[i]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 START_TEST(round_grid_follows_median_deadline)
 {
 	struct sim_job_spec jobs[5] = {0};
@@ -895,6 +1141,10 @@ int main(void)
 	tcase_add_test(tc, switch_needs_fewer_misses);
 	tcase_add_test(tc, switch_needs_confirmation);
 	tcase_add_test(tc, round_grid_follows_median_deadline);
+	tcase_add_test(tc, tally_merge_pools_jobs);
+	tcase_add_test(tc, hindsight_checkpoints_and_past);
+	tcase_add_test(tc, round_pools_the_recent_past);
+	tcase_add_test(tc, policy_portfolio_judges_the_recent_past);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -17,6 +17,7 @@
 #include "common/simulate/engine.h"
 #include "sim/oracle_input.h"
 #include "sim/output.h"
+#include "common/io/clock.h"
 #include "sim/policy.h"
 #include "sim/spec.h"
 
@@ -86,6 +87,35 @@ START_TEST(lone_job_runs_in_isolated_time)
 	ck_assert(sim_job_met(&r.e->jobs[0]));
 	ck_assert_uint_eq(r.e->jobs[0].max_running, 4);
 	ck_assert_double_eq_tol(r.e->jobs[0].unit_seconds, 80, 1e-9);
+	done(&r);
+}
+END_TEST
+
+/* Plan ticks on a grid whose step does not divide evenly: 125 x
+ * 16.964294946164593 divided by the step rounds to 124.99999999999999, so
+ * the tick after it was computed as the same instant and the run planned
+ * at 2120.54 s for ever (a portfolio round on the phased workload ran into
+ * its budget).  The run must end, its ticks moving forward. */
+START_TEST(plan_ticks_always_advance)
+{
+	struct run r;
+	struct sim_options o = {0};
+	char err[512] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":9000,"
+	     "\"maps\":1,\"map_length\":3000}]}");
+	r.cfg.plan_interval = 16.964294946164593;
+	o.seed = 1;
+	o.stop_at = dl_monotonic_s() + 20;
+	r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("edf"), &r.cfg, &o,
+			     err, sizeof(err));
+	ck_assert_msg(r.e != NULL, "engine: %s", err);
+	ck_assert_msg(sim_engine_run(r.e, err, sizeof(err)) == 0, "run: %s",
+		      err);
+	ck_assert(sim_job_met(&r.e->jobs[0]));
+	/* about one plan per step over the job's 3,000 s, not a livelock */
+	ck_assert(r.e->stats.plans < 3000 / 16.96 + 50);
 	done(&r);
 }
 END_TEST
@@ -1344,6 +1374,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, lone_job_runs_in_isolated_time);
+	tcase_add_test(tc, plan_ticks_always_advance);
 	tcase_add_test(tc, deterministic_for_a_seed);
 	tcase_add_test(tc, draws_keyed_by_the_job);
 	tcase_add_test(tc, throttle_is_honoured);

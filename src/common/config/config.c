@@ -181,6 +181,11 @@ const struct dl_option dl_options[] = {
 	 "arrivals of this last stretch replayed as a round's future ones; "
 	 "0 = none",
 	 NULL},
+	{"PortfolioHindsight", DL_OPT_DURATION, OFF(portfolio_hindsight), 0,
+	 604800, "0",
+	 "rounds also judge the candidates on this last stretch of the "
+	 "actual workload; 0 = none",
+	 NULL},
 	{"PortfolioMissedWeight", DL_OPT_DOUBLE, OFF(portfolio_missed_weight),
 	 0, 1000, "1", "score points per percent of deadlines missed", NULL},
 	{"PortfolioLatenessWeight", DL_OPT_DOUBLE,

@@ -81,6 +81,7 @@ struct dl_config {
 	double portfolio_margin;         /* score points a switch must gain */
 	double portfolio_min_dwell;      /* s a policy runs before a switch */
 	double portfolio_forecast;       /* s of arrivals replayed; 0 = none */
+	double portfolio_hindsight;      /* s of recent past judged; 0 = none */
 	uint32_t portfolio_confirm;      /* rounds in a row a switch must win */
 	double portfolio_missed_weight;  /* per % of deadlines missed */
 	double portfolio_lateness_weight; /* per minute of mean tardiness */

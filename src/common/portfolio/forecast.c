@@ -92,6 +92,41 @@ static double phase_of(uint64_t seed, uint32_t k)
 	return (double) (sim_rng_next(&g) >> 11) / 9007199254740992.0;
 }
 
+/* out with base's jobs (shallow copies) and room for extra more */
+static int start_with(const struct sim_workload_spec *base, uint32_t extra,
+		      struct sim_workload_spec *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->jobs = calloc(base->njobs + extra ? base->njobs + extra : 1,
+			   sizeof(*out->jobs));
+	if (!out->jobs)
+		return ENOMEM;
+	if (base->njobs)
+		memcpy(out->jobs, base->jobs, base->njobs * sizeof(*out->jobs));
+	out->njobs = base->njobs;
+	return 0;
+}
+
+/* Append recorded arrival g as arriving at `arrival`, its deadline as far
+ * from it as g's from g's arrival, named "+<name>" (owned by out). */
+static int append(struct sim_workload_spec *out, const struct sim_job_spec *g,
+		  double arrival)
+{
+	struct sim_job_spec *js = &out->jobs[out->njobs];
+	size_t len = strlen(g->name ? g->name : "") + 2;
+
+	*js = *g;
+	js->name = malloc(len);
+	if (!js->name)
+		return ENOMEM;
+	snprintf(js->name, len, "+%s", g->name ? g->name : "");
+	js->arrival = arrival;
+	js->deadline =
+		g->deadline > 0 ? arrival + (g->deadline - g->arrival) : 0;
+	out->njobs++;
+	return 0;
+}
+
 int dl_pf_forecast(const struct sim_workload_spec *base,
 		   const struct dl_pf_recent *r, double now, double origin,
 		   double window, uint64_t seed, uint32_t k,
@@ -102,35 +137,40 @@ int dl_pf_forecast(const struct sim_workload_spec *base,
 
 	if (!base || !out || !isfinite(now) || !isfinite(origin))
 		return EINVAL;
-	memset(out, 0, sizeof(*out));
-	out->jobs = calloc(base->njobs + nrec ? base->njobs + nrec : 1,
-			   sizeof(*out->jobs));
-	if (!out->jobs)
+	if (start_with(base, nrec, out))
 		return ENOMEM;
-	if (base->njobs)
-		memcpy(out->jobs, base->jobs, base->njobs * sizeof(*out->jobs));
-	out->njobs = base->njobs;
 	for (uint32_t i = 0; i < nrec; i++) {
 		const struct sim_job_spec *g = &r->jobs[i];
-		struct sim_job_spec *js = &out->jobs[out->njobs];
 		double since = g->arrival - (now - window);
-		size_t len = strlen(g->name ? g->name : "") + 2;
 
 		if (since < 0 || since > window)
 			continue;
-		*js = *g;
-		js->name = malloc(len);
-		if (!js->name) {
+		if (append(out, g, origin + fmod(since + u * window, window))) {
 			dl_pf_forecast_free(out, base->njobs);
 			return ENOMEM;
 		}
-		snprintf(js->name, len, "+%s", g->name ? g->name : "");
-		js->arrival = origin + fmod(since + u * window, window);
-		js->deadline =
-			g->deadline > 0
-				? js->arrival + (g->deadline - g->arrival)
-				: 0;
-		out->njobs++;
+	}
+	return 0;
+}
+
+int dl_pf_replay(const struct sim_workload_spec *base,
+		 const struct dl_pf_recent *r, double from, double to,
+		 double shift, struct sim_workload_spec *out)
+{
+	if (!base || !out || !isfinite(from) || !isfinite(to) ||
+	    !isfinite(shift))
+		return EINVAL;
+	if (start_with(base, r ? r->n : 0, out))
+		return ENOMEM;
+	for (uint32_t i = 0; r && i < r->n; i++) {
+		const struct sim_job_spec *g = &r->jobs[i];
+
+		if (!(g->arrival > from && g->arrival <= to))
+			continue;
+		if (append(out, g, g->arrival + shift)) {
+			dl_pf_forecast_free(out, base->njobs);
+			return ENOMEM;
+		}
 	}
 	return 0;
 }

@@ -13,6 +13,9 @@
  * at all): arrival a goes to origin + ((a - (now - window)) + u x window)
  * mod window, so a policy is not judged on one exact arrival time.
  *
+ * The same record, unrotated, is the recent past a round judges the
+ * candidates on in hindsight (dl_pf_replay, hindsight.h).
+ *
  * The caller keeps the record between cycles (no global state, no I/O).
  */
 #ifndef DL_PORTFOLIO_FORECAST_H
@@ -49,5 +52,13 @@ int dl_pf_forecast(const struct sim_workload_spec *base,
 		   double window, uint64_t seed, uint32_t k,
 		   struct sim_workload_spec *out);
 void dl_pf_forecast_free(struct sim_workload_spec *out, uint32_t nbase);
+
+/* The recent past as it happened (hindsight.h): base's jobs (shallow
+ * copies) followed by the recorded arrivals in (from, to], each at its own
+ * arrival + shift, deadline as far from it as recorded, named "+<name>".
+ * Not rotated.  Free with dl_pf_forecast_free.  0, EINVAL or ENOMEM. */
+int dl_pf_replay(const struct sim_workload_spec *base,
+		 const struct dl_pf_recent *r, double from, double to,
+		 double shift, struct sim_workload_spec *out);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "common/portfolio/portfolio.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,7 @@ void dl_pf_state_free(struct dl_pf_state *st)
 	if (!st)
 		return;
 	dl_pf_recent_clear(&st->recent);
+	dl_pf_hindsight_clear(&st->past);
 	dl_pf_state_init(st);
 }
 
@@ -50,7 +52,16 @@ static void log_round(const struct dl_pf_state *st)
 
 		if (used >= sizeof(line))
 			break;
-		if (r->scored)
+		if (r->scored && st->round.hindsight)
+			used += (size_t) snprintf(
+				line + used, sizeof(line) - used,
+				"%s%s %.2f (missed %.1f%%, late %.1f min, "
+				"slowdown %.2f; past missed %.1f%%)",
+				i ? ", " : "", dl_policy_name(r->policy),
+				r->score.total, r->score.missed_pct,
+				r->score.tardiness_min, r->score.bsld,
+				r->past.missed_pct);
+		else if (r->scored)
 			used += (size_t) snprintf(
 				line + used, sizeof(line) - used,
 				"%s%s %.2f (missed %.1f%%, late %.1f min, "
@@ -85,17 +96,33 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 				 .window = cfg->portfolio_forecast,
 				 .now = in->now};
 	struct sim_cluster_spec cs;
-	struct sim_workload_spec ws;
+	struct sim_workload_spec ws, past = {0};
+	uint32_t nbase = 0;
 	char err[256] = "";
-	int rc;
+	int rc, built;
 
 	st->last_round = in->now;
 	st->rounds++;
-	rc = dl_pf_future_at(in, FALLBACK_LEN, &cs, &ws, &p.origin, err,
-			     sizeof(err));
-	if (!rc) {
+	rc = built = dl_pf_future_at(in, FALLBACK_LEN, &cs, &ws, &p.origin, err,
+				     sizeof(err));
+	if (!rc && cfg->portfolio_hindsight > 0) {
+		rc = dl_pf_hindsight_past(&st->past, &st->recent, in->now,
+					  &p.past_cs, &past, &nbase);
+		if (rc)
+			snprintf(err, sizeof(err), "portfolio round: %s",
+				 rc == ENOMEM ? "out of memory"
+					      : "bad hindsight arguments");
+		else
+			p.past_ws = &past;
+	}
+	if (!rc)
 		rc = dl_pf_run_round(&cs, &ws, cfg, cands, ncands, &p,
 				     &st->round, err, sizeof(err));
+	dl_pf_forecast_free(&past, nbase);
+	/* this round's future is the recent past's start of a later one */
+	if (built ||
+	    !dl_pf_hindsight_keep(&st->past, in->now, p.origin,
+				  cfg->portfolio_hindsight, &cs, &ws)) {
 		sim_workload_spec_free(&ws);
 		sim_cluster_spec_free(&cs);
 	}
@@ -183,7 +210,9 @@ struct dl_plan *dl_pf_plan(struct dl_pf_state *st,
 	}
 	/* every cycle: a job seen once is replayed (forecast.h); out of
 	 * memory only loses the newest arrivals from the forecast */
-	if (dl_pf_recent_note(&st->recent, in, in->cfg->portfolio_forecast,
+	if (dl_pf_recent_note(&st->recent, in,
+			      fmax(in->cfg->portfolio_forecast,
+				   2 * in->cfg->portfolio_hindsight),
 			      FALLBACK_LEN))
 		dl_log(DL_LOG_ERROR, "portfolio: arrivals not recorded: out of "
 				     "memory");

@@ -5,7 +5,9 @@
  * that plans is kept or switched by the rule with hysteresis (choose.h).
  * Between rounds the chosen policy plans every cycle as if configured.
  * Every cycle records the jobs that arrived (forecast.h); a round
- * replays the last PortfolioForecast's arrivals as its future ones.
+ * replays the last PortfolioForecast's arrivals as its future ones, and
+ * with PortfolioHindsight also judges the candidates on the recent past
+ * (hindsight.h; in memory only, lost on a restart).
  *
  * State transfer: the candidates are the planning policies, which hold no
  * job (only realtime holds, and it is not a candidate) and keep no state
@@ -28,6 +30,7 @@
 #include "common/policy/input.h"
 #include "common/portfolio/choose.h"
 #include "common/portfolio/forecast.h"
+#include "common/portfolio/hindsight.h"
 #include "common/portfolio/round.h"
 
 struct dl_pf_state {
@@ -37,15 +40,18 @@ struct dl_pf_state {
 	double last_round; /* -inf before the first round */
 	uint32_t rounds, switches;
 	bool have_round;
-	struct dl_pf_round round;   /* the last round */
-	struct dl_pf_choice choice; /* and its decision */
-	struct dl_pf_recent recent; /* arrivals of the last PortfolioForecast */
-	enum dl_policy pending;     /* the switch being confirmed */
-	uint32_t streak;            /* rounds in a row it won */
+	struct dl_pf_round round;    /* the last round */
+	struct dl_pf_choice choice;  /* and its decision */
+	struct dl_pf_recent recent;  /* arrivals of the last PortfolioForecast
+					and 2 x PortfolioHindsight */
+	struct dl_pf_hindsight past; /* checkpoints of the recent past */
+	enum dl_policy pending;      /* the switch being confirmed */
+	uint32_t streak;             /* rounds in a row it won */
 };
 
 void dl_pf_state_init(struct dl_pf_state *st);
-/* Free what the state holds (the recent arrivals) and initialise it. */
+/* Free what the state holds (the recent arrivals, the checkpoints) and
+ * initialise it. */
 void dl_pf_state_free(struct dl_pf_state *st);
 
 /* One plan cycle under Policy=portfolio (in->cfg->policy): a round when

@@ -148,15 +148,52 @@ int dl_pf_round_grid(const struct sim_workload_spec *ws, double grid,
 	return 0;
 }
 
+/* A workload as a round simulates it: scaled (scale.h) and with its own
+ * plan grid.  The strings stay the caller's. */
+struct prepared {
+	struct dl_pf_scaled sc;
+	const struct sim_cluster_spec *cs;
+	const struct sim_workload_spec *ws;
+	struct dl_config cfg;
+};
+
+static int prepare(struct prepared *w, const struct sim_cluster_spec *cs,
+		   const struct sim_workload_spec *ws,
+		   const struct dl_config *cfg, const struct dl_pf_params *p,
+		   uint64_t max_tasks, char *err, size_t errlen)
+{
+	double grid;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	rc = dl_pf_scale(cs, ws, max_tasks, p->seed, &w->sc, err, errlen);
+	if (rc)
+		return rc;
+	w->cs = w->sc.scaled ? &w->sc.cs : cs;
+	w->ws = w->sc.scaled ? &w->sc.ws : ws;
+	if ((rc = dl_pf_round_grid(w->ws, p->plan_grid, &grid))) {
+		snprintf(err, errlen, "portfolio round: out of memory");
+		dl_pf_scaled_free(&w->sc);
+		return rc;
+	}
+	w->cfg = *cfg;
+	if (w->cfg.plan_interval < grid)
+		w->cfg.plan_interval = grid;
+	if (w->cfg.replan_delay < grid)
+		w->cfg.replan_delay = grid;
+	return 0;
+}
+
 int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		    const struct sim_workload_spec *ws,
 		    const struct dl_config *cfg, const enum dl_policy *cands,
 		    uint32_t ncands, const struct dl_pf_params *p,
 		    struct dl_pf_round *out, char *err, size_t errlen)
 {
-	double t0 = dl_monotonic_s(), stop_at, grid;
-	struct dl_pf_scaled sc;
-	struct dl_config rcfg;
+	double t0 = dl_monotonic_s(), stop_at;
+	struct prepared now, past;
+	uint64_t max_tasks;
+	bool hindsight;
 	int rc;
 
 	if (err && errlen)
@@ -168,28 +205,24 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 	out->n = ncands;
 	out->misses_count = p->weights.missed > 0;
 	stop_at = t0 + p->budget_s;
-	rc = dl_pf_scale(cs, ws, p->sample_tasks, p->seed, &sc, err, errlen);
-	if (rc)
+	hindsight = p->past_cs && p->past_ws && p->past_ws->njobs;
+	/* the look-ahead and the past share the round's tasks: the same
+	 * cost per round with hindsight as without */
+	max_tasks = p->sample_tasks;
+	if (hindsight && max_tasks)
+		max_tasks = (max_tasks + 1) / 2;
+	if ((rc = prepare(&now, cs, ws, cfg, p, max_tasks, err, errlen)))
 		return rc;
-	if (sc.scaled) {
-		cs = &sc.cs;
-		ws = &sc.ws;
-	}
-	out->jobs = ws->njobs;
-	out->nodes = cs->nnodes;
-	out->share = sc.share;
-	/* the round's plan grid (strings stay the caller's) */
-	if ((rc = dl_pf_round_grid(ws, p->plan_grid, &grid))) {
-		snprintf(err, errlen, "portfolio round: out of memory");
-		dl_pf_scaled_free(&sc);
+	if (hindsight && (rc = prepare(&past, p->past_cs, p->past_ws, cfg, p,
+				       max_tasks, err, errlen))) {
+		dl_pf_scaled_free(&now.sc);
 		return rc;
 	}
-	rcfg = *cfg;
-	if (rcfg.plan_interval < grid)
-		rcfg.plan_interval = grid;
-	if (rcfg.replan_delay < grid)
-		rcfg.replan_delay = grid;
-	cfg = &rcfg;
+	out->hindsight = hindsight;
+	out->jobs = now.ws->njobs;
+	out->nodes = now.cs->nnodes;
+	out->share = now.sc.share;
+	out->past_jobs = hindsight ? past.ws->njobs : 0;
 	for (uint32_t i = 0; i < ncands; i++) {
 		out->r[i].policy = cands[i];
 		out->r[i].scored = true;
@@ -201,36 +234,43 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		uint64_t seed = sample_seed(p->seed, k);
 		struct sim_workload_spec wk;
 
-		rc = dl_pf_forecast(ws, p->recent, p->now, p->origin,
+		rc = dl_pf_forecast(now.ws, p->recent, p->now, p->origin,
 				    p->recent ? p->window : 0, p->seed, k, &wk);
 		if (rc) {
 			snprintf(err, errlen, "portfolio round: %s",
 				 rc == ENOMEM ? "out of memory"
 					      : "bad forecast arguments");
-			dl_pf_scaled_free(&sc);
-			return rc;
+			rc = rc == ENOMEM ? ENOMEM : EINVAL;
+			goto out;
 		}
 
 		for (uint32_t i = 0; i < ncands; i++) {
 			struct dl_pf_result *r = &out->r[i];
-			struct dl_pf_tally t;
-			struct dl_pf_score s;
+			const struct sim_policy *pol =
+				sim_core_policy(cands[i]);
+			struct dl_pf_tally t, tp;
+			struct dl_pf_score s, sp;
 			char why[sizeof(r->err)] = "";
 
 			if (!r->scored)
 				continue;
-			rc = run_one(cs, &wk, cfg, sim_core_policy(cands[i]),
-				     seed, p->horizon_s, stop_at, &t,
-				     &out->plans, why, sizeof(why));
+			rc = run_one(now.cs, &wk, &now.cfg, pol, seed,
+				     p->horizon_s, stop_at, &t, &out->plans,
+				     why, sizeof(why));
+			/* the recent past under the same draws: what the
+			 * candidate would have achieved (round.h) */
+			if (!rc && hindsight)
+				rc = run_one(past.cs, past.ws, &past.cfg, pol,
+					     seed, p->horizon_s, stop_at, &tp,
+					     &out->plans, why, sizeof(why));
 			if (rc == ETIME) {
 				out->over_budget = true;
 				break;
 			}
 			if (rc == ENOMEM) {
 				snprintf(err, errlen, "%s", why);
-				dl_pf_forecast_free(&wk, ws->njobs);
-				dl_pf_scaled_free(&sc);
-				return ENOMEM;
+				dl_pf_forecast_free(&wk, now.ws->njobs);
+				goto out;
 			}
 			if (rc) {
 				/* a policy that fails is not a candidate
@@ -239,7 +279,17 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 				snprintf(r->err, sizeof(r->err), "%s", why);
 				continue;
 			}
-			out->runs++;
+			out->runs += hindsight ? 2 : 1;
+			if (hindsight) {
+				dl_pf_score_of(&tp, &p->weights, &sp);
+				r->past.missed_pct +=
+					sp.missed_pct / p->samples;
+				r->past.tardiness_min +=
+					sp.tardiness_min / p->samples;
+				r->past.bsld += sp.bsld / p->samples;
+				r->past.total += sp.total / p->samples;
+				dl_pf_tally_merge(&t, &tp);
+			}
 			dl_pf_score_of(&t, &p->weights, &s);
 			r->score.missed_pct += s.missed_pct / p->samples;
 			r->score.tardiness_min += s.tardiness_min / p->samples;
@@ -249,14 +299,18 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 				r->worst_total = s.total;
 			r->sample_total[k] = s.total;
 		}
-		dl_pf_forecast_free(&wk, ws->njobs);
+		dl_pf_forecast_free(&wk, now.ws->njobs);
 		if (!out->over_budget)
 			out->samples = k + 1;
 	}
+	rc = 0;
 	if (out->over_budget)
 		for (uint32_t i = 0; i < ncands; i++)
 			out->r[i].scored = false;
-	dl_pf_scaled_free(&sc);
 	out->wall_s = dl_monotonic_s() - t0;
-	return 0;
+out:
+	dl_pf_scaled_free(&now.sc);
+	if (hindsight)
+		dl_pf_scaled_free(&past.sc);
+	return rc;
 }

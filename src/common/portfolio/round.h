@@ -8,6 +8,8 @@
  * Deterministic: the same specs, configuration and seed give the same
  * scores.  Every candidate sees the same draws in sample k (common random
  * numbers), so a difference in score is the policies', not the dice's.
+ * With a recent past (dl_pf_params past_*), every candidate also runs it,
+ * and a sample's score is that of both runs' jobs together.
  * Bounded: past `budget_s` of wall time the round stops and is marked
  * over budget (the caller keeps its policy).  Scaled: a large queue is
  * simulated as a sample of its arrays on the same share of the cluster,
@@ -46,12 +48,21 @@ struct dl_pf_params {
 	 * `now`; recent NULL or window 0: none */
 	const struct dl_pf_recent *recent;
 	double window, now, origin;
+	/* hindsight (hindsight.h): the recent past as a workload of its own
+	 * -- the queue at a past round and the jobs that arrived since --
+	 * run under every candidate with the same draws as the look-ahead,
+	 * its jobs pooled with the look-ahead's in each sample's score (one
+	 * tally, dl_pf_tally_merge), the two sampled to sample_tasks / 2
+	 * each; NULL or no jobs: none */
+	const struct sim_cluster_spec *past_cs;
+	const struct sim_workload_spec *past_ws;
 };
 
 struct dl_pf_result {
 	enum dl_policy policy;
 	bool scored;              /* every sample ran */
 	struct dl_pf_score score; /* the mean of the samples' scores */
+	struct dl_pf_score past;  /* the hindsight part alone (0: none) */
 	double worst_total;       /* the worst sample's total */
 	double sample_total[DL_PF_MAX_SAMPLES]; /* each sample's total */
 	char err[160]; /* why not scored (other than the budget) */
@@ -69,7 +80,9 @@ struct dl_pf_round {
 	 * share of the queue's work (1: the whole queue) */
 	uint32_t jobs, nodes;
 	double share;
-	uint64_t plans; /* plan cycles simulated, every run */
+	bool hindsight;     /* the scores pool the recent past's jobs */
+	uint32_t past_jobs; /* arrays of the recent past simulated */
+	uint64_t plans;     /* plan cycles simulated, every run */
 };
 
 /* The plan grid of a round into *out: `grid`, but never coarser than a

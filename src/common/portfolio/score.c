@@ -36,6 +36,17 @@ void dl_pf_tally_add(struct dl_pf_tally *t, double arrival, double deadline,
 		t->bsld_sum += 1;
 }
 
+void dl_pf_tally_merge(struct dl_pf_tally *a, const struct dl_pf_tally *b)
+{
+	if (!a || !b)
+		return;
+	a->deadline_jobs += b->deadline_jobs;
+	a->missed += b->missed;
+	a->tardiness_s += b->tardiness_s;
+	a->other_jobs += b->other_jobs;
+	a->bsld_sum += b->bsld_sum;
+}
+
 static double weight(double w)
 {
 	return isfinite(w) && w > 0 ? w : 0;

@@ -50,6 +50,10 @@ struct dl_pf_tally {
 void dl_pf_tally_add(struct dl_pf_tally *t, double arrival, double deadline,
 		     bool met, double finish, double isolated, double end);
 
+/* Pool b's jobs into a: the tally of both runs' jobs together (a score
+ * over the union, each job counting once, not a mean of two rates). */
+void dl_pf_tally_merge(struct dl_pf_tally *a, const struct dl_pf_tally *b);
+
 /* The parts of a score and their weighted sum. */
 struct dl_pf_score {
 	double missed_pct;

@@ -1663,6 +1663,11 @@ static int ensure_ticking(struct sim_engine *e)
 		return 0;
 	e->ticking = true;
 	next = (floor(e->now / pi) + 1) * pi;
+	/* k x pi / pi may round below k (125 x 16.964294946164593 does):
+	 * the next tick would be now again, and the run would plan at the
+	 * same instant for ever */
+	if (!(next > e->now))
+		next = (floor(e->now / pi) + 2) * pi;
 	return ev_push(e, next, EV_PLAN, 0, 0, 0);
 }
 
