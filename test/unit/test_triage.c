@@ -263,6 +263,51 @@ START_TEST(late_job_helping_no_one_keeps_its_place)
 }
 END_TEST
 
+START_TEST(late_ahead_no_gives_up_a_kept_job)
+{
+	struct fx_world w;
+	const struct dl_plan_job *pj;
+	struct dl_plan *first;
+
+	/* LateAhead=no: job 1, late at its place though giving it up helps
+	 * no one, is given up like a demoted job: hopeless, after job 2 */
+	tiny_late_jobs(&w, 100);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_eq(pj->cls, DL_CLASS_HOPELESS);
+	ck_assert_msg(strstr(pj->explain, "given up (LateAhead=no)"), "%s",
+		      pj->explain);
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_double_eq(pj->hopeless_since, T0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	/* the next cycle keeps it given up (hysteresis): it is not feasible
+	 * with mean lengths */
+	first = w.plan;
+	w.plan = NULL;
+	w_plan(&w, "triage", T0 + 1, first);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
+	dl_plan_free(first);
+	/* cannot make it even alone: given up with that explanation */
+	w.jobs[0]->phase[DL_MAP].prior_mean = 8;
+	w.jobs[0]->phase[DL_MAP].prior_p90 = 8;
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
+	ck_assert_uint_eq(pj->rank, 2);
+	/* the default keeps it ahead, late */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "yes", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(kept_job_goes_before_an_on_time_one)
 {
 	struct fx_world w;
@@ -583,6 +628,7 @@ int main(void)
 	tcase_add_test(tc, impossible_alone_goes_itself);
 	tcase_add_test(tc, deadline_passed);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
+	tcase_add_test(tc, late_ahead_no_gives_up_a_kept_job);
 	tcase_add_test(tc, kept_job_goes_before_an_on_time_one);
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);

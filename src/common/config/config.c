@@ -107,6 +107,11 @@ const struct dl_option dl_options[] = {
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
+	{"LateAhead", DL_OPT_CHOICE, OFF(late_ahead), 0, 0, "yes",
+	 "triage: whether a job late at its place even with short tasks, "
+	 "whose demotion would let no other job meet its deadline, keeps its "
+	 "place in deadline order",
+	 yes_no_names},
 	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0.15",
 	 "triage: share of each partition that tasks long against recent "
 	 "jobs' slack leave free unless their job needs it for its deadline; "

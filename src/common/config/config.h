@@ -59,13 +59,14 @@ struct dl_config {
 	double feedback_threshold; /* realtime feedback delta; 0 = auto */
 	double triage_quantile;    /* task-length quantile of the triage test */
 	enum dl_hopeless_rank hopeless_rank;
-	double hopeless_aging;   /* s a job stays below others once hopeless */
-	double hopeless_slack;   /* share of a feasible job's slack lent */
-	double lookahead_step;   /* time grid of the dispatcher lookahead */
-	double blocking_reserve; /* share of a partition long tasks leave */
-	double blocking_horizon; /* quantile of recent slack: "long" above */
-	double blocking_margin;  /* safety margin on a long job's own need */
-	char *alert_program;     /* AlertProgram; "" = none */
+	double hopeless_aging; /* s a job stays below others once hopeless */
+	double hopeless_slack; /* share of a feasible job's slack lent */
+	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
+	double lookahead_step;     /* time grid of the dispatcher lookahead */
+	double blocking_reserve;   /* share of a partition long tasks leave */
+	double blocking_horizon;   /* quantile of recent slack: "long" above */
+	double blocking_margin;    /* safety margin on a long job's own need */
+	char *alert_program;       /* AlertProgram; "" = none */
 	enum dl_yes_no alert_mail; /* alerts through MailProg */
 	double alert_interval;     /* s between two verdict alerts of a job */
 	double alert_timeout;      /* s an alert command may run */

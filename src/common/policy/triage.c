@@ -414,7 +414,7 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 	if (!c->triage)
 		return t->state != T_OUT;
 	return t->state == T_FEASIBLE || t->state == T_NODATA ||
-	       t->state == T_KEPT;
+	       (t->state == T_KEPT && c->in->cfg->late_ahead == DL_YES);
 }
 
 /* Jobs not ahead among themselves: the least pending work first, so the
@@ -712,6 +712,11 @@ static int moore_hodgson(struct tctx *c)
 			 * job meet its deadline (none due before it is late):
 			 * it keeps its place until it costs one a deadline */
 			lj->state = T_KEPT;
+			if (!ahead(c, lj)) { /* LateAhead=no: given up */
+				if (!(lj->since > 0))
+					lj->since = c->in->now;
+				sort_behind(c);
+			}
 			continue;
 		}
 		victim->state = victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
@@ -1039,7 +1044,22 @@ static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
 	}
 	o->verdict = DL_VERDICT_HOPELESS;
 	o->cls = DL_CLASS_HOPELESS;
-	if (t->state == T_IMPOSSIBLE || t->readmit) {
+	if (t->state == T_KEPT &&
+	    !(isfinite(t->alone) && late(c, t, t->alone))) {
+		/* LateAhead=no: late at its place, given up though that
+		 * lets no other job meet its deadline */
+		dl_format_span(t->finish_opt - t->goal.job, span, sizeof(span));
+		dl_format_span(t->finish_mean - t->goal.job, when,
+			       sizeof(when));
+		dl_plan_explain(
+			o,
+			"cannot meet its deadline: in deadline order it would "
+			"end %s after it even with short tasks; given up "
+			"(LateAhead=no), still runs, %s, about %s late",
+			span, rank, isfinite(t->finish_mean) ? when : "long");
+		return;
+	}
+	if (t->state == T_IMPOSSIBLE || t->state == T_KEPT || t->readmit) {
 		f = isfinite(t->alone) ? t->alone : t->finish_opt;
 		dl_format_span(f - t->goal.job, span, sizeof(span));
 		dl_plan_explain(
@@ -1047,7 +1067,7 @@ static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
 			"cannot meet its deadline%s: ends %s after it even "
 			"with short tasks, so needs a deadline that much "
 			"later; still runs, %s",
-			t->state == T_IMPOSSIBLE ? " even alone" : "",
+			t->state != T_DEMOTED ? " even alone" : "",
 			isfinite(f) ? span : "long", rank);
 		return;
 	}
@@ -1451,6 +1471,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		if (t->state == T_FEASIBLE && late(&c, t, t->alone_lb)) {
 			t->state = T_KEPT;
 			t->alone = t->alone_lb;
+			if (!ahead(&c, t) && !(t->since > 0))
+				t->since = in->now;
 		}
 	}
 	if (triage && (rc = restore_anchors(&c)))
