@@ -308,6 +308,76 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 }
 END_TEST
 
+START_TEST(late_ahead_no_keeps_a_job_late_on_a_guess)
+{
+	struct fx_world w;
+	const struct dl_plan_job *pj;
+	struct dl_phase *red;
+
+	/* LateAhead=no: job 1 also has a reduce whose length nobody knows
+	 * (the map's length times the cost ratio stands in): late on a guess
+	 * is not known to be late, so it keeps its place as with the
+	 * default */
+	tiny_late_jobs(&w, 100);
+	ck_assert_int_eq(dl_phase_init(w.jobs[0], DL_REDUCE, 1, 1, 0), 0);
+	w.jobs[0]->reduce_cost = 0.1; /* alone it would make it */
+	red = &w.jobs[0]->phase[DL_REDUCE];
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	ck_assert(!pj->given_up_late);
+	/* with the reduce's length known (history), it is given up */
+	red->prior_mean = 1;
+	red->prior_p90 = 1;
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_msg(strstr(pj->explain, "given up (LateAhead=no)"), "%s",
+		      pj->explain);
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert(pj->given_up_late);
+	fx_world_free(&w);
+}
+END_TEST
+
+START_TEST(late_ahead_no_judges_a_given_up_job_as_it_gave_it_up)
+{
+	struct fx_world w;
+	struct dl_plan *first;
+	const struct dl_plan_job *pj;
+
+	/* job 1 (mean 4 s, sd 4 s: median 2.8 s) after job 3's 4-s task
+	 * ends late even with short tasks (T0 + 6.8, due T0 + 5.5 with the
+	 * 1-s tolerance): given up at T0.  Judged again by the same test
+	 * once that task ended (T0 + 3), it meets its deadline with short
+	 * tasks (T0 + 5.8) and comes back, though with its mean length it
+	 * would not (T0 + 7) */
+	tiny_late_jobs(&w, 100);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	w.jobs[0]->phase[DL_MAP].prior_mean = 4;
+	w.jobs[0]->phase[DL_MAP].prior_p90 = 4 + 1.2816 * 4;
+	w.jobs[2]->phase[DL_MAP].prior_mean = 4;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert(fx_world_get(&w, 1)->given_up_late);
+	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
+	first = w.plan;
+	w.plan = NULL;
+	w.jobs[2]->phase[DL_MAP].nrunning = 0; /* its task ended */
+	w_plan(&w, "triage", T0 + 3, first);
+	pj = fx_world_get(&w, 1);
+	ck_assert_msg(pj->verdict == DL_VERDICT_AT_RISK ||
+			      pj->verdict == DL_VERDICT_ON_TRACK,
+		      "%d %s", pj->verdict, pj->explain);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	dl_plan_free(first);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(kept_job_goes_before_an_on_time_one)
 {
 	struct fx_world w;
@@ -629,6 +699,9 @@ int main(void)
 	tcase_add_test(tc, deadline_passed);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
 	tcase_add_test(tc, late_ahead_no_gives_up_a_kept_job);
+	tcase_add_test(tc, late_ahead_no_keeps_a_job_late_on_a_guess);
+	tcase_add_test(tc,
+		       late_ahead_no_judges_a_given_up_job_as_it_gave_it_up);
 	tcase_add_test(tc, kept_job_goes_before_an_on_time_one);
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);

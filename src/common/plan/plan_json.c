@@ -96,6 +96,8 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	 * after a restart decides as the one before it would have */
 	dl_json_put_num(o, "hopeless_since", j->hopeless_since);
 	dl_json_put_u64(o, "ahead_of", j->ahead_of);
+	json_object_object_add(o, "given_up_late",
+			       json_object_new_boolean(j->given_up_late));
 	json_object_object_add(o, "tasks", phase_counts(j->tasks));
 	json_object_object_add(o, "done", phase_counts(j->done));
 	json_object_object_add(o, "running", phase_counts(j->running));
@@ -464,6 +466,7 @@ static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 	j->hopeless_since =
 		dl_json_num(r, o, path, "hopeless_since", 0, 0, INFINITY, 0);
 	j->ahead_of = dl_json_uint(r, o, path, "ahead_of", 0, 0, UINT64_MAX, 0);
+	j->given_up_late = dl_json_bool(r, o, path, "given_up_late", 0, false);
 	get_counts(r, o, path, "tasks", j->tasks, DL_PHASES);
 	get_counts(r, o, path, "done", j->done, DL_PHASES);
 	get_counts(r, o, path, "running", j->running, DL_PHASES);

@@ -9,8 +9,9 @@
  *     predicted finish);
  *  3. triage (not for Policy=edf): Moore-Hodgson over the optimistic
  *     lookahead (a late job whose demotion would help no other job keeps
- *     its place), then hopeless jobs of the previous plan that are
- *     feasible again with mean lengths come back;
+ *     its place, or with LateAhead=no is given up -- and judged again by
+ *     the same test every cycle), then hopeless jobs of the previous plan
+ *     that are feasible again with mean lengths come back;
  *  4. ranks, throttles, verdicts and explanations.
  */
 #include "common/policy/triage.h"
@@ -58,6 +59,9 @@ struct tjob {
 	double alone_lb;  /* no earlier than this even alone (optimistic) */
 	double finish_opt, finish_mean, alone;
 	double since;     /* hopeless since; 0 = not hopeless */
+	double was_since; /* given up late in the previous plan: since when */
+	bool guessed;     /* a phase left to run has no length of its own or
+			     from history (a ratio or a fallback) */
 	bool readmit;     /* hopeless in the previous plan: may come back */
 	double prev_late; /* the previous plan's predicted lateness */
 	/* a job not ahead placed in the slack of the jobs ahead: it goes
@@ -264,6 +268,14 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 
 		phase_lengths(t->job, &t->goal, p, cap, cfg->triage_quantile,
 			      &len_opt[p], &len_mean[p], &sd[p]);
+		if (dl_phase_pending(ph) + ph->nrunning > 0) {
+			enum dl_mu_source src =
+				p == DL_MAP ? dl_phase_mu(ph).source
+					    : t->goal.mu_reduce.source;
+
+			if (src != DL_MU_JOB && src != DL_MU_PRIOR)
+				t->guessed = true;
+		}
 		x.pending = dl_phase_pending(ph);
 		x.cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
 		x.mem = (double) ph->mem_per_task;
@@ -380,7 +392,14 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 	 * it is feasible with mean task lengths */
 	pj = dl_plan_find(c->in->prev, t->job->id);
 
-	if (pj && pj->hopeless_since > 0 && t->state == T_FEASIBLE) {
+	if (pj && pj->hopeless_since > 0 && pj->given_up_late &&
+	    t->state == T_FEASIBLE && cfg->late_ahead == DL_NO) {
+		/* given up only for being late at its place on the optimistic
+		 * lengths: the same test judges it again each cycle (on mean
+		 * lengths a job whose estimate is pessimistic never came back,
+		 * though its tasks would have run short enough) */
+		t->was_since = pj->hopeless_since;
+	} else if (pj && pj->hopeless_since > 0 && t->state == T_FEASIBLE) {
 		t->state = T_DEMOTED;
 		t->readmit = true;
 		t->since = pj->hopeless_since;
@@ -413,8 +432,12 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 {
 	if (!c->triage)
 		return t->state != T_OUT;
+	/* LateAhead=no gives up a kept job only on measured lengths: late
+	 * on a guessed phase (a reduce at the map's length times a ratio) is
+	 * not known to be late */
 	return t->state == T_FEASIBLE || t->state == T_NODATA ||
-	       (t->state == T_KEPT && c->in->cfg->late_ahead == DL_YES);
+	       (t->state == T_KEPT &&
+		(c->in->cfg->late_ahead == DL_YES || t->guessed));
 }
 
 /* Jobs not ahead among themselves: the least pending work first, so the
@@ -714,7 +737,9 @@ static int moore_hodgson(struct tctx *c)
 			lj->state = T_KEPT;
 			if (!ahead(c, lj)) { /* LateAhead=no: given up */
 				if (!(lj->since > 0))
-					lj->since = c->in->now;
+					lj->since = lj->was_since > 0
+							    ? lj->was_since
+							    : c->in->now;
 				sort_behind(c);
 			}
 			continue;
@@ -725,7 +750,9 @@ static int moore_hodgson(struct tctx *c)
 					? T_IMPOSSIBLE
 					: T_DEMOTED;
 		if (!(victim->since > 0))
-			victim->since = c->in->now;
+			victim->since = victim->was_since > 0
+						? victim->was_since
+						: c->in->now;
 		victim->anchor = NO_ANCHOR;
 		sort_behind(c);
 	}
@@ -1107,6 +1134,7 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 	o->predicted_finish = t->state == T_NODATA ? NAN : t->finish_mean;
 	o->finish_err = dl_phase_finish_err(ph, t->goal.mu.sd, (double) t->rem);
 	o->hopeless_since = t->since;
+	o->given_up_late = t->state == T_KEPT && !ahead(c, t);
 	/* the concurrency that meets the phase goal, what data affinity
 	 * defers against: in whole waves only for a job that may defer (the
 	 * refinement costs a search) */
