@@ -49,6 +49,7 @@ static struct dl_plan *sample_plan(void)
 		j->pending[1] = 7;
 		j->hopeless_since = i == 1 ? 1699999000.25 : 0;
 		j->ahead_of = i == 2 ? 101 : 0;
+		j->given_up_late = i == 1;
 		snprintf(j->explain, sizeof(j->explain), "why %u", i);
 	}
 	p->nplace = 2;
@@ -113,6 +114,7 @@ START_TEST(test_json_roundtrip)
 		ck_assert_double_eq_tol(a->hopeless_since, b->hopeless_since,
 					1e-6);
 		ck_assert_uint_eq(a->ahead_of, b->ahead_of);
+		ck_assert_int_eq(a->given_up_late, b->given_up_late);
 		/* non-finite numbers travel as null and come back as NaN */
 		if (isfinite(a->need))
 			ck_assert_double_eq_tol(a->need, b->need, 1e-9);
@@ -146,12 +148,15 @@ START_TEST(test_json_without_triage_memory)
 				       "hopeless_since");
 		json_object_object_del(json_object_array_get_idx(jobs, i),
 				       "ahead_of");
+		json_object_object_del(json_object_array_get_idx(jobs, i),
+				       "given_up_late");
 	}
 	q = dl_plan_from_json(o, err, sizeof(err));
 	ck_assert_msg(q != NULL, "%s", err);
 	for (uint32_t i = 0; i < q->njobs; i++) {
 		ck_assert_double_eq(q->jobs[i].hopeless_since, 0);
 		ck_assert_uint_eq(q->jobs[i].ahead_of, 0);
+		ck_assert(!q->jobs[i].given_up_late);
 	}
 	json_object_put(o);
 	dl_plan_free(p);
