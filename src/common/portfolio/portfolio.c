@@ -52,24 +52,21 @@ static void log_round(const struct dl_pf_state *st)
 
 		if (used >= sizeof(line))
 			break;
-		if (r->scored && st->round.hindsight)
+		if (r->scored) {
+			char past[40] = "";
+
+			if (st->round.hindsight)
+				snprintf(past, sizeof(past),
+					 "; past missed %.1f%%",
+					 r->past.missed_pct);
 			used += (size_t) snprintf(
 				line + used, sizeof(line) - used,
 				"%s%s %.2f (missed %.1f%%, late %.1f min, "
-				"slowdown %.2f; past missed %.1f%%)",
+				"slowdown %.2f%s)",
 				i ? ", " : "", dl_policy_name(r->policy),
 				r->score.total, r->score.missed_pct,
-				r->score.tardiness_min, r->score.bsld,
-				r->past.missed_pct);
-		else if (r->scored)
-			used += (size_t) snprintf(
-				line + used, sizeof(line) - used,
-				"%s%s %.2f (missed %.1f%%, late %.1f min, "
-				"slowdown %.2f)",
-				i ? ", " : "", dl_policy_name(r->policy),
-				r->score.total, r->score.missed_pct,
-				r->score.tardiness_min, r->score.bsld);
-		else
+				r->score.tardiness_min, r->score.bsld, past);
+		} else
 			used += (size_t) snprintf(
 				line + used, sizeof(line) - used, "%s%s -",
 				i ? ", " : "", dl_policy_name(r->policy));
