@@ -81,7 +81,9 @@ rows() {
 	[[ "${lines[1]}" =~ ^JOBID\ +USER\ +PHASE\ +POLICY\ +DEADLINE\ +PREDICTED\ +P90\ +SOURCE\ +DONE/RUN/PEND\ +ALLOC\ +NEED\ +VERDICT\ +EXPLANATION$ ]]
 	# the MapReduce job is one row, map+reduce
 	line=$(echo "$output" | grep "^${M%%:*}+${M##*:} ")
-	[[ "$line" =~ $ALICE\ +map\ +triage\ +[0-9:]+\  ]]
+	# the deadline: a time of day today, a full date on another day (the
+	# deadlines are 50-60 min away, so after 23:00 they are tomorrow)
+	[[ "$line" =~ $ALICE\ +map\ +triage\ +([0-9]{4}-[0-9]{2}-[0-9]{2}T)?[0-9]{2}:[0-9]{2}:[0-9]{2}\  ]]
 	# a one-sentence explanation ends every row
 	line=$(echo "$output" | grep "^$B ")
 	[[ "$line" == *"$BOB"* ]]
