@@ -299,6 +299,14 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
 	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
 	ck_assert_uint_eq(pj->rank, 2);
+	/* and given up since then, cycle after cycle (HopelessAging counts
+	 * from there) */
+	first = w.plan;
+	w.plan = NULL;
+	w_plan(&w, "triage", T0 + 1, first);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
+	dl_plan_free(first);
 	/* the default keeps it ahead, late */
 	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "yes", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);

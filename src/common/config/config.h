@@ -64,7 +64,7 @@ struct dl_config {
 	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
 	double lookahead_step;     /* time grid of the dispatcher lookahead */
 	double blocking_reserve;   /* share of a partition long tasks leave */
-	double blocking_horizon;   /* quantile of recent slack: "long" above */
+	double blocking_horizon;   /* share of recent jobs a long task blocks */
 	double blocking_margin;    /* safety margin on a long job's own need */
 	char *alert_program;       /* AlertProgram; "" = none */
 	enum dl_yes_no alert_mail; /* alerts through MailProg */

@@ -426,6 +426,15 @@ static int edf_cmp(const void *pa, const void *pb, void *vctx)
 	return (x->job->id > y->job->id) - (x->job->id < y->job->id);
 }
 
+/* A job given up keeps the time it was first given up, also when the
+ * previous plan gave it up for being late at its place (LateAhead=no):
+ * HopelessAging counts from there. */
+static void give_up_since(const struct tctx *c, struct tjob *t)
+{
+	if (!(t->since > 0))
+		t->since = t->was_since > 0 ? t->was_since : c->in->now;
+}
+
 /* Dispatched first: feasible and unjudged jobs (and, without triage, every
  * job) in deadline order. */
 static bool ahead(const struct tctx *c, const struct tjob *t)
@@ -736,10 +745,7 @@ static int moore_hodgson(struct tctx *c)
 			 * it keeps its place until it costs one a deadline */
 			lj->state = T_KEPT;
 			if (!ahead(c, lj)) { /* LateAhead=no: given up */
-				if (!(lj->since > 0))
-					lj->since = lj->was_since > 0
-							    ? lj->was_since
-							    : c->in->now;
+				give_up_since(c, lj);
 				sort_behind(c);
 			}
 			continue;
@@ -749,10 +755,7 @@ static int moore_hodgson(struct tctx *c)
 						late(c, victim, victim->alone)
 					? T_IMPOSSIBLE
 					: T_DEMOTED;
-		if (!(victim->since > 0))
-			victim->since = victim->was_since > 0
-						? victim->was_since
-						: c->in->now;
+		give_up_since(c, victim);
 		victim->anchor = NO_ANCHOR;
 		sort_behind(c);
 	}
@@ -1499,8 +1502,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		if (t->state == T_FEASIBLE && late(&c, t, t->alone_lb)) {
 			t->state = T_KEPT;
 			t->alone = t->alone_lb;
-			if (!ahead(&c, t) && !(t->since > 0))
-				t->since = in->now;
+			if (!ahead(&c, t))
+				give_up_since(&c, t);
 		}
 	}
 	if (triage && (rc = restore_anchors(&c)))
