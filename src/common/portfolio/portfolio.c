@@ -96,12 +96,12 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 	struct sim_workload_spec ws, past = {0};
 	uint32_t nbase = 0;
 	char err[256] = "";
-	int rc, built;
+	int rc, no_future;
 
 	st->last_round = in->now;
 	st->rounds++;
-	rc = built = dl_pf_future_at(in, FALLBACK_LEN, &cs, &ws, &p.origin, err,
-				     sizeof(err));
+	rc = no_future = dl_pf_future_at(in, FALLBACK_LEN, &cs, &ws, &p.origin,
+					 err, sizeof(err));
 	if (!rc && cfg->portfolio_hindsight > 0) {
 		rc = dl_pf_hindsight_past(&st->past, &st->recent, in->now,
 					  &p.past_cs, &past, &nbase);
@@ -117,7 +117,7 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 				     &st->round, err, sizeof(err));
 	dl_pf_forecast_free(&past, nbase);
 	/* this round's future is the recent past's start of a later one */
-	if (built ||
+	if (no_future ||
 	    !dl_pf_hindsight_keep(&st->past, in->now, p.origin,
 				  cfg->portfolio_hindsight, &cs, &ws)) {
 		sim_workload_spec_free(&ws);

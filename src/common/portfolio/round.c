@@ -141,8 +141,7 @@ int dl_pf_round_grid(const struct sim_workload_spec *ws, double grid,
 	}
 	if (n) {
 		dl_sort_doubles(d, n);
-		if (dl_quantile_sorted(d, n, 0.5) / 10 < grid)
-			*out = dl_quantile_sorted(d, n, 0.5) / 10;
+		*out = fmin(grid, dl_quantile_sorted(d, n, 0.5) / 10);
 	}
 	free(d);
 	return 0;
@@ -182,6 +181,16 @@ static int prepare(struct prepared *w, const struct sim_cluster_spec *cs,
 	if (w->cfg.replan_delay < grid)
 		w->cfg.replan_delay = grid;
 	return 0;
+}
+
+/* A sample's score into the mean over the round's samples. */
+static void add_share(struct dl_pf_score *mean, const struct dl_pf_score *s,
+		      uint32_t samples)
+{
+	mean->missed_pct += s->missed_pct / samples;
+	mean->tardiness_min += s->tardiness_min / samples;
+	mean->bsld += s->bsld / samples;
+	mean->total += s->total / samples;
 }
 
 int dl_pf_run_round(const struct sim_cluster_spec *cs,
@@ -282,19 +291,11 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			out->runs += hindsight ? 2 : 1;
 			if (hindsight) {
 				dl_pf_score_of(&tp, &p->weights, &sp);
-				r->past.missed_pct +=
-					sp.missed_pct / p->samples;
-				r->past.tardiness_min +=
-					sp.tardiness_min / p->samples;
-				r->past.bsld += sp.bsld / p->samples;
-				r->past.total += sp.total / p->samples;
+				add_share(&r->past, &sp, p->samples);
 				dl_pf_tally_merge(&t, &tp);
 			}
 			dl_pf_score_of(&t, &p->weights, &s);
-			r->score.missed_pct += s.missed_pct / p->samples;
-			r->score.tardiness_min += s.tardiness_min / p->samples;
-			r->score.bsld += s.bsld / p->samples;
-			r->score.total += s.total / p->samples;
+			add_share(&r->score, &s, p->samples);
 			if (s.total > r->worst_total)
 				r->worst_total = s.total;
 			r->sample_total[k] = s.total;
