@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # slurmctld restarts in the middle of a MapReduce job: the plugin restores
-# its saved state (observed task lengths, decisions) and the last plan, keeps
-# counting each task once, and the job still meets its deadline.
+# its saved state (observed task lengths, decisions) and the last plan (with
+# what triage's reserve learnt), keeps counting each task once, and the job
+# still meets its deadline.
 load helpers
 
 setup_file() {
@@ -18,7 +19,7 @@ state_completed() { # array id: completed tasks in the saved state
 }
 
 @test "slurmctld restart mid-run: state and plan restored, deadline met" {
-	local m r before after cycle_before
+	local m r before after cycle_before learnt_before learnt_after
 	m=$(dl_submit -J rs-map --array=0-99 -t 0:30 --deadline=now+240seconds --wrap='sleep 4')
 	r=$(dl_submit -J rs-reduce --array=0-7 -t 0:30 --deadline=now+240seconds \
 		--dependency="afterok:$m" --wrap='sleep 2')
@@ -30,7 +31,11 @@ state_completed() { # array id: completed tasks in the saved state
 	done
 	[ "${before:-0}" -ge 10 ]
 	cycle_before=$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")
-	echo "before restart: $before map tasks observed, plan cycle $cycle_before"
+	# triage's reserve learns from each job's slack when first judged:
+	# what it learnt must outlive slurmctld
+	learnt_before=$(jq '.reserve_history // [] | length' "$LC_DIR/state/deadline_plan.json")
+	echo "before restart: $before map tasks observed, plan cycle $cycle_before, reserve history $learnt_before"
+	[ "$learnt_before" -ge 1 ]
 
 	lc restart-ctld
 	grep -q "sched/deadline: restored the state of [0-9]* arrays" "$(dl_ctld_log)"
@@ -43,7 +48,9 @@ state_completed() { # array id: completed tasks in the saved state
 	done
 	[ "$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")" -gt "$cycle_before" ]
 	after=$(state_completed "$m")
-	echo "after restart: $after map tasks observed"
+	learnt_after=$(jq '.reserve_history // [] | length' "$LC_DIR/state/deadline_plan.json")
+	echo "after restart: $after map tasks observed, reserve history $learnt_after"
+	[ "$learnt_after" -ge "$learnt_before" ]
 	[ "$after" -ge "$before" ]
 	[ "$(dl_plan_field "$m" verdict)" != no_data ] || [ "$(dl_plan_field "$m" phase)" != map ]
 

@@ -15,6 +15,7 @@
 #include "common/io/atomic_file.h"
 #include "common/plan/plan.h"
 #include "common/plan/plan_json.h"
+#include "common/policy/reserve.h"
 #include "fixtures.h"
 
 static struct dl_plan *sample_plan(void)
@@ -161,6 +162,117 @@ START_TEST(test_json_without_triage_memory)
 	json_object_put(o);
 	dl_plan_free(p);
 	dl_plan_free(q);
+}
+END_TEST
+
+/* Triage's reserve history and arrival rate survive a restart: a wrapped
+ * ring comes back as the same set (oldest first), an infinite slack as
+ * infinite, a longer list keeps its newest entries, a bad pair fails the
+ * plan with a message, an older file reads as "nothing learnt yet". */
+START_TEST(test_json_reserve_memory_survives)
+{
+	struct dl_plan *p = sample_plan(), *q;
+	struct json_object *o, *a;
+	char *text, err[256];
+	double sum_in = 0, sum_out = 0;
+
+	dl_plan_finalize(p);
+	for (uint32_t i = 0; i < DL_PLAN_SLACKS + 5; i++)
+		dl_reserve_note(p, i == 7 ? INFINITY : 10.0 + i, 3.0 + i);
+	p->arrivals.rate = 1.75;
+	p->arrivals.at = 1700000000;
+	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++)
+		sum_in += p->slacks.grain[i];
+	text = dl_plan_to_string(p);
+	ck_assert_ptr_nonnull(text);
+	q = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->slacks.n, DL_PLAN_SLACKS);
+	ck_assert_uint_eq(q->slacks.next, 0);
+	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++) {
+		sum_out += q->slacks.grain[i];
+		/* oldest first: the 6th note (i = 5) survived the wrap;
+		 * the 8th was infinite (null in the file) */
+		if (i == 2)
+			ck_assert(isinf(q->slacks.v[i]));
+		else
+			ck_assert_double_eq(q->slacks.v[i], 15.0 + i);
+	}
+	ck_assert_double_eq(sum_in, sum_out);
+	ck_assert_double_eq(q->arrivals.rate, 1.75);
+	ck_assert_double_eq(q->arrivals.at, 1700000000);
+	/* the same answers from the restored history */
+	ck_assert_int_eq(dl_reserve_is_long(&p->slacks, 0.15, 40),
+			 dl_reserve_is_long(&q->slacks, 0.15, 40));
+	dl_plan_free(q);
+	free(text);
+
+	/* an infinite slack noted before the wrap */
+	dl_plan_free(p);
+	p = sample_plan();
+	dl_plan_finalize(p);
+	dl_reserve_note(p, INFINITY, 5);
+	dl_reserve_note(p, 2, 5);
+	text = dl_plan_to_string(p);
+	q = dl_plan_from_string(text, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->slacks.n, 2);
+	ck_assert_uint_eq(q->slacks.next, 2);
+	ck_assert(isinf(q->slacks.v[0]));
+	ck_assert_double_eq(q->slacks.v[1], 2);
+	ck_assert_double_eq(q->arrivals.at, 0);
+	dl_plan_free(q);
+	free(text);
+
+	/* 70 entries written by hand: the newest 64 kept */
+	o = dl_plan_to_json(p);
+	a = json_object_new_array();
+	for (int i = 0; i < 70; i++) {
+		struct json_object *e = json_object_new_array();
+
+		json_object_array_add(e, json_object_new_double(i));
+		json_object_array_add(e, json_object_new_double(1));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "reserve_history", a);
+	q = dl_plan_from_json(o, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->slacks.n, DL_PLAN_SLACKS);
+	ck_assert_double_eq(q->slacks.v[0], 70 - DL_PLAN_SLACKS);
+	ck_assert_double_eq(q->slacks.v[DL_PLAN_SLACKS - 1], 69);
+	dl_plan_free(q);
+
+	/* bad pairs and a bad rate: refused, with the entry named */
+	{
+		static const char *const bad[] = {
+			"[[1,2,3]]", "[[-1,2]]", "[[1,\"x\"]]", "[5]", "{}",
+		};
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			json_object_object_add(o, "reserve_history",
+					       json_tokener_parse(bad[k]));
+			err[0] = '\0';
+			ck_assert_msg(dl_plan_from_json(o, err, sizeof(err)) ==
+					      NULL,
+				      "accepted %s", bad[k]);
+			ck_assert_ptr_nonnull(strstr(err, "reserve_history"));
+		}
+		json_object_object_del(o, "reserve_history");
+		json_object_object_add(o, "arrivals",
+				       json_tokener_parse("{\"rate\":-2,"
+							  "\"at\":5}"));
+		ck_assert_ptr_null(dl_plan_from_json(o, err, sizeof(err)));
+		ck_assert_ptr_nonnull(strstr(err, "arrivals"));
+	}
+	/* a file from before: nothing learnt */
+	json_object_object_del(o, "arrivals");
+	q = dl_plan_from_json(o, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	ck_assert_uint_eq(q->slacks.n, 0);
+	ck_assert_double_eq(q->arrivals.rate, 0);
+	dl_plan_free(q);
+	json_object_put(o);
+	dl_plan_free(p);
 }
 END_TEST
 
@@ -547,6 +659,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_finalize_sorts_and_renumbers);
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_reserve_memory_survives);
 	tcase_add_test(tc, test_json_without_triage_memory);
 	tcase_add_test(tc, test_json_rejects_bad_input);
 	tcase_add_test(tc, test_json_placement_survives);

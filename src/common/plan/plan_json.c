@@ -146,6 +146,38 @@ struct json_object *dl_plan_portfolio_to_json(const struct dl_plan_portfolio *p)
 	return o;
 }
 
+/* What triage carries from plan to plan besides the jobs (the blocking
+ * reserve's history of slack and grain, oldest first, and the arrival
+ * rate): in the file, so that a restarted slurmctld does not start with
+ * the reserve off and no rate until new jobs refill them. */
+static void add_memory(struct json_object *o, const struct dl_plan *plan)
+{
+	const struct dl_plan_slacks *s = &plan->slacks;
+
+	if (s->n && s->n <= DL_PLAN_SLACKS && s->next < DL_PLAN_SLACKS) {
+		struct json_object *a = json_object_new_array_ext((int) s->n);
+		/* the oldest entry sits at next once the ring is full */
+		uint32_t first = s->n < DL_PLAN_SLACKS ? 0 : s->next;
+
+		for (uint32_t k = 0; a && k < s->n; k++) {
+			uint32_t i = (first + k) % DL_PLAN_SLACKS;
+			struct json_object *e = json_object_new_array_ext(2);
+
+			json_object_array_add(e, dl_json_new_num(s->v[i]));
+			json_object_array_add(e, dl_json_new_num(s->grain[i]));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(o, "reserve_history", a);
+	}
+	if (plan->arrivals.at > 0) {
+		struct json_object *a = json_object_new_object();
+
+		dl_json_put_num(a, "rate", plan->arrivals.rate);
+		dl_json_put_num(a, "at", plan->arrivals.at);
+		json_object_object_add(o, "arrivals", a);
+	}
+}
+
 struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 {
 	struct json_object *o, *jobs, *st, *pc, *pv, *place, *nodes;
@@ -217,6 +249,7 @@ struct json_object *dl_plan_to_json(const struct dl_plan *plan)
 		json_object_array_add(nodes, n);
 	}
 	json_object_object_add(o, "nodes", nodes);
+	add_memory(o, plan);
 	return o;
 }
 
@@ -249,6 +282,47 @@ static void get_str(struct dl_json_rd *r, const struct json_object *o,
 {
 	dl_plan_copy_str(dst, len,
 			 dl_json_str(r, o, path, k, REQ, 0, SIZE_MAX, ""));
+}
+
+/* The optional "reserve_history" ([slack, grain] pairs, oldest first; only
+ * the newest DL_PLAN_SLACKS kept) and "arrivals" (add_memory). */
+static void get_memory(struct dl_json_rd *r, const struct json_object *obj,
+		       struct dl_plan *plan)
+{
+	const struct json_object *a, *o;
+	size_t n;
+
+	a = dl_json_array(r, obj, NULL, "reserve_history", 0, DL_JSON_ANY_LEN);
+	n = a && !r->failed ? json_object_array_length(a) : 0;
+	for (size_t i = n > DL_PLAN_SLACKS ? n - DL_PLAN_SLACKS : 0;
+	     i < n && !r->failed; i++) {
+		const struct json_object *e = json_object_array_get_idx(a, i);
+		struct dl_plan_slacks *s = &plan->slacks;
+		char path[48];
+
+		dl_json_label(path, sizeof(path), "reserve_history", NULL,
+			      (long) i);
+		if (!json_object_is_type(e, json_type_array) ||
+		    json_object_array_length(e) != 2) {
+			dl_json_fail(r, path, " must be an array of 2 numbers");
+			return;
+		}
+		/* null is an infinite slack: a job that blocks nothing */
+		s->v[s->n] = dl_json_num_of(r, json_object_array_get_idx(e, 0),
+					    path, 0, INFINITY, INFINITY);
+		s->grain[s->n] =
+			dl_json_num_of(r, json_object_array_get_idx(e, 1), path,
+				       0, INFINITY, 0);
+		s->n++;
+		s->next = s->n % DL_PLAN_SLACKS;
+	}
+	o = dl_json_get(r, obj, NULL, "arrivals", json_type_object, 0);
+	if (!o || r->failed)
+		return;
+	plan->arrivals.rate =
+		dl_json_num(r, o, "arrivals", "rate", REQ, 0, INFINITY, 0);
+	plan->arrivals.at =
+		dl_json_num(r, o, "arrivals", "at", REQ, 0, INFINITY, 0);
 }
 
 /* The optional "portfolio" object (Policy=portfolio's plans). */
@@ -529,6 +603,7 @@ struct dl_plan *dl_plan_from_json(const struct json_object *obj, char *err,
 		sizeof(plan->stats.estimator));
 	get_nodes(&r, obj, plan);
 	get_portfolio(&r, obj, plan);
+	get_memory(&r, obj, plan);
 	for (size_t i = 0; i < n && !r.failed; i++) {
 		const struct json_object *jo =
 			json_object_array_get_idx(jobs, i);
