@@ -10,7 +10,7 @@
 # +70 s, 32 due at +92 s).  Under edf the last two miss; the round scores
 # edf with two of three deadlines missed and triage with one, switches to
 # triage before the middle array's tasks start, and the two others meet
-# their deadlines.
+# their deadlines.  Then slurmctld restarts: the portfolio resumes triage.
 load helpers
 load estimator_helpers
 
@@ -118,4 +118,25 @@ deadline_arg() {
 	# no switch back and forth on the way
 	[ "$(plan_policy)" = triage ]
 	[ "$(grep -c 'sched/deadline: portfolio: switched' "$(dl_ctld_log)")" -eq 1 ]
+}
+
+@test "portfolio: a slurmctld restart resumes the active policy (triage), not the first candidate" {
+	local cycle_before since_before
+	[ "$(plan_policy)" = triage ] # where the test above left it
+	cycle_before=$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")
+	since_before=$(pf_field active_since)
+	lc restart-ctld
+	grep -q "sched/deadline: restored the plan of cycle" "$(dl_ctld_log)"
+	for _ in $(seq 40); do
+		[ "$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")" -gt "$cycle_before" ] && break
+		sleep 0.5
+	done
+	"$SDEADLINE"
+	[ "$(jq -r .cycle "$LC_DIR/state/deadline_plan.json")" -gt "$cycle_before" ]
+	grep -E "sched/deadline: portfolio: resumed triage" "$(dl_ctld_log)"
+	# with an empty queue no round has a reason to switch: a restart
+	# starting from edf would stay there
+	[ "$(plan_policy)" = triage ]
+	[ "$(pf_field switches)" -eq 1 ]
+	[ "$(pf_field active_since)" = "$since_before" ]
 }

@@ -736,49 +736,73 @@ static struct dl_job *prior_job(uint64_t id, uint32_t tasks, double due,
 	return j;
 }
 
-START_TEST(policy_portfolio_switches_and_records)
-{
+/* One CPU, two jobs EDF misses both of and triage one (10 x 10 s due at
+ * 1050, 3 x 8 s due at 1060), Policy=portfolio over edf,triage, now 1000. */
+struct pf_fixture {
 	struct dl_cluster cl;
-	struct dl_config cfg = fx_config();
+	struct dl_config cfg;
 	struct dl_job *jobs[2];
 	struct dl_policy_input in;
+};
+
+static void pf_fixture_init(struct pf_fixture *f)
+{
+	char err[256] = "";
+
+	f->cfg = fx_config();
+	fx_cluster(&f->cl, 1, 1, 0);
+	f->jobs[0] = prior_job(1, 10, 1050, 10);
+	f->jobs[1] = prior_job(2, 3, 1060, 8);
+	ck_assert_int_eq(
+		dl_config_set(&f->cfg, "Policy", "portfolio", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(dl_config_set(&f->cfg, "PortfolioPolicies",
+				       "edf,triage", err, sizeof(err)),
+			 0);
+	memset(&f->in, 0, sizeof(f->in));
+	f->in.cluster = &f->cl;
+	f->in.jobs = f->jobs;
+	f->in.njobs = 2;
+	f->in.cfg = &f->cfg;
+	f->in.now = 1000;
+}
+
+static void pf_fixture_free(struct pf_fixture *f)
+{
+	dl_job_free(f->jobs[0]);
+	dl_job_free(f->jobs[1]);
+	dl_cluster_free(&f->cl);
+	dl_config_free(&f->cfg);
+}
+
+START_TEST(policy_portfolio_switches_and_records)
+{
+	struct pf_fixture f;
+	struct dl_config *cfg = &f.cfg;
+	struct dl_policy_input *in = &f.in;
 	struct dl_pf_state st;
 	struct dl_plan *plan, *back;
 	char err[256] = "", *text;
 
-	fx_cluster(&cl, 1, 1, 0);
-	jobs[0] = prior_job(1, 10, 1050, 10);
-	jobs[1] = prior_job(2, 3, 1060, 8);
+	pf_fixture_init(&f);
 	ck_assert_int_eq(
-		dl_config_set(&cfg, "Policy", "portfolio", err, sizeof(err)),
-		0);
-	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "edf,triage",
-				       err, sizeof(err)),
-			 0);
-	ck_assert_int_eq(
-		dl_config_set(&cfg, "PortfolioMinDwell", "0", err, sizeof(err)),
+		dl_config_set(cfg, "PortfolioMinDwell", "0", err, sizeof(err)),
 		0);
 	ck_assert_int_eq(
-		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
+		dl_config_set(cfg, "PortfolioBudget", "60", err, sizeof(err)),
 		0);
 	/* a switch at the first round (switch_needs_confirmation tests
 	 * PortfolioConfirm) */
 	ck_assert_int_eq(
-		dl_config_set(&cfg, "PortfolioConfirm", "1", err, sizeof(err)),
+		dl_config_set(cfg, "PortfolioConfirm", "1", err, sizeof(err)),
 		0);
 	/* the queue alone (forecast_* tests the replayed arrivals) */
 	ck_assert_int_eq(
-		dl_config_set(&cfg, "PortfolioForecast", "0", err, sizeof(err)),
+		dl_config_set(cfg, "PortfolioForecast", "0", err, sizeof(err)),
 		0);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 2;
-	in.cfg = &cfg;
-	in.now = 1000;
 	dl_pf_state_init(&st);
 	/* the first cycle runs a round: EDF misses both, triage one */
-	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
 	ck_assert_msg(plan != NULL, "%s", err);
 	ck_assert_int_eq(plan->policy, DL_POLICY_TRIAGE);
 	ck_assert(plan->portfolio.on);
@@ -805,41 +829,108 @@ START_TEST(policy_portfolio_switches_and_records)
 	dl_plan_free(back);
 	dl_plan_free(plan);
 	/* 30 s later: no round (PortfolioInterval 60), triage plans */
-	in.now = 1030;
-	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	in->now = 1030;
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
 	ck_assert_ptr_nonnull(plan);
 	ck_assert_int_eq(plan->policy, DL_POLICY_TRIAGE);
 	ck_assert_uint_eq(plan->portfolio.rounds, 1);
 	dl_plan_free(plan);
 	/* the list changed without the active policy: the first one */
-	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "adaptive",
+	ck_assert_int_eq(dl_config_set(cfg, "PortfolioPolicies", "adaptive",
 				       err, sizeof(err)),
 			 0);
-	plan = dl_pf_plan(&st, &in, err, sizeof(err));
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
 	ck_assert_ptr_nonnull(plan);
 	ck_assert_int_eq(plan->policy, DL_POLICY_ADAPTIVE);
 	dl_plan_free(plan);
 	/* bad lists are refused by the configuration */
-	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies",
+	ck_assert_int_eq(dl_config_set(cfg, "PortfolioPolicies",
 				       "triage,realtime", err, sizeof(err)),
 			 EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "realtime"));
-	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "edf,edf",
-				       err, sizeof(err)),
+	ck_assert_int_eq(dl_config_set(cfg, "PortfolioPolicies", "edf,edf", err,
+				       sizeof(err)),
 			 EINVAL);
 	ck_assert_int_eq(
-		dl_config_set(&cfg, "PortfolioPolicies", "", err, sizeof(err)),
+		dl_config_set(cfg, "PortfolioPolicies", "", err, sizeof(err)),
 		EINVAL);
-	ck_assert_int_eq(dl_config_set(&cfg, "PortfolioPolicies", "portfolio",
+	ck_assert_int_eq(dl_config_set(cfg, "PortfolioPolicies", "portfolio",
 				       err, sizeof(err)),
 			 EINVAL);
 	/* dl_policy_plan does not plan Policy=portfolio itself */
-	ck_assert_ptr_null(dl_policy_plan(&in, err, sizeof(err)));
+	ck_assert_ptr_null(dl_policy_plan(in, err, sizeof(err)));
 	dl_pf_state_free(&st);
-	dl_job_free(jobs[0]);
-	dl_job_free(jobs[1]);
-	dl_cluster_free(&cl);
-	dl_config_free(&cfg);
+	pf_fixture_free(&f);
+}
+END_TEST
+
+/* A restarted slurmctld resumes the policy its restored plan ran, with
+ * its dwell and round times, instead of the first candidate (which the
+ * rounds would take PortfolioConfirm rounds to leave again); a plan that
+ * was not the portfolio's, or ran a policy no longer listed, starts
+ * afresh. */
+START_TEST(policy_portfolio_resumes_after_restart)
+{
+	struct pf_fixture f;
+	struct dl_policy_input *in = &f.in;
+	struct dl_pf_state st;
+	struct dl_plan *prev = dl_plan_new(0), *plan;
+	char err[256] = "";
+
+	ck_assert_ptr_nonnull(prev);
+	pf_fixture_init(&f);
+	prev->policy = DL_POLICY_TRIAGE;
+	prev->cycle = 77;
+	prev->portfolio.on = true;
+	prev->portfolio.active_since = 700;
+	prev->portfolio.last_round = 990;
+	prev->portfolio.rounds = 5;
+	prev->portfolio.switches = 2;
+	dl_plan_finalize(prev);
+	in->prev = prev;
+	dl_pf_state_init(&st);
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
+	ck_assert_msg(plan != NULL, "%s", err);
+	ck_assert_int_eq(plan->policy, DL_POLICY_TRIAGE);
+	ck_assert_double_eq(plan->portfolio.active_since, 700);
+	/* the last round was 10 s ago: none now (PortfolioInterval 60) */
+	ck_assert_uint_eq(plan->portfolio.rounds, 5);
+	ck_assert_uint_eq(plan->portfolio.switches, 2);
+	ck_assert_ptr_nonnull(strstr(plan->portfolio.why, "resumed"));
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+
+	/* times from the future are not trusted */
+	prev->portfolio.active_since = 5000;
+	prev->portfolio.last_round = 5000;
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_double_eq(plan->portfolio.active_since, 1000);
+	ck_assert_uint_eq(plan->portfolio.rounds, 6); /* a round ran */
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+
+	/* a policy no longer listed, or a plan not the portfolio's */
+	prev->policy = DL_POLICY_ADAPTIVE;
+	ck_assert_int_eq(dl_config_set(&f.cfg, "PortfolioConfirm", "3", err,
+				       sizeof(err)),
+			 0);
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_int_eq(plan->policy, DL_POLICY_EDF);
+	ck_assert_uint_eq(plan->portfolio.switches, 0);
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+	prev->policy = DL_POLICY_TRIAGE;
+	prev->portfolio.on = false;
+	plan = dl_pf_plan(&st, in, err, sizeof(err));
+	ck_assert_ptr_nonnull(plan);
+	ck_assert_int_eq(plan->policy, DL_POLICY_EDF);
+	dl_plan_free(plan);
+	dl_pf_state_free(&st);
+
+	dl_plan_free(prev);
+	pf_fixture_free(&f);
 }
 END_TEST
 
@@ -1146,6 +1237,7 @@ int main(void)
 	tcase_add_test(tc, round_pools_the_recent_past);
 	tcase_add_test(tc, policy_portfolio_judges_the_recent_past);
 	tcase_add_test(tc, policy_portfolio_switches_and_records);
+	tcase_add_test(tc, policy_portfolio_resumes_after_restart);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

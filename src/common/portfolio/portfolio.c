@@ -4,6 +4,7 @@
 #include "common/portfolio/portfolio.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -123,6 +124,7 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 		sim_workload_spec_free(&ws);
 		sim_cluster_spec_free(&cs);
 	}
+	st->resumed = false;
 	if (rc) {
 		/* keep the policy; the next round may do better */
 		st->have_round = false;
@@ -145,6 +147,43 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 	}
 }
 
+/* A restarted slurmctld resumes what its last plan (restored from the
+ * plan file, in->prev) ran: the active policy, since when, and when the
+ * last round was.  Starting again from the first candidate would undo a
+ * switch on every restart and let the next round switch back only after
+ * PortfolioConfirm rounds, on the policy the rounds had rejected. */
+static void resume(struct dl_pf_state *st, const struct dl_policy_input *in,
+		   const enum dl_policy *cands, uint32_t ncands)
+{
+	const struct dl_plan *prev = in->prev;
+	const struct dl_plan_portfolio *p;
+
+	if (!prev || !prev->portfolio.on)
+		return;
+	p = &prev->portfolio;
+	for (uint32_t i = 0; i < ncands; i++) {
+		if (cands[i] != prev->policy)
+			continue;
+		st->started = true;
+		st->active = prev->policy;
+		/* times from the file are trusted only up to now */
+		st->active_since =
+			p->active_since > 0 && p->active_since <= in->now
+				? p->active_since
+				: in->now;
+		if (p->last_round > 0 && p->last_round <= in->now)
+			st->last_round = p->last_round;
+		st->rounds = p->rounds;
+		st->switches = p->switches;
+		st->resumed = true;
+		dl_log(DL_LOG_INFO,
+		       "portfolio: resumed %s from the saved plan of cycle "
+		       "%" PRIu64,
+		       dl_policy_name(st->active), prev->cycle);
+		return;
+	}
+}
+
 static void record(const struct dl_pf_state *st, struct dl_plan *plan)
 {
 	struct dl_plan_portfolio *o = &plan->portfolio;
@@ -157,8 +196,10 @@ static void record(const struct dl_pf_state *st, struct dl_plan *plan)
 	o->last_round = isfinite(st->last_round) ? st->last_round : 0;
 	if (!st->have_round) {
 		snprintf(o->why, sizeof(o->why), "%s",
-			 st->rounds ? "last round failed (see the log)"
-				    : "no round yet");
+			 st->resumed  ? "resumed after a restart, no round "
+					"since"
+			 : st->rounds ? "last round failed (see the log)"
+				      : "no round yet");
 		return;
 	}
 	o->round_s = st->round.wall_s;
@@ -196,6 +237,8 @@ struct dl_plan *dl_pf_plan(struct dl_pf_state *st,
 	if (dl_policy_list_parse(in->cfg->portfolio_policies, cands,
 				 DL_PF_MAX_CANDIDATES, &ncands, err, errlen))
 		return NULL;
+	if (!st->started)
+		resume(st, in, cands, ncands);
 	for (uint32_t i = 0; i < ncands; i++)
 		listed |= cands[i] == st->active;
 	if (!st->started || !listed) {

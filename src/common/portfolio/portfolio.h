@@ -40,6 +40,7 @@ struct dl_pf_state {
 	double last_round; /* -inf before the first round */
 	uint32_t rounds, switches;
 	bool have_round;
+	bool resumed; /* from the last plan of a restarted slurmctld */
 	struct dl_pf_round round;    /* the last round */
 	struct dl_pf_choice choice;  /* and its decision */
 	struct dl_pf_recent recent;  /* arrivals of the last PortfolioForecast
