@@ -14,7 +14,14 @@
  * job's own tasks or its name's history could answer.
  *
  *   estimator_accuracy [--config FILE] [--format F] [--warmup SHARE]
- *                      [--reps N] [--seed N] TRACE...
+ *                      [--reps N] [--seed N] [--dump FILE] TRACE...
+ *
+ * --dump writes one tab-separated line per scored prediction (trace, job,
+ * user, name, phase, start, the job's completions of the phase by then,
+ * its tasks, actual length, p50, p90, relative error, the level that
+ * answered, where its p90 came from, 1 if the job's own or the name's
+ * history could answer): the rows behind every figure, to look at
+ * predictions against outcomes job by job.
  *
  * TRACE is a Hadoop Rumen job trace (a stream of JSON job objects), a
  * Google clusterdata-2011 directory (task_events/ and job_events/ with
@@ -644,6 +651,7 @@ struct run_opts {
 	unsigned reps; /* bootstrap resamples */
 	uint64_t seed; /* of the bootstrap */
 	double level;  /* of the intervals */
+	FILE *dump;    /* --dump: one line per scored prediction, or NULL */
 };
 
 static double rng_unit(void *p)
@@ -1064,6 +1072,20 @@ static int replay(struct trace *t, const struct dl_hist_cfg *cfg,
 						"failed\n");
 				continue;
 			}
+			if (o->dump)
+				fprintf(o->dump,
+					"%s\t%llu\t%s\t%s\t%s\t%.3f\t%zu\t%u"
+					"\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\t%"
+					"d\n",
+					t->path, (unsigned long long) j->id,
+					j->user, j->name,
+					tk->phase ? "reduce" : "map", ev[i].t,
+					j->ndone[tk->phase],
+					j->ntasks[tk->phase], len, p.p50, p.p90,
+					dl_rel_error(p.p50, len),
+					dl_pred_source_name(p.source),
+					calib_use_names[p.calib_use],
+					(p.available & specific) != 0);
 			v[nv++] = (struct scored){
 				.job = tk->job,
 				.phase = (uint8_t) tk->phase,
@@ -1206,7 +1228,8 @@ static int load(struct trace *t, const char *path, const char *fmt)
 #define USAGE                                                                  \
 	"usage: estimator_accuracy [--config FILE] "                           \
 	"[--format rumen|google|alibaba]\n"                                    \
-	"          [--warmup SHARE] [--reps N] [--seed N] TRACE...\n"
+	"          [--warmup SHARE] [--reps N] [--seed N] [--dump FILE] "      \
+	"TRACE...\n"
 
 int main(int argc, char **argv)
 {
@@ -1216,6 +1239,7 @@ int main(int argc, char **argv)
 		{"warmup", required_argument, NULL, 'w'},
 		{"reps", required_argument, NULL, 'r'},
 		{"seed", required_argument, NULL, 's'},
+		{"dump", required_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -1227,7 +1251,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int opt, rc = 0;
 
-	while ((opt = getopt_long(argc, argv, "c:F:w:r:s:h", lopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "c:F:w:r:s:d:h", lopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'c':
@@ -1259,6 +1283,20 @@ int main(int argc, char **argv)
 						"must be a number\n");
 				return 2;
 			}
+			break;
+		case 'd':
+			if (ro.dump)
+				fclose(ro.dump);
+			ro.dump = fopen(optarg, "w");
+			if (!ro.dump) {
+				fprintf(stderr, "estimator_accuracy: %s: %s\n",
+					optarg, strerror(errno));
+				return 1;
+			}
+			fprintf(ro.dump,
+				"trace\tjob\tuser\tname\tphase\tstart\t"
+				"completed\ttasks\tactual\tp50\tp90\t"
+				"rel_error\tsource\tp90_from\thistory\n");
 			break;
 		case 'h':
 			printf(USAGE);
@@ -1306,5 +1344,10 @@ int main(int argc, char **argv)
 		trace_free(&t);
 	}
 	est_config_free(&cfg);
+	if (ro.dump && fclose(ro.dump)) {
+		fprintf(stderr, "estimator_accuracy: --dump: %s\n",
+			strerror(errno));
+		rc = 1;
+	}
 	return rc;
 }
