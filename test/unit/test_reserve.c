@@ -340,6 +340,65 @@ START_TEST(no_reserve_for_coarse_arrivals)
 }
 END_TEST
 
+/* A reduce whose length nobody has measured (the map's length times the
+ * cost ratio stands in) is not known to be short: its tasks may block
+ * the tight jobs that arrive as long ones would, so it leaves the reserve
+ * until one of its tasks ends.  Then its measured length decides. */
+START_TEST(guessed_reduce_leaves_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20, 5);
+	struct dl_job *j;
+	const struct dl_plan_job *pj;
+
+	/* 10 CPUs, r = 0.2: long tasks hold at most 8.  Its 50 maps of 5 s
+	 * are done; 100 reduces due in 3,000 s, guessed at 5 s (ratio 1),
+	 * shorter than the 20-s horizon */
+	w_init(&w, 10, "0.2");
+	j = w_job(&w, 1, 50, 5, 3000);
+	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(pj->alloc, 8);
+	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once"), "%s",
+		      pj->explain);
+	/* the reserve off: every reduce at once */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0", NULL, 0),
+			 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingReserve", "0.2", NULL, 0), 0);
+	/* one reduce ended after 5 s: short, every reduce at once */
+	fx_done(j, DL_REDUCE, 1, 5, DL_POOL_REGULAR);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 99);
+	/* measured long (100 s): the reserve again */
+	fx_world_free(&w);
+	w_init(&w, 10, "0.2");
+	j = w_job(&w, 1, 50, 5, 3000);
+	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	fx_done(j, DL_REDUCE, 1, 100, DL_POOL_REGULAR);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	/* a reduce known from history (a prior of 5 s) is short */
+	fx_world_free(&w);
+	w_init(&w, 10, "0.2");
+	j = w_job(&w, 1, 50, 5, 3000);
+	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	j->phase[DL_REDUCE].prior_mean = 5;
+	j->phase[DL_REDUCE].prior_p90 = 5;
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 START_TEST(long_job_without_slack_takes_it)
 {
 	struct fx_world w;
@@ -472,6 +531,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lookahead_applies_the_rule);
 	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
 	tcase_add_test(tc, no_reserve_for_coarse_arrivals);
+	tcase_add_test(tc, guessed_reduce_leaves_the_reserve);
 	tcase_add_test(tc, long_job_without_slack_takes_it);
 	tcase_add_test(tc, short_tasks_take_it);
 	tcase_add_test(tc, no_history_one_slot);

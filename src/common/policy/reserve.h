@@ -21,6 +21,10 @@
  * of the CPUs rarely holds, and is served by deadline order at task ends
  * as well; where every task is alike (the reverse family) nothing is long
  * and the reserve keeps nothing idle.  Without history nothing is long.
+ * A phase whose length is only guessed (a reduce at the map's length
+ * times the cost ratio) is judged as the longest it could be (len =
+ * INFINITY): a guess is no evidence that its tasks are short, and the
+ * first of them to end measures them.
  *
  * The rule, per partition, jobs in rank order: a long phase may run
  *   max(floor, room)  tasks at once, never more than it has left, and at

@@ -187,17 +187,22 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 }
 
 /* Whether phase p of the job is long for the blocking reserve: its mean
- * task length, once known, is above the learned horizon; then the
- * concurrency its deadline needs (whole waves) plus the margin is what
- * the active phase keeps. */
+ * task length (any length, when only guessed) is above the learned
+ * horizon; then the concurrency its deadline needs (whole waves) plus the
+ * margin is what the active phase keeps. */
 static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 {
 	const struct dl_phase *ph = &t->job->phase[p];
 	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : t->goal.mu_reduce;
+	/* a length guessed (a reduce at the map's length times a ratio) is
+	 * not known to be short: judged as the longest it could be until a
+	 * task of the phase ends */
+	bool measured = mu.source == DL_MU_JOB || mu.source == DL_MU_PRIOR;
 	double need;
 
 	if (!c->slacks || !(mu.mean > 0) || t->state == T_NODATA ||
-	    !dl_reserve_is_long(c->slacks, c->in->cfg->blocking_horizon, mean))
+	    !dl_reserve_is_long(c->slacks, c->in->cfg->blocking_horizon,
+				measured ? mean : INFINITY))
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
