@@ -13,6 +13,7 @@
 #include "common/portfolio/choose.h"
 #include "common/plan/plan_json.h"
 #include "common/policy/policy.h"
+#include "common/policy/reserve.h"
 #include "common/portfolio/forecast.h"
 #include "common/portfolio/future.h"
 #include "common/portfolio/portfolio.h"
@@ -1184,6 +1185,123 @@ START_TEST(policy_portfolio_judges_the_recent_past)
 }
 END_TEST
 
+/* The live plan's memory for a round's run: its reserve history and
+ * arrival rate, and the jobs it has judged under the run's own ids (1 +
+ * the index), so that the run learns from none of them twice. */
+static const char *judged_queue =
+	"{\"jobs\":["
+	"{\"name\":\"8\",\"arrival\":0,\"deadline\":400,\"maps\":4,"
+	"\"map_length\":20,\"map_prior\":{\"mean\":20,\"p90\":24}},"
+	"{\"name\":\"7\",\"arrival\":0,\"deadline\":500,\"maps\":4,"
+	"\"map_length\":20,\"map_prior\":{\"mean\":20,\"p90\":24}},"
+	"{\"name\":\"+7\",\"arrival\":0,\"deadline\":600,\"maps\":4,"
+	"\"map_length\":20,\"map_prior\":{\"mean\":20,\"p90\":24}},"
+	"{\"name\":\"9\",\"arrival\":0,\"deadline\":700,\"maps\":4,"
+	"\"map_length\":20,\"map_prior\":{\"mean\":20,\"p90\":24}}]}";
+
+static struct dl_plan *live_plan(void)
+{
+	struct dl_plan *live = dl_plan_new(2);
+
+	ck_assert_ptr_nonnull(live);
+	live->policy = DL_POLICY_TRIAGE;
+	for (uint32_t i = 0; i < 10; i++)
+		dl_reserve_note(live, 100 + i, 5);
+	live->arrivals.rate = 2.5;
+	live->arrivals.at = 90;
+	live->jobs[0].job_id = 7;
+	live->jobs[0].verdict = DL_VERDICT_ON_TRACK;
+	live->jobs[1].job_id = 8;
+	live->jobs[1].verdict = DL_VERDICT_NO_DATA;
+	dl_plan_finalize(live);
+	return live;
+}
+
+START_TEST(live_memory_carries_history_and_judged)
+{
+	struct sim_cluster_spec cs = {0};
+	struct sim_workload_spec ws = {0};
+	struct dl_plan *live = live_plan(), *m;
+	const struct dl_plan_job *pj;
+	char err[512] = "";
+
+	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL,
+					&cs, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(sim_workload_parse(judged_queue, strlen(judged_queue),
+					 "w", &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_ptr_null(dl_pf_live_memory(NULL, &ws));
+	m = dl_pf_live_memory(live, &ws);
+	ck_assert_ptr_nonnull(m);
+	/* no policy takes it for its own previous plan */
+	ck_assert_int_eq(m->policy, DL_POLICY_PORTFOLIO);
+	ck_assert(memcmp(&m->slacks, &live->slacks, sizeof(m->slacks)) == 0);
+	ck_assert_double_eq(m->arrivals.rate, 2.5);
+	ck_assert_double_eq(m->arrivals.at, 90);
+	/* "7" (index 1) was judged live; "8" had no data; "+7" is a
+	 * forecast's job, "9" new */
+	ck_assert_uint_eq(m->njobs, 1);
+	pj = dl_plan_find(m, 2);
+	ck_assert_ptr_nonnull(pj);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_ptr_null(dl_plan_find(m, 1));
+	ck_assert_ptr_null(dl_plan_find(m, 3));
+	ck_assert_ptr_null(dl_plan_find(m, 4));
+	dl_plan_free(m);
+	dl_plan_free(live);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+}
+END_TEST
+
+/* A run given the live memory continues it: triage's reserve history
+ * holds the live plan's ten slacks and the three jobs it did not judge,
+ * in that order (a run from nothing learns all four). */
+START_TEST(round_run_continues_the_live_history)
+{
+	struct sim_cluster_spec cs = {0};
+	struct sim_workload_spec ws = {0};
+	struct dl_config cfg = fx_config();
+	struct dl_plan *live = live_plan(), *m;
+	char err[512] = "";
+
+	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL,
+					&cs, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(sim_workload_parse(judged_queue, strlen(judged_queue),
+					 "w", &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	m = dl_pf_live_memory(live, &ws);
+	ck_assert_ptr_nonnull(m);
+	for (int with = 0; with < 2; with++) {
+		struct sim_options opt = {.seed = 1, .prev = with ? m : NULL};
+		struct sim_engine *eng = sim_engine_new(
+			&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg, &opt,
+			err, sizeof(err));
+
+		ck_assert_msg(eng != NULL, "%s", err);
+		ck_assert_msg(sim_engine_run(eng, err, sizeof(err)) == 0, "%s",
+			      err);
+		ck_assert_ptr_nonnull(eng->plan);
+		ck_assert_uint_eq(eng->plan->slacks.n, (with ? 13 : 4));
+		if (with) {
+			for (uint32_t i = 0; i < 10; i++)
+				ck_assert_double_eq(eng->plan->slacks.v[i],
+						    100 + i);
+			/* the rate went on from the live one, decayed */
+			ck_assert(eng->plan->arrivals.rate > 0);
+		}
+		sim_engine_free(eng);
+	}
+	dl_plan_free(m);
+	dl_plan_free(live);
+	dl_config_free(&cfg);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+}
+END_TEST
+
 START_TEST(round_grid_follows_median_deadline)
 {
 	struct sim_job_spec jobs[5] = {0};
@@ -1232,6 +1350,8 @@ int main(void)
 	tcase_add_test(tc, switch_needs_fewer_misses);
 	tcase_add_test(tc, switch_needs_confirmation);
 	tcase_add_test(tc, round_grid_follows_median_deadline);
+	tcase_add_test(tc, live_memory_carries_history_and_judged);
+	tcase_add_test(tc, round_run_continues_the_live_history);
 	tcase_add_test(tc, tally_merge_pools_jobs);
 	tcase_add_test(tc, hindsight_checkpoints_and_past);
 	tcase_add_test(tc, round_pools_the_recent_past);

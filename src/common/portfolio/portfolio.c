@@ -92,7 +92,8 @@ static void run_round(struct dl_pf_state *st, const struct dl_policy_input *in,
 					     cfg->portfolio_slowdown_weight},
 				 .recent = &st->recent,
 				 .window = cfg->portfolio_forecast,
-				 .now = in->now};
+				 .now = in->now,
+				 .live = in->prev};
 	struct sim_cluster_spec cs;
 	struct sim_workload_spec ws, past = {0};
 	uint32_t nbase = 0;

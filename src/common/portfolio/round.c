@@ -3,6 +3,7 @@
  */
 #include "common/portfolio/round.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -80,17 +81,59 @@ static int check_args(const struct sim_cluster_spec *cs,
 	return 0;
 }
 
+struct dl_plan *dl_pf_live_memory(const struct dl_plan *live,
+				  const struct sim_workload_spec *ws)
+{
+	struct dl_plan *m;
+	uint32_t n = 0;
+
+	if (!live || !ws)
+		return NULL;
+	m = dl_plan_new(ws->njobs);
+	if (!m)
+		return NULL;
+	m->now = live->now;
+	m->policy = DL_POLICY_PORTFOLIO;
+	m->slacks = live->slacks;
+	m->arrivals = live->arrivals;
+	for (uint32_t j = 0; j < ws->njobs; j++) {
+		const char *name = ws->jobs[j].name;
+		const struct dl_plan_job *pj;
+		unsigned long long id;
+		char *end;
+
+		/* digits only: a forecast's jobs are "+<id>" */
+		if (!name || !isdigit((unsigned char) name[0]))
+			continue;
+		errno = 0;
+		id = strtoull(name, &end, 10);
+		if (errno || *end || !id)
+			continue;
+		pj = dl_plan_find(live, id);
+		if (!pj || pj->verdict == DL_VERDICT_NO_DATA)
+			continue;
+		m->jobs[n].job_id = (uint64_t) j + 1;
+		m->jobs[n].verdict = pj->verdict;
+		n++;
+	}
+	m->njobs = n;
+	dl_plan_finalize(m);
+	return m;
+}
+
 /* One engine run of policy on sample seed; its tally in *t.  0, ETIME
  * (budget), or another errno with err set. */
 static int run_one(const struct sim_cluster_spec *cs,
 		   const struct sim_workload_spec *ws,
 		   const struct dl_config *cfg, const struct sim_policy *policy,
-		   uint64_t seed, double horizon, double stop_at,
-		   struct dl_pf_tally *t, uint64_t *plans, char *err,
-		   size_t errlen)
+		   const struct dl_plan *prev, uint64_t seed, double horizon,
+		   double stop_at, struct dl_pf_tally *t, uint64_t *plans,
+		   char *err, size_t errlen)
 {
-	struct sim_options opt = {
-		.seed = seed, .horizon = horizon, .stop_at = stop_at};
+	struct sim_options opt = {.seed = seed,
+				  .horizon = horizon,
+				  .stop_at = stop_at,
+				  .prev = prev};
 	struct sim_engine *eng;
 	int rc;
 
@@ -201,6 +244,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 {
 	double t0 = dl_monotonic_s(), stop_at;
 	struct prepared now, past;
+	struct dl_plan *mem = NULL;
 	uint64_t max_tasks;
 	bool hindsight;
 	int rc;
@@ -237,6 +281,10 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 		out->r[i].scored = true;
 		out->r[i].worst_total = -INFINITY;
 	}
+	/* the queue's jobs keep their places in every sample's workload (a
+	 * forecast's come after them): one memory for all; NULL (none, or
+	 * out of memory) runs from nothing */
+	mem = dl_pf_live_memory(p->live, now.ws);
 	/* sample by sample, so an interrupted round has looked at every
 	 * candidate equally */
 	for (uint32_t k = 0; k < p->samples && !out->over_budget; k++) {
@@ -263,15 +311,16 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 
 			if (!r->scored)
 				continue;
-			rc = run_one(now.cs, &wk, &now.cfg, pol, seed,
+			rc = run_one(now.cs, &wk, &now.cfg, pol, mem, seed,
 				     p->horizon_s, stop_at, &t, &out->plans,
 				     why, sizeof(why));
 			/* the recent past under the same draws: what the
 			 * candidate would have achieved (round.h) */
 			if (!rc && hindsight)
 				rc = run_one(past.cs, past.ws, &past.cfg, pol,
-					     seed, p->horizon_s, stop_at, &tp,
-					     &out->plans, why, sizeof(why));
+					     NULL, seed, p->horizon_s, stop_at,
+					     &tp, &out->plans, why,
+					     sizeof(why));
 			if (rc == ETIME) {
 				out->over_budget = true;
 				break;
@@ -310,6 +359,7 @@ int dl_pf_run_round(const struct sim_cluster_spec *cs,
 			out->r[i].scored = false;
 	out->wall_s = dl_monotonic_s() - t0;
 out:
+	dl_plan_free(mem);
 	dl_pf_scaled_free(&now.sc);
 	if (hindsight)
 		dl_pf_scaled_free(&past.sc);

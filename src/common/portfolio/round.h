@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "common/config/config.h"
+#include "common/plan/plan.h"
 #include "common/portfolio/forecast.h"
 #include "common/portfolio/score.h"
 #include "common/simulate/spec.h"
@@ -56,6 +57,12 @@ struct dl_pf_params {
 	 * each; NULL or no jobs: none */
 	const struct sim_cluster_spec *past_cs;
 	const struct sim_workload_spec *past_ws;
+	/* the live plan (the scheduler's last): what it carries from cycle
+	 * to cycle -- triage's reserve history and arrival rate, which jobs
+	 * it has judged -- the look-ahead's first cycle carries on
+	 * (dl_pf_live_memory), so a candidate runs as it would from now;
+	 * NULL: from nothing */
+	const struct dl_plan *live;
 };
 
 struct dl_pf_result {
@@ -91,6 +98,17 @@ struct dl_pf_round {
  * compare nothing).  0 or ENOMEM. */
 int dl_pf_round_grid(const struct sim_workload_spec *ws, double grid,
 		     double *out);
+
+/* The memory of the live plan for a run of ws: its reserve history and
+ * arrival rate, and an entry (id: the engine's, 1 + the index in ws;
+ * verdict: the live one) for each job of ws -- named by its live id
+ * (future.h) -- that the live plan has judged, so that the run does not
+ * learn from it a second time.  Its policy is portfolio's: no policy
+ * takes it for its own previous plan (triage's hysteresis).  NULL when
+ * live is NULL or out of memory (the run then starts from nothing);
+ * dl_plan_free it. */
+struct dl_plan *dl_pf_live_memory(const struct dl_plan *live,
+				  const struct sim_workload_spec *ws);
 
 /* Run a round of the candidates (each a planning policy, listed once:
  * triage, edf, adaptive, ras, reverse) under cfg.  0 with *out filled --

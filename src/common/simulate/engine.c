@@ -1283,7 +1283,7 @@ static int plan_cycle(struct sim_engine *e, char *err, size_t errlen)
 	in.njobs = n;
 	in.cfg = &e->cfg;
 	in.now = e->now;
-	in.prev = e->plan;
+	in.prev = e->plan ? e->plan : e->opt.prev;
 	if (e->policy->forecast) {
 		if ((rc = build_forecast(e))) {
 			snprintf(err, errlen, "external load as a forecast: %s",

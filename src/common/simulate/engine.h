@@ -130,6 +130,10 @@ struct sim_options {
 	/* stop with ETIME once dl_monotonic_s() passes this (a caller's
 	 * time budget, e.g. a portfolio round); 0 = no limit */
 	double stop_at;
+	/* the plan the first cycle follows, as every later one follows its
+	 * predecessor (a portfolio round: the live plan's memory, round.h);
+	 * NULL: none.  The caller's, kept until the run ends. */
+	const struct dl_plan *prev;
 };
 
 struct sim_stats {
