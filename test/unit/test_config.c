@@ -17,7 +17,7 @@ START_TEST(test_defaults)
 	struct dl_config c = fx_config();
 
 	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
-	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
 	ck_assert(c.hopeless_aging == 1800);
 	ck_assert(c.hopeless_slack == 0);
 	ck_assert(c.triage_quantile == 0.5);
@@ -77,14 +77,14 @@ START_TEST(test_set_invalid)
 			 0);
 	ck_assert_int_eq(c.policy, DL_POLICY_EDF);
 	ck_assert_int_eq(
-		dl_config_set(&c, "HopelessRank", "Above", err, sizeof(err)),
+		dl_config_set(&c, "HopelessRank", "Below", err, sizeof(err)),
 		0);
-	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
-	ck_assert_str_eq(dl_hopeless_rank_name(c.hopeless_rank), "above");
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
+	ck_assert_str_eq(dl_hopeless_rank_name(c.hopeless_rank), "below");
 	ck_assert_int_eq(
 		dl_config_set(&c, "Policy", "triage", err, sizeof(err)), 0);
 	ck_assert_int_eq(
-		dl_config_set(&c, "HopelessRank", "below", err, sizeof(err)),
+		dl_config_set(&c, "HopelessRank", "above", err, sizeof(err)),
 		0);
 	ck_assert_int_eq(
 		dl_config_set(&c, "TriageQuantile", "0.99", err, sizeof(err)),
@@ -115,7 +115,7 @@ START_TEST(test_set_invalid)
 	ck_assert_int_eq(dl_config_set(&c, NULL, "ras", NULL, 0), EINVAL);
 	/* failed sets change nothing */
 	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
-	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_BELOW);
+	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
 	ck_assert(c.hopeless_aging == 1800);
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);

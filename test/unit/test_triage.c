@@ -114,12 +114,16 @@ START_TEST(moore_hodgson_example)
 	ck_assert_uint_eq(fx_world_get(&w, 4)->rank, 3);
 	ck_assert_uint_eq(j2->rank, 4);
 	/* feasible jobs are urgent with every task allowed; the hopeless
-	 * one ranks below jobs without deadlines (HopelessRank=below) */
+	 * one too, after them and before jobs without deadlines
+	 * (HopelessRank=above; hopeless_rank_and_aging tests below) */
 	ck_assert(fx_world_get(&w, 3)->urgent);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 1);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc_for_need, 1);
-	ck_assert(!j2->urgent && j2->managed);
+	ck_assert(j2->urgent && j2->managed);
 	ck_assert_uint_eq(j2->alloc, 1);
+	ck_assert_uint_eq(j2->alloc_for_need, 1);
+	ck_assert_msg(strstr(j2->explain, "after feasible deadline jobs"), "%s",
+		      j2->explain);
 	/* predicted finishes in the triaged order */
 	ck_assert_double_eq_tol(fx_world_get(&w, 4)->predicted_finish, T0 + 90,
 				1e-9);
@@ -159,7 +163,7 @@ START_TEST(impossible_alone_goes_itself)
 	pj = fx_world_get(&w, 2);
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
 	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
-	ck_assert(!pj->urgent);
+	ck_assert_uint_eq(pj->rank, 2); /* after the feasible job */
 	/* due at 25, after job 1: behind it, it makes no job late, so it
 	 * keeps its place (late, urgent) rather than wait behind every
 	 * feasible job */
@@ -476,6 +480,9 @@ START_TEST(hopeless_rank_and_aging)
 	struct dl_plan *first;
 
 	mh_jobs(&w);
+	/* HopelessRank=below: after jobs without deadlines until aged */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessRank", "below", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert(!fx_world_get(&w, 2)->urgent);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc_for_need, 0);
@@ -577,7 +584,7 @@ START_TEST(hopeless_slack_leaves_room_for_arrivals)
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
 	ck_assert_msg(strstr(fx_world_get(&w, 2)->explain,
-			     "after jobs without deadlines for 30m"),
+			     "after feasible deadline jobs"),
 		      "%s", fx_world_get(&w, 2)->explain);
 	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
 				1e-9);

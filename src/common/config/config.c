@@ -94,7 +94,7 @@ const struct dl_option dl_options[] = {
 	 "task-length quantile with which triage tests whether a job can still "
 	 "meet its deadline",
 	 NULL},
-	{"HopelessRank", DL_OPT_CHOICE, OFF(hopeless_rank), 0, 0, "below",
+	{"HopelessRank", DL_OPT_CHOICE, OFF(hopeless_rank), 0, 0, "above",
 	 "where jobs that triage gave up on rank against jobs without "
 	 "deadlines",
 	 hopeless_rank_names},
