@@ -1217,20 +1217,27 @@ static struct dl_plan *live_plan(void)
 	return live;
 }
 
+static void parse_judged_queue(struct sim_cluster_spec *cs,
+			       struct sim_workload_spec *ws)
+{
+	char err[512] = "";
+
+	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL, cs,
+					err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(sim_workload_parse(judged_queue, strlen(judged_queue),
+					 "w", cs, ws, err, sizeof(err)) == 0,
+		      "%s", err);
+}
+
 START_TEST(live_memory_carries_history_and_judged)
 {
 	struct sim_cluster_spec cs = {0};
 	struct sim_workload_spec ws = {0};
 	struct dl_plan *live = live_plan(), *m;
 	const struct dl_plan_job *pj;
-	char err[512] = "";
 
-	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL,
-					&cs, err, sizeof(err)) == 0,
-		      "%s", err);
-	ck_assert_msg(sim_workload_parse(judged_queue, strlen(judged_queue),
-					 "w", &cs, &ws, err, sizeof(err)) == 0,
-		      "%s", err);
+	parse_judged_queue(&cs, &ws);
 	ck_assert_ptr_null(dl_pf_live_memory(NULL, &ws));
 	m = dl_pf_live_memory(live, &ws);
 	ck_assert_ptr_nonnull(m);
@@ -1266,12 +1273,7 @@ START_TEST(round_run_continues_the_live_history)
 	struct dl_plan *live = live_plan(), *m;
 	char err[512] = "";
 
-	ck_assert_msg(sim_cluster_parse(one_cpu, strlen(one_cpu), "c", NULL,
-					&cs, err, sizeof(err)) == 0,
-		      "%s", err);
-	ck_assert_msg(sim_workload_parse(judged_queue, strlen(judged_queue),
-					 "w", &cs, &ws, err, sizeof(err)) == 0,
-		      "%s", err);
+	parse_judged_queue(&cs, &ws);
 	m = dl_pf_live_memory(live, &ws);
 	ck_assert_ptr_nonnull(m);
 	for (int with = 0; with < 2; with++) {

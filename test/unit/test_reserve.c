@@ -344,6 +344,20 @@ END_TEST
  * cost ratio stands in) is not known to be short: its tasks may block
  * the tight jobs that arrive as long ones would, so it leaves the reserve
  * until one of its tasks ends.  Then its measured length decides. */
+/* 10 CPUs, r = 0.2: long tasks hold at most 8.  Job 1's 50 maps of 5 s
+ * are done; 100 reduces due in 3,000 s, guessed at 5 s (ratio 1), shorter
+ * than the 20-s horizon. */
+static struct dl_job *guessed_reduce_world(struct fx_world *w)
+{
+	struct dl_job *j;
+
+	w_init(w, 10, "0.2");
+	j = w_job(w, 1, 50, 5, 3000);
+	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	return j;
+}
+
 START_TEST(guessed_reduce_leaves_the_reserve)
 {
 	struct fx_world w;
@@ -351,13 +365,7 @@ START_TEST(guessed_reduce_leaves_the_reserve)
 	struct dl_job *j;
 	const struct dl_plan_job *pj;
 
-	/* 10 CPUs, r = 0.2: long tasks hold at most 8.  Its 50 maps of 5 s
-	 * are done; 100 reduces due in 3,000 s, guessed at 5 s (ratio 1),
-	 * shorter than the 20-s horizon */
-	w_init(&w, 10, "0.2");
-	j = w_job(&w, 1, 50, 5, 3000);
-	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
-	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	j = guessed_reduce_world(&w);
 	w_plan(&w, prev);
 	pj = fx_world_get(&w, 1);
 	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
@@ -377,19 +385,13 @@ START_TEST(guessed_reduce_leaves_the_reserve)
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 99);
 	/* measured long (100 s): the reserve again */
 	fx_world_free(&w);
-	w_init(&w, 10, "0.2");
-	j = w_job(&w, 1, 50, 5, 3000);
-	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
-	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	j = guessed_reduce_world(&w);
 	fx_done(j, DL_REDUCE, 1, 100, DL_POOL_REGULAR);
 	w_plan(&w, prev);
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
 	/* a reduce known from history (a prior of 5 s) is short */
 	fx_world_free(&w);
-	w_init(&w, 10, "0.2");
-	j = w_job(&w, 1, 50, 5, 3000);
-	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
-	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	j = guessed_reduce_world(&w);
 	j->phase[DL_REDUCE].prior_mean = 5;
 	j->phase[DL_REDUCE].prior_p90 = 5;
 	w_plan(&w, prev);
