@@ -212,7 +212,7 @@ while time.time() < end:
 	[ "$(stat -c %i "$FAULT_DIR/own/est.sock")" = "$out" ]
 }
 
-@test "D15: localcluster stop ends the cluster's job steps and job processes" {
+@test "D15: localcluster stop ends the cluster's job steps and job processes, and a slurmctld its pid file lost" {
 	local j n left
 	# a duration of this run only (another run's leftovers do not count)
 	n=$((40000 + RANDOM))
@@ -222,9 +222,14 @@ while time.time() < end:
 		sleep 0.5
 	done
 	pgrep -f "^sleep $n\$" >/dev/null
+	# slurmctld's pid file gone, as after a 24.11 reconfigure whose old
+	# process removed the one its successor wrote: stop still ends it
+	rm -f "$LC_DIR/run/slurmctld.pid"
 	lc stop
 	sleep 1
 	run pgrep -f "^sleep $n\$"
+	[ "$status" -ne 0 ]
+	run pgrep -f -- "slurmctld -f $LC_DIR/etc/slurm.conf"
 	[ "$status" -ne 0 ]
 	# no slurmstepd of this cluster: its working directory is the
 	# cluster's log directory, as slurmd's (24.11's slurmstepd shows no
