@@ -9,7 +9,7 @@
  *                   [--replan-delay S] [--budget S] [--seed S]
  *                   [--policies triage,edf,adaptive] [--busy 0|1]
  *                   [--sample-tasks N] [--plan-grid S] [--repeat R]
- *                   [--queues Q] [--hindsight 0|1]
+ *                   [--queues Q] [--hindsight 0|1] [--live 0|1]
  *
  * The round's model is deadline.conf's default (PortfolioSampleTasks,
  * PortfolioPlanGrid) unless --sample-tasks / --plan-grid say otherwise (0
@@ -22,7 +22,11 @@
  * simulated, the candidates' scores.  No time budget unless --budget (then
  * the line says whether the round ran over it).  --hindsight 1 gives the
  * round a recent past (PortfolioHindsight) of the same size: another queue
- * of the generator (seed + 1).
+ * of the generator (seed + 1).  --live 1 gives it the memory of a live
+ * plan, as slurmctld's rounds have (dl_pf_params.live): a full reserve
+ * history of tight, fine-grained jobs, so that every task of the queue is
+ * long for triage's blocking reserve (its most costly case), and an
+ * arrival rate.
  *
  * --queues Q validates the round's model instead: on Q queues (seeds
  * seed..seed+Q-1, deadlines 0.25, 0.5, 0.75, 1 times the generator's in
@@ -291,10 +295,29 @@ static int validate(uint32_t queues, uint32_t arrays, uint32_t nodes,
 	return 0;
 }
 
+/* A live plan whose reserve history makes every task longer than 1 s
+ * long (64 jobs with 1 s of slack and 1-s tasks), with an arrival rate. */
+static struct dl_plan *live_plan(void)
+{
+	struct dl_plan *live = dl_plan_new(0);
+
+	if (!live)
+		return NULL;
+	live->policy = DL_POLICY_TRIAGE;
+	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++) {
+		live->slacks.v[i] = 1;
+		live->slacks.grain[i] = 1;
+	}
+	live->slacks.n = DL_PLAN_SLACKS;
+	live->arrivals.rate = 1;
+	dl_plan_finalize(live);
+	return live;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t arrays = 1000, nodes = 1000, cpus = 16, ncands = 0;
-	uint32_t repeat = 1, queues = 0, hindsight = 0;
+	uint32_t repeat = 1, queues = 0, hindsight = 0, live = 0;
 	struct dl_pf_params p = {.samples = 3,
 				 .seed = 1,
 				 .budget_s = 1e9,
@@ -351,6 +374,8 @@ int main(int argc, char **argv)
 			repeat = (uint32_t) strtoul(v, NULL, 10);
 		else if (!strcmp(k, "--hindsight"))
 			hindsight = (uint32_t) strtoul(v, NULL, 10);
+		else if (!strcmp(k, "--live"))
+			live = (uint32_t) strtoul(v, NULL, 10);
 		else if (!strcmp(k, "--queues"))
 			queues = (uint32_t) strtoul(v, NULL, 10);
 		else {
@@ -389,6 +414,10 @@ int main(int argc, char **argv)
 		p.past_cs = &past.cs;
 		p.past_ws = &past.ws;
 	}
+	if (live && !(p.live = live_plan())) {
+		fprintf(stderr, "out of memory\n");
+		return 1;
+	}
 	for (uint32_t k = 0; k < repeat; k++) {
 		double t0 = bench_now_us();
 
@@ -417,6 +446,7 @@ int main(int argc, char **argv)
 	free_queue(&q);
 	if (hindsight)
 		free_queue(&past);
+	dl_plan_free((struct dl_plan *) p.live);
 	dl_config_free(&cfg);
 	return 0;
 }
