@@ -267,11 +267,23 @@ START_TEST(late_job_helping_no_one_keeps_its_place)
 }
 END_TEST
 
+/* The cycle after T0, following w's plan: job 1 is still given up, since
+ * T0 (not since the new cycle: HopelessAging counts from there). */
+static void still_given_up_next_cycle(struct fx_world *w)
+{
+	struct dl_plan *first = w->plan;
+
+	w->plan = NULL;
+	w_plan(w, "triage", T0 + 1, first);
+	ck_assert_int_eq(fx_world_get(w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_double_eq(fx_world_get(w, 1)->hopeless_since, T0);
+	dl_plan_free(first);
+}
+
 START_TEST(late_ahead_no_gives_up_a_kept_job)
 {
 	struct fx_world w;
 	const struct dl_plan_job *pj;
-	struct dl_plan *first;
 
 	/* LateAhead=no: job 1, late at its place though giving it up helps
 	 * no one, is given up like a demoted job: hopeless, after job 2 */
@@ -289,12 +301,7 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
 	/* the next cycle keeps it given up (hysteresis): it is not feasible
 	 * with mean lengths */
-	first = w.plan;
-	w.plan = NULL;
-	w_plan(&w, "triage", T0 + 1, first);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
-	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
-	dl_plan_free(first);
+	still_given_up_next_cycle(&w);
 	/* cannot make it even alone: given up with that explanation */
 	w.jobs[0]->phase[DL_MAP].prior_mean = 8;
 	w.jobs[0]->phase[DL_MAP].prior_p90 = 8;
@@ -305,12 +312,7 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 	ck_assert_uint_eq(pj->rank, 2);
 	/* and given up since then, cycle after cycle (HopelessAging counts
 	 * from there) */
-	first = w.plan;
-	w.plan = NULL;
-	w_plan(&w, "triage", T0 + 1, first);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
-	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
-	dl_plan_free(first);
+	still_given_up_next_cycle(&w);
 	/* the default keeps it ahead, late */
 	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "yes", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
