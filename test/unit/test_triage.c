@@ -209,6 +209,19 @@ START_TEST(deadline_passed)
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* HopelessSlackLoad=0.5: the load is job 1's need, 10 s of work in
+	 * the 40 s to its deadline (0.25; 20 CPU-s arriving an hour is
+	 * less), so job 1 lends 1 - 0.25 / 0.5 = 0.5 of its 30 s of slack,
+	 * 15 s >= 10 s: first again */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackLoad", "0.5", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 30,
+				1e-9);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackLoad", "0", NULL, 0), 0);
 	/* EDF runs the late one first */
 	w_plan(&w, "edf", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
@@ -600,6 +613,82 @@ START_TEST(hopeless_slack_leaves_room_for_arrivals)
 }
 END_TEST
 
+/* HopelessSlackLoad: lending follows the load, the larger of the arrival
+ * share and the share of the CPUs the jobs ahead need until their
+ * deadlines.  One CPU, HopelessSlack=0: job 1 (10 s, due in 400 s), job 2
+ * (50 s, due in 40 s: impossible), job 3 (30 s, due in 75 s; job 2 before
+ * it would make it late).  Job 3 then job 1 end at 30 and 40 s; job 2
+ * between them ends job 1 at 90 s, 50 s later.  Load: the arrival share
+ * is 90 CPU-s an hour (0.025); job 3 needs 30 / 75 = 0.4 of the CPU until
+ * its deadline, jobs 3 and 1 together 40 / 400 = 0.1, so 0.4.  With
+ * HopelessSlackLoad=0.5 job 1 lends 1 - 0.4 / 0.5 = 0.2 of its spare
+ * slack 400 - 40 - 0.025 x 400 = 350 s: 70 s >= 50 s, job 2 runs before
+ * it.  Job 3 due in 65 s needs 30 / 65 = 0.46: 1 - 0.46 / 0.5 = 0.077 x
+ * 350 s = 27 s < 50 s, job 2 waits.  Deadline work arriving at 0.3 CPU
+ * (share 0.325; job 3 due in 75 s): 0.2 x (400 - 40 - 130) = 46 s < 50 s,
+ * job 2 waits. */
+START_TEST(hopeless_slack_load_lends_while_idle)
+{
+	struct fx_world w;
+	struct dl_plan *prev;
+
+	ck_assert_double_eq_tol(dl_triage_lend_share(0, 0.5, 0.1), 0.8, 1e-12);
+	ck_assert_double_eq(dl_triage_lend_share(0, 0.5, 0.5), 0);
+	ck_assert_double_eq(dl_triage_lend_share(0, 0.5, 0.7), 0);
+	ck_assert_double_eq(dl_triage_lend_share(0.25, 0.5, 0.4), 0.25);
+	ck_assert_double_eq(dl_triage_lend_share(0, 0.5, 0), 1);
+	ck_assert_double_eq(dl_triage_lend_share(0, 0, 0.1), 0);
+	ck_assert_double_eq(dl_triage_lend_share(0, 0.5, NAN), 0);
+	ck_assert_double_eq(dl_triage_lend_share(0.5, 0.5, INFINITY), 0.5);
+
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 400);
+	w_task(&w, 2, 50, 40);
+	w_task(&w, 3, 30, 75);
+	/* the default lends nothing */
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackLoad", "0.5", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_double_eq_tol(w.plan->arrivals.rate, 90 / 3600.0, 1e-12);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 90,
+				1e-9);
+	ck_assert_double_eq_tol(fx_world_get(&w, 3)->predicted_finish, T0 + 30,
+				1e-9);
+	/* job 3 due sooner: the jobs present need more of the CPU */
+	w.jobs[2]->soft_deadline = T0 + 65;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	/* job 3 due in 75 s again, but more deadline work arriving */
+	w.jobs[2]->soft_deadline = T0 + 75;
+	prev = dl_plan_new(0);
+	ck_assert_ptr_nonnull(prev);
+	prev->policy = DL_POLICY_TRIAGE;
+	prev->arrivals.rate = 0.3;
+	prev->arrivals.at = T0;
+	dl_plan_finalize(prev);
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_double_eq_tol(w.plan->arrivals.rate, 0.3 + 90 / 3600.0,
+				1e-12);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	dl_plan_free(prev);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(jobs_without_deadline_hold_capacity)
 {
 	struct fx_world w;
@@ -725,6 +814,7 @@ int main(void)
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
+	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, no_data_is_not_judged);

@@ -107,6 +107,12 @@ const struct dl_option dl_options[] = {
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
+	{"HopelessSlackLoad", DL_OPT_DOUBLE, OFF(hopeless_slack_load), 0, 10,
+	 "0",
+	 "the load (the share of the CPUs that deadline work arriving or "
+	 "due needs) below which hopeless jobs may run in the spare slack "
+	 "of feasible jobs",
+	 NULL},
 	{"LateAhead", DL_OPT_CHOICE, OFF(late_ahead), 0, 0, "yes",
 	 "triage: whether a job late at its place even with short tasks, "
 	 "whose demotion would let no other job meet its deadline, keeps its "

@@ -61,6 +61,8 @@ struct dl_config {
 	enum dl_hopeless_rank hopeless_rank;
 	double hopeless_aging; /* s a job stays below others once hopeless */
 	double hopeless_slack; /* share of a feasible job's slack lent */
+	/* the load (share of the CPUs) lending to hopeless jobs ends at */
+	double hopeless_slack_load;
 	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
 	double lookahead_step;     /* time grid of the dispatcher lookahead */
 	double blocking_reserve;   /* share of a partition long tasks leave */

@@ -96,6 +96,7 @@ struct tctx {
 	 * while the reserve is off */
 	const struct dl_plan_slacks *slacks;
 	double arrival_share; /* deadline work arriving, share of the CPUs */
+	double cpus;          /* the CPUs of the partitions planned */
 	struct dl_reserve_ledger rl;
 };
 
@@ -138,6 +139,19 @@ double dl_triage_spare_slack(double deadline, double finish, double now,
 		share = 0;
 	s = deadline - finish - share * (deadline - now);
 	return s > 0 ? s : 0;
+}
+
+double dl_triage_lend_share(double slack, double load_limit, double load)
+{
+	double lend = slack > 0 && isfinite(slack) ? slack : 0, ramp;
+
+	/* a load not known (NaN) lends no more than the floor */
+	if (load_limit > 0 && isfinite(load_limit) && !isnan(load)) {
+		ramp = load > 0 ? 1 - load / load_limit : 1;
+		if (ramp > lend)
+			lend = ramp;
+	}
+	return lend < 1 ? lend : 1;
 }
 
 /* ---------------------------------------------------------- preparing */
@@ -874,7 +888,7 @@ static int ahead_finishes(struct tctx *c, double *fin)
 
 /* Whether, against the finishes fin0, no job ahead that was on time is
  * late and no late one is later. */
-static bool harmless(const struct tctx *c, const double *fin0)
+static bool harmless(const struct tctx *c, const double *fin0, double lend)
 {
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		const struct tjob *t = &c->t[c->edf[k]];
@@ -885,9 +899,7 @@ static bool harmless(const struct tctx *c, const double *fin0)
 		f = dl_la_job(c->mean, t->la)->finish;
 		if (!late(c, t, f0)) {
 			/* of its slack that the work arriving until its
-			 * deadline will not take, it lends HopelessSlack */
-			double lend = c->in->cfg->hopeless_slack;
-
+			 * deadline will not take, it lends `lend` */
 			if (f > f0 +
 					lend * dl_triage_spare_slack(
 						       t->goal.job, f0,
@@ -902,6 +914,34 @@ static bool harmless(const struct tctx *c, const double *fin0)
 	return true;
 }
 
+/* How busy the cluster is for lending (HopelessSlackLoad): the larger of
+ * the share of the CPUs deadline work has been arriving at and the share
+ * the jobs ahead need until their deadlines (the most, over every
+ * deadline in deadline order, of the mean-length work due by it over the
+ * CPU-seconds left until it). */
+static double lend_load(const struct tctx *c)
+{
+	double load = c->arrival_share > 0 ? c->arrival_share : 0, work = 0;
+
+	if (!(c->cpus > 0))
+		return load;
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+		double left = t->goal.job - c->in->now, need;
+
+		if (!ahead(c, t))
+			continue;
+		if (t->work_mean > 0 && isfinite(t->work_mean))
+			work += t->work_mean;
+		if (!(left > 0))
+			continue;
+		need = work / (left * c->cpus);
+		if (need > load)
+			load = need;
+	}
+	return load;
+}
+
 /* Slack stealing: a job behind runs as early as it can without costing a
  * job ahead its deadline (or a late one more lateness), with mean task
  * lengths -- so hopeless jobs end as little late as the feasible ones
@@ -914,6 +954,10 @@ static int steal_slack(struct tctx *c)
 	double *fin0 = malloc((c->n ? c->n : 1) * sizeof(*fin0));
 	uint32_t np = 0, runs = 0;
 	bool measured = false;
+	/* HopelessSlack, more while the cluster is not busy */
+	double lend = dl_triage_lend_share(
+		c->in->cfg->hopeless_slack, c->in->cfg->hopeless_slack_load,
+		c->in->cfg->hopeless_slack_load > 0 ? lend_load(c) : 0);
 	int rc = 0;
 
 	if (!places || !fin0) {
@@ -924,8 +968,8 @@ static int steal_slack(struct tctx *c)
 	for (uint32_t k = 0; k < c->nedf; k++)
 		if (ahead(c, &c->t[c->edf[k]]))
 			places[np++] = k;
-	for (uint32_t b = 0; c->in->cfg->hopeless_slack > 0 && b < c->nbehind &&
-			     runs < DL_TRIAGE_MAX_SLACK_RUNS;
+	for (uint32_t b = 0;
+	     lend > 0 && b < c->nbehind && runs < DL_TRIAGE_MAX_SLACK_RUNS;
 	     b++) {
 		struct tjob *d = &c->t[c->behind[b]];
 		uint32_t was = d->anchor, lo = 0, hi = np, best;
@@ -951,7 +995,7 @@ static int steal_slack(struct tctx *c)
 			if ((rc = dl_la_run(c->mean, c->order, n, horizon)))
 				goto out;
 			runs++;
-			if (harmless(c, fin0)) {
+			if (harmless(c, fin0, lend)) {
 				best = mid;
 				hi = mid;
 			} else {
@@ -1458,6 +1502,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 	plan->policy = triage ? DL_POLICY_TRIAGE : DL_POLICY_EDF;
 	for (uint32_t k = 0; k < cap.ncls; k++)
 		plan->stats.capacity_cpus += cap.cls[k].cpus_total;
+	c.cpus = plan->stats.capacity_cpus;
 
 	for (uint32_t i = 0; i < c.n; i++) {
 		prepare(&c, &c.t[i], plan, i, &cap);

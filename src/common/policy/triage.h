@@ -72,4 +72,14 @@ double dl_triage_arrival_rate(double rate, double at, double now, double work,
 double dl_triage_spare_slack(double deadline, double finish, double now,
 			     double share);
 
+/* The share of its spare slack a job on time lends (HopelessSlack and
+ * HopelessSlackLoad): `slack` whatever the load; with `load_limit` > 0
+ * at least 1 - load / load_limit, so all of it on an idle cluster and
+ * nothing from the HopelessSlack floor up once the load (the larger of
+ * the deadline work arriving and the work the jobs ahead need until
+ * their deadlines, shares of the CPUs) reaches `load_limit`; a load not
+ * known (NaN) lends `slack`.  E.g. slack 0, limit 0.5: load 0.1 lends
+ * 0.8, load 0.5 and above lend 0; slack 0.25: load 0.4 lends 0.25. */
+double dl_triage_lend_share(double slack, double load_limit, double load);
+
 #endif
