@@ -4,7 +4,8 @@
 # answers garbage, is killed mid-run, is down across a slurmctld restart
 # (D7) or has its connections taken by a user (D6); hostile job names (D1),
 # hostile job environments from libslurm (D3), hostile configuration files
-# (D5, D8, D12); the socket directory rules (E1); localcluster stop (D15).
+# (D5, D8, D12); the socket directory rules (E1); localcluster stop (D15)
+# and restart-ctld (D16).
 # Each test asserts that nothing was lost: history counts, job states,
 # verdicts.
 load faults_helpers
@@ -210,6 +211,30 @@ while time.time() < end:
 	wait "$pid" || true
 	[ -S "$FAULT_DIR/own/est.sock" ]
 	[ "$(stat -c %i "$FAULT_DIR/own/est.sock")" = "$out" ]
+}
+
+@test "D16: localcluster restart-ctld replaces a slurmctld its pid file lost" {
+	local old new j
+	ctld_pids() {
+		local p
+		for p in $(pgrep -x slurmctld || true); do
+			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
+				grep -qF -- "-f $LC_DIR/etc/slurm.conf " && echo "$p"
+		done
+		return 0
+	}
+	old=$(ctld_pids)
+	[ "$(echo "$old" | wc -w)" -eq 1 ]
+	# as after a 24.11 reconfigure: the running slurmctld has no pid file;
+	# left running it would keep the port, and the new one would exit
+	rm -f "$LC_DIR/run/slurmctld.pid"
+	lc restart-ctld
+	new=$(ctld_pids)
+	[ "$(echo "$new" | wc -w)" -eq 1 ]
+	[ "$new" != "$old" ]
+	j=$(dl_submit -J afterstray --array=0-1 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
+	dl_wait_jobs 60 "$j"
+	[ "$(job_states "$j")" = "COMPLETED " ]
 }
 
 @test "D15: localcluster stop ends the cluster's job steps and job processes, and a slurmctld its pid file lost" {
