@@ -520,7 +520,89 @@ START_TEST(hopeless_rank_and_aging)
 	w_plan(&w, "triage", T0 + 1800, first);
 	ck_assert(fx_world_get(&w, 2)->urgent);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0);
+	/* aged: ahead of the others whose deadlines passed (given up only
+	 * now), though it has the most pending work */
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_msg(
+		strstr(fx_world_get(&w, 2)->explain,
+		       "first of given-up jobs (aged 30m, HopelessAging)"),
+		"%s", fx_world_get(&w, 2)->explain);
 	dl_plan_free(first);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* Aging, 1 CPU: job 1 (one 100-s task due at T0 + 5) cannot make it even
+ * alone and is given up at T0.  Every 10 s two jobs arrive: one 12-s task
+ * due 15 s later, feasible only if it runs first, and one 5-s task due 2 s
+ * later, which cannot make it and would make the first late: given up
+ * too.  Least pending work
+ * first, each newcomer given up would pass job 1, cycle after cycle, for
+ * ever.  Once job 1 has been given up for HopelessAging (60 s) it ranks
+ * first among the jobs given up: right after the feasible job, whose
+ * deadline it does not cost, and it says why. */
+START_TEST(aged_job_not_postponed_by_later_given_up_jobs)
+{
+	struct fx_world w;
+	struct dl_plan *prev = NULL;
+	const struct dl_plan_job *pj, *feasible, *small;
+	char before[sizeof(pj->explain)] = "";
+
+	w_init(&w, 1, 1);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessAging", "60", NULL, 0),
+			 0);
+	w_task(&w, 1, 100, 5);
+	w.n += 2;
+	for (uint32_t k = 0; k <= 12; k++) {
+		double now = T0 + 10.0 * k;
+		struct dl_job *f = fx_job(100 + k, 1, now, now + 15);
+		struct dl_job *g = fx_job(200 + k, 1, now, now + 2);
+
+		f->phase[DL_MAP].prior_mean = f->phase[DL_MAP].prior_p90 = 12;
+		g->phase[DL_MAP].prior_mean = g->phase[DL_MAP].prior_p90 = 5;
+		for (uint32_t i = 1; i <= 2; i++)
+			if (w.jobs[i])
+				dl_job_free(w.jobs[i]);
+		w.jobs[1] = f;
+		w.jobs[2] = g;
+		w.plan = NULL;
+		w_plan(&w, "triage", now, prev);
+		dl_plan_free(prev);
+		prev = w.plan;
+		pj = fx_world_get(&w, 1);
+		feasible = fx_world_get(&w, 100 + k);
+		small = fx_world_get(&w, 200 + k);
+		ck_assert_double_eq(pj->hopeless_since, T0);
+		ck_assert(pj->urgent && small->urgent);
+		ck_assert_int_eq(small->verdict, DL_VERDICT_HOPELESS);
+		/* the feasible job first, on time, whatever job 1's age */
+		ck_assert_uint_eq(feasible->rank, 1);
+		ck_assert_int_eq(feasible->verdict, DL_VERDICT_ON_TRACK);
+		if (now - T0 < 60) {
+			/* least pending work first: the newcomer passes */
+			ck_assert_uint_eq(small->rank, 2);
+			ck_assert_uint_eq(pj->rank, 3);
+			snprintf(before, sizeof(before), "%s", pj->explain);
+			continue;
+		}
+		/* aged: no job given up after it passes it any more */
+		ck_assert_uint_eq(pj->rank, 2);
+		ck_assert_uint_eq(small->rank, 3);
+		ck_assert_msg(
+			strstr(pj->explain, "first of given-up jobs (aged "),
+			"%s", pj->explain);
+		ck_assert_msg(strstr(pj->explain, ", HopelessAging)"), "%s",
+			      pj->explain);
+		ck_assert_msg(!strstr(pj->explain, "..."), "cut: %s",
+			      pj->explain);
+		if (k == 6)
+			ck_assert_msg(strstr(pj->explain, "(aged 60s,"), "%s",
+				      pj->explain);
+	}
+	/* before it aged, it said it waited after the feasible jobs */
+	ck_assert_msg(strstr(before, "after feasible deadline jobs"), "%s",
+		      before);
+	w.plan = prev;
 	fx_world_free(&w);
 }
 END_TEST
@@ -812,6 +894,7 @@ int main(void)
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);
 	tcase_add_test(tc, hopeless_rank_and_aging);
+	tcase_add_test(tc, aged_job_not_postponed_by_later_given_up_jobs);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);

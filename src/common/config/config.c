@@ -100,8 +100,8 @@ const struct dl_option dl_options[] = {
 	 hopeless_rank_names},
 	{"HopelessAging", DL_OPT_DURATION, OFF(hopeless_aging), 0, 604800,
 	 "30m",
-	 "with HopelessRank=below, how long a hopeless job stays below jobs "
-	 "without deadlines",
+	 "how long a job triage gave up on waits before it goes first among "
+	 "the jobs given up",
 	 NULL},
 	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
 	 "share of a feasible job's spare slack that hopeless jobs may take "

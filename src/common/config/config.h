@@ -59,7 +59,7 @@ struct dl_config {
 	double feedback_threshold; /* realtime feedback delta; 0 = auto */
 	double triage_quantile;    /* task-length quantile of the triage test */
 	enum dl_hopeless_rank hopeless_rank;
-	double hopeless_aging; /* s a job stays below others once hopeless */
+	double hopeless_aging; /* s given up before it goes first among them */
 	double hopeless_slack; /* share of a feasible job's slack lent */
 	/* the load (share of the CPUs) lending to hopeless jobs ends at */
 	double hopeless_slack_load;

@@ -73,6 +73,7 @@ struct tjob {
 	bool blocking;
 	uint32_t keep;
 	double grain; /* the longest mean task length of its phases left */
+	bool aged;    /* given up for HopelessAging or longer (sort_behind) */
 };
 
 #define NO_ANCHOR UINT32_MAX
@@ -468,7 +469,20 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 		(c->in->cfg->late_ahead == DL_YES || t->guessed));
 }
 
-/* Jobs not ahead among themselves: the least pending work first, so the
+/* Aging: given up in an earlier cycle (one given up now has since == now)
+ * for HopelessAging or longer. */
+static bool aged(const struct tctx *c, const struct tjob *t)
+{
+	double now = c->in->now;
+
+	return t->since > 0 && t->since < now &&
+	       now - t->since >= c->in->cfg->hopeless_aging;
+}
+
+/* Jobs not ahead among themselves: the aged ones first, in deadline order,
+ * so a job given up waits behind jobs given up after it for HopelessAging
+ * at most (least pending work first alone would let a stream of smaller
+ * ones pass a big one for ever); then the least pending work first, so the
  * late jobs that can be done soonest are (shortest remaining processing
  * time: least lateness summed over them); deadline order breaks ties. */
 static int behind_cmp(const void *pa, const void *pb, void *vctx)
@@ -477,7 +491,9 @@ static int behind_cmp(const void *pa, const void *pb, void *vctx)
 	const struct tjob *x = &t[*(const uint32_t *) pa];
 	const struct tjob *y = &t[*(const uint32_t *) pb];
 
-	if (x->work != y->work)
+	if (x->aged != y->aged)
+		return x->aged ? -1 : 1;
+	if (x->work != y->work && !x->aged)
 		return x->work < y->work ? -1 : 1;
 	return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
@@ -498,8 +514,10 @@ static void sort_behind(struct tctx *c)
 {
 	c->nbehind = 0;
 	for (uint32_t k = 0; k < c->nedf; k++)
-		if (!ahead(c, &c->t[c->edf[k]]))
+		if (!ahead(c, &c->t[c->edf[k]])) {
+			c->t[c->edf[k]].aged = aged(c, &c->t[c->edf[k]]);
 			c->behind[c->nbehind++] = c->edf[k];
+		}
 	qsort_r(c->behind, c->nbehind, sizeof(*c->behind), behind_cmp, c->t);
 }
 
@@ -1096,18 +1114,24 @@ static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
 	struct dl_plan_job *o = t->out;
 	const struct dl_config *cfg = c->in->cfg;
 	double now = c->in->now, f;
-	char span[16], when[16], aged[16], rank[64];
+	char span[16], when[16], wait[16], rank[64];
 
 	if (t->anchor != NO_ANCHOR) {
 		snprintf(rank, sizeof(rank),
 			 "in the slack of feasible deadline jobs");
+	} else if (t->aged) {
+		dl_format_span(now - t->since, wait, sizeof(wait));
+		/* short: the explanation has 200 bytes */
+		snprintf(rank, sizeof(rank),
+			 "first of given-up jobs (aged %s, HopelessAging)",
+			 wait);
 	} else if (urgent) {
 		snprintf(rank, sizeof(rank), "after feasible deadline jobs");
 	} else {
-		dl_format_span(t->since + cfg->hopeless_aging - now, aged,
-			       sizeof(aged));
+		dl_format_span(t->since + cfg->hopeless_aging - now, wait,
+			       sizeof(wait));
 		snprintf(rank, sizeof(rank),
-			 "after jobs without deadlines for %s", aged);
+			 "after jobs without deadlines for %s", wait);
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
 	if (t->state == T_PASSED) {
@@ -1216,8 +1240,7 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 		o->ahead_of = c->t[c->edf[t->anchor]].job->id;
 	/* in the slack of the jobs ahead, it ranks among them */
 	urgent = t->anchor != NO_ANCHOR ||
-		 cfg->hopeless_rank == DL_HOPELESS_ABOVE ||
-		 (t->since > 0 && c->in->now - t->since >= cfg->hopeless_aging);
+		 cfg->hopeless_rank == DL_HOPELESS_ABOVE || t->aged;
 	o->urgent = urgent;
 	o->alloc_for_need = urgent ? t->rem : 0;
 	explain_hopeless(c, t, urgent);

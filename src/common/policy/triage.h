@@ -24,12 +24,14 @@
  * Feasible jobs run urgent (before jobs without deadlines), in deadline
  * order, with every remaining task allowed at once.  Demoted jobs get the
  * verdict hopeless and an explanation of what it would take; they still
- * run, in deadline order, below jobs without deadlines (HopelessRank=
- * below) until they have been hopeless for HopelessAging, or above them
- * (HopelessRank=above).  Hysteresis: a job hopeless in the previous plan
- * comes back only when it is feasible with its mean task lengths, not
- * merely the optimistic ones, so it does not flip from one cycle to the
- * next.
+ * run after the feasible jobs, least pending work first, below jobs
+ * without deadlines (HopelessRank=below) until they have been hopeless for
+ * HopelessAging, or above them (HopelessRank=above).  Aging: those
+ * hopeless for HopelessAging go first among them, in deadline order, so
+ * jobs given up later cannot pass them for ever.  Hysteresis: a job
+ * hopeless in the previous plan comes back only when it is feasible with
+ * its mean task lengths, not merely the optimistic ones, so it does not
+ * flip from one cycle to the next.
  */
 #ifndef DL_POLICY_TRIAGE_H
 #define DL_POLICY_TRIAGE_H
