@@ -37,6 +37,9 @@
 #   --schedulers LIST     of backfill,edf,adaptive,triage [all four]
 #   --plan-interval S     PlanInterval of deadline.conf [10]
 #   --replan-delay S      ReplanDelay of deadline.conf [1]
+#   --param NAME=VALUE    one more deadline.conf line for every sched/deadline
+#                         run and its simulation (repeatable), e.g.
+#                         --param BlockingReserve=0 [none]
 #   --model FILE          the a-priori model of Slurm [bench/replay-model.json]:
 #                         per scheduler kind ("deadline", "backfill") the
 #                         task overhead as a distribution (each simulated
@@ -86,6 +89,7 @@ seed=1
 schedulers=backfill,edf,adaptive,triage
 plan_interval=10
 replan_delay=1
+conf_params="" # --param lines, space-separated
 overhead=0.8
 lat_deadline=0.4
 batch_sched_delay=3
@@ -129,6 +133,9 @@ while [ $# -gt 0 ]; do
 	--schedulers) schedulers=$2 ;;
 	--plan-interval) number "$1" "$2"; plan_interval=$2 ;;
 	--replan-delay) number "$1" "$2"; replan_delay=$2 ;;
+	--param)
+		[[ $2 =~ ^[A-Za-z][A-Za-z0-9]*=[^[:space:]]+$ ]] || die "--param expects NAME=VALUE without spaces"
+		conf_params="${conf_params:+$conf_params }$2" ;;
 	--overhead) number "$1" "$2"; overhead=$2 ;;
 	--latency-deadline) number "$1" "$2"; lat_deadline=$2 ;;
 	--batch-sched-delay) number "$1" "$2"; batch_sched_delay=$2 ;;
@@ -196,6 +203,8 @@ sim_policy() { [ "$1" = backfill ] && echo fifo || echo "$1"; }
 deadline_conf() { # policy
 	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n# the estimator is not running: each job'"'"'s own tasks, as in the simulator\nEstimatorSocket=""\n' \
 		"$1" "$plan_interval" "$replan_delay"
+	local p
+	for p in $conf_params; do printf '%s\n' "$p"; done
 }
 
 # quantile helper for the diagnostics: "n mean p50 p90" of column 1
@@ -322,11 +331,12 @@ vote_agreement() { # real outcomes, votes
 }
 
 # A run's previous constant model and its deadline.conf settings (the
-# m_* globals; plan_interval and replan_delay for deadline_conf).
+# m_* globals; plan_interval, replan_delay and conf_params for
+# deadline_conf; a run recorded before --param existed had none).
 load_meta() { # work-dir
 	# shellcheck disable=SC1091
-	eval "$(. "$1/meta.env"; printf 'm_overhead=%q m_lat=%q m_bsd=%q plan_interval=%q replan_delay=%q\n' \
-		"$overhead" "$lat_deadline" "$batch_sched_delay" "$plan_interval" "$replan_delay")"
+	eval "$(conf_params=""; . "$1/meta.env"; printf 'm_overhead=%q m_lat=%q m_bsd=%q plan_interval=%q replan_delay=%q conf_params=%q\n' \
+		"$overhead" "$lat_deadline" "$batch_sched_delay" "$plan_interval" "$replan_delay" "$conf_params")"
 }
 
 # deadline-sim's predictions for a run (its work directory) with the
@@ -429,6 +439,8 @@ report() { # out-file work-dir...
 		for d in "$@"; do
 			# shellcheck disable=SC2154 # meta.env sets them
 			(
+				# shellcheck disable=SC2030 # this run's own, in this subshell
+				conf_params=""
 				# shellcheck disable=SC1091
 				. "$d/meta.env"
 				echo
@@ -436,7 +448,7 @@ report() { # out-file work-dir...
 				echo
 				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit (the replayed sched/deadline and policies); simulated with commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo +changes)"
 				echo "- command: \`$command\` (trace sha256 ${trace_sha256:-not recorded})"
-				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay\` and no estimator"
+				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay${conf_params:+ $conf_params}\` and no estimator"
 				echo "- workload: $workload; $jobs jobs ($deadline_jobs with a deadline, $mapreduce MapReduce pairs), $tasks tasks, $work_s CPU-s submitted over ${span} s (load $load)"
 				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; sched/backfill simulated as policy fifo with Slurm's batch_sched_delay. Columns: the a-priori model (median of the draws, their range); the previous model (one run, constant task_overhead ${overhead} s, dispatch_latency ${lat_deadline} s); calibrated (the median of draws from this run's own measured overheads, its own median freed-slot latency)"
 				echo "- outcomes: a job met its deadline when all its tasks completed and the last ended by it, in whole seconds as Slurm records end times (the simulator's finish is cut to the second likewise)"
@@ -870,6 +882,8 @@ started=$(date -u +%Y-%m-%dT%H:%MZ)
 		"$njobs" "$ndl" "$nmr" "$ntasks" "$(printf '%.0f' "$work_s")" "$span" "$load"
 	printf 'plan_interval=%q\nreplan_delay=%q\noverhead=%q\nlat_deadline=%q\nbatch_sched_delay=%q\n' \
 		"$plan_interval" "$replan_delay" "$overhead" "$lat_deadline" "$batch_sched_delay"
+	# shellcheck disable=SC2031 # the one from the command line
+	printf 'conf_params=%q\n' "$conf_params"
 	printf 'schedulers=%q\n' "$schedulers"
 } >"$work/meta.env"
 : >"$work/results.tsv"
