@@ -4,12 +4,16 @@
 #                           four reproductions with every policy (about 55
 #                           minutes on 2 cores; the SWIM day needs
 #                           SWIM_TRACE=FILE, without it the --quick slice)
+#   make reproduce-traces TRACES=DIR
+#                           traces the policies were not tuned on (Google
+#                           2011, Alibaba 2017, SWIM FB-2010), about an hour
 # Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
 # tree); the committed ones are bench/results/sim-*.md.
 # (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
 EXTRA_DIST += bench/reproduce-polo-ch3.sh bench/reproduce-rtmr-w1.sh \
 	bench/reproduce-reverse.sh bench/reproduce-swim.sh bench/bench-sim-speed.sh \
 	bench/reproduce-estimator-value.sh bench/reproduce-portfolio.sh \
+	bench/reproduce-traces.sh \
 	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-metric.gp \
 	bench/workloads/README.md bench/workloads/rtmr-w1.bins.json \
 	bench/workloads/twitter-2021-load.txt \
@@ -34,4 +38,11 @@ reproduce-sim: src/sim/deadline-sim
 	$(srcdir)/bench/reproduce-swim.sh --sim src/sim/deadline-sim --out $(SIM_RESULTS)/swim \
 		$(if $(SWIM_TRACE),--trace $(SWIM_TRACE),--quick)
 
-.PHONY: bench-sim reproduce-sim
+TRACES =
+
+reproduce-traces: src/sim/deadline-sim
+	@test -n "$(TRACES)" || { echo "reproduce-traces needs TRACES=DIR (the public traces)"; exit 1; }
+	$(srcdir)/bench/reproduce-traces.sh --sim src/sim/deadline-sim --traces $(TRACES) \
+		--out $(SIM_RESULTS)/traces
+
+.PHONY: bench-sim reproduce-sim reproduce-traces

@@ -5,7 +5,9 @@
  * same rule; and through Policy=triage: a long-task job with slack
  * leaves the reserve, the same job without slack takes it, short tasks
  * take it, coarse arrivals leave nothing long, r = 0, one slot and no
- * history change nothing.
+ * history change nothing; a job of unknown length is judged by recent
+ * jobs' typical task (BlockingUnknown), and beside a job given up only
+ * feasible jobs are freed of the reserve (BlockingUnderLoad).
  */
 #include <math.h>
 #include <string.h>
@@ -522,6 +524,158 @@ START_TEST(reserve_never_costs_a_deadline)
 }
 END_TEST
 
+START_TEST(typical_grain)
+{
+	struct dl_plan *p = dl_plan_new(0);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq(dl_reserve_typical_grain(NULL), 0);
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 0);
+	dl_reserve_note(p, 100, 300);
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 300);
+	dl_reserve_note(p, 100, 10);
+	dl_reserve_note(p, 100, 40);
+	/* 10, 40, 300: the median, not the mean (117) */
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 40);
+	/* 10, 20, 40, 300: the upper of the two middle ones */
+	dl_reserve_note(p, 100, 20);
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 40);
+	/* a NaN grain counts as 0: 0, 10, 20, 40, 300 */
+	dl_reserve_note(p, 100, NAN);
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 20);
+	/* a corrupt count is no history */
+	p->slacks.n = DL_PLAN_SLACKS + 1;
+	ck_assert_double_eq(dl_reserve_typical_grain(&p->slacks), 0);
+	dl_plan_free(p);
+}
+END_TEST
+
+/* A history of three jobs: one due 20 s after arriving with 5-s tasks,
+ * two with `grain`-s tasks and plenty of slack.  The typical task is
+ * `grain` long. */
+static struct dl_plan *history3(double grain)
+{
+	struct dl_plan *p = history(20, 5);
+
+	dl_reserve_note(p, 5000, grain);
+	dl_reserve_note(p, 5000, grain);
+	return p;
+}
+
+/* A job nobody has a task length for, due in `deadline` s. */
+static struct dl_job *w_unknown(struct fx_world *w, uint64_t id, uint32_t tasks,
+				double deadline)
+{
+	struct dl_job *j = fx_job(id, tasks, T0, T0 + deadline);
+
+	w->jobs[w->n++] = j;
+	return j;
+}
+
+/* BlockingUnknown: where recent jobs typically ran 300-s tasks (which
+ * would have blocked the tight one), a new job is presumed to run such
+ * tasks too: it keeps the concurrency its deadline needs with them (plus
+ * the margin) and leaves the reserve beyond it until a task ends; where
+ * they typically ran 5-s tasks, it runs every task at once. */
+START_TEST(unknown_job_leaves_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history3(300);
+	const struct dl_plan_job *pj;
+	struct dl_job *j;
+
+	/* 100 tasks due in 30,000 s: with 300-s tasks it needs 1 at once,
+	 * keeps 2 with the margin, and gets the room: 8 of 10 CPUs */
+	w_init(&w, 10, "0.2");
+	j = w_unknown(&w, 1, 100, 30000);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(pj->alloc, 8);
+	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once until "
+					  "then: tasks of unknown length"),
+		      "%s", pj->explain);
+	ck_assert_msg(!strstr(pj->explain, "every task allowed"), "%s",
+		      pj->explain);
+	/* BlockingUnknown=no: as before, every task at once */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingUnknown", "no", NULL, 0), 0);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_uint_eq(pj->alloc, 100);
+	ck_assert_msg(strstr(pj->explain, "every task allowed at once"), "%s",
+		      pj->explain);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingUnknown", "yes", NULL, 0), 0);
+	/* a task ended after 5 s: measured short, every task at once */
+	fx_done(j, DL_MAP, 1, 5, DL_POOL_REGULAR);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 99);
+	fx_world_free(&w);
+
+	/* due in 3,000 s it would need all 10 at once with 300-s tasks:
+	 * that floor (11 with the margin) is never taken from it */
+	w_init(&w, 10, "0.2");
+	w_unknown(&w, 1, 100, 3000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 11);
+	dl_plan_free(prev);
+	fx_world_free(&w);
+
+	/* recent jobs typically ran 5-s tasks: not held back */
+	prev = history3(5);
+	ck_assert_double_eq(dl_reserve_typical_grain(&prev->slacks), 5);
+	w_init(&w, 10, "0.2");
+	w_unknown(&w, 1, 100, 30000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+/* BlockingUnderLoad: beside a job given up, the feasible long job runs
+ * as wide as it can either way; the job of unknown length keeps leaving
+ * the reserve with =yes, without the floor its presumed length gave it
+ * (2 tasks alone): one task beside the 100 the feasible one may hold.
+ * With =no it takes every CPU (the partition's reserve off). */
+START_TEST(reserve_under_load)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history3(300);
+
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 3000);
+	w_job(&w, 2, 1, 100, 50); /* 100 s of work due in 50 s */
+	w_unknown(&w, 3, 100, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 1);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingUnderLoad", "no", NULL, 0), 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 100);
+	fx_world_free(&w);
+
+	/* no job given up: the unknown one keeps its floor beside the
+	 * known long one (8 CPUs for long tasks: 8 - 1's floor of 6 = 2,
+	 * its own floor 2) */
+	w_init(&w, 10, "0.2");
+	w_job(&w, 1, 100, 100, 2000);
+	w_unknown(&w, 3, 100, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 2);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reserve");
@@ -539,6 +693,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_history_one_slot);
 	tcase_add_test(tc, no_reserve_beside_a_late_job);
 	tcase_add_test(tc, reserve_never_costs_a_deadline);
+	tcase_add_test(tc, typical_grain);
+	tcase_add_test(tc, unknown_job_leaves_the_reserve);
+	tcase_add_test(tc, reserve_under_load);
 	suite_add_tcase(s, tc);
 	return s;
 }

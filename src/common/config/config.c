@@ -131,6 +131,18 @@ const struct dl_option dl_options[] = {
 	 "triage: safety margin on the concurrency a job with long tasks "
 	 "needs for its deadline, which BlockingReserve never takes from it",
 	 NULL},
+	{"BlockingUnknown", DL_OPT_CHOICE, OFF(blocking_unknown), 0, 0, "yes",
+	 "triage: whether a phase whose task length nobody knows yet counts "
+	 "as long for BlockingReserve when the typical (median) task of "
+	 "recent jobs is long",
+	 yes_no_names},
+	{"BlockingUnderLoad", DL_OPT_CHOICE, OFF(blocking_under_load), 0, 0,
+	 "yes",
+	 "triage: while a job competing for a partition is given up or late, "
+	 "yes frees only the feasible jobs with known task lengths from "
+	 "BlockingReserve (given-up jobs and phases of unknown length keep "
+	 "leaving it), no turns the partition's reserve off",
+	 yes_no_names},
 	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
 	 "time grid of the dispatcher simulation of triage and edf", NULL},
 	{"AlertProgram", DL_OPT_STRING, OFF(alert_program), 0, 0, "",

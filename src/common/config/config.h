@@ -68,6 +68,11 @@ struct dl_config {
 	double blocking_reserve;   /* share of a partition long tasks leave */
 	double blocking_horizon;   /* share of recent jobs a long task blocks */
 	double blocking_margin;    /* safety margin on a long job's own need */
+	/* a phase of unknown task length is as long as recent jobs' tasks */
+	enum dl_yes_no blocking_unknown;
+	/* while a job is late: the reserve stays for given-up and unknown
+	 * phases, only feasible jobs are freed of it */
+	enum dl_yes_no blocking_under_load;
 	char *alert_program;       /* AlertProgram; "" = none */
 	enum dl_yes_no alert_mail; /* alerts through MailProg */
 	double alert_interval;     /* s between two verdict alerts of a job */

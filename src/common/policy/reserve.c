@@ -64,6 +64,24 @@ bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len)
 	return blocked >= (k ? k : 1);
 }
 
+static int grain_cmp(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+double dl_reserve_typical_grain(const struct dl_plan_slacks *s)
+{
+	double g[DL_PLAN_SLACKS];
+
+	if (!s || !s->n || s->n > DL_PLAN_SLACKS)
+		return 0;
+	memcpy(g, s->grain, s->n * sizeof(*g));
+	qsort(g, s->n, sizeof(*g), grain_cmp);
+	return g[s->n / 2];
+}
+
 uint32_t dl_reserve_floor(double need, uint32_t rem, double margin)
 {
 	double f;

@@ -24,7 +24,15 @@
  * A phase whose length is only guessed (a reduce at the map's length
  * times the cost ratio) is judged as the longest it could be (len =
  * INFINITY): a guess is no evidence that its tasks are short, and the
- * first of them to end measures them.
+ * first of them to end measures them.  A phase with no length at all (a
+ * new job without history) is judged, with BlockingUnknown=yes, as long as
+ * the typical task of recent jobs (their median grain): on a cluster whose
+ * jobs run hours-long tasks a new job is presumed to, and the reserve
+ * keeps it from taking every CPU for hours before its first task ends;
+ * where jobs' tasks are typically short it is not held back.  It keeps the
+ * floor its deadline needs with tasks of that length, except under load
+ * (below), where it runs in the room the others leave (at least one task)
+ * until a task ends and measures it.
  *
  * The rule, per partition, jobs in rank order: a long phase may run
  *   max(floor, room)  tasks at once, never more than it has left, and at
@@ -39,11 +47,21 @@
  *
  * Only out of slack: CPUs kept idle for jobs that may come are worth it
  * only while the jobs present can spare them.  Triage decides its verdicts
- * without the reserve, then keeps it in a partition for the cycle only if
- * no job with a deadline competing there is given up or late at its place
- * and, with the reserve, every one is still predicted on time
- * (policy/triage.c, reserve_decide).  So the reserve never costs a present
- * job its deadline, and an overloaded partition uses every CPU.
+ * without the reserve, then runs the final order with it (policy/
+ * triage.c, reserve_decide).  When a job with a deadline competing for a
+ * partition is given up or late at its place, or the reserve would make a
+ * feasible one late:
+ *   BlockingUnderLoad=yes  every feasible job with known task lengths is
+ *     freed of the reserve there (it may run as wide as it can); given-up
+ *     jobs and phases of unknown length keep leaving it, the latter
+ *     without their presumed floor.  Under overload
+ *     the jobs that can still meet their deadlines run unrestricted, while
+ *     work already lost or not yet measured cannot fill the partition with
+ *     long tasks that block the short jobs arriving next.
+ *   BlockingUnderLoad=no  the partition's reserve is off for the cycle:
+ *     an overloaded partition uses every CPU for whatever runs.
+ * Either way the reserve never costs a feasible job its deadline as the
+ * lookahead predicts it.
  */
 #ifndef DL_POLICY_RESERVE_H
 #define DL_POLICY_RESERVE_H
@@ -75,6 +93,12 @@ void dl_reserve_note(struct dl_plan *plan, double slack, double grain);
  * than `len`.  False when the history is empty, q is not in [0, 1] or
  * len is not > 0. */
 bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len);
+
+/* The typical task of recent jobs: the median grain of the history (the
+ * upper one of an even count: an order statistic, not an interpolation);
+ * 0 when the history is empty.  What a phase nobody has a task length
+ * for is judged by (BlockingUnknown). */
+double dl_reserve_typical_grain(const struct dl_plan_slacks *s);
 
 /* The concurrency a job keeps whatever the reserve: ceil(need x (1 +
  * margin)) (less 1e-9, so an exact need is not rounded up), at most

@@ -201,6 +201,33 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	*opt = dl_triage_length(mu.mean, mu.sd, q, waves);
 }
 
+/* A job nobody has a task length for (BlockingUnknown=yes): its phases
+ * are presumed as long as recent jobs' typical task (reserve.h), and it
+ * keeps the concurrency its deadline needs with such tasks (none under
+ * load: reserve_free_feasible). */
+static bool reserve_long_unknown(struct tctx *c, struct tjob *t, int p)
+{
+	const struct dl_config *cfg = c->in->cfg;
+	const struct dl_phase *ph = &t->job->phase[p];
+	double typical = dl_reserve_typical_grain(c->slacks), need;
+
+	if (cfg->blocking_unknown != DL_YES ||
+	    !dl_reserve_is_long(c->slacks, cfg->blocking_horizon, typical))
+		return false;
+	if (p == t->goal.phase_kind) {
+		t->blocking = true;
+		need = t->goal.phase > c->in->now
+			       ? dl_wave_need(ph, typical, t->goal.phase,
+					      c->in->now, cfg->overdue_floor,
+					      dl_need(ph, typical,
+						      t->goal.phase, c->in->now,
+						      cfg->overdue_floor))
+			       : t->rem;
+		t->keep = dl_reserve_floor(need, t->rem, cfg->blocking_margin);
+	}
+	return true;
+}
+
 /* Whether phase p of the job is long for the blocking reserve: its mean
  * task length (any length, when only guessed) is above the learned
  * horizon; then the concurrency its deadline needs (whole waves) plus the
@@ -215,7 +242,9 @@ static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 	bool measured = mu.source == DL_MU_JOB || mu.source == DL_MU_PRIOR;
 	double need;
 
-	if (!c->slacks || !(mu.mean > 0) || t->state == T_NODATA ||
+	if (c->slacks && t->state == T_NODATA)
+		return reserve_long_unknown(c, t, p);
+	if (!c->slacks || !(mu.mean > 0) ||
 	    !dl_reserve_is_long(c->slacks, c->in->cfg->blocking_horizon,
 				measured ? mean : INFINITY))
 		return false;
@@ -1044,12 +1073,16 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 
 	if (t->state == T_NODATA) {
 		o->verdict = DL_VERDICT_NO_DATA;
-		dl_plan_explain(
-			o,
-			"no task length known yet: deadline order %u of %u, "
-			"every task allowed at once; judged once a task "
-			"ends",
-			rank, nahead);
+		/* held to the reserve's room instead (reserve_cap) */
+		dl_plan_explain(o,
+				t->blocking ? "no task length known yet: "
+					      "deadline order %u of %u; judged "
+					      "once a task ends"
+					    : "no task length known yet: "
+					      "deadline order %u of %u, every "
+					      "task allowed at once; judged "
+					      "once a task ends",
+				rank, nahead);
 		return;
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
@@ -1266,12 +1299,46 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 				      c->in->cfg);
 }
 
-/* No reserve in the partitions that share a node class with `part`;
- * whether one had it. */
+/* BlockingUnderLoad=yes: the feasible jobs with known task lengths
+ * competing with `part` run free of the reserve (they keep every task
+ * left); given-up jobs keep leaving it, and so do phases of unknown
+ * length, now without the floor their presumed length gave them: under
+ * load a guess holds no CPUs a measured job could use.  Whether anything
+ * changed (keeps only rise for the one kind, only fall for the other, so
+ * reserve_decide's loop ends). */
+static bool reserve_free_feasible(struct tctx *c, uint32_t part)
+{
+	bool was = false;
+
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		struct tjob *t = &c->t[c->edf[k]];
+
+		if (!t->blocking || !ahead(c, t) ||
+		    !dl_la_compete(c->mean, t->job->partition, part))
+			continue;
+		if (t->state == T_NODATA && t->keep > 0) {
+			t->keep = 0;
+			was = true;
+		} else if (t->state != T_NODATA && t->keep < t->rem) {
+			t->keep = t->rem;
+			was = true;
+		}
+	}
+	if (was)
+		reserve_keeps(c, UINT32_MAX);
+	return was;
+}
+
+/* A job competing with `part` is given up, late at its place or made late
+ * by the reserve: BlockingUnderLoad=yes frees the feasible jobs there,
+ * =no turns the reserve off in the partitions that share a node class
+ * with `part`.  Whether anything changed. */
 static bool reserve_off_near(struct tctx *c, uint32_t part)
 {
 	bool was = false;
 
+	if (c->in->cfg->blocking_under_load == DL_YES)
+		return reserve_free_feasible(c, part);
 	for (uint32_t p = 0; p < c->rl.npart; p++)
 		if (c->rl.budget[p] < INFINITY &&
 		    dl_la_compete(c->mean, p, part)) {
@@ -1283,11 +1350,12 @@ static bool reserve_off_near(struct tctx *c, uint32_t part)
 
 /* The reserve only out of slack: idle CPUs kept for jobs that may arrive
  * are worth it only while the jobs present can spare them.  A partition
- * keeps its reserve while every judged job with a deadline competing for
- * its nodes is ahead and, with the reserve, predicted on time (mean task
- * lengths); a job given up, late at its place or made late by the
- * reserve turns it off for the cycle.  Runs the final order (c->order,
- * n jobs) on the mean lookahead with the budgets kept. */
+ * keeps its whole reserve while every judged job with a deadline
+ * competing for its nodes is ahead and, with the reserve, predicted on
+ * time (mean task lengths); a job given up, late at its place or made
+ * late by the reserve frees the feasible jobs there or turns it off for
+ * the cycle (reserve_off_near).  Runs the final order (c->order, n jobs)
+ * on the mean lookahead with the budgets kept. */
 static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
 {
 	bool any;
@@ -1384,8 +1452,15 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 
 		memcpy(was, o->explain, sizeof(was));
 		dl_plan_explain(o,
-				"%s; at most %u tasks at once: its long tasks "
-				"leave BlockingReserve to jobs that arrive",
+				t->state == T_NODATA
+					? "%s; at most %u tasks at once until "
+					  "then: tasks of unknown length, "
+					  "presumed as long as recent jobs' "
+					  "typical ones, leave BlockingReserve "
+					  "to jobs that arrive"
+					: "%s; at most %u tasks at once: its "
+					  "long tasks leave BlockingReserve to "
+					  "jobs that arrive",
 				was, w);
 	}
 }
