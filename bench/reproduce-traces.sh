@@ -83,8 +83,8 @@ for c in $CELLS; do
 	done
 done
 export SIM OUT POLICIES SEED
-# the slowest first (triage on the biggest cells), two kinds of job: the
-# comparison with the oracle, and triage with the reserve as before
+# two kinds of job per cell: the comparison with the oracle, and triage
+# with the reserve as before
 for c in $CELLS; do
 	for k in $KS; do
 		echo "$c-k$k compare"

@@ -99,6 +99,10 @@ struct tctx {
 	double arrival_share; /* deadline work arriving, share of the CPUs */
 	double cpus;          /* the CPUs of the partitions planned */
 	struct dl_reserve_ledger rl;
+	/* BlockingUnknown: the task length a job of unknown length is
+	 * presumed to run, when that length is long; 0 when it is not (or
+	 * the option is off): one value per cycle (reserve_setup) */
+	double unknown_len;
 };
 
 double dl_triage_length(double mean, double sd, double q, double waves)
@@ -201,29 +205,34 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	*opt = dl_triage_length(mu.mean, mu.sd, q, waves);
 }
 
+/* The concurrency a long active phase keeps whatever the reserve, with
+ * tasks of length `len`: what its goal needs in whole waves, plus the
+ * margin. */
+static uint32_t reserve_keep(const struct tctx *c, const struct tjob *t,
+			     const struct dl_phase *ph, double len)
+{
+	const struct dl_config *cfg = c->in->cfg;
+	double need = t->goal.phase > c->in->now
+			      ? dl_need(ph, len, t->goal.phase, c->in->now,
+					cfg->overdue_floor)
+			      : t->rem;
+
+	need = dl_wave_need(ph, len, t->goal.phase, c->in->now,
+			    cfg->overdue_floor, need);
+	return dl_reserve_floor(need, t->rem, cfg->blocking_margin);
+}
+
 /* A job nobody has a task length for (BlockingUnknown=yes): its phases
  * are presumed as long as recent jobs' typical task (reserve.h), and it
  * keeps the concurrency its deadline needs with such tasks (none under
  * load: reserve_free_feasible). */
 static bool reserve_long_unknown(struct tctx *c, struct tjob *t, int p)
 {
-	const struct dl_config *cfg = c->in->cfg;
-	const struct dl_phase *ph = &t->job->phase[p];
-	double typical = dl_reserve_typical_grain(c->slacks), need;
-
-	if (cfg->blocking_unknown != DL_YES ||
-	    !dl_reserve_is_long(c->slacks, cfg->blocking_horizon, typical))
+	if (!(c->unknown_len > 0))
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
-		need = t->goal.phase > c->in->now
-			       ? dl_wave_need(ph, typical, t->goal.phase,
-					      c->in->now, cfg->overdue_floor,
-					      dl_need(ph, typical,
-						      t->goal.phase, c->in->now,
-						      cfg->overdue_floor))
-			       : t->rem;
-		t->keep = dl_reserve_floor(need, t->rem, cfg->blocking_margin);
+		t->keep = reserve_keep(c, t, &t->job->phase[p], c->unknown_len);
 	}
 	return true;
 }
@@ -240,7 +249,6 @@ static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 	 * not known to be short: judged as the longest it could be until a
 	 * task of the phase ends */
 	bool measured = mu.source == DL_MU_JOB || mu.source == DL_MU_PRIOR;
-	double need;
 
 	if (c->slacks && t->state == T_NODATA)
 		return reserve_long_unknown(c, t, p);
@@ -250,14 +258,7 @@ static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
-		need = t->goal.phase > c->in->now
-			       ? dl_need(ph, mu.mean, t->goal.phase, c->in->now,
-					 c->in->cfg->overdue_floor)
-			       : t->rem;
-		need = dl_wave_need(ph, mu.mean, t->goal.phase, c->in->now,
-				    c->in->cfg->overdue_floor, need);
-		t->keep = dl_reserve_floor(need, t->rem,
-					   c->in->cfg->blocking_margin);
+		t->keep = reserve_keep(c, t, ph, mu.mean);
 	}
 	return true;
 }
@@ -1282,17 +1283,27 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 /* ------------------------------------------------------------ reserve */
 
 /* The blocking reserve, triage only: the history of slack from the
- * previous plan, the horizon it gives, each partition's budget. */
+ * previous plan, the horizon it gives, what a job of unknown length is
+ * presumed to run, each partition's budget. */
 static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 			 const struct dl_capacity *full)
 {
 	const struct dl_cluster *cl = c->in->cluster;
+	const struct dl_config *cfg = c->in->cfg;
 
 	c->slacks = NULL;
+	c->unknown_len = 0;
 	dl_reserve_inherit(plan, c->in->prev);
-	if (!c->triage || !dl_reserve_on(c->in->cfg))
+	if (!c->triage || !dl_reserve_on(cfg))
 		return 0;
 	c->slacks = &plan->slacks;
+	if (cfg->blocking_unknown == DL_YES) {
+		double typical = dl_reserve_typical_grain(c->slacks);
+
+		if (dl_reserve_is_long(c->slacks, cfg->blocking_horizon,
+				       typical))
+			c->unknown_len = typical;
+	}
 	/* triage decides without it: the budgets reach the lookahead only
 	 * in reserve_decide, where the reserve may cost no deadline */
 	return dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
@@ -1358,16 +1369,26 @@ static bool reserve_off_near(struct tctx *c, uint32_t part)
  * on the mean lookahead with the budgets kept. */
 static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
 {
-	bool any;
+	bool any, *seen;
 	int rc;
 
+	/* once per partition: a second job given up there changes nothing
+	 * (many are, under overload) */
+	if (!(seen = calloc(c->rl.npart + 1, sizeof(*seen))))
+		return ENOMEM;
 	for (uint32_t k = 0; c->rl.budget && k < c->nedf; k++) {
 		const struct tjob *t = &c->t[c->edf[k]];
+		uint32_t part = t->job->partition;
 
-		if (t->state != T_NODATA &&
-		    (!ahead(c, t) || t->state == T_KEPT))
-			reserve_off_near(c, t->job->partition);
+		if (t->state == T_NODATA || (ahead(c, t) && t->state != T_KEPT))
+			continue;
+		if (part < c->rl.npart && seen[part])
+			continue;
+		if (part < c->rl.npart)
+			seen[part] = true;
+		reserve_off_near(c, part);
 	}
+	free(seen);
 	for (;;) {
 		bool changed = false;
 
