@@ -101,14 +101,18 @@ dl_deadline() {
 }
 
 # Replays slurmctld's log: a deadline array's priority mode and throttle
-# from the plugin's "JobId=DL throttle A -> B, priority X -> Y: needs N"
-# lines, and every task start (main scheduler "Allocate", backfill
-# "Started") and end.  Prints three numbers: the other array's task starts
-# while the deadline array was urgent with unstarted tasks and fewer
-# running than its throttle (must be 0: it ranks above them), demotions
-# urgent -> idle-only with fewer tasks running than the need in the same
-# line (must be 0), and how many of the deadline array's tasks had started
-# at its first demotion.
+# from the plugin's "JobId=DL throttle A -> B, priority X -> Y: needs N ...;
+# allotted M" lines, and every task start (main scheduler "Allocate",
+# backfill "Started") and end.  The need the plugin ranks it above work
+# without deadlines for is N rounded up, at most the M allotted (the
+# partition may hold fewer).  Prints four numbers: the other array's task
+# starts while the deadline array was urgent or kept (both rank above work
+# without deadlines) with unstarted tasks and fewer running than its
+# throttle (must be 0); demotions from urgent or kept to idle-only with
+# fewer tasks running than that need (must be 0); how many of the deadline
+# array's tasks had started at its first demotion; and its task ends while
+# it was idle-only with unstarted tasks and, after the end, fewer running
+# than that need (the CPU then goes to other work: must be 0).
 dl_dispatch_replay() { # deadline array, other array, tasks in the deadline array
 	awk -v dl="$1" -v bob="$2" -v total="$3" '
 	index($0, "sched/deadline: JobId=" dl " throttle ") && / priority / {
@@ -116,9 +120,15 @@ dl_dispatch_replay() { # deadline array, other array, tasks in the deadline arra
 		thr = tt[2] + 0
 		split($0, p, " priority "); split(p[2], pp, " -> ")
 		was = pp[1]; mode = pp[2]; sub(/[: ].*/, "", mode)
-		if (was == "urgent" && mode == "idle-only") {
+		if (index($0, " needs ")) {
 			split($0, n, " needs "); need = n[2] + 0
 			if (need > int(need)) need = int(need) + 1
+			if (index($0, "; allotted ")) {
+				split($0, a, "; allotted ")
+				if (a[2] + 0 < need) need = a[2] + 0
+			}
+		}
+		if ((was == "urgent" || was == "keep") && mode == "idle-only") {
 			if (started - done < need) below++
 			if (!demoted) { demoted = 1; at_demotion = started }
 		}
@@ -126,13 +136,22 @@ dl_dispatch_replay() { # deadline array, other array, tasks in the deadline arra
 	}
 	/(Allocate|Started) JobId=/ {
 		if (index($0, "JobId=" dl "_")) started++
-		else if (index($0, "JobId=" bob "_") && mode == "urgent" &&
+		else if (index($0, "JobId=" bob "_") &&
+			 (mode == "urgent" || mode == "keep") &&
 			 started < total && started - done < thr)
 			ahead++
 		next
 	}
-	/_job_complete: JobId=.* done/ && index($0, "JobId=" dl "_") { done++ }
-	END { print ahead + 0, below + 0, (demoted ? at_demotion : started) + 0 }
+	/_job_complete: JobId=.* done/ && index($0, "JobId=" dl "_") {
+		done++
+		if (mode == "idle-only" && started < total &&
+		    started - done < need)
+			lost++
+	}
+	END {
+		print ahead + 0, below + 0,
+		      (demoted ? at_demotion : started) + 0, lost + 0
+	}
 	' "$(dl_ctld_log)"
 }
 

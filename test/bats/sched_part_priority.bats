@@ -58,7 +58,7 @@ teardown_file() {
 	# and served in that order when the busy tasks end
 	dl_wait_jobs 120 "$busy" "$j"
 	replay=$(dl_dispatch_replay "$j" "$other" 8)
-	read -r ahead below started <<<"$replay"
+	read -r ahead below started _ <<<"$replay"
 	echo "other's starts while the deadline array was urgent: $ahead; demotions below its need: $below; its tasks started before its first demotion: $started"
 	scancel "$other" 2>/dev/null || true
 	[ "$started" -gt 0 ]

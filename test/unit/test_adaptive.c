@@ -672,6 +672,53 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* The tasks serving a need are about to end: Slurm hands their CPUs to the
+ * first-ranked pending job when they end, before the next cycle, so the
+ * array stays above jobs without deadlines until what runs beyond them
+ * covers its need.  12 tasks
+ * of 10 s on 4 CPUs, due 25 s from now: 4 done, 4 running, of which 2 end
+ * in 1 s and 2 in 8 s. */
+START_TEST(test_wave_end_keeps_urgency)
+{
+	struct fx_world w;
+	struct dl_job *a;
+	const struct dl_plan_job *pa;
+	struct dl_decision d[2];
+
+	w_init(&w, 1, 4, 0);
+	w.cfg.plan_interval = 2;
+	a = w_add(&w, fx_job(1, 12, 0, 125));
+	fx_done(a, DL_MAP, 4, 10, 0);
+	fx_run(a, DL_MAP, 2, 91, 0);
+	fx_run(a, DL_MAP, 2, 98, 0);
+	w_plan(&w, 100);
+	pa = fx_world_get(&w, 1);
+	ck_assert(pa->urgent);
+	ck_assert_uint_eq(pa->alloc_for_need, 3);
+	ck_assert_uint_eq(pa->ending_soon, 2);
+	ck_assert_uint_eq(dl_decide(pa, d), 1);
+	ck_assert_uint_eq(d[0].urgent_below, 3);
+	ck_assert_uint_eq(d[0].keep_below, 5);
+	/* 4 run for a need of 3, but 2 of them end within the cycle: kept
+	 * above jobs without deadlines, so their CPUs come back to it */
+	ck_assert_int_eq(dl_decide_prio(&d[0], 4), DL_PRIO_KEEP);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 5), DL_PRIO_IDLE);
+	/* cycles 10 s apart: all four end before the next one */
+	w.cfg.plan_interval = 10;
+	w_plan(&w, 100);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->ending_soon, 4);
+	/* nothing left to start: the tasks that end free CPUs for others */
+	w.cfg.plan_interval = 2;
+	a->phase[DL_MAP].tasks = 8;
+	w_plan(&w, 100);
+	pa = fx_world_get(&w, 1);
+	ck_assert_uint_eq(pa->ending_soon, 2);
+	dl_decide(pa, d);
+	ck_assert_uint_eq(d[0].keep_below, 0);
+	fx_world_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("adaptive");
@@ -698,6 +745,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_claim_held_capacity);
 	tcase_add_test(tc, test_claim_counts_from_held_end);
 	tcase_add_test(tc, test_late_without_cpu);
+	tcase_add_test(tc, test_wave_end_keeps_urgency);
 	suite_add_tcase(s, tc);
 	return s;
 }

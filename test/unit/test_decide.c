@@ -26,6 +26,19 @@ static struct dl_plan_job entry(uint64_t map, uint64_t reduce, int phase)
 	return pj;
 }
 
+/* A map-only entry the plan needs all of: alloc tasks, urgent */
+static struct dl_plan_job urgent_entry(uint64_t map, uint32_t alloc,
+				       uint32_t rank)
+{
+	struct dl_plan_job pj = entry(map, 0, DL_MAP);
+
+	pj.alloc = alloc;
+	pj.alloc_for_need = alloc;
+	pj.urgent = true;
+	pj.rank = rank;
+	return pj;
+}
+
 START_TEST(active_phase_only)
 {
 	struct dl_plan_job pj = entry(10, 11, DL_MAP);
@@ -80,6 +93,50 @@ START_TEST(throttle_urgency_hold)
 	dl_decide(&pj, d);
 	ck_assert_int_eq(dl_decide_prio(&d[0], 3), DL_PRIO_URGENT);
 	ck_assert_int_eq(dl_decide_prio(&d[0], 4), DL_PRIO_IDLE);
+	/* tasks about to end do not count towards the need while tasks are
+	 * left to start: 4 run for a need of 4, 3 of them ending.  Kept
+	 * above jobs without deadlines, below the urgent arrays */
+	pj.need = 4;
+	pj.ending_soon = 3;
+	pj.pending[DL_MAP] = 2;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].urgent_below, 4);
+	ck_assert_uint_eq(d[0].keep_below, 7);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 3), DL_PRIO_URGENT);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 4), DL_PRIO_KEEP);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 6), DL_PRIO_KEEP);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 7), DL_PRIO_IDLE);
+	ck_assert_str_eq(dl_prio_mode_name(DL_PRIO_KEEP), "keep");
+	/* only the need's part of the allocation is kept: a need of 1.5
+	 * (2 tasks) with 4 allotted for it */
+	pj.need = 1.5;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, 5);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 4), DL_PRIO_KEEP);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 5), DL_PRIO_IDLE);
+	/* a need beyond the allocation keeps the allocation */
+	pj.need = 1e12;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, 7);
+	pj.alloc_for_need = UINT32_MAX;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, UINT32_MAX);
+	pj.alloc_for_need = 4;
+	/* no need known, nothing left to start, or not urgent: not kept */
+	pj.need = NAN;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, 0);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 4), DL_PRIO_IDLE);
+	pj.need = 4;
+	pj.pending[DL_MAP] = 0;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, 0);
+	pj.pending[DL_MAP] = 2;
+	pj.urgent = false;
+	dl_decide(&pj, d);
+	ck_assert_uint_eq(d[0].keep_below, 0);
+	pj.urgent = true;
+	pj.ending_soon = 0;
 	/* the need's share counts only when the plan says urgent */
 	pj.urgent = false;
 	dl_decide(&pj, d);
@@ -162,11 +219,18 @@ static struct dl_plan *copy_fixed(void *state, const struct sim_policy *self,
 static const struct sim_policy fixed_policy = {
 	.name = "fixed", .summary = "a given plan", .plan = copy_fixed};
 
-START_TEST(simulator_applies_the_same_decisions)
+/* Three jobs of six 100 s tasks on 4 CPUs, jobs 1 and 2 with deadlines,
+ * job 3 without (Slurm's own), under fixed_plan until the first plan and
+ * its dispatch are done. */
+struct fixed_run {
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct dl_config cfg;
+	struct sim_engine *e;
+};
+
+static void fixed_run_start(struct fixed_run *r)
 {
-	/* three jobs of six 100 s tasks on 4 CPUs: job 1 urgent with a
-	 * throttle of 2, job 2 idle and allotted nothing (throttle 1), job 3
-	 * without a deadline (Slurm's own) */
 	const char *cluster =
 		"{\"nodes\":[{\"name\":\"n\",\"count\":4,\"cpus\":1}]}";
 	const char *workload =
@@ -176,33 +240,46 @@ START_TEST(simulator_applies_the_same_decisions)
 		"{\"arrival\":0,\"deadline\":5000,\"maps\":6,"
 		"\"map_length\":100},"
 		"{\"arrival\":0,\"maps\":6,\"map_length\":100}]}";
-	struct sim_cluster_spec cs;
-	struct sim_workload_spec ws;
 	struct sim_options opt = {0};
-	struct dl_config cfg = fx_config();
-	struct sim_engine *e;
 	char err[256] = "";
 
+	r->cfg = fx_config();
 	ck_assert_msg(sim_cluster_parse(cluster, strlen(cluster), "cluster",
-					NULL, &cs, err, sizeof(err)) == 0,
+					NULL, &r->cs, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_msg(sim_workload_parse(workload, strlen(workload), "workload",
-					 &cs, &ws, err, sizeof(err)) == 0,
+					 &r->cs, &r->ws, err, sizeof(err)) == 0,
 		      "%s", err);
+	opt.horizon = 50; /* the first plan and its dispatch */
+	r->e = sim_engine_new(&r->cs, &r->ws, &fixed_policy, &r->cfg, &opt, err,
+			      sizeof(err));
+	ck_assert_msg(r->e != NULL, "%s", err);
+	ck_assert_int_eq(sim_engine_run(r->e, err, sizeof(err)), 0);
+}
+
+static void fixed_run_free(struct fixed_run *r)
+{
+	sim_engine_free(r->e);
+	sim_workload_spec_free(&r->ws);
+	sim_cluster_spec_free(&r->cs);
+	dl_plan_free(fixed_plan);
+	dl_config_free(&r->cfg);
+}
+
+START_TEST(simulator_applies_the_same_decisions)
+{
+	/* job 1 urgent with a throttle of 2, job 2 idle and allotted nothing
+	 * (throttle 1) */
+	struct fixed_run r;
+	struct sim_engine *e;
+
 	fixed_plan = dl_plan_new(2);
-	fixed_plan->jobs[0] = entry(1, 0, DL_MAP);
-	fixed_plan->jobs[0].alloc = 2;
-	fixed_plan->jobs[0].alloc_for_need = 2;
-	fixed_plan->jobs[0].urgent = true;
-	fixed_plan->jobs[0].rank = 1;
+	fixed_plan->jobs[0] = urgent_entry(1, 2, 1);
 	fixed_plan->jobs[1] = entry(2, 0, DL_MAP);
 	fixed_plan->jobs[1].rank = 2;
 	dl_plan_finalize(fixed_plan);
-	opt.horizon = 50; /* the first plan and its dispatch */
-	e = sim_engine_new(&cs, &ws, &fixed_policy, &cfg, &opt, err,
-			   sizeof(err));
-	ck_assert_msg(e != NULL, "%s", err);
-	ck_assert_int_eq(sim_engine_run(e, err, sizeof(err)), 0);
+	fixed_run_start(&r);
+	e = r.e;
 	for (uint32_t k = 0; k < fixed_plan->njobs; k++) {
 		const struct dl_plan_job *pj = &fixed_plan->jobs[k];
 		const struct sim_job *j = &e->jobs[pj->job_id - 1];
@@ -224,11 +301,36 @@ START_TEST(simulator_applies_the_same_decisions)
 	ck_assert_int_eq(e->jobs[0].mode[DL_MAP], DL_PRIO_IDLE);
 	ck_assert_int_eq(e->jobs[1].mode[DL_MAP], DL_PRIO_IDLE);
 	ck_assert_int_eq(e->jobs[2].mode[DL_MAP], DL_PRIO_NONE);
-	sim_engine_free(e);
-	sim_workload_spec_free(&ws);
-	sim_cluster_spec_free(&cs);
-	dl_plan_free(fixed_plan);
-	dl_config_free(&cfg);
+	fixed_run_free(&r);
+}
+END_TEST
+
+/* A kept array (its need's tasks end before the next cycle) ranks below
+ * the urgent ones and above Slurm's own jobs in the simulator as in the
+ * plugin (sched/deadline/apply.c): the urgent job 1 takes its 1 CPU, the
+ * kept job 2 its 2, job 3 without a deadline the last one. */
+START_TEST(simulator_ranks_kept_arrays)
+{
+	struct fixed_run r;
+	struct dl_decision d[2];
+
+	fixed_plan = dl_plan_new(2);
+	fixed_plan->jobs[0] = urgent_entry(1, 1, 1);
+	fixed_plan->jobs[1] = urgent_entry(2, 2, 2);
+	fixed_plan->jobs[1].alloc_for_need = 0;
+	fixed_plan->jobs[1].need = 2;
+	fixed_plan->jobs[1].ending_soon = 2;
+	fixed_plan->jobs[1].pending[DL_MAP] = 6;
+	dl_plan_finalize(fixed_plan);
+	ck_assert_uint_eq(dl_decide(&fixed_plan->jobs[1], d), 1);
+	ck_assert_int_eq(dl_decide_prio(&d[0], 0), DL_PRIO_KEEP);
+	fixed_run_start(&r);
+	ck_assert_uint_eq(r.e->jobs[0].started[DL_MAP], 1);
+	ck_assert_uint_eq(r.e->jobs[1].started[DL_MAP], 2);
+	ck_assert_uint_eq(r.e->jobs[2].started[DL_MAP], 1);
+	/* with its 2 running it is idle-only at the next plan */
+	ck_assert_int_eq(r.e->jobs[1].mode[DL_MAP], DL_PRIO_IDLE);
+	fixed_run_free(&r);
 }
 END_TEST
 
@@ -241,6 +343,7 @@ int main(void)
 	tcase_add_test(tc, throttle_urgency_hold);
 	tcase_add_test(tc, plugin_gives_back);
 	tcase_add_test(tc, simulator_applies_the_same_decisions);
+	tcase_add_test(tc, simulator_ranks_kept_arrays);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

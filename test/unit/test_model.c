@@ -203,6 +203,30 @@ START_TEST(test_partset)
 }
 END_TEST
 
+/* Running tasks predicted to have ended by a time: start + mu <= t. */
+START_TEST(test_ending_by)
+{
+	struct dl_job *j = fx_job(1, 6, 0, 100);
+	struct dl_phase *ph = &j->phase[DL_MAP];
+
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 10, 1000), 0);
+	fx_run(j, DL_MAP, 1, 0, DL_POOL_REGULAR);
+	fx_run(j, DL_MAP, 2, 5, DL_POOL_REGULAR);
+	fx_run(j, DL_MAP, 1, 9, DL_POOL_REGULAR);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 10, 9.5), 0);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 10, 10), 1);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 10, 15), 3);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 10, 1e9), 4);
+	/* no length known: none predicted */
+	ck_assert_uint_eq(dl_phase_ending_by(ph, 0, 1e9), 0);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, -1, 1e9), 0);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, NAN, 1e9), 0);
+	ck_assert_uint_eq(dl_phase_ending_by(ph, INFINITY, 1e9), 0);
+	ck_assert_uint_eq(dl_phase_ending_by(NULL, 10, 1e9), 0);
+	dl_job_free(j);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model");
@@ -216,6 +240,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_cluster_partitions);
 	tcase_add_test(tc, test_partset);
+	tcase_add_test(tc, test_ending_by);
 	suite_add_tcase(s, tc);
 	return s;
 }

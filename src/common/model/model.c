@@ -111,6 +111,17 @@ uint32_t dl_phase_pending(const struct dl_phase *ph)
 	return started >= ph->tasks ? 0 : (uint32_t) (ph->tasks - started);
 }
 
+uint32_t dl_phase_ending_by(const struct dl_phase *ph, double mu, double t)
+{
+	uint32_t n = 0;
+
+	if (!ph || !(mu > 0) || !isfinite(mu) || !ph->running)
+		return 0;
+	for (uint32_t i = 0; i < ph->nrunning; i++)
+		n += ph->running[i].start + mu <= t;
+	return n;
+}
+
 bool dl_phase_finished(const struct dl_phase *ph)
 {
 	return !ph || (uint64_t) ph->completed + ph->failed >= ph->tasks;

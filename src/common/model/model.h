@@ -170,6 +170,9 @@ int dl_phase_add_failed(struct dl_phase *ph);
 
 /* Tasks not yet started: the set U (never negative). */
 uint32_t dl_phase_pending(const struct dl_phase *ph);
+/* Running tasks predicted to have ended by time t when a task takes mu
+ * seconds (0 when mu is not a positive length). */
+uint32_t dl_phase_ending_by(const struct dl_phase *ph, double mu, double t);
 /* Tasks completed on all pools. */
 uint32_t dl_phase_done(const struct dl_phase *ph);
 bool dl_phase_finished(const struct dl_phase *ph);

@@ -33,6 +33,9 @@ enum dl_prio_mode {
 	DL_PRIO_URGENT = 1, /* above jobs without deadlines, by rank */
 	DL_PRIO_IDLE = 2,   /* below them: only idle capacity */
 	DL_PRIO_HELD = 3,   /* held by the policy (priority 0) */
+	/* above jobs without deadlines, below every urgent array: its need
+	 * runs, but tasks of it end before the next cycle */
+	DL_PRIO_KEEP = 4,
 };
 
 struct dl_decision {
@@ -42,6 +45,8 @@ struct dl_decision {
 	uint32_t throttle;     /* managed: ArrayTaskThrottle, >= 1 */
 	uint32_t rank;         /* managed: 1 = most urgent */
 	uint32_t urgent_below; /* managed: urgent while fewer tasks run */
+	uint32_t keep_below;   /* managed: else keep while fewer run (the
+				  need, plus its tasks about to end) */
 	bool hold;             /* managed: held by the policy */
 	char hold_reason[48];  /* Slurm Reason= (no spaces) */
 };

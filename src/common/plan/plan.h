@@ -67,6 +67,9 @@ struct dl_plan_job {
 	uint32_t done[DL_PHASES];
 	uint32_t running[DL_PHASES];
 	uint32_t pending[DL_PHASES];
+	/* running tasks of the active phase predicted to end before the next
+	 * plan cycle (plan/decide.c) */
+	uint32_t ending_soon;
 	double hopeless_since; /* triage: first plan that gave up on it; 0 */
 	uint64_t ahead_of;     /* triage: hopeless, run in the slack just
 				  before this feasible job; 0 = none */

@@ -67,6 +67,7 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	json_object_object_add(o, "alloc_pool", pools);
 	dl_json_put_u64(o, "alloc_for_need", j->alloc_for_need);
 	json_object_object_add(o, "urgent", json_object_new_boolean(j->urgent));
+	dl_json_put_u64(o, "ending_soon", j->ending_soon);
 	json_object_object_add(o, "managed",
 			       json_object_new_boolean(j->managed));
 	json_object_object_add(o, "hold", json_object_new_boolean(j->hold));
@@ -520,6 +521,9 @@ static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 	j->alloc_for_need = (uint32_t) dl_json_uint(
 		r, o, path, "alloc_for_need", REQ, 0, UINT32_MAX, 0);
 	j->urgent = dl_json_bool(r, o, path, "urgent", REQ, false);
+	/* optional: plans saved before it existed still load */
+	j->ending_soon = (uint32_t) dl_json_uint(r, o, path, "ending_soon", 0,
+						 0, UINT32_MAX, 0);
 	j->managed = dl_json_bool(r, o, path, "managed", REQ, false);
 	j->hold = dl_json_bool(r, o, path, "hold", REQ, false);
 	j->need = get_num(r, o, path, "need");

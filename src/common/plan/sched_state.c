@@ -550,7 +550,7 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 	r->alloc = (uint32_t) dl_json_uint(&rd, o, path, "alloc", 0, 0,
 					   UINT32_MAX, 0);
 	r->prio_mode = (uint8_t) dl_json_uint(&rd, o, path, "prio_mode", 0, 0,
-					      DL_PRIO_HELD, 0);
+					      DL_PRIO_KEEP, 0);
 	r->user_saved = dl_json_bool(&rd, o, path, "user_saved", 0, false);
 	r->user_throttle = (uint32_t) dl_json_uint(
 		&rd, o, path, "user_throttle", 0, 0, UINT32_MAX, 0);

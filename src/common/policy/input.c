@@ -68,8 +68,14 @@ bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
 	o->predicted_finish = NAN;
 	o->need = NAN;
 	o->sreq = NAN;
-	if (goal->phase_kind >= 0)
+	if (goal->phase_kind >= 0) {
+		/* the CPUs these free go to whoever ranks first when they
+		 * end, before the next cycle can re-rank (plan/decide.c) */
+		o->ending_soon =
+			dl_phase_ending_by(&job->phase[goal->phase_kind], o->mu,
+					   now + cfg->plan_interval);
 		return true;
+	}
 	o->verdict = DL_VERDICT_DONE;
 	o->cls = DL_CLASS_UNMANAGED;
 	snprintf(o->explain, sizeof(o->explain), "all tasks finished");

@@ -1143,21 +1143,34 @@ static int end_task(struct sim_engine *e, uint32_t jx, int p, uint32_t i)
 
 /* ------------------------------------------------------------- the plan */
 
-/* Order of the arrays in a dispatch: urgent ones by rank, Slurm's own by
- * submission (priority/basic: oldest first), idle ones by rank. */
+/* Order of the arrays in a dispatch: urgent ones by rank, kept ones by
+ * rank, Slurm's own by submission (priority/basic: oldest first), idle
+ * ones by rank (the plugin's priorities, sched/deadline/apply.c). */
+static int mode_group(int mode)
+{
+	switch (mode) {
+	case DL_PRIO_URGENT:
+		return 0;
+	case DL_PRIO_KEEP:
+		return 1;
+	case DL_PRIO_IDLE:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
 static int array_cmp(const void *pa, const void *pb, void *vctx)
 {
 	const struct sim_engine *e = vctx;
 	uint32_t a = *(const uint32_t *) pa, b = *(const uint32_t *) pb;
 	const struct sim_job *x = &e->jobs[a / 2], *y = &e->jobs[b / 2];
 	int gx = x->mode[a % 2], gy = y->mode[b % 2];
-	/* group: urgent 0, Slurm's 1, idle 2 */
-	int kx = gx == DL_PRIO_URGENT ? 0 : (gx == DL_PRIO_IDLE ? 2 : 1);
-	int ky = gy == DL_PRIO_URGENT ? 0 : (gy == DL_PRIO_IDLE ? 2 : 1);
+	int kx = mode_group(gx), ky = mode_group(gy);
 
 	if (kx != ky)
 		return kx - ky;
-	if (kx != 1 && x->dec[a % 2].rank != y->dec[b % 2].rank)
+	if (kx != 2 && x->dec[a % 2].rank != y->dec[b % 2].rank)
 		return x->dec[a % 2].rank < y->dec[b % 2].rank ? -1 : 1;
 	if (x->spec->arrival != y->spec->arrival)
 		return x->spec->arrival < y->spec->arrival ? -1 : 1;

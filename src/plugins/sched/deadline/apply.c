@@ -101,7 +101,8 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		     const struct dl_config *cfg, uint32_t max_other_prio,
 		     time_t now)
 {
-	uint32_t nurgent = 0, nidle = 0, kurgent = 0, kidle = 0, top;
+	uint32_t nurgent = 0, nkeep = 0, nidle = 0, kurgent = 0, kkeep = 0;
+	uint32_t kidle = 0, top;
 	int changes = 0;
 
 	/* who is urgent now: the plan's view plus the live running count */
@@ -136,15 +137,19 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			&d->a.d, job_ptr->array_recs->tot_run_tasks);
 		if (d->prio_mode == DL_PRIO_URGENT)
 			nurgent++;
+		else if (d->prio_mode == DL_PRIO_KEEP)
+			nkeep++;
 		else
 			nidle++;
 	}
-	/* urgent jobs rank above every other pending job, in plan order */
+	/* urgent jobs rank above every other pending job, in plan order;
+	 * kept ones next, still above every job without a deadline */
 	top = (uint32_t) cfg->priority_base;
-	if ((uint64_t) max_other_prio + nurgent + 1 > top)
-		top = ((uint64_t) max_other_prio + nurgent + 1 > SDL_PRIO_MAX)
+	if ((uint64_t) max_other_prio + nurgent + nkeep + 1 > top)
+		top = ((uint64_t) max_other_prio + nurgent + nkeep + 1 >
+		       SDL_PRIO_MAX)
 			      ? SDL_PRIO_MAX
-			      : max_other_prio + nurgent + 1;
+			      : max_other_prio + nurgent + nkeep + 1;
 
 	for (uint32_t i = 0; i < ndec; i++) {
 		struct sdl_decision *d = &dec[i];
@@ -199,6 +204,8 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		}
 		if (d->prio_mode == DL_PRIO_URGENT)
 			d->prio = top - kurgent++;
+		else if (d->prio_mode == DL_PRIO_KEEP)
+			d->prio = top - nurgent - kkeep++;
 		else
 			d->prio =
 				2 + (nidle - ++kidle); /* 1 is Slurm's floor */

@@ -236,7 +236,7 @@ static void _cycle(bool due)
 	struct dl_job **jobs = NULL;
 	struct sdl_decision *dec = NULL;
 	struct dl_plan *plan, *prev;
-	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0;
+	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0, kept = 0;
 	uint64_t t0, snap_us, apply_us, sig, finished;
 	char err[256], est[48];
 	int changes;
@@ -338,16 +338,18 @@ static void _cycle(bool due)
 	for (uint32_t i = 0; i < ndec; i++) {
 		managed += dec[i].a.d.manage && !dec[i].gone;
 		urgent += dec[i].prio_mode == DL_PRIO_URGENT;
+		kept += dec[i].prio_mode == DL_PRIO_KEEP;
 	}
 	if (njobs || cfg.debug)
 		info("%s: cycle %" PRIu64
-		     ": %u jobs, %u arrays managed (%u urgent), %d changes; "
+		     ": %u jobs, %u arrays managed (%u urgent, %u kept), "
+		     "%d changes; "
 		     "compute %" PRIu64 " us, lock hold %" PRIu64
 		     " us (snapshot %" PRIu64 " + apply %" PRIu64
 		     "); estimator %s",
-		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, changes,
-		     plan->stats.compute_us, snap_us + apply_us, snap_us,
-		     apply_us, plan->stats.estimator);
+		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, kept,
+		     changes, plan->stats.compute_us, snap_us + apply_us,
+		     snap_us, apply_us, plan->stats.estimator);
 	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
 		rt_logged = dl_rt_count(in.rt);
 		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
