@@ -74,27 +74,19 @@ if (cd build-asan && ../configure -q --enable-sanitizers --without-slurm-source 
 summaries build-asan
 
 stage "unit tests under valgrind"
-# $jobs tests at once; each leaves TEST.valgrind and, when it fails,
-# TEST.vgfail
-vg_one() {
-	rm -f "$1.vgfail"
-	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect "$1" >"$1.valgrind" 2>&1 ||
-		: >"$1.vgfail"
-}
+# $jobs tests at once, the next starting as soon as one ends; each leaves
+# TEST.valgrind and, when it fails, TEST.vgfail
 vg_tests=""
 for t in build/test/unit/test_*; do
 	[ -x "$t" ] && [ -f "$t" ] || continue
 	case "$t" in *.o|*.log|*.trs|*.valgrind|*.vgfail) continue ;; esac
 	vg_tests="$vg_tests $t"
 done
-running=0
-for t in $vg_tests; do
-	vg_one "$t" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then wait; running=0; fi
-done
-wait
+# shellcheck disable=SC2016 # $1 is the test, expanded by the inner sh
+printf '%s\n' $vg_tests | xargs -P "$jobs" -I{} sh -c 'rm -f "$1.vgfail"
+	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect "$1" >"$1.valgrind" 2>&1 ||
+		: >"$1.vgfail"' vg_one {} || true
 vg_fail=0
 for t in $vg_tests; do
 	if [ -e "$t.vgfail" ]; then

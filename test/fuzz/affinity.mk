@@ -7,6 +7,6 @@ test_fuzz_replay_locality_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORPUS_DIR='"$(abs_top_srcdir)/test/fuzz/corpus/fuzz_locality"'
 test_fuzz_replay_locality_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 FUZZ_BINS += test/fuzz/bin/fuzz_locality
-test/fuzz/bin/fuzz_locality: $(srcdir)/test/fuzz/fuzz_locality.c $(FUZZ_CORE)
+test/fuzz/bin/fuzz_locality: $(srcdir)/test/fuzz/fuzz_locality.c $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)

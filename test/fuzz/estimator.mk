@@ -20,10 +20,10 @@ test_fuzz_replay_est_response_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_est_request test/fuzz/bin/fuzz_est_response
 test/fuzz/bin/fuzz_est_request: $(srcdir)/test/fuzz/fuzz_est_request.c \
-		$(FUZZ_EST_DAEMON) $(FUZZ_CORE)
+		$(FUZZ_EST_DAEMON) $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -I. $(SQLITE_CFLAGS) -o $@ $^ $(FUZZ_LIBS) $(SQLITE_LIBS)
 test/fuzz/bin/fuzz_est_response: $(srcdir)/test/fuzz/fuzz_est_response.c \
-		$(FUZZ_CORE)
+		$(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)

@@ -4,12 +4,26 @@
 #  - `make fuzz` builds libFuzzer binaries with clang (ASan+UBSan) in
 #    test/fuzz/bin/, and `make fuzz-run FUZZ_SECONDS=N` runs each for N s.
 # Other fragments add their targets to FUZZ_BINS with the same recipe.
+# The core is compiled once into FUZZ_CORE_LIB (clang, instrumented for
+# the fuzzer) and every target links it: compiling the core per target
+# took a minute of CPU each.
 FUZZ_SECONDS = 30
 FUZZ_BINS =
 FUZZ_CORE = $(addprefix $(srcdir)/,$(filter %.c,$(DL_CORE_SOURCES) $(DL_TOOLS_SOURCES)))
 FUZZ_CC = $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) $(JSONC_CFLAGS)
 FUZZ_LIBS = $(JSONC_LIBS) -lm -lpthread
+FUZZ_CORE_LIB = test/fuzz/bin/libfuzzcore.a
+FUZZ_CORE_OBJS = $(patsubst $(srcdir)/%.c,test/fuzz/obj/%.o,$(FUZZ_CORE))
+# objects: -fsanitize=fuzzer-no-link (coverage without libFuzzer's main)
+test/fuzz/obj/%.o: $(abs_top_srcdir)/%.c
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(CLANG) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+		-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) \
+		$(JSONC_CFLAGS) -c -o $@ $<
+$(FUZZ_CORE_LIB): $(FUZZ_CORE_OBJS)
+	@$(MKDIR_P) test/fuzz/bin
+	$(AM_V_GEN)rm -f $@ && $(AR) rcs $@ $(FUZZ_CORE_OBJS)
 EXTRA_DIST += test/fuzz/corpus test/fuzz/run-fuzzers.sh
 
 check_PROGRAMS += test/fuzz/replay_config test/fuzz/replay_plan_json
@@ -24,10 +38,10 @@ test_fuzz_replay_plan_json_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS) \
 test_fuzz_replay_plan_json_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_config test/fuzz/bin/fuzz_plan_json
-test/fuzz/bin/fuzz_config: $(srcdir)/test/fuzz/fuzz_config.c $(FUZZ_CORE)
+test/fuzz/bin/fuzz_config: $(srcdir)/test/fuzz/fuzz_config.c $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)
-test/fuzz/bin/fuzz_plan_json: $(srcdir)/test/fuzz/fuzz_plan_json.c $(FUZZ_CORE)
+test/fuzz/bin/fuzz_plan_json: $(srcdir)/test/fuzz/fuzz_plan_json.c $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)
 
@@ -36,5 +50,5 @@ fuzz-run: fuzz
 	$(srcdir)/test/fuzz/run-fuzzers.sh $(FUZZ_SECONDS) $(srcdir)/test/fuzz/corpus $(FUZZ_BINS)
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf test/fuzz/bin test/fuzz/work
+	rm -rf test/fuzz/bin test/fuzz/obj test/fuzz/work
 .PHONY: fuzz fuzz-run clean-fuzz

@@ -7,6 +7,6 @@ test_fuzz_replay_rt_state_CPPFLAGS = $(AM_CPPFLAGS) \
 test_fuzz_replay_rt_state_LDADD = $(DL_TOOLS_LIBS) $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_rt_state
-test/fuzz/bin/fuzz_rt_state: $(srcdir)/test/fuzz/fuzz_rt_state.c $(FUZZ_CORE)
+test/fuzz/bin/fuzz_rt_state: $(srcdir)/test/fuzz/fuzz_rt_state.c $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)

@@ -11,6 +11,6 @@ test_fuzz_replay_sched_state_CPPFLAGS = $(AM_CPPFLAGS) \
 test_fuzz_replay_sched_state_LDADD = $(DL_TOOLS_LIBS) \
 	$(FUZZ_LIBS)
 FUZZ_BINS += test/fuzz/bin/fuzz_sched_state
-test/fuzz/bin/fuzz_sched_state: $(srcdir)/test/fuzz/fuzz_sched_state.c $(FUZZ_CORE)
+test/fuzz/bin/fuzz_sched_state: $(srcdir)/test/fuzz/fuzz_sched_state.c $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)

@@ -9,6 +9,6 @@ test_fuzz_replay_sim_input_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS) \
 test_fuzz_replay_sim_input_LDADD = src/sim/libsim.la $(FUZZ_LIBS)
 
 FUZZ_BINS += test/fuzz/bin/fuzz_sim_input
-test/fuzz/bin/fuzz_sim_input: $(srcdir)/test/fuzz/fuzz_sim_input.c $(FUZZ_SIM_SRC) $(FUZZ_CORE)
+test/fuzz/bin/fuzz_sim_input: $(srcdir)/test/fuzz/fuzz_sim_input.c $(FUZZ_SIM_SRC) $(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -o $@ $^ $(FUZZ_LIBS)

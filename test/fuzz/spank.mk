@@ -13,7 +13,7 @@ test_fuzz_replay_spank_opts_LDADD = $(DL_TOOLS_LIBS) \
 FUZZ_BINS += test/fuzz/bin/fuzz_spank_opts
 test/fuzz/bin/fuzz_spank_opts: $(srcdir)/test/fuzz/fuzz_spank_opts.c \
 		$(addprefix $(srcdir)/,$(filter %.c,$(SPANK_OPTS_SOURCES))) \
-		$(FUZZ_CORE)
+		$(FUZZ_CORE_LIB)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_CC)$(FUZZ_CC) -I$(srcdir)/src/plugins/spank -o $@ $^ \
 		$(SLURM_LIBS) $(FUZZ_LIBS)
