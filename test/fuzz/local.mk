@@ -10,17 +10,17 @@
 FUZZ_SECONDS = 30
 FUZZ_BINS =
 FUZZ_CORE = $(addprefix $(srcdir)/,$(filter %.c,$(DL_CORE_SOURCES) $(DL_TOOLS_SOURCES)))
-FUZZ_CC = $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) $(JSONC_CFLAGS)
+FUZZ_FLAGS = -g -O1 -fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) \
+	$(JSONC_CFLAGS)
+FUZZ_CC = $(CLANG) -fsanitize=fuzzer,address,undefined $(FUZZ_FLAGS)
 FUZZ_LIBS = $(JSONC_LIBS) -lm -lpthread
 FUZZ_CORE_LIB = test/fuzz/bin/libfuzzcore.a
 FUZZ_CORE_OBJS = $(patsubst $(srcdir)/%.c,test/fuzz/obj/%.o,$(FUZZ_CORE))
 # objects: -fsanitize=fuzzer-no-link (coverage without libFuzzer's main)
 test/fuzz/obj/%.o: $(abs_top_srcdir)/%.c
 	@$(MKDIR_P) $(@D)
-	$(AM_V_CC)$(CLANG) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-		-fno-sanitize-recover=all -std=gnu11 $(AM_CPPFLAGS) \
-		$(JSONC_CFLAGS) -c -o $@ $<
+	$(AM_V_CC)$(CLANG) -fsanitize=fuzzer-no-link,address,undefined \
+		$(FUZZ_FLAGS) -c -o $@ $<
 $(FUZZ_CORE_LIB): $(FUZZ_CORE_OBJS)
 	@$(MKDIR_P) test/fuzz/bin
 	$(AM_V_GEN)rm -f $@ && $(AR) rcs $@ $(FUZZ_CORE_OBJS)
