@@ -21,6 +21,7 @@
 #   google-all             the four files together (3,810 jobs, far more
 #                          work than the 100 x 4 CPUs hold)
 #   alibaba-3h             the first 3 hours of the Alibaba 2017 batch jobs
+#   alibaba-h3, -h6, -h9   two hours of them from hour 3, 6 and 9
 #   fb2010-1.5h            the first 90 minutes of SWIM FB-2010
 # Policies (default): triage, edf, fifo, adaptive.  Writes DIR/<cell>-k<K>/
 # (summaries, oracle.json, the command), DIR/traces.tsv and DIR/table.md.
@@ -31,7 +32,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 TRACES=
-CELLS="google-p1 google-p2 google-all alibaba-3h fb2010-1.5h"
+CELLS="google-p1 google-p2 google-all alibaba-3h alibaba-h3 alibaba-h6 alibaba-h9 fb2010-1.5h"
 KS=1.5
 SEED=1
 WANT=triage,edf,fifo,adaptive
@@ -66,6 +67,7 @@ gen() {
 	google-p2) set -- "$2" "$3" google2011 --task-events "$(gparts 2)" ;;
 	google-all) set -- "$2" "$3" google2011 --task-events "$(gparts 1 2 3 4)" ;;
 	alibaba-3h) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from 0 --to 10800 ;;
+	alibaba-h[369]) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from $((${1#alibaba-h} * 3600)) --to $((${1#alibaba-h} * 3600 + 7200)) ;;
 	fb2010-1.5h) set -- "$2" "$3" swim --trace "$TRACES/swim-fb2010/FB-2010_samples_24_times_1hr_0.tsv" --from 0 --to 5400 ;;
 	*) sim_die "unknown cell $1" ;;
 	esac

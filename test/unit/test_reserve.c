@@ -9,6 +9,7 @@
  * jobs' typical task (BlockingUnknown), and beside a job given up only
  * feasible jobs are freed of the reserve (BlockingUnderLoad).
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -635,26 +636,34 @@ START_TEST(unknown_job_leaves_the_reserve)
 }
 END_TEST
 
+/* A partition under load: job 1's 100 long tasks due in 3,000 s beside
+ * job 2, 100 s of work due in 50 s, given up. */
+static void w_under_load(struct fx_world *w, uint32_t cpus)
+{
+	w_init(w, cpus, "0.2");
+	w_job(w, 1, 100, 100, 3000);
+	w_job(w, 2, 1, 100, 50);
+}
+
 /* BlockingUnderLoad: beside a job given up, the feasible long job runs
  * as wide as it can either way; the job of unknown length keeps leaving
- * the reserve with =yes, without the floor its presumed length gave it
- * (2 tasks alone): one task beside the 100 the feasible one may hold.
- * With =no it takes every CPU (the partition's reserve off). */
+ * the reserve with =yes, without the floor its presumed length gave it,
+ * but with its part of the reserve (0.2 x 10 CPUs, alone: 2 tasks)
+ * beside the 100 the feasible one may hold.  With =no it takes every CPU
+ * (the partition's reserve off). */
 START_TEST(reserve_under_load)
 {
 	struct fx_world w;
 	struct dl_plan *prev = history3(300);
 
-	w_init(&w, 10, "0.2");
-	w_job(&w, 1, 100, 100, 3000);
-	w_job(&w, 2, 1, 100, 50); /* 100 s of work due in 50 s */
+	w_under_load(&w, 10);
 	w_unknown(&w, 3, 100, 40000);
 	w_plan(&w, prev);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
 	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_NO_DATA);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 2);
 	ck_assert_int_eq(
 		dl_config_set(&w.cfg, "BlockingUnderLoad", "no", NULL, 0), 0);
 	w_plan(&w, prev);
@@ -671,6 +680,75 @@ START_TEST(reserve_under_load)
 	w_plan(&w, prev);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 2);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
+/* Max-min fair: demands within an equal part are met whole, what they
+ * leave is split equally among the larger ones. */
+START_TEST(fair_split)
+{
+	double d[4] = {1, 10, 3, 10}, e[3] = {NAN, -2, 4}, one = 5;
+
+	ck_assert_int_eq(dl_reserve_fair_split(d, 4, 12), 0);
+	ck_assert_double_eq(d[0], 1);
+	ck_assert_double_eq(d[2], 3);
+	ck_assert_double_eq(d[1], 4); /* (12 - 1 - 3) / 2 */
+	ck_assert_double_eq(d[3], 4);
+	/* enough for all: every demand whole */
+	d[0] = 1, d[1] = 10, d[2] = 3, d[3] = 10;
+	ck_assert_int_eq(dl_reserve_fair_split(d, 4, 100), 0);
+	ck_assert_double_eq(d[1] + d[3], 20);
+	/* bad demands ask for nothing; a total below 0 is 0 */
+	ck_assert_int_eq(dl_reserve_fair_split(e, 3, 3), 0);
+	ck_assert_double_eq(e[0], 0);
+	ck_assert_double_eq(e[1], 0);
+	ck_assert_double_eq(e[2], 3);
+	ck_assert_int_eq(dl_reserve_fair_split(&one, 1, -1), 0);
+	ck_assert_double_eq(one, 0);
+	ck_assert_int_eq(dl_reserve_fair_split(NULL, 0, 1), 0);
+	ck_assert_int_eq(dl_reserve_fair_split(NULL, 2, 1), EINVAL);
+}
+END_TEST
+
+/* Under load the jobs of unknown length share the reserve max-min fair:
+ * on 40 CPUs with 0.2 reserved (8), a 3-task job gets all 3 and a
+ * 100-task one the other 5, though the big one is due first; with the
+ * 3-task job alone it keeps its 3 however little room the long jobs
+ * leave. */
+START_TEST(unknown_jobs_share_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history3(300);
+
+	w_under_load(&w, 40);
+	w_unknown(&w, 3, 100, 30000);
+	w_unknown(&w, 4, 3, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 5);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->alloc, 3);
+	fx_world_free(&w);
+
+	w_under_load(&w, 40);
+	w_unknown(&w, 4, 3, 40000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->alloc, 3);
+	fx_world_free(&w);
+
+	/* no job given up: job 1 takes the 32 CPUs long tasks may hold;
+	 * the job of unknown length keeps the larger of its floor (2 with
+	 * 300-s tasks) and its part of the reserve, all 8 CPUs of it */
+	w_init(&w, 40, "0.2");
+	w_job(&w, 1, 100, 100, 2000);
+	w_unknown(&w, 3, 100, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 32);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 8);
 	fx_world_free(&w);
 	dl_plan_free(prev);
 }
@@ -696,6 +774,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, typical_grain);
 	tcase_add_test(tc, unknown_job_leaves_the_reserve);
 	tcase_add_test(tc, reserve_under_load);
+	tcase_add_test(tc, fair_split);
+	tcase_add_test(tc, unknown_jobs_share_the_reserve);
 	suite_add_tcase(s, tc);
 	return s;
 }

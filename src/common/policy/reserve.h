@@ -31,8 +31,12 @@
  * keeps it from taking every CPU for hours before its first task ends;
  * where jobs' tasks are typically short it is not held back.  It keeps the
  * floor its deadline needs with tasks of that length, except under load
- * (below), where it runs in the room the others leave (at least one task)
- * until a task ends and measures it.
+ * (below).  Besides, the jobs of unknown length share the reserve itself
+ * max-min fair (dl_reserve_fair_split, running tasks included): the width
+ * that meets a deadline is unknown while the length is, and only every
+ * task left is safe; a job keeps that if it is within an equal part, so a
+ * big one cannot take what the small ones need, and together they hold no
+ * more than the reserve until their first tasks end and measure them.
  *
  * The rule, per partition, jobs in rank order: a long phase may run
  *   max(floor, room)  tasks at once, never more than it has left, and at
@@ -54,7 +58,8 @@
  *   BlockingUnderLoad=yes  every feasible job with known task lengths is
  *     freed of the reserve there (it may run as wide as it can); given-up
  *     jobs and phases of unknown length keep leaving it, the latter
- *     without their presumed floor.  Under overload
+ *     with their fair part of the reserve but without their presumed
+ *     floor.  Under overload
  *     the jobs that can still meet their deadlines run unrestricted, while
  *     work already lost or not yet measured cannot fill the partition with
  *     long tasks that block the short jobs arriving next.
@@ -110,6 +115,19 @@ uint32_t dl_reserve_floor(double need, uint32_t rem, double margin);
  * included); INFINITY when share <= 0. */
 double dl_reserve_budget(const struct dl_capacity *full, uint32_t part,
 			 double share);
+
+/* The CPUs of the reserve itself: share (at most 1) x the CPUs of
+ * partition `part`'s classes in `full`; 0 when share <= 0 or full is
+ * NULL.  What the jobs of unknown length share (BlockingUnknown). */
+double dl_reserve_share_cpus(const struct dl_capacity *full, uint32_t part,
+			     double share);
+
+/* Max-min fair split of `total` (below 0: 0) among n demands, in place:
+ * each demand no larger than an equal part of what the smaller ones leave
+ * is met whole, the larger ones get that equal part.  A demand NaN or
+ * below 0 asks for nothing.  0 (also for n = 0), EINVAL for no demand
+ * array, or ENOMEM (demand untouched then). */
+int dl_reserve_fair_split(double *demand, uint32_t n, double total);
 
 /* The rule: tasks of a long phase that may run at once, given `budget`,
  * the CPUs `others` of the other long tasks, `cpu` per task (> 0), the

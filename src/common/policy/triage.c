@@ -72,6 +72,7 @@ struct tjob {
 	 * the concurrency it keeps while ahead */
 	bool blocking;
 	uint32_t keep;
+	uint32_t pool_keep; /* unknown length: its part of the reserve */
 	double grain; /* the longest mean task length of its phases left */
 	bool aged;    /* given up for HopelessAging or longer (sort_behind) */
 };
@@ -1327,8 +1328,8 @@ static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 		if (!t->blocking || !ahead(c, t) ||
 		    !dl_la_compete(c->mean, t->job->partition, part))
 			continue;
-		if (t->state == T_NODATA && t->keep > 0) {
-			t->keep = 0;
+		if (t->state == T_NODATA && t->keep > t->pool_keep) {
+			t->keep = t->pool_keep;
 			was = true;
 		} else if (t->state != T_NODATA && t->keep < t->rem) {
 			t->keep = t->rem;
@@ -1338,6 +1339,70 @@ static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 	if (was)
 		reserve_keeps(c, UINT32_MAX);
 	return was;
+}
+
+/* BlockingUnknown: the jobs of unknown length share the reserve.  Such a
+ * job's length is a guess, so the width that meets its deadline is unknown
+ * too; the only safe one is every task it has left.  The reserve
+ * (BlockingReserve x the partition's CPUs) is shared max-min fair among
+ * them, running tasks included: a job gets all it has left if that is no
+ * more than an equal part, and the larger ones split the rest equally,
+ * so one big job of unknown length cannot take what the small ones need
+ * and together they hold no more than the reserve (and the tasks they
+ * run already) while their first tasks measure them.  Without load a job
+ * keeps at least the floor its presumed length gives. */
+static int reserve_unknown_pool(struct tctx *c, const struct dl_capacity *full)
+{
+	uint32_t *idx, n = 0;
+	double *demand;
+	int rc;
+
+	if (!c->slacks || !(c->unknown_len > 0) || !c->rl.budget)
+		return 0;
+	idx = malloc((c->nedf + 1) * sizeof(*idx));
+	demand = malloc((c->nedf + 1) * sizeof(*demand));
+	if (!idx || !demand) {
+		free(idx);
+		free(demand);
+		return ENOMEM;
+	}
+	for (uint32_t p = 0; p < c->rl.npart; p++) {
+		double pool = dl_reserve_share_cpus(
+			full, p, c->in->cfg->blocking_reserve);
+
+		n = 0;
+		for (uint32_t k = 0; k < c->nedf; k++) {
+			const struct tjob *t = &c->t[c->edf[k]];
+
+			if (t->blocking && t->state == T_NODATA &&
+			    t->job->partition == p && t->cpu > 0)
+				idx[n++] = c->edf[k];
+		}
+		for (uint32_t k = 0; k < n; k++)
+			demand[k] = c->t[idx[k]].rem * c->t[idx[k]].cpu;
+		if ((rc = dl_reserve_fair_split(demand, n, pool))) {
+			free(idx);
+			free(demand);
+			return rc;
+		}
+		for (uint32_t k = 0; k < n; k++) {
+			struct tjob *t = &c->t[idx[k]];
+			uint32_t running =
+				t->job->phase[t->goal.phase_kind].nrunning;
+			double w = floor(demand[k] / t->cpu + 1e-9);
+			uint32_t keep = w >= t->rem ? t->rem : (uint32_t) w;
+
+			t->pool_keep = keep > running ? keep : running;
+			if (t->keep < t->pool_keep)
+				t->keep = t->pool_keep;
+		}
+	}
+	free(idx);
+	free(demand);
+	/* the final order was built with the keeps before: the lookahead
+	 * reserve_decide runs must apply these */
+	reserve_keeps(c, UINT32_MAX);
+	return 0;
 }
 
 /* A job competing with `part` is given up, late at its place or made late
@@ -1690,7 +1755,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		/* the jobs behind are followed an hour past the last
 		 * deadline ahead; later than that they finish "long" after */
 		h2 = horizon + 3600;
-		if ((rc = reserve_decide(&c, n, h2)))
+		if ((rc = reserve_unknown_pool(&c, &full)) ||
+		    (rc = reserve_decide(&c, n, h2)))
 			goto fail;
 		plan->stats.grants = dl_la_batches(c.mean);
 		for (uint32_t k = 0; k < c.nedf; k++) {
