@@ -645,6 +645,24 @@ static void w_under_load(struct fx_world *w, uint32_t cpus)
 	w_job(w, 2, 1, 100, 50);
 }
 
+/* No job given up: job 1's 100 long tasks due in 2,000 s (on track)
+ * beside job 3, 100 tasks of unknown length due in 40,000 s.  Job 3's
+ * allocation. */
+static uint32_t unknown_beside_long(const struct dl_plan *prev, uint32_t cpus)
+{
+	struct fx_world w;
+	uint32_t alloc;
+
+	w_init(&w, cpus, "0.2");
+	w_job(&w, 1, 100, 100, 2000);
+	w_unknown(&w, 3, 100, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	alloc = fx_world_get(&w, 3)->alloc;
+	fx_world_free(&w);
+	return alloc;
+}
+
 /* BlockingUnderLoad: beside a job given up, the feasible long job runs
  * as wide as it can either way; the job of unknown length keeps leaving
  * the reserve with =yes, without the floor its presumed length gave it,
@@ -673,14 +691,8 @@ START_TEST(reserve_under_load)
 
 	/* no job given up: the unknown one keeps its floor beside the
 	 * known long one (8 CPUs for long tasks: 8 - 1's floor of 6 = 2,
-	 * its own floor 2) */
-	w_init(&w, 10, "0.2");
-	w_job(&w, 1, 100, 100, 2000);
-	w_unknown(&w, 3, 100, 40000);
-	w_plan(&w, prev);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 2);
-	fx_world_free(&w);
+	 * its own floor 2, its part of the reserve 2) */
+	ck_assert_uint_eq(unknown_beside_long(prev, 10), 2);
 	dl_plan_free(prev);
 }
 END_TEST
@@ -742,14 +754,7 @@ START_TEST(unknown_jobs_share_the_reserve)
 	/* no job given up: job 1 takes the 32 CPUs long tasks may hold;
 	 * the job of unknown length keeps the larger of its floor (2 with
 	 * 300-s tasks) and its part of the reserve, all 8 CPUs of it */
-	w_init(&w, 40, "0.2");
-	w_job(&w, 1, 100, 100, 2000);
-	w_unknown(&w, 3, 100, 40000);
-	w_plan(&w, prev);
-	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
-	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 32);
-	ck_assert_uint_eq(fx_world_get(&w, 3)->alloc, 8);
-	fx_world_free(&w);
+	ck_assert_uint_eq(unknown_beside_long(prev, 40), 8);
 	dl_plan_free(prev);
 }
 END_TEST
