@@ -40,6 +40,7 @@ DL_CORE_SOURCES = \
 	src/common/policy/lookahead.c src/common/policy/lookahead.h \
 	src/common/policy/triage.c src/common/policy/triage.h \
 	src/common/policy/reserve.c src/common/policy/reserve.h \
+	src/common/policy/fair.c src/common/policy/fair.h \
 	src/common/realtime/realtime.h src/common/realtime/internal.h \
 	src/common/realtime/state.c \
 	src/common/realtime/pool.c src/common/realtime/pool.h \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/plan/decide.h"
+#include "common/policy/fair.h"
 #include "common/policy/lookahead.h"
 #include "common/policy/policy.h"
 #include "common/policy/reserve.h"
@@ -703,24 +704,24 @@ START_TEST(fair_split)
 {
 	double d[4] = {1, 10, 3, 10}, e[3] = {NAN, -2, 4}, one = 5;
 
-	ck_assert_int_eq(dl_reserve_fair_split(d, 4, 12), 0);
+	ck_assert_int_eq(dl_fair_split(d, 4, 12), 0);
 	ck_assert_double_eq(d[0], 1);
 	ck_assert_double_eq(d[2], 3);
 	ck_assert_double_eq(d[1], 4); /* (12 - 1 - 3) / 2 */
 	ck_assert_double_eq(d[3], 4);
 	/* enough for all: every demand whole */
 	d[0] = 1, d[1] = 10, d[2] = 3, d[3] = 10;
-	ck_assert_int_eq(dl_reserve_fair_split(d, 4, 100), 0);
+	ck_assert_int_eq(dl_fair_split(d, 4, 100), 0);
 	ck_assert_double_eq(d[1] + d[3], 20);
 	/* bad demands ask for nothing; a total below 0 is 0 */
-	ck_assert_int_eq(dl_reserve_fair_split(e, 3, 3), 0);
+	ck_assert_int_eq(dl_fair_split(e, 3, 3), 0);
 	ck_assert_double_eq(e[0], 0);
 	ck_assert_double_eq(e[1], 0);
 	ck_assert_double_eq(e[2], 3);
-	ck_assert_int_eq(dl_reserve_fair_split(&one, 1, -1), 0);
+	ck_assert_int_eq(dl_fair_split(&one, 1, -1), 0);
 	ck_assert_double_eq(one, 0);
-	ck_assert_int_eq(dl_reserve_fair_split(NULL, 0, 1), 0);
-	ck_assert_int_eq(dl_reserve_fair_split(NULL, 2, 1), EINVAL);
+	ck_assert_int_eq(dl_fair_split(NULL, 0, 1), 0);
+	ck_assert_int_eq(dl_fair_split(NULL, 2, 1), EINVAL);
 }
 END_TEST
 

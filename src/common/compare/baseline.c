@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "common/policy/capacity.h"
+#include "common/policy/fair.h"
 #include "common/estimate/estimate.h"
 #include "common/estimate/goal.h"
 #include "common/io/clock.h"
@@ -151,16 +152,13 @@ static void fair_shares(struct bjob *a, uint32_t n,
 			const struct dl_capacity *cap)
 {
 	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	double *demand = malloc((n ? n : 1) * sizeof(*demand));
 	bool *seen = calloc(n ? n : 1, sizeof(*seen));
 
-	if (!idx || !seen) {
-		free(idx);
-		free(seen);
-		return; /* shares stay 0: leftover hands out everything */
-	}
+	if (!idx || !demand || !seen)
+		goto out; /* shares stay 0: leftover hands out everything */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t part, m = 0;
-		double capacity = 0, level;
 
 		if (seen[i] || !a[i].active)
 			continue;
@@ -168,46 +166,22 @@ static void fair_shares(struct bjob *a, uint32_t n,
 		for (uint32_t k = i; k < n; k++)
 			if (a[k].active && a[k].job->partition == part) {
 				seen[k] = true;
+				demand[m] = a[k].rem * a[k].cpu;
 				idx[m++] = k;
 			}
-		for (uint32_t c = 0; c < cap->ncls; c++)
-			if (dl_capclass_serves(&cap->cls[c], part))
-				capacity += cap->cls[c].cpus_total;
-		/* demands ascending: each job below the level takes its
-		 * whole demand, the rest split what remains equally */
-		for (uint32_t x = 1; x < m; x++)
-			for (uint32_t y = x; y > 0; y--) {
-				double dy = a[idx[y]].rem * a[idx[y]].cpu;
-				double dp =
-					a[idx[y - 1]].rem * a[idx[y - 1]].cpu;
-
-				if (dp <= dy)
-					break;
-				uint32_t t = idx[y];
-				idx[y] = idx[y - 1];
-				idx[y - 1] = t;
-			}
-		level = 0;
+		if (dl_fair_split(demand, m,
+				  dl_capacity_partition_cpus(cap, part)))
+			goto out;
 		for (uint32_t x = 0; x < m; x++) {
-			double d = a[idx[x]].rem * a[idx[x]].cpu;
-			double even = capacity / (double) (m - x);
+			struct bjob *b = &a[idx[x]];
+			double s = floor(demand[x] / b->cpu + 1e-9);
 
-			if (d <= even) {
-				capacity -= d;
-				a[idx[x]].need = a[idx[x]].rem;
-				continue;
-			}
-			level = even;
-			for (uint32_t y = x; y < m; y++) {
-				struct bjob *b = &a[idx[y]];
-				double s = floor(level / b->cpu + 1e-9);
-
-				b->need = s < b->rem ? (uint32_t) s : b->rem;
-			}
-			break;
+			b->need = s < b->rem ? (uint32_t) s : b->rem;
 		}
 	}
+out:
 	free(idx);
+	free(demand);
 	free(seen);
 }
 

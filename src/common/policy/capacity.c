@@ -14,6 +14,16 @@ bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part)
 	       dl_partset_has(&c->partitions, part);
 }
 
+double dl_capacity_partition_cpus(const struct dl_capacity *cap, uint32_t part)
+{
+	double cpus = 0;
+
+	for (uint32_t k = 0; cap && k < cap->ncls; k++)
+		if (dl_capclass_serves(&cap->cls[k], part))
+			cpus += cap->cls[k].cpus_total;
+	return cpus;
+}
+
 static int cmp_class(const void *a, const void *b)
 {
 	const struct dl_capclass *x = a, *y = b;

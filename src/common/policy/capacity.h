@@ -37,6 +37,9 @@ void dl_capacity_free(struct dl_capacity *cap);
 
 /* Whether the class's nodes take jobs of partition `part`. */
 bool dl_capclass_serves(const struct dl_capclass *c, uint32_t part);
+/* Every CPU of the classes that take jobs of partition `part` (0 for
+ * cap NULL). */
+double dl_capacity_partition_cpus(const struct dl_capacity *cap, uint32_t part);
 /* The index of the class an up node belongs to, or -1 (down node, or a
  * cluster other than the one the classes were built from). */
 int dl_capacity_class_of(const struct dl_capacity *cap,

@@ -92,22 +92,13 @@ uint32_t dl_reserve_floor(double need, uint32_t rem, double margin)
 	return f >= rem ? rem : (uint32_t) f;
 }
 
-static double partition_cpus(const struct dl_capacity *full, uint32_t part)
-{
-	double cpus = 0;
-
-	for (uint32_t k = 0; k < full->ncls; k++)
-		if (dl_capclass_serves(&full->cls[k], part))
-			cpus += full->cls[k].cpus_total;
-	return cpus;
-}
-
 double dl_reserve_budget(const struct dl_capacity *full, uint32_t part,
 			 double share)
 {
 	if (!full || !(share > 0))
 		return INFINITY;
-	return (1 - (share < 1 ? share : 1)) * partition_cpus(full, part);
+	return (1 - (share < 1 ? share : 1)) *
+	       dl_capacity_partition_cpus(full, part);
 }
 
 double dl_reserve_share_cpus(const struct dl_capacity *full, uint32_t part,
@@ -115,7 +106,7 @@ double dl_reserve_share_cpus(const struct dl_capacity *full, uint32_t part,
 {
 	if (!full || !(share > 0))
 		return 0;
-	return (share < 1 ? share : 1) * partition_cpus(full, part);
+	return (share < 1 ? share : 1) * dl_capacity_partition_cpus(full, part);
 }
 
 uint32_t dl_reserve_width(double budget, double others, double cpu,
@@ -194,40 +185,4 @@ uint32_t dl_reserve_allot(struct dl_reserve_ledger *l, uint32_t part,
 	w = dl_reserve_width(l->budget[part], others, cpu, keep, rem);
 	l->allotted[part] += (w > running ? w : running) * cpu;
 	return w;
-}
-
-static int demand_cmp(const void *a, const void *b)
-{
-	double x = **(const double *const *) a, y = **(const double *const *) b;
-
-	return (x > y) - (x < y);
-}
-
-int dl_reserve_fair_split(double *demand, uint32_t n, double total)
-{
-	double **by, left = total > 0 ? total : 0;
-
-	if (!n)
-		return 0;
-	if (!demand)
-		return EINVAL;
-	if (!(by = malloc(n * sizeof(*by))))
-		return ENOMEM;
-	for (uint32_t k = 0; k < n; k++) {
-		if (!(demand[k] > 0)) /* NaN or negative: asks for nothing */
-			demand[k] = 0;
-		by[k] = &demand[k];
-	}
-	qsort(by, n, sizeof(*by), demand_cmp);
-	/* smallest first: a demand within an equal part of what is left is
-	 * met whole, and what it leaves raises the part of the others */
-	for (uint32_t k = 0; k < n; k++) {
-		double part = left / (double) (n - k);
-
-		if (*by[k] > part)
-			*by[k] = part;
-		left -= *by[k];
-	}
-	free(by);
-	return 0;
 }

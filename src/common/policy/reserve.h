@@ -32,7 +32,7 @@
  * where jobs' tasks are typically short it is not held back.  It keeps the
  * floor its deadline needs with tasks of that length, except under load
  * (below).  Besides, the jobs of unknown length share the reserve itself
- * max-min fair (dl_reserve_fair_split, running tasks included): the width
+ * max-min fair (dl_fair_split, running tasks included): the width
  * that meets a deadline is unknown while the length is, and only every
  * task left is safe; a job keeps that if it is within an equal part, so a
  * big one cannot take what the small ones need, and together they hold no
@@ -121,13 +121,6 @@ double dl_reserve_budget(const struct dl_capacity *full, uint32_t part,
  * NULL.  What the jobs of unknown length share (BlockingUnknown). */
 double dl_reserve_share_cpus(const struct dl_capacity *full, uint32_t part,
 			     double share);
-
-/* Max-min fair split of `total` (below 0: 0) among n demands, in place:
- * each demand no larger than an equal part of what the smaller ones leave
- * is met whole, the larger ones get that equal part.  A demand NaN or
- * below 0 asks for nothing.  0 (also for n = 0), EINVAL for no demand
- * array, or ENOMEM (demand untouched then). */
-int dl_reserve_fair_split(double *demand, uint32_t n, double total);
 
 /* The rule: tasks of a long phase that may run at once, given `budget`,
  * the CPUs `others` of the other long tasks, `cpu` per task (> 0), the

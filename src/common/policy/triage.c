@@ -28,6 +28,7 @@
 #include "common/io/clock.h"
 #include "common/io/timefmt.h"
 #include "common/policy/capacity.h"
+#include "common/policy/fair.h"
 #include "common/policy/heap.h"
 #include "common/policy/lookahead.h"
 #include "common/policy/reserve.h"
@@ -1341,6 +1342,15 @@ static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 	return was;
 }
 
+static int part_cmp(const void *pa, const void *pb, void *vctx)
+{
+	const struct tjob *t = vctx;
+	uint32_t x = t[*(const uint32_t *) pa].job->partition;
+	uint32_t y = t[*(const uint32_t *) pb].job->partition;
+
+	return (x > y) - (x < y);
+}
+
 /* BlockingUnknown: the jobs of unknown length share the reserve.  Such a
  * job's length is a guess, so the width that meets its deadline is unknown
  * too; the only safe one is every task it has left.  The reserve
@@ -1355,7 +1365,7 @@ static int reserve_unknown_pool(struct tctx *c, const struct dl_capacity *full)
 {
 	uint32_t *idx, n = 0;
 	double *demand;
-	int rc;
+	int rc = 0;
 
 	if (!c->slacks || !(c->unknown_len > 0) || !c->rl.budget)
 		return 0;
@@ -1366,26 +1376,26 @@ static int reserve_unknown_pool(struct tctx *c, const struct dl_capacity *full)
 		free(demand);
 		return ENOMEM;
 	}
-	for (uint32_t p = 0; p < c->rl.npart; p++) {
-		double pool = dl_reserve_share_cpus(
-			full, p, c->in->cfg->blocking_reserve);
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
 
-		n = 0;
-		for (uint32_t k = 0; k < c->nedf; k++) {
-			const struct tjob *t = &c->t[c->edf[k]];
+		if (t->blocking && t->state == T_NODATA &&
+		    t->job->partition < c->rl.npart && t->cpu > 0)
+			idx[n++] = c->edf[k];
+	}
+	/* one partition's jobs after another: each shares its own reserve */
+	qsort_r(idx, n, sizeof(*idx), part_cmp, c->t);
+	for (uint32_t from = 0, to; !rc && from < n; from = to) {
+		uint32_t part = c->t[idx[from]].job->partition;
 
-			if (t->blocking && t->state == T_NODATA &&
-			    t->job->partition == p && t->cpu > 0)
-				idx[n++] = c->edf[k];
-		}
-		for (uint32_t k = 0; k < n; k++)
-			demand[k] = c->t[idx[k]].rem * c->t[idx[k]].cpu;
-		if ((rc = dl_reserve_fair_split(demand, n, pool))) {
-			free(idx);
-			free(demand);
-			return rc;
-		}
-		for (uint32_t k = 0; k < n; k++) {
+		for (to = from; to < n && c->t[idx[to]].job->partition == part;
+		     to++)
+			demand[to] = c->t[idx[to]].rem * c->t[idx[to]].cpu;
+		rc = dl_fair_split(
+			demand + from, to - from,
+			dl_reserve_share_cpus(full, part,
+					      c->in->cfg->blocking_reserve));
+		for (uint32_t k = from; !rc && k < to; k++) {
 			struct tjob *t = &c->t[idx[k]];
 			uint32_t running =
 				t->job->phase[t->goal.phase_kind].nrunning;
@@ -1401,8 +1411,9 @@ static int reserve_unknown_pool(struct tctx *c, const struct dl_capacity *full)
 	free(demand);
 	/* the final order was built with the keeps before: the lookahead
 	 * reserve_decide runs must apply these */
-	reserve_keeps(c, UINT32_MAX);
-	return 0;
+	if (!rc)
+		reserve_keeps(c, UINT32_MAX);
+	return rc;
 }
 
 /* A job competing with `part` is given up, late at its place or made late
