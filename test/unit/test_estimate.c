@@ -99,6 +99,59 @@ START_TEST(test_delta)
 }
 END_TEST
 
+/* The remaining time at a level of the log-normal conditioned on the
+ * time already run: mean 100, sd 50 gives s^2 = ln 1.25 and a median of
+ * 100 / sqrt(1.25) = 89.443 s for a task just started. */
+START_TEST(test_remaining_at)
+{
+	double median = 100 / sqrt(1.25), prev = 0;
+	double u[] = {0.05, 0.5, 0.95, 0, 1, NAN}, got[6];
+	double elapsed[] = {0, 30, 89.4, 200, -5, NAN, INFINITY};
+	struct dl_remaining r;
+
+	ck_assert_double_eq_tol(dl_remaining_at(100, 50, 0, 0.5, 0), median,
+				1e-6);
+	/* half the tasks still running at the median end within its
+	 * conditional median: the level's quantile of what is left */
+	ck_assert_double_eq_tol(
+		dl_remaining_at(100, 50, median, 0.5, 0) + median,
+		100 * exp(-log(1.25) / 2 + sqrt(log(1.25)) * 0.6744898), 1e-3);
+	/* higher levels end later; a long run leaves something */
+	for (double l = 0.05; l < 1; l += 0.1) {
+		double x = dl_remaining_at(100, 50, 150, l, 0);
+
+		ck_assert(x > prev);
+		prev = x;
+	}
+	/* no spread, or a level outside (0,1): dl_delta's mean - elapsed */
+	ck_assert_double_eq_tol(dl_remaining_at(100, 0, 30, 0.5, 0.1), 70, EPS);
+	ck_assert_double_eq_tol(dl_remaining_at(100, 50, 30, 1, 0.1), 70, EPS);
+	ck_assert_double_eq_tol(dl_remaining_at(100, 0, 300, 0.5, 0.1), 10,
+				EPS);
+	/* never below the floor, no estimate: nothing left */
+	ck_assert(dl_remaining_at(100, 50, 5000, 0.01, 0.1) >= 10);
+	ck_assert_double_eq(dl_remaining_at(0, 50, 30, 0.5, 0.1), 0);
+	ck_assert_double_eq(dl_remaining_at(NAN, 50, 30, 0.5, 0.1), 0);
+	/* a phase's distribution prepared once gives the same bits */
+	for (int m = 0; m < 3; m++) {
+		double mean = m == 2 ? 0 : 100, sd = m == 1 ? 0 : 50;
+
+		dl_remaining_init(&r, mean, sd, 0.1);
+		for (size_t e = 0; e < sizeof(elapsed) / sizeof(*elapsed);
+		     e++) {
+			dl_remaining_levels(&r, elapsed[e], u, 6, got);
+			for (int i = 0; i < 6; i++)
+				ck_assert_msg(
+					got[i] == dl_remaining_at(mean, sd,
+								  elapsed[e],
+								  u[i], 0.1),
+					"mean %g elapsed %g u %g", mean,
+					elapsed[e], u[i]);
+		}
+	}
+}
+END_TEST
+
 /* Eq. 1 by hand: mu 10, two running (elapsed 4 and 12 -> delta 6 and
  * floor 1), 20 pending, 100 s to the goal:
  * (6 + 1 + 20*10) / 100 - 2 = 0.07 */
@@ -378,6 +431,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_prior_mu);
 	tcase_add_test(tc, test_prior_exact_and_use_prediction);
 	tcase_add_test(tc, test_delta);
+	tcase_add_test(tc, test_remaining_at);
 	tcase_add_test(tc, test_sreq_eq1);
 	tcase_add_test(tc, test_sreq_drops_by_one_per_slot);
 	tcase_add_test(tc, test_sreq_degenerate);

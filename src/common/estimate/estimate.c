@@ -95,28 +95,67 @@ double dl_delta(double mu, double start, double now, double floor_frac)
 	return mu - beta > floor_s ? mu - beta : floor_s;
 }
 
+void dl_remaining_init(struct dl_remaining *r, double mean, double sd,
+		       double floor_frac)
+{
+	double s2;
+
+	r->mean = mean > 0 && isfinite(mean) ? mean : 0;
+	r->floor_s = floor_frac > 0 ? floor_frac * r->mean : 0;
+	r->m = r->s = 0;
+	if (!(r->mean > 0) || !(sd > 0) || !isfinite(sd))
+		return;
+	s2 = log1p((sd / mean) * (sd / mean));
+	r->m = log(mean) - s2 / 2;
+	r->s = sqrt(s2);
+}
+
+void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
+			 const double *u, uint32_t n, double *out)
+{
+	double p0 = NAN;
+
+	if (elapsed < 0 || !isfinite(elapsed))
+		elapsed = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double p, len;
+
+		if (!(r->mean > 0)) {
+			out[i] = 0;
+			continue;
+		}
+		if (!(r->s > 0) || !(u[i] > 0 && u[i] < 1)) {
+			out[i] = r->mean - elapsed > r->floor_s
+					 ? r->mean - elapsed
+					 : r->floor_s;
+			continue;
+		}
+		/* P(L <= elapsed), once for every level, then the level
+		 * u of what is left above it */
+		if (isnan(p0)) {
+			double z0 = elapsed > 0 ? (log(elapsed) - r->m) / r->s
+						: -INFINITY;
+
+			p0 = 0.5 * erfc(-z0 / M_SQRT2);
+		}
+		p = p0 + u[i] * (1 - p0);
+		if (!(p < 1 - 1e-12))
+			p = 1 - 1e-12;
+		len = exp(r->m + r->s * dl_normal_quantile(p));
+		out[i] =
+			len - elapsed > r->floor_s ? len - elapsed : r->floor_s;
+	}
+}
+
 double dl_remaining_at(double mean, double sd, double elapsed, double u,
 		       double floor_frac)
 {
-	double floor_s, s2, m, z0, p0, p, len;
+	struct dl_remaining r;
+	double out;
 
-	if (!(mean > 0) || !isfinite(mean))
-		return 0;
-	floor_s = floor_frac > 0 ? floor_frac * mean : 0;
-	if (elapsed < 0 || !isfinite(elapsed))
-		elapsed = 0;
-	if (!(sd > 0) || !isfinite(sd) || !(u > 0 && u < 1))
-		return mean - elapsed > floor_s ? mean - elapsed : floor_s;
-	s2 = log1p((sd / mean) * (sd / mean));
-	m = log(mean) - s2 / 2;
-	/* P(L <= elapsed), then the level u of what is left above it */
-	z0 = elapsed > 0 ? (log(elapsed) - m) / sqrt(s2) : -INFINITY;
-	p0 = 0.5 * erfc(-z0 / M_SQRT2);
-	p = p0 + u * (1 - p0);
-	if (!(p < 1 - 1e-12))
-		p = 1 - 1e-12;
-	len = exp(m + sqrt(s2) * dl_normal_quantile(p));
-	return len - elapsed > floor_s ? len - elapsed : floor_s;
+	dl_remaining_init(&r, mean, sd, floor_frac);
+	dl_remaining_levels(&r, elapsed, &u, 1, &out);
+	return out;
 }
 
 double dl_phase_work(const struct dl_phase *ph, double mu, double now,

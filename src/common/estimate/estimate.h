@@ -66,6 +66,20 @@ double dl_phase_work(const struct dl_phase *ph, double mu, double now,
 double dl_remaining_at(double mean, double sd, double elapsed, double u,
 		       double floor_frac);
 
+/* The same for many tasks of one phase: the distribution prepared once
+ * (dl_remaining_init), then each task's remaining time at n levels
+ * (dl_remaining_levels, out[i] at u[i]), with the results of
+ * dl_remaining_at to the last bit at a fraction of its cost. */
+struct dl_remaining {
+	double mean;    /* 0: no estimate (every remaining time 0) */
+	double floor_s; /* floor_frac * mean */
+	double m, s;    /* the log-normal's parameters; s = 0: no spread */
+};
+void dl_remaining_init(struct dl_remaining *r, double mean, double sd,
+		       double floor_frac);
+void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
+			 const double *u, uint32_t n, double *out);
+
 /* Eq. 1: s_req = (sum_{i in R} delta_i + |U| mu) / (goal - now) - |R|.
  * Returns +INFINITY when goal <= now and work remains, and -|R| when no
  * work remains.  mu <= 0 yields NAN (no estimate). */

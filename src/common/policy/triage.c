@@ -356,22 +356,23 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		 * length; the feasibility test takes every one at the
 		 * optimistic quantile (a job is not written off on its
 		 * slowest task) */
+		struct dl_remaining dist;
+
+		dl_remaining_init(&dist, len_mean[p], sd[p],
+				  cfg->overdue_floor);
 		for (uint32_t i = 0; i < ph->nrunning; i++) {
 			const struct dl_running_task *r = &ph->running[i];
-			double now = c->in->now, age = now - r->start;
-			double u = (i + 0.5) / ph->nrunning;
-			double eo =
-				now + dl_remaining_at(len_mean[p], sd[p], age,
-						      cfg->triage_quantile,
-						      cfg->overdue_floor);
-			double em =
-				now + dl_remaining_at(len_mean[p], sd[p], age,
-						      u, cfg->overdue_floor);
+			double now = c->in->now;
+			/* optimistic, then mean-length lookahead */
+			double u[2] = {cfg->triage_quantile,
+				       (i + 0.5) / ph->nrunning};
+			double left[2];
 
+			dl_remaining_levels(&dist, now - r->start, u, 2, left);
 			if (dl_la_add_running(c->opt, t->la, p, r->node, cpus,
-					      mem, eo) ||
+					      mem, now + left[0]) ||
 			    dl_la_add_running(c->mean, t->la, p, r->node, cpus,
-					      mem, em))
+					      mem, now + left[1]))
 				return ENOMEM;
 		}
 	}
