@@ -489,6 +489,45 @@ START_TEST(hysteresis)
 }
 END_TEST
 
+/* Readmission must pass Moore-Hodgson's own test too.  Job 1 (30 s
+ * exactly, due at 32) meets its deadline; job 2 (mean 50 s, optimistic
+ * 20 s, due at 40) meets its own only on optimistic lengths, and only
+ * with job 1 given up.  On mean lengths job 2 is late anyway, so job 1
+ * harms no job that meets its deadline there: judged on mean lengths
+ * alone it came back, was given up again by the next Moore-Hodgson, and
+ * flipped every cycle. */
+START_TEST(readmission_does_not_flip)
+{
+	struct fx_world w;
+	struct dl_plan *prev;
+	struct dl_job *j2;
+
+	w_init(&w, 1, 1);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "TriageQuantile", "0.05", NULL, 0), 0);
+	w_task(&w, 1, 30, 32);
+	j2 = w_task(&w, 2, 50, 40);
+	j2->phase[DL_MAP].prior_p90 = 50 + 1.2816 * 26;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_int_ne(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	for (int cycle = 1; cycle <= 3; cycle++) {
+		prev = w.plan;
+		w.plan = NULL;
+		w_plan(&w, "triage", T0 + cycle, prev);
+		dl_plan_free(prev);
+		ck_assert_msg(fx_world_get(&w, 1)->verdict ==
+				      DL_VERDICT_HOPELESS,
+			      "cycle %d: job 1 %s", cycle,
+			      fx_world_get(&w, 1)->explain);
+		ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, T0);
+		ck_assert_int_ne(fx_world_get(&w, 2)->verdict,
+				 DL_VERDICT_HOPELESS);
+	}
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(hopeless_rank_and_aging)
 {
 	struct fx_world w;
@@ -893,6 +932,7 @@ int main(void)
 	tcase_add_test(tc, kept_job_goes_before_an_on_time_one);
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);
+	tcase_add_test(tc, readmission_does_not_flip);
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, aged_job_not_postponed_by_later_given_up_jobs);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);

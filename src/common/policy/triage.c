@@ -857,6 +857,28 @@ static int measure_met(struct tctx *c, bool *met)
 	return 0;
 }
 
+/* Whether, with job `extra` back ahead, every feasible job ahead still
+ * passes Moore-Hodgson's own test (optimistic lengths): a job readmitted
+ * on mean lengths that made one of them late there would be demoted again
+ * by the next cycle's Moore-Hodgson, and readmitted again by this test,
+ * and so flip every cycle. */
+static int feasible_beside(struct tctx *c, uint32_t extra, bool *ok)
+{
+	double horizon;
+	uint32_t n = build_order(c, true, extra, &horizon);
+	int rc = dl_la_run(c->opt, c->order, n, horizon);
+
+	*ok = !rc;
+	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (t->state == T_FEASIBLE &&
+		    late(c, t, dl_la_job(c->opt, t->la)->finish))
+			*ok = false;
+	}
+	return rc;
+}
+
 static int readmit_cmp(const void *pa, const void *pb, void *vctx)
 {
 	const struct tjob *t = vctx;
@@ -870,8 +892,10 @@ static int readmit_cmp(const void *pa, const void *pb, void *vctx)
 
 /* Hysteresis: a job hopeless in the previous plan comes back when, with
  * mean task lengths, it meets its deadline at its place and no job ahead
- * that met its deadline misses it because of it.  The jobs the previous
- * plan saw least late are tried first, DL_TRIAGE_MAX_READMIT a cycle. */
+ * that met its deadline misses it because of it, and no feasible job is
+ * late beside it on the optimistic lengths (feasible_beside).  The jobs the
+ * previous plan saw least late are tried first, DL_TRIAGE_MAX_READMIT a cycle.
+ */
 static int readmit(struct tctx *c)
 {
 	bool *met = calloc(c->n ? c->n : 1, sizeof(*met));
@@ -907,6 +931,8 @@ static int readmit(struct tctx *c)
 			    late(c, t, dl_la_job(c->mean, t->la)->finish))
 				ok = false;
 		}
+		if (ok && (rc = feasible_beside(c, cand[k], &ok)))
+			break;
 		if (!ok)
 			continue;
 		d->state = T_FEASIBLE;
