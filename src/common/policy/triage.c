@@ -860,7 +860,7 @@ static int measure_met(struct tctx *c, bool *met)
 /* Whether, with job `extra` back ahead, every feasible job ahead still
  * passes Moore-Hodgson's own test (optimistic lengths): a job readmitted
  * on mean lengths that made one of them late there would be demoted again
- * by the next cycle's Moore-Hodgson, and readmitted again by this test,
+ * by the next cycle's Moore-Hodgson, and readmitted again on mean lengths,
  * and so flip every cycle. */
 static int feasible_beside(struct tctx *c, uint32_t extra, bool *ok)
 {
