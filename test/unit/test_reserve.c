@@ -648,8 +648,9 @@ static void w_under_load(struct fx_world *w, uint32_t cpus)
 
 /* No job given up: job 1's 100 long tasks due in 2,000 s (on track)
  * beside job 3, 100 tasks of unknown length due in 40,000 s.  Job 3's
- * allocation. */
-static uint32_t unknown_beside_long(const struct dl_plan *prev, uint32_t cpus)
+ * allocation, and job 1's in *alloc1 (unless NULL). */
+static uint32_t unknown_beside_long(const struct dl_plan *prev, uint32_t cpus,
+				    uint32_t *alloc1)
 {
 	struct fx_world w;
 	uint32_t alloc;
@@ -659,6 +660,8 @@ static uint32_t unknown_beside_long(const struct dl_plan *prev, uint32_t cpus)
 	w_unknown(&w, 3, 100, 40000);
 	w_plan(&w, prev);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	if (alloc1)
+		*alloc1 = fx_world_get(&w, 1)->alloc;
 	alloc = fx_world_get(&w, 3)->alloc;
 	fx_world_free(&w);
 	return alloc;
@@ -693,7 +696,7 @@ START_TEST(reserve_under_load)
 	/* no job given up: the unknown one keeps its floor beside the
 	 * known long one (8 CPUs for long tasks: 8 - 1's floor of 6 = 2,
 	 * its own floor 2, its part of the reserve 2) */
-	ck_assert_uint_eq(unknown_beside_long(prev, 10), 2);
+	ck_assert_uint_eq(unknown_beside_long(prev, 10, NULL), 2);
 	dl_plan_free(prev);
 }
 END_TEST
@@ -734,6 +737,7 @@ START_TEST(unknown_jobs_share_the_reserve)
 {
 	struct fx_world w;
 	struct dl_plan *prev = history3(300);
+	uint32_t alloc1;
 
 	w_under_load(&w, 40);
 	w_unknown(&w, 3, 100, 30000);
@@ -755,7 +759,8 @@ START_TEST(unknown_jobs_share_the_reserve)
 	/* no job given up: job 1 takes the 32 CPUs long tasks may hold;
 	 * the job of unknown length keeps the larger of its floor (2 with
 	 * 300-s tasks) and its part of the reserve, all 8 CPUs of it */
-	ck_assert_uint_eq(unknown_beside_long(prev, 40), 8);
+	ck_assert_uint_eq(unknown_beside_long(prev, 40, &alloc1), 8);
+	ck_assert_uint_eq(alloc1, 32);
 	dl_plan_free(prev);
 }
 END_TEST
