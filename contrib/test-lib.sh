@@ -19,6 +19,12 @@ summaries() { # Check and automake summary lines of a build dir
 		grep -h -E '^[0-9]+%: Checks:|^replayed' "$f" | sed "s|^|$(basename "$f" .log): |"
 	done
 	grep -h -E '^# (TOTAL|PASS|FAIL|ERROR|SKIP)' "$1/test-suite.log" 2>/dev/null || true
+	# a failed test's own output, which make check's quiet run hides
+	for t in $(grep -l -E '^:test-result: (FAIL|ERROR)' \
+		"$1"/test/unit/*.trs "$1"/test/fuzz/*.trs "$1"/doc/*.trs 2>/dev/null); do
+		echo "---- ${t%.trs}.log (last 40 lines) ----"
+		tail -n 40 "${t%.trs}.log"
+	done
 }
 # The closing line of a bats run from its TAP file; status 0 when every
 # planned test passed.
