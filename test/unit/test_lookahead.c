@@ -261,6 +261,56 @@ START_TEST(partitions_and_grid)
 }
 END_TEST
 
+/* Events far ahead on a fine grid (past the steps kept in buckets, so in
+ * the heap) come in time order with the near ones; events past the
+ * horizon are never applied, yet a job whose tasks all started by then
+ * gets its last end. */
+START_TEST(far_events_and_horizon)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	/* 5,000 s tasks on a 0.01 s grid: ends at 0.5, 1 and 1.5 million
+	 * steps, the last past the buckets' 2^20 */
+	struct dl_la_job ja = map_job(3, 5000), jb = map_job(1, 0.5);
+	uint32_t a, b, ab[2];
+
+	fx_cluster(&cl, 1, 1, 0);
+	cl.nodes[0].up = true;
+	la = dl_la_new(&cl, NULL, NOW, 0.01);
+	ck_assert_ptr_nonnull(la);
+	a = dl_la_add_job(la, &ja);
+	b = dl_la_add_job(la, &jb);
+	ab[0] = a;
+	ab[1] = b;
+	ck_assert_int_eq(dl_la_run(la, ab, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 15000, 1e-6);
+	ck_assert_double_eq_tol(finish(la, b), 15000.5, 1e-6);
+	/* the horizon before the third task starts: a never finishes,
+	 * nor does b behind it */
+	ck_assert_int_eq(dl_la_run(la, ab, 2, NOW + 9000), 0);
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	ck_assert(isinf(dl_la_job(la, b)->finish));
+	dl_la_free(la);
+	/* three CPUs: every task starts now; a 100 s horizon drops their
+	 * ends, and a still finishes at its last one, b never */
+	dl_cluster_free(&cl);
+	fx_cluster(&cl, 1, 3, 0);
+	cl.nodes[0].up = true;
+	la = dl_la_new(&cl, NULL, NOW, 0.01);
+	a = dl_la_add_job(la, &ja);
+	b = dl_la_add_job(la, &jb);
+	ab[0] = a;
+	ab[1] = b;
+	ck_assert_int_eq(dl_la_run(la, ab, 2, NOW + 100), 0);
+	ck_assert_double_eq_tol(finish(la, a), 5000, 1e-6);
+	ck_assert(isinf(dl_la_job(la, b)->finish));
+	ck_assert_int_eq(dl_la_run(la, ab, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, b), 5000.5, 1e-6);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 START_TEST(supply_of_running_tasks)
 {
 	struct dl_cluster cl;
@@ -330,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, held_capacity_comes_back);
 	tcase_add_test(tc, forecast_takes_capacity);
 	tcase_add_test(tc, partitions_and_grid);
+	tcase_add_test(tc, far_events_and_horizon);
 	tcase_add_test(tc, supply_of_running_tasks);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);

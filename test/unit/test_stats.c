@@ -58,6 +58,31 @@ START_TEST(test_normal_quantile)
 }
 END_TEST
 
+/* Acklam's approximation alone: within its stated relative error of the
+ * refined quantile everywhere, both tails and both region bounds
+ * (0.02425 and 1 - 0.02425) included */
+START_TEST(test_normal_quantile_rough)
+{
+	static const double ps[] = {
+		1e-12, 1e-6, 0.001, 0.02424999, 0.02425, 0.0243, 0.1,     0.3,
+		0.5,   0.7,  0.9,   0.97575,    0.97576, 0.999,  1 - 1e-9};
+
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		double x = dl_normal_quantile(ps[i]);
+
+		ck_assert_msg(fabs(dl_normal_quantile_rough(ps[i]) - x) <=
+				      1.2e-9 * fabs(x) + 1e-15,
+			      "p = %g: %.15g against %.15g", ps[i],
+			      dl_normal_quantile_rough(ps[i]), x);
+	}
+	ck_assert_double_eq_tol(dl_normal_quantile_rough(0.975), 1.959963985,
+				1e-8);
+	ck_assert(isnan(dl_normal_quantile_rough(0)));
+	ck_assert(isnan(dl_normal_quantile_rough(1)));
+	ck_assert(isnan(dl_normal_quantile_rough(NAN)));
+}
+END_TEST
+
 START_TEST(test_t_quantile)
 {
 	/* table values (e.g. R qt) */
@@ -325,6 +350,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_quantile_type7);
 	tcase_add_test(tc, test_quantile_bad_input);
 	tcase_add_test(tc, test_normal_quantile);
+	tcase_add_test(tc, test_normal_quantile_rough);
 	tcase_add_test(tc, test_t_quantile);
 	tcase_add_test(tc, test_ols);
 	tcase_add_test(tc, test_rel_error);

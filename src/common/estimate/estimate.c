@@ -6,8 +6,6 @@
 #include "common/estimate/predictor.h"
 #include "common/estimate/stats.h"
 
-#include "common/estimate/stats.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +139,7 @@ void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
 		p = p0 + u[i] * (1 - p0);
 		if (!(p < 1 - 1e-12))
 			p = 1 - 1e-12;
-		len = exp(r->m + r->s * dl_normal_quantile(p));
+		len = exp(r->m + r->s * dl_normal_quantile_rough(p));
 		out[i] =
 			len - elapsed > r->floor_s ? len - elapsed : r->floor_s;
 	}

@@ -46,7 +46,7 @@ double dl_quantile(const double *x, size_t n, double q, double *scratch)
 	return dl_quantile_sorted(scratch, n, q);
 }
 
-double dl_normal_quantile(double p)
+double dl_normal_quantile_rough(double p)
 {
 	/* Acklam's coefficients */
 	static const double a[] = {
@@ -65,7 +65,7 @@ double dl_normal_quantile(double p)
 				   2.445134137142996e+00,
 				   3.754408661907416e+00};
 	const double plow = 0.02425;
-	double q, r, x, e, u;
+	double q, r, x;
 
 	if (!(p > 0 && p < 1))
 		return NAN;
@@ -92,6 +92,15 @@ double dl_normal_quantile(double p)
 		      c[5]) /
 		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
 	}
+	return x;
+}
+
+double dl_normal_quantile(double p)
+{
+	double x = dl_normal_quantile_rough(p), e, u;
+
+	if (isnan(x))
+		return x;
 	/* one Halley step on the normal CDF */
 	e = 0.5 * erfc(-x / sqrt(2)) - p;
 	u = e * sqrt(2 * M_PI) * exp(x * x / 2);

@@ -5,9 +5,12 @@
  * State of a run: free CPUs and memory per class, the events, and per job
  * its pending tasks per phase.  A task's end only gives capacity back, so
  * the tasks running at the start (every running task in the cluster) are
- * merged into one event per (time, class) and read from a sorted array;
- * the run's own events (batches ending, a job's reduces becoming ready when
- * its last map ends, the forecast's next sample) come from a heap.  A
+ * merged into one event per (time, class) and read from a sorted array.
+ * The run's own events (batches ending, a job's reduces becoming ready when
+ * its last map ends) are on the grid: a list per grid step (a bucket
+ * queue, O(1) to add and take); the forecast's next sample, off the grid,
+ * comes from a heap, as does an event too far ahead for the steps kept.
+ * Events past the run's horizon are never applied, so never kept.  A
  * job's last map end is known the moment its last map starts, so the
  * map->reduce barrier is one event, not a count kept per task.  The jobs
  * with a task ready to start are a bitset over their positions in the
@@ -95,6 +98,17 @@ struct dl_lookahead {
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
 	struct la_event *heap;
 	uint32_t nheap, capheap;
+	/* the bucket queue: step k of the grid (now + k * res) holds a list
+	 * of events in bev, linked by bnext, from bhead[k], valid while
+	 * bit k of bbits is set; no step before bcur holds one */
+	uint32_t *bhead;
+	uint64_t *bbits;
+	uint32_t capbhead, capbbits, bwords; /* bwords: in use since cleared */
+	struct la_event *bev;
+	uint32_t *bnext;
+	uint32_t nbev, capbev, capbnext;
+	uint32_t bcur;
+	double horizon;  /* of the run */
 	uint64_t *ready; /* bitset over order positions */
 	uint32_t nready_words, capready;
 	const uint32_t *order;
@@ -193,6 +207,82 @@ static struct la_event heap_pop(struct dl_lookahead *la)
 	return top;
 }
 
+/* Grid steps the bucket queue keeps (from now; 12 days on the default 1 s
+ * grid); later events use the heap.  Bounds its memory whatever the
+ * horizon and grid: 4 MB of list heads. */
+#define LA_MAX_STEPS (UINT32_C(1) << 20)
+
+/* A run's event: dropped past the horizon (never applied), on a grid step
+ * into its bucket, else into the heap. */
+static int push_event(struct dl_lookahead *la, const struct la_event *e)
+{
+	double kd;
+	uint32_t k, w, i;
+
+	if (e->t > la->horizon)
+		return 0;
+	kd = floor((e->t - la->now) / la->res + 0.5);
+	if (!(kd >= 0 && kd < LA_MAX_STEPS) || la->now + kd * la->res != e->t)
+		return heap_push(la, e);
+	k = (uint32_t) kd;
+	w = k / 64 + 1;
+	if (grow((void **) &la->bhead, &la->capbhead, k + 1,
+		 sizeof(*la->bhead)) ||
+	    grow((void **) &la->bbits, &la->capbbits, w, sizeof(*la->bbits)) ||
+	    grow((void **) &la->bev, &la->capbev, la->nbev + 1,
+		 sizeof(*la->bev)) ||
+	    grow((void **) &la->bnext, &la->capbnext, la->nbev + 1,
+		 sizeof(*la->bnext)))
+		return ENOMEM;
+	if (w > la->bwords) {
+		memset(la->bbits + la->bwords, 0,
+		       (size_t) (w - la->bwords) * sizeof(*la->bbits));
+		la->bwords = w;
+	}
+	i = la->nbev++;
+	la->bev[i] = *e;
+	if (la->bbits[k / 64] & (UINT64_C(1) << (k % 64))) {
+		la->bnext[i] = la->bhead[k];
+	} else {
+		la->bnext[i] = DL_LA_NONE;
+		la->bbits[k / 64] |= UINT64_C(1) << (k % 64);
+	}
+	la->bhead[k] = i;
+	if (k < la->bcur)
+		la->bcur = k;
+	return 0;
+}
+
+/* The first step at or after bcur holding an event, or DL_LA_NONE. */
+static uint32_t bucket_first(struct dl_lookahead *la)
+{
+	uint32_t w = la->bcur / 64;
+	uint64_t word;
+
+	if (w >= la->bwords)
+		return DL_LA_NONE;
+	word = la->bbits[w] & (~UINT64_C(0) << (la->bcur % 64));
+	for (;;) {
+		if (word) {
+			la->bcur = w * 64 + (uint32_t) __builtin_ctzll(word);
+			return la->bcur;
+		}
+		if (++w >= la->bwords)
+			return DL_LA_NONE;
+		word = la->bbits[w];
+	}
+}
+
+static void bucket_take(struct dl_lookahead *la, uint32_t k)
+{
+	uint32_t i = la->bhead[k];
+
+	if (la->bnext[i] == DL_LA_NONE)
+		la->bbits[k / 64] &= ~(UINT64_C(1) << (k % 64));
+	else
+		la->bhead[k] = la->bnext[i];
+}
+
 static int ev_cmp(const void *pa, const void *pb)
 {
 	const struct la_event *a = pa, *b = pb;
@@ -241,17 +331,38 @@ static int sort_initial(struct dl_lookahead *la)
 	return 0;
 }
 
-/* The earliest pending event, from the sorted initial ones or the heap;
- * NULL when there is none. */
-static const struct la_event *next_event(const struct dl_lookahead *la)
-{
-	const struct la_event *a =
-		la->next0 < la->nev0 ? &la->ev0[la->next0] : NULL;
-	const struct la_event *b = la->nheap ? &la->heap[0] : NULL;
+enum la_source { SRC_INITIAL, SRC_BUCKET, SRC_HEAP };
 
-	if (!a || (b && ev_before(b, a)))
-		return b;
-	return a;
+/* The earliest pending event, from the sorted initial ones, the buckets
+ * or the heap, and where it is; NULL when there is none.  Events at the
+ * same time are all applied before the next dispatch, in any order. */
+static const struct la_event *next_event(struct dl_lookahead *la,
+					 enum la_source *src)
+{
+	const struct la_event *e =
+		la->next0 < la->nev0 ? &la->ev0[la->next0] : NULL;
+	uint32_t k = bucket_first(la);
+
+	*src = SRC_INITIAL;
+	if (k != DL_LA_NONE && (!e || ev_before(&la->bev[la->bhead[k]], e))) {
+		e = &la->bev[la->bhead[k]];
+		*src = SRC_BUCKET;
+	}
+	if (la->nheap && (!e || ev_before(&la->heap[0], e))) {
+		e = &la->heap[0];
+		*src = SRC_HEAP;
+	}
+	return e;
+}
+
+static void take_event(struct dl_lookahead *la, enum la_source src)
+{
+	if (src == SRC_INITIAL)
+		la->next0++;
+	else if (src == SRC_BUCKET)
+		bucket_take(la, la->bcur);
+	else
+		heap_pop(la);
 }
 
 /* ----------------------------------------------------------- building */
@@ -423,6 +534,10 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->cap_cpu);
 	free(la->cap_mem);
 	free(la->heap);
+	free(la->bhead);
+	free(la->bbits);
+	free(la->bev);
+	free(la->bnext);
 	free(la->ready);
 	free(la->sup_t);
 	free(la->sup_cum);
@@ -714,7 +829,7 @@ static int maps_started(struct dl_lookahead *la, uint32_t j)
 	e.t = s->map_free;
 	e.kind = LA_READY;
 	e.job = j;
-	return heap_push(la, &e);
+	return push_event(la, &e);
 }
 
 static bool any_free(const struct dl_lookahead *la)
@@ -811,7 +926,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 				s->running[p] += n;
 				la->blk_used[job->partition] += e.cpu;
 			}
-			if (heap_push(la, &e))
+			if (push_event(la, &e))
 				return ENOMEM;
 			ph.pending -= n;
 			s->pending[p] -= n;
@@ -846,7 +961,7 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 			struct la_event n = *e;
 
 			n.t = next;
-			heap_push(la, &n); /* no memory: the series holds */
+			push_event(la, &n); /* no memory: the series holds */
 		}
 		return;
 	}
@@ -912,6 +1027,11 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->batches = 0;
 	la->next0 = 0;
 	la->nheap = 0;
+	la->horizon = horizon;
+	memset(la->bbits, 0, (size_t) la->bwords * sizeof(*la->bbits));
+	la->bwords = 0;
+	la->nbev = 0;
+	la->bcur = 0;
 	memcpy(la->blk_used, la->blk0, (la->npart + 1) * sizeof(double));
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		class_capacity(la, k, la->now, &la->cap_cpu[k],
@@ -927,7 +1047,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		e.t = fc_next(la, la->now);
 		e.kind = LA_CAP;
 		e.cls = k;
-		if (isfinite(e.t) && e.t <= horizon && (rc = heap_push(la, &e)))
+		if (isfinite(e.t) && (rc = push_event(la, &e)))
 			return rc;
 	}
 	/* the state at now */
@@ -958,19 +1078,17 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	if ((rc = dispatch(la, la->now)))
 		return rc;
 	for (;;) {
-		const struct la_event *e = next_event(la);
+		enum la_source src;
+		const struct la_event *e = next_event(la, &src);
 		double t;
 
 		if (!e || e->t > horizon || !isfinite(e->t))
 			break;
 		t = e->t;
-		while ((e = next_event(la)) && e->t == t) {
+		while ((e = next_event(la, &src)) && e->t == t) {
 			struct la_event x = *e;
 
-			if (e == &la->ev0[la->next0])
-				la->next0++;
-			else
-				heap_pop(la);
+			take_event(la, src);
 			apply_event(la, &x, horizon);
 		}
 		if ((rc = dispatch(la, t)))
