@@ -195,6 +195,26 @@ START_TEST(test_formats)
 	dl_format_span(NAN, b, sizeof(b));
 	ck_assert_str_eq(b, "never");
 	dl_format_span(45, NULL, 8); /* no crash */
+	/* as snprintf's "%.0f": ties to even, the sign of -0, truncated to
+	 * the buffer */
+	for (double v = -130; v <= 130; v += 0.25) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "%.0fs", v);
+		dl_format_span(v, b, sizeof(b));
+		if (fabs(v) < 120)
+			ck_assert_str_eq(b, want);
+		snprintf(want, sizeof(want), "%.0fm", v * 60 / 60);
+		dl_format_span(v * 60, b, sizeof(b));
+		if (fabs(v * 60) >= 120 && fabs(v * 60) < 7200)
+			ck_assert_str_eq(b, want);
+	}
+	dl_format_span(-0.4, b, sizeof(b));
+	ck_assert_str_eq(b, "-0s");
+	dl_format_span(-119.4, b, 4);
+	ck_assert_str_eq(b, "-11");
+	dl_format_span(5, b, 1);
+	ck_assert_str_eq(b, "");
 }
 END_TEST
 

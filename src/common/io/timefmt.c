@@ -78,6 +78,30 @@ void dl_format_duration(double seconds, char *buf, size_t len)
 		snprintf(buf, len, "%ldd%02ldh", s / 86400, (s % 86400) / 3600);
 }
 
+/* What snprintf "%.0f<unit>" writes for |v| < 1000 (rint rounds as printf
+ * does, ties to even, and keeps the sign of -0): every plan formats two
+ * spans per job, and snprintf's floating-point path was a twentieth of a
+ * plan cycle at 1,000 arrays. */
+static void format_small(double v, char unit, char *buf, size_t len)
+{
+	char tmp[8];
+	size_t n = 0, i = 0;
+	double r = rint(v);
+	unsigned u = (unsigned) fabs(r);
+
+	if (signbit(r))
+		tmp[n++] = '-';
+	if (u >= 100)
+		tmp[n++] = (char) ('0' + u / 100);
+	if (u >= 10)
+		tmp[n++] = (char) ('0' + u / 10 % 10);
+	tmp[n++] = (char) ('0' + u % 10);
+	tmp[n++] = unit;
+	for (; i < n && i + 1 < len; i++)
+		buf[i] = tmp[i];
+	buf[i] = '\0';
+}
+
 void dl_format_span(double seconds, char *buf, size_t len)
 {
 	if (!buf || !len)
@@ -85,9 +109,9 @@ void dl_format_span(double seconds, char *buf, size_t len)
 	if (!isfinite(seconds))
 		snprintf(buf, len, "never");
 	else if (fabs(seconds) < 120)
-		snprintf(buf, len, "%.0fs", seconds);
+		format_small(seconds, 's', buf, len);
 	else if (fabs(seconds) < 7200)
-		snprintf(buf, len, "%.0fm", seconds / 60);
+		format_small(seconds / 60, 'm', buf, len);
 	else
 		snprintf(buf, len, "%.1fh", seconds / 3600);
 }

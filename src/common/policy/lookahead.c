@@ -123,14 +123,15 @@ struct dl_lookahead {
 
 /* ------------------------------------------------------------ helpers */
 
+/* The grid step (from now) at or after t. */
+static double grid_step(const struct dl_lookahead *la, double t)
+{
+	return t > la->now ? ceil((t - la->now) / la->res - 1e-9) : 0;
+}
+
 static double grid_up(const struct dl_lookahead *la, double t)
 {
-	double k;
-
-	if (!(t > la->now))
-		return la->now;
-	k = ceil((t - la->now) / la->res - 1e-9);
-	return la->now + k * la->res;
+	return la->now + grid_step(la, t) * la->res;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
@@ -212,17 +213,16 @@ static struct la_event heap_pop(struct dl_lookahead *la)
  * horizon and grid: 4 MB of list heads. */
 #define LA_MAX_STEPS (UINT32_C(1) << 20)
 
-/* A run's event: dropped past the horizon (never applied), on a grid step
- * into its bucket, else into the heap. */
-static int push_event(struct dl_lookahead *la, const struct la_event *e)
+/* A run's event at grid step kd (e->t is its time): dropped past the
+ * horizon (never applied), into the step's bucket, or into the heap when
+ * too far ahead. */
+static int push_at(struct dl_lookahead *la, const struct la_event *e, double kd)
 {
-	double kd;
 	uint32_t k, w, i;
 
 	if (e->t > la->horizon)
 		return 0;
-	kd = floor((e->t - la->now) / la->res + 0.5);
-	if (!(kd >= 0 && kd < LA_MAX_STEPS) || la->now + kd * la->res != e->t)
+	if (!(kd >= 0 && kd < LA_MAX_STEPS))
 		return heap_push(la, e);
 	k = (uint32_t) kd;
 	w = k / 64 + 1;
@@ -251,6 +251,17 @@ static int push_event(struct dl_lookahead *la, const struct la_event *e)
 	if (k < la->bcur)
 		la->bcur = k;
 	return 0;
+}
+
+/* A run's event at any time: off the grid (the forecast's samples) into
+ * the heap. */
+static int push_event(struct dl_lookahead *la, const struct la_event *e)
+{
+	double kd = floor((e->t - la->now) / la->res + 0.5);
+
+	if (la->now + kd * la->res != e->t)
+		return e->t > la->horizon ? 0 : heap_push(la, e);
+	return push_at(la, e, kd);
 }
 
 /* The first step at or after bcur holding an event, or DL_LA_NONE. */
@@ -905,6 +916,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 			uint32_t k = la->jcls[la->jcls_off[j] + c];
 			uint32_t n = fits(la, k, &ph);
 			struct la_event e = {0};
+			double step;
 
 			if (n > allowed)
 				n = allowed;
@@ -913,7 +925,8 @@ static int dispatch(struct dl_lookahead *la, double t)
 			allowed -= n;
 			la->free_cpu[k] -= n * ph.cpus;
 			la->free_mem[k] -= n * ph.mem;
-			e.t = grid_up(la, t + ph.len);
+			step = grid_step(la, t + ph.len);
+			e.t = la->now + step * la->res;
 			e.kind = LA_END;
 			e.cls = k;
 			e.cpu = n * ph.cpus;
@@ -926,7 +939,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 				s->running[p] += n;
 				la->blk_used[job->partition] += e.cpu;
 			}
-			if (push_event(la, &e))
+			if (push_at(la, &e, step))
 				return ENOMEM;
 			ph.pending -= n;
 			s->pending[p] -= n;
@@ -1085,12 +1098,12 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		if (!e || e->t > horizon || !isfinite(e->t))
 			break;
 		t = e->t;
-		while ((e = next_event(la, &src)) && e->t == t) {
+		do {
 			struct la_event x = *e;
 
 			take_event(la, src);
 			apply_event(la, &x, horizon);
-		}
+		} while ((e = next_event(la, &src)) && e->t == t);
 		if ((rc = dispatch(la, t)))
 			return rc;
 	}
