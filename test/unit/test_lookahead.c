@@ -346,6 +346,10 @@ START_TEST(bad_input)
 	j.phase[DL_MAP].len = NAN;
 	ck_assert_uint_eq(dl_la_add_job(la, &j), DL_LA_NONE);
 	j.phase[DL_MAP].len = 10;
+	/* room reserved ahead, or refused past what a job index holds */
+	ck_assert_int_eq(dl_la_reserve(NULL, 1, 1), EINVAL);
+	ck_assert_int_eq(dl_la_reserve(la, UINT32_MAX, 0), ENOMEM);
+	ck_assert_int_eq(dl_la_reserve(la, 100, 1000), 0);
 	a = dl_la_add_job(la, &j);
 	ck_assert_uint_ne(a, DL_LA_NONE);
 	ck_assert_int_eq(dl_la_add_running(la, a + 1, DL_MAP, 0, 1, 0, NOW),

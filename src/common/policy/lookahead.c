@@ -143,7 +143,7 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 		return 0;
 	n = *cap ? *cap : 16;
 	while (n < need)
-		n *= 2;
+		n = n > UINT32_MAX / 2 ? need : n * 2;
 	q = realloc(*p, (size_t) n * size);
 	if (!q)
 		return ENOMEM;
@@ -567,14 +567,16 @@ static bool phase_ok(const struct dl_la_phase *p)
 	       p->len > 0 && !isnan(p->latest_start);
 }
 
-/* Room for one more job in every per-job array. */
-static int grow_jobs(struct dl_lookahead *la)
+/* Room for `need` jobs in every per-job array. */
+static int grow_jobs(struct dl_lookahead *la, uint32_t need)
 {
 	uint32_t n;
 
-	if (la->njobs < la->capjobs)
+	if (need <= la->capjobs)
 		return 0;
-	n = la->capjobs ? la->capjobs * 2 : 64;
+	n = la->capjobs ? la->capjobs : 64;
+	while (n < need)
+		n = n > UINT32_MAX / 2 ? need : n * 2;
 #define GROW(a)                                                                \
 	do {                                                                   \
 		void *q = realloc(la->a, (size_t) n * sizeof(*la->a));         \
@@ -601,8 +603,9 @@ uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job)
 	if (!la || !job || !phase_ok(&job->phase[DL_MAP]) ||
 	    !phase_ok(&job->phase[DL_REDUCE]) || la->njobs == DL_LA_NONE - 1)
 		return DL_LA_NONE;
-	if (grow_jobs(la) || grow((void **) &la->jcls, &la->capjcls,
-				  la->njcls + la->ncls + 1, sizeof(*la->jcls)))
+	if (grow_jobs(la, la->njobs + 1) ||
+	    grow((void **) &la->jcls, &la->capjcls, la->njcls + la->ncls + 1,
+		 sizeof(*la->jcls)))
 		return DL_LA_NONE;
 	j = la->njobs++;
 	la->jobs[j] = *job;
@@ -617,6 +620,20 @@ uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job)
 	la->map_end0[j] = la->end0[j] = la->now;
 	memset(la->run0[j], 0, sizeof(la->run0[j]));
 	return j;
+}
+
+int dl_la_reserve(struct dl_lookahead *la, uint32_t njobs, uint32_t nevents)
+{
+	if (!la)
+		return EINVAL;
+	if (njobs > DL_LA_NONE - 1 - la->njobs ||
+	    nevents > UINT32_MAX - la->nev0)
+		return ENOMEM;
+	if (grow_jobs(la, la->njobs + njobs) ||
+	    grow((void **) &la->ev0, &la->capev0, la->nev0 + nevents,
+		 sizeof(*la->ev0)))
+		return ENOMEM;
+	return 0;
 }
 
 struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j)

@@ -1737,8 +1737,18 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		plan->stats.capacity_cpus += cap.cls[k].cpus_total;
 	c.cpus = plan->stats.capacity_cpus;
 
-	for (uint32_t i = 0; i < c.n; i++) {
-		prepare(&c, &c.t[i], plan, i, &cap);
+	{
+		uint64_t nrun = in->cluster->nheld;
+
+		for (uint32_t i = 0; i < c.n; i++) {
+			prepare(&c, &c.t[i], plan, i, &cap);
+			for (int p = 0; in->jobs[i] && p < DL_PHASES; p++)
+				nrun += in->jobs[i]->phase[p].nrunning;
+		}
+		if (nrun < UINT32_MAX &&
+		    ((rc = dl_la_reserve(c.opt, c.n, (uint32_t) nrun)) ||
+		     (rc = dl_la_reserve(c.mean, c.n, (uint32_t) nrun))))
+			goto fail;
 	}
 	if ((rc = share_cap(&c, &cap)))
 		goto fail;
