@@ -134,6 +134,25 @@ static double grid_up(const struct dl_lookahead *la, double t)
 	return la->now + grid_step(la, t) * la->res;
 }
 
+/* The first set bit at or after pos in bits[0..nwords), or DL_LA_NONE. */
+static inline uint32_t bits_next(const uint64_t *bits, uint32_t nwords,
+				 uint32_t pos)
+{
+	uint32_t w = pos / 64;
+	uint64_t word;
+
+	if (w >= nwords)
+		return DL_LA_NONE;
+	word = bits[w] & (~UINT64_C(0) << (pos % 64));
+	for (;;) {
+		if (word)
+			return w * 64 + (uint32_t) __builtin_ctzll(word);
+		if (++w >= nwords)
+			return DL_LA_NONE;
+		word = bits[w];
+	}
+}
+
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t n;
@@ -267,21 +286,11 @@ static int push_event(struct dl_lookahead *la, const struct la_event *e)
 /* The first step at or after bcur holding an event, or DL_LA_NONE. */
 static uint32_t bucket_first(struct dl_lookahead *la)
 {
-	uint32_t w = la->bcur / 64;
-	uint64_t word;
+	uint32_t k = bits_next(la->bbits, la->bwords, la->bcur);
 
-	if (w >= la->bwords)
-		return DL_LA_NONE;
-	word = la->bbits[w] & (~UINT64_C(0) << (la->bcur % 64));
-	for (;;) {
-		if (word) {
-			la->bcur = w * 64 + (uint32_t) __builtin_ctzll(word);
-			return la->bcur;
-		}
-		if (++w >= la->bwords)
-			return DL_LA_NONE;
-		word = la->bbits[w];
-	}
+	if (k != DL_LA_NONE)
+		la->bcur = k;
+	return k;
 }
 
 static void bucket_take(struct dl_lookahead *la, uint32_t k)
@@ -812,19 +821,8 @@ static void ready_set(struct dl_lookahead *la, uint32_t pos, bool on)
 /* The first ready position at or after pos, or DL_LA_NONE. */
 static uint32_t ready_next(const struct dl_lookahead *la, uint32_t pos)
 {
-	uint32_t w = pos / 64;
-	uint64_t word;
-
-	if (pos >= la->norder)
-		return DL_LA_NONE;
-	word = la->ready[w] & (~UINT64_C(0) << (pos % 64));
-	for (;;) {
-		if (word)
-			return w * 64 + (uint32_t) __builtin_ctzll(word);
-		if (++w >= la->nready_words)
-			return DL_LA_NONE;
-		word = la->ready[w];
-	}
+	return pos < la->norder ? bits_next(la->ready, la->nready_words, pos)
+				: DL_LA_NONE;
 }
 
 /* The phase whose tasks may start: maps, then reduces once every map has
@@ -1058,7 +1056,8 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->next0 = 0;
 	la->nheap = 0;
 	la->horizon = horizon;
-	memset(la->bbits, 0, (size_t) la->bwords * sizeof(*la->bbits));
+	if (la->bwords) /* bbits is NULL before the first event */
+		memset(la->bbits, 0, (size_t) la->bwords * sizeof(*la->bbits));
 	la->bwords = 0;
 	la->nbev = 0;
 	la->bcur = 0;
