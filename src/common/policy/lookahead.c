@@ -153,6 +153,16 @@ static inline uint32_t bits_next(const uint64_t *bits, uint32_t nwords,
 	}
 }
 
+/* A capacity of at least `need`, doubling from cap (or `first`). */
+static uint32_t doubled(uint32_t cap, uint32_t need, uint32_t first)
+{
+	uint32_t n = cap ? cap : first;
+
+	while (n < need)
+		n = n > UINT32_MAX / 2 ? need : n * 2;
+	return n;
+}
+
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t n;
@@ -160,9 +170,7 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
-	n = *cap ? *cap : 16;
-	while (n < need)
-		n = n > UINT32_MAX / 2 ? need : n * 2;
+	n = doubled(*cap, need, 16);
 	q = realloc(*p, (size_t) n * size);
 	if (!q)
 		return ENOMEM;
@@ -293,9 +301,10 @@ static uint32_t bucket_first(struct dl_lookahead *la)
 	return k;
 }
 
-static void bucket_take(struct dl_lookahead *la, uint32_t k)
+/* Takes the first event of step bcur (bucket_first found it). */
+static void bucket_take(struct dl_lookahead *la)
 {
-	uint32_t i = la->bhead[k];
+	uint32_t k = la->bcur, i = la->bhead[k];
 
 	if (la->bnext[i] == DL_LA_NONE)
 		la->bbits[k / 64] &= ~(UINT64_C(1) << (k % 64));
@@ -380,7 +389,7 @@ static void take_event(struct dl_lookahead *la, enum la_source src)
 	if (src == SRC_INITIAL)
 		la->next0++;
 	else if (src == SRC_BUCKET)
-		bucket_take(la, la->bcur);
+		bucket_take(la);
 	else
 		heap_pop(la);
 }
@@ -583,9 +592,7 @@ static int grow_jobs(struct dl_lookahead *la, uint32_t need)
 
 	if (need <= la->capjobs)
 		return 0;
-	n = la->capjobs ? la->capjobs : 64;
-	while (n < need)
-		n = n > UINT32_MAX / 2 ? need : n * 2;
+	n = doubled(la->capjobs, need, 64);
 #define GROW(a)                                                                \
 	do {                                                                   \
 		void *q = realloc(la->a, (size_t) n * sizeof(*la->a));         \
