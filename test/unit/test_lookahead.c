@@ -2,8 +2,8 @@
  * test_lookahead.c - the dispatcher lookahead: waves, priority order,
  * running tasks, the map->reduce barrier and what a lower job takes while a
  * higher one waits on it, Slurm's hard-deadline start window, held
- * capacity, the forecast, partitions, the time grid, the fluid supply, and
- * bad input.
+ * capacity, the forecast, partitions, the time grid, a run in steps, the
+ * fluid supply, and bad input.
  */
 #include <math.h>
 #include <string.h>
@@ -331,6 +331,76 @@ START_TEST(supply_of_running_tasks)
 }
 END_TEST
 
+START_TEST(run_in_steps)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job mr = map_job(6, 10), small = map_job(2, 5);
+	uint32_t order[2], a, b, bad = 9;
+
+	mr.phase[DL_REDUCE] = mr.phase[DL_MAP];
+	mr.phase[DL_REDUCE].pending = 2;
+	a = dl_la_add_job(la, &mr);
+	b = dl_la_add_job(la, &small);
+	order[0] = a;
+	order[1] = b;
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 3), 0);
+	/* not started: nothing to advance */
+	ck_assert_int_eq(dl_la_advance(la, NOW + 10), EINVAL);
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	/* maps: 3 at 0-10, 1 at 3-13, 2 at 10-20; b's two at 10-15 and
+	 * 13-18; the reduces wait for the last map (20), then 20-30 */
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 18, 1e-9);
+
+	ck_assert_int_eq(dl_la_start(la, order, 2, INFINITY), 0);
+	ck_assert(isinf(dl_la_finish_so_far(la, a)));
+	ck_assert_int_eq(dl_la_advance(la, NOW + 12), 0);
+	/* b's first task started at 10, its second not yet */
+	ck_assert(isinf(dl_la_finish_so_far(la, b)));
+	ck_assert_int_eq(dl_la_advance(la, NOW + 13), 0);
+	ck_assert_double_eq_tol(dl_la_finish_so_far(la, b) - NOW, 18, 1e-9);
+	ck_assert(isinf(dl_la_finish_so_far(la, a))); /* reduces wait */
+	ck_assert_int_eq(dl_la_advance(la, NOW + 20), 0);
+	/* every task started by 20: the finishes are final */
+	ck_assert_double_eq_tol(dl_la_finish_so_far(la, a) - NOW, 30, 1e-9);
+	/* results are written once the horizon is reached, as by dl_la_run */
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	ck_assert_int_eq(dl_la_advance(la, NOW + 20), 0); /* again: nothing */
+	ck_assert_int_eq(dl_la_advance(la, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 18, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 20, 1e-9);
+	/* the run is over: advancing again changes nothing */
+	dl_la_job(la, b)->finish = 0;
+	ck_assert_int_eq(dl_la_advance(la, INFINITY), 0);
+	ck_assert_double_eq(dl_la_job(la, b)->finish, 0);
+	ck_assert_int_eq(dl_la_advance(NULL, INFINITY), EINVAL);
+	ck_assert(isinf(dl_la_finish_so_far(la, 9)));
+	ck_assert(isinf(dl_la_finish_so_far(NULL, a)));
+
+	/* a step past the horizon ends the run; the next step is a no-op
+	 * (triage steps to each deadline, and the last may pass it) */
+	ck_assert_int_eq(dl_la_start(la, order, 2, NOW + 40), 0);
+	ck_assert_int_eq(dl_la_advance(la, NOW + 50), 0);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	ck_assert_int_eq(dl_la_advance(la, NOW + 60), 0);
+	ck_assert_double_eq_tol(finish(la, a), 30, 1e-9);
+	/* a failed start leaves nothing to advance */
+	ck_assert_int_eq(dl_la_start(la, &bad, 1, INFINITY), EINVAL);
+	ck_assert_int_eq(dl_la_advance(la, INFINITY), EINVAL);
+
+	/* a run stopped early is replaced by the next start */
+	ck_assert_int_eq(dl_la_start(la, order, 2, INFINITY), 0);
+	ck_assert_int_eq(dl_la_advance(la, NOW + 5), 0);
+	ck_assert_int_eq(dl_la_run(la, &b, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, b), 5, 1e-9);
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	struct dl_cluster cl;
@@ -386,6 +456,7 @@ int main(void)
 	tcase_add_test(tc, partitions_and_grid);
 	tcase_add_test(tc, far_events_and_horizon);
 	tcase_add_test(tc, supply_of_running_tasks);
+	tcase_add_test(tc, run_in_steps);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -528,6 +528,65 @@ START_TEST(readmission_does_not_flip)
 }
 END_TEST
 
+/* Two candidates for readmission in one cycle.  Given up in the first
+ * plan (jobs 2 and 3, the longest: without them jobs 1 and 4 are on
+ * time), they turn out shorter.
+ * Job 2, tried first (least late in the previous plan), meets its own
+ * deadline but would make job 1, which meets its deadline on mean
+ * lengths, miss it: it stays given up.  Job 3 is then judged against the
+ * jobs known to meet their deadline, each at its own deadline: due after
+ * job 1 it harms none and comes back; due before it, it would make job 1
+ * late on mean lengths -- not on optimistic ones, so that test alone
+ * would let it back -- and stays out. */
+START_TEST(readmission_of_two_candidates)
+{
+	for (int harmful = 0; harmful <= 1; harmful++) {
+		struct fx_world w;
+		struct dl_plan *first;
+		struct dl_job *j2, *j3;
+
+		w_init(&w, 1, 1);
+		ck_assert_int_eq(dl_config_set(&w.cfg, "TriageQuantile", "0.25",
+					       NULL, 0),
+				 0);
+		/* job 1: 10 s on average, 7.9 s optimistic (sd 3 s) */
+		w_task(&w, 1, 10, 14)->phase[DL_MAP].prior_p90 =
+			10 + 1.2816 * 3;
+		j2 = w_task(&w, 2, 30, 35);
+		j3 = w_task(&w, 3, 40, 45);
+		w_task(&w, 4, 5, 50); /* job 3 ahead of it makes it late */
+		w_plan(&w, "triage", T0, NULL);
+		ck_assert_int_eq(fx_world_get(&w, 1)->verdict,
+				 DL_VERDICT_ON_TRACK);
+		ck_assert_int_eq(fx_world_get(&w, 2)->verdict,
+				 DL_VERDICT_HOPELESS);
+		ck_assert_msg(fx_world_get(&w, 3)->verdict ==
+				      DL_VERDICT_HOPELESS,
+			      "job 3: %s", fx_world_get(&w, 3)->explain);
+		first = w.plan;
+		w.plan = NULL;
+		j2->phase[DL_MAP].prior_mean = j2->phase[DL_MAP].prior_p90 = 5;
+		j2->soft_deadline = T0 + 10;
+		j3->phase[DL_MAP].prior_mean = j3->phase[DL_MAP].prior_p90 = 5;
+		j3->soft_deadline = T0 + (harmful ? 12 : 45);
+		w_plan(&w, "triage", T0 + 1, first);
+		ck_assert_int_eq(fx_world_get(&w, 1)->verdict,
+				 DL_VERDICT_ON_TRACK);
+		ck_assert_int_eq(fx_world_get(&w, 4)->verdict,
+				 DL_VERDICT_ON_TRACK);
+		ck_assert_int_eq(fx_world_get(&w, 2)->verdict,
+				 DL_VERDICT_HOPELESS);
+		ck_assert_msg(fx_world_get(&w, 3)->verdict ==
+				      (harmful ? DL_VERDICT_HOPELESS
+					       : DL_VERDICT_ON_TRACK),
+			      "harmful %d: job 3 %s", harmful,
+			      fx_world_get(&w, 3)->explain);
+		dl_plan_free(first);
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 START_TEST(hopeless_rank_and_aging)
 {
 	struct fx_world w;
@@ -933,6 +992,7 @@ int main(void)
 	tcase_add_test(tc, kept_job_does_not_crowd_out_others);
 	tcase_add_test(tc, hysteresis);
 	tcase_add_test(tc, readmission_does_not_flip);
+	tcase_add_test(tc, readmission_of_two_candidates);
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, aged_job_not_postponed_by_later_given_up_jobs);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);

@@ -108,9 +108,13 @@ struct dl_lookahead {
 	uint32_t *bnext;
 	uint32_t nbev, capbev, capbnext;
 	uint32_t bcur;
-	double horizon;  /* of the run */
+	double horizon; /* of the run */
+	/* dl_la_start done (else dl_la_advance has nothing to advance);
+	 * done: the horizon reached and the results written */
+	bool started, done;
 	uint64_t *ready; /* bitset over order positions */
 	uint32_t nready_words, capready;
+	uint32_t rfirst; /* no ready position before it */
 	const uint32_t *order;
 	uint32_t norder;
 	uint64_t batches;
@@ -253,13 +257,15 @@ static int push_at(struct dl_lookahead *la, const struct la_event *e, double kd)
 		return heap_push(la, e);
 	k = (uint32_t) kd;
 	w = k / 64 + 1;
-	if (grow((void **) &la->bhead, &la->capbhead, k + 1,
-		 sizeof(*la->bhead)) ||
-	    grow((void **) &la->bbits, &la->capbbits, w, sizeof(*la->bbits)) ||
-	    grow((void **) &la->bev, &la->capbev, la->nbev + 1,
-		 sizeof(*la->bev)) ||
-	    grow((void **) &la->bnext, &la->capbnext, la->nbev + 1,
-		 sizeof(*la->bnext)))
+	if ((k >= la->capbhead || w > la->capbbits || la->nbev >= la->capbev ||
+	     la->nbev >= la->capbnext) &&
+	    (grow((void **) &la->bhead, &la->capbhead, k + 1,
+		  sizeof(*la->bhead)) ||
+	     grow((void **) &la->bbits, &la->capbbits, w, sizeof(*la->bbits)) ||
+	     grow((void **) &la->bev, &la->capbev, la->nbev + 1,
+		  sizeof(*la->bev)) ||
+	     grow((void **) &la->bnext, &la->capbnext, la->nbev + 1,
+		  sizeof(*la->bnext))))
 		return ENOMEM;
 	if (w > la->bwords) {
 		memset(la->bbits + la->bwords, 0,
@@ -819,10 +825,13 @@ static void ready_set(struct dl_lookahead *la, uint32_t pos, bool on)
 {
 	uint64_t bit = UINT64_C(1) << (pos % 64);
 
-	if (on)
+	if (on) {
 		la->ready[pos / 64] |= bit;
-	else
+		if (pos < la->rfirst)
+			la->rfirst = pos;
+	} else {
 		la->ready[pos / 64] &= ~bit;
+	}
 }
 
 /* The first ready position at or after pos, or DL_LA_NONE. */
@@ -908,8 +917,10 @@ static uint32_t reserve_allows(const struct dl_lookahead *la, uint32_t j, int p)
 
 static int dispatch(struct dl_lookahead *la, double t)
 {
-	for (uint32_t pos = ready_next(la, 0); pos != DL_LA_NONE;
-	     pos = ready_next(la, pos + 1)) {
+	uint32_t pos = ready_next(la, la->rfirst);
+
+	la->rfirst = pos != DL_LA_NONE ? pos : la->norder;
+	for (; pos != DL_LA_NONE; pos = ready_next(la, pos + 1)) {
 		uint32_t j = la->order[pos];
 		struct la_state *s = &la->st[j];
 		struct dl_la_job *job = &la->jobs[j];
@@ -1038,13 +1049,16 @@ static int prepare_initial(struct dl_lookahead *la)
 	return 0;
 }
 
-int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
-	      double horizon)
+int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
+		double horizon)
 {
 	uint32_t words;
 	int rc;
 
-	if (!la || (norder && !order) || isnan(horizon))
+	if (!la)
+		return EINVAL;
+	la->started = la->done = false;
+	if ((norder && !order) || isnan(horizon))
 		return EINVAL;
 	for (uint32_t i = 0; i < norder; i++)
 		if (order[i] >= la->njobs)
@@ -1057,6 +1071,7 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		return ENOMEM;
 	memset(la->ready, 0, (size_t) words * sizeof(*la->ready));
 	la->nready_words = words;
+	la->rfirst = 0;
 	la->order = order;
 	la->norder = norder;
 	la->batches = 0;
@@ -1113,35 +1128,67 @@ int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 
 	if ((rc = dispatch(la, la->now)))
 		return rc;
+	la->started = true;
+	return 0;
+}
+
+int dl_la_advance(struct dl_lookahead *la, double until)
+{
+	double stop;
+	int rc;
+
+	if (!la || !la->started || isnan(until))
+		return EINVAL;
+	if (la->done)
+		return 0;
+	stop = until < la->horizon ? until : la->horizon;
 	for (;;) {
 		enum la_source src;
 		const struct la_event *e = next_event(la, &src);
 		double t;
 
-		if (!e || e->t > horizon || !isfinite(e->t))
+		if (!e || e->t > stop || !isfinite(e->t))
 			break;
 		t = e->t;
 		do {
 			struct la_event x = *e;
 
 			take_event(la, src);
-			apply_event(la, &x, horizon);
+			apply_event(la, &x, la->horizon);
 		} while ((e = next_event(la, &src)) && e->t == t);
 		if ((rc = dispatch(la, t)))
 			return rc;
 	}
+	if (until < la->horizon)
+		return 0;
 	/* what ended by the horizon: every task started, and its last end
 	 * is known (a job whose last task ends past the horizon still gets
 	 * that time) */
-	for (uint32_t j = 0; j < la->njobs; j++) {
-		const struct la_state *s = &la->st[j];
-		struct dl_la_job *job = &la->jobs[j];
-
-		if (!job->cancelled && !s->pending[DL_MAP] &&
-		    !s->pending[DL_REDUCE])
-			job->finish = s->last_end;
-	}
+	for (uint32_t j = 0; j < la->njobs; j++)
+		la->jobs[j].finish = dl_la_finish_so_far(la, j);
+	la->done = true;
 	return 0;
+}
+
+double dl_la_finish_so_far(const struct dl_lookahead *la, uint32_t j)
+{
+	const struct la_state *s;
+
+	if (!la || j >= la->njobs)
+		return INFINITY;
+	s = &la->st[j];
+	if (la->jobs[j].cancelled || s->pending[DL_MAP] ||
+	    s->pending[DL_REDUCE])
+		return INFINITY;
+	return s->last_end;
+}
+
+int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
+	      double horizon)
+{
+	int rc = dl_la_start(la, order, norder, horizon);
+
+	return rc ? rc : dl_la_advance(la, horizon);
 }
 
 /* ------------------------------------------------------------- supply */

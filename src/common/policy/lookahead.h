@@ -111,6 +111,23 @@ int dl_la_set_budget(struct dl_lookahead *la, uint32_t partition, double cpus);
 int dl_la_run(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	      double horizon);
 
+/* The same run in steps, so a caller can stop as soon as it knows the
+ * answer: dl_la_start dispatches at now, dl_la_advance applies every
+ * event up to `until` (capped at the horizon) and dispatches after each,
+ * exactly as dl_la_run would.  Reaching the horizon ends the run and
+ * writes the results as dl_la_run does; before that, a job's finish is
+ * read with dl_la_finish_so_far; advancing further does nothing.  The
+ * jobs and budgets must not change between the steps.  0, EINVAL (advance
+ * before any start, or after one that failed) or ENOMEM. */
+int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
+		double horizon);
+int dl_la_advance(struct dl_lookahead *la, double until);
+
+/* Job j's finish in the run so far: its last task's end once every task
+ * has started (final: later events do not change it), else INFINITY --
+ * which, after advancing to `until`, means it ends after `until`. */
+double dl_la_finish_so_far(const struct dl_lookahead *la, uint32_t j);
+
 /* The fluid supply: CPU-seconds the classes serving `partition` have free
  * for the plan's jobs from now until t -- what the running tasks, the held
  * capacity and the forecast leave, with no job of the plan placed.  Build

@@ -832,21 +832,32 @@ static int moore_hodgson(struct tctx *c)
 	return 0;
 }
 
-/* Finishes of the jobs ahead with mean lengths in the current order. */
-static int mean_run(struct tctx *c, uint32_t extra)
+/* Runs `la` on to job t's deadline (a job not fully started by then is
+ * late, whatever comes after). */
+static int advance_to_deadline(const struct tctx *c, struct dl_lookahead *la,
+			       const struct tjob *t)
+{
+	double until = t->goal.job + c->tol;
+
+	return dl_la_advance(la, isnan(until) ? INFINITY : until);
+}
+
+/* Starts the run of the jobs ahead (and `extra`) with mean lengths in the
+ * current order. */
+static int mean_start(struct tctx *c, uint32_t extra)
 {
 	double horizon;
 	uint32_t n = build_order(c, false, extra, &horizon);
 
-	return dl_la_run(c->mean, c->order, n, horizon);
+	return dl_la_start(c->mean, c->order, n, horizon);
 }
 
 /* Which jobs ahead meet their deadline with mean lengths now. */
 static int measure_met(struct tctx *c, bool *met)
 {
-	int rc = mean_run(c, UINT32_MAX);
+	int rc = mean_start(c, UINT32_MAX);
 
-	if (rc)
+	if (rc || (rc = dl_la_advance(c->mean, INFINITY)))
 		return rc;
 	for (uint32_t i = 0; i < c->nedf; i++) {
 		struct tjob *t = &c->t[c->edf[i]];
@@ -866,14 +877,18 @@ static int feasible_beside(struct tctx *c, uint32_t extra, bool *ok)
 {
 	double horizon;
 	uint32_t n = build_order(c, true, extra, &horizon);
-	int rc = dl_la_run(c->opt, c->order, n, horizon);
+	int rc = dl_la_start(c->opt, c->order, n, horizon);
 
+	/* in deadline order, each judged once the run reaches its deadline:
+	 * the first late one ends the run */
 	*ok = !rc;
 	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
 		const struct tjob *t = &c->t[c->edf[k]];
 
-		if (t->state == T_FEASIBLE &&
-		    late(c, t, dl_la_job(c->opt, t->la)->finish))
+		if (t->state != T_FEASIBLE)
+			continue;
+		rc = advance_to_deadline(c, c->opt, t);
+		if (!rc && late(c, t, dl_la_finish_so_far(c->opt, t->la)))
 			*ok = false;
 	}
 	return rc;
@@ -890,14 +905,37 @@ static int readmit_cmp(const void *pa, const void *pb, void *vctx)
 	return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
 
+/* Whether candidate `extra` meets its deadline at its place with mean
+ * lengths and every job in met[] still meets its own beside it: each
+ * judged, in deadline order, once the run reaches its deadline, so the
+ * first late one ends the run. */
+static int harmless_beside(struct tctx *c, uint32_t extra, const bool *met,
+			   bool *ok)
+{
+	int rc = mean_start(c, extra);
+
+	*ok = !rc;
+	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (c->edf[k] != extra && !met[c->edf[k]])
+			continue;
+		rc = advance_to_deadline(c, c->mean, t);
+		if (!rc && late(c, t, dl_la_finish_so_far(c->mean, t->la)))
+			*ok = false;
+	}
+	return rc;
+}
+
 /* Hysteresis: a job hopeless in the previous plan comes back when, with
  * mean task lengths, it meets its deadline at its place and no job ahead
  * that met its deadline misses it because of it, and no feasible job is
  * late beside it on the optimistic lengths (feasible_beside).  The jobs the
  * previous plan saw least late are tried first, DL_TRIAGE_MAX_READMIT a cycle.
- * The tests run cheapest-to-fail first: most candidates are late even at
- * their place (on rev-l0.8 seed 1, 11,206 of 13,191 tries), which one run
- * shows. */
+ * Which jobs meet their deadline without the candidate takes a run of its
+ * own, made only for a candidate on time at its place: most are late even
+ * there (on rev-l0.8 seed 1, 11,206 of 13,191 tries), which the run with
+ * them shows by their deadline. */
 static int readmit(struct tctx *c)
 {
 	bool *met = calloc(c->n ? c->n : 1, sizeof(*met));
@@ -920,28 +958,34 @@ static int readmit(struct tctx *c)
 	qsort_r(cand, ncand, sizeof(*cand), readmit_cmp, c->t);
 	for (uint32_t k = 0; k < ncand && k < DL_TRIAGE_MAX_READMIT; k++) {
 		struct tjob *d = &c->t[cand[k]];
-		bool ok;
+		bool ok = true;
 
-		/* most candidates are late themselves: the run without them
-		 * (which jobs meet their deadline) is only needed when not */
-		if ((rc = mean_run(c, cand[k])))
-			break;
-		if (late(c, d, dl_la_job(c->mean, d->la)->finish))
-			continue;
-		for (uint32_t i = 0; i < c->nedf; i++)
-			fin[c->edf[i]] =
-				dl_la_job(c->mean, c->t[c->edf[i]].la)->finish;
-		if (!measured && (rc = measure_met(c, met)))
-			break;
-		measured = true;
-		ok = true;
-		for (uint32_t i = 0; ok && i < c->nedf; i++) {
-			struct tjob *t = &c->t[c->edf[i]];
-
-			if (met[c->edf[i]] && late(c, t, fin[c->edf[i]]))
-				ok = false;
+		if (measured) {
+			rc = harmless_beside(c, cand[k], met, &ok);
+		} else {
+			/* its own test first, then the rest of its run */
+			if ((rc = mean_start(c, cand[k])) ||
+			    (rc = advance_to_deadline(c, c->mean, d)))
+				break;
+			if (late(c, d, dl_la_finish_so_far(c->mean, d->la)))
+				continue;
+			if ((rc = dl_la_advance(c->mean, INFINITY)))
+				break;
+			for (uint32_t i = 0; i < c->nedf; i++)
+				fin[c->edf[i]] =
+					dl_la_job(c->mean, c->t[c->edf[i]].la)
+						->finish;
+			if ((rc = measure_met(c, met)))
+				break;
+			measured = true;
+			for (uint32_t i = 0; ok && i < c->nedf; i++)
+				if (met[c->edf[i]] &&
+				    late(c, &c->t[c->edf[i]], fin[c->edf[i]]))
+					ok = false;
 		}
-		if (ok && (rc = feasible_beside(c, cand[k], &ok)))
+		if (!rc && ok)
+			rc = feasible_beside(c, cand[k], &ok);
+		if (rc)
 			break;
 		if (!ok)
 			continue;
