@@ -196,6 +196,10 @@ START_TEST(test_partset)
 	ck_assert_int_eq(dl_partset_from_mask(&b, 0), 0);
 	ck_assert(dl_partset_empty(&b));
 	ck_assert_int_eq(dl_partset_cmp(&b, NULL), 0);
+	/* NULL is the empty set; a word longer set differs in the others */
+	ck_assert(dl_partset_equal(&b, NULL) && dl_partset_equal(NULL, &b));
+	ck_assert(!dl_partset_equal(&a, NULL) && !dl_partset_equal(NULL, &a));
+	ck_assert(!dl_partset_equal(&a, &c) && !dl_partset_equal(&c, &a));
 	dl_partset_free(&a);
 	dl_partset_free(&b);
 	dl_partset_free(&c);

@@ -45,40 +45,69 @@ static int cmp_class(const void *a, const void *b)
 	return (int) x->pool - (int) y->pool;
 }
 
+/* The class of node n among the first ncls, or NULL.  Nodes alike tend to
+ * be listed together, so the class of the previous node is tried first. */
+static struct dl_capclass *class_for(struct dl_capacity *cap,
+				     const struct dl_node *n, uint32_t *last)
+{
+	struct dl_capclass *c = *last < cap->ncls ? &cap->cls[*last] : NULL;
+
+	if (c && c->pool == n->pool &&
+	    dl_partset_equal(&c->partitions, &n->partitions))
+		return c;
+	for (uint32_t k = 0; k < cap->ncls; k++)
+		if (cap->cls[k].pool == n->pool &&
+		    dl_partset_equal(&cap->cls[k].partitions, &n->partitions)) {
+			*last = k;
+			return &cap->cls[k];
+		}
+	return NULL;
+}
+
 /* other: the classes of what work the plan does not manage holds, instead
  * of what it leaves. */
 static int build(struct dl_capacity *cap, const struct dl_cluster *cl,
 		 bool other)
 {
+	uint32_t room = 0, last = UINT32_MAX;
+
 	if (!cap)
 		return EINVAL;
 	memset(cap, 0, sizeof(*cap));
 	if (!cl || !cl->nnodes)
 		return 0;
-	cap->cls = calloc(cl->nnodes, sizeof(*cap->cls));
-	if (!cap->cls)
-		return ENOMEM;
 	for (uint32_t i = 0; i < cl->nnodes; i++) {
 		const struct dl_node *n = &cl->nodes[i];
-		struct dl_capclass *c = NULL;
+		struct dl_capclass *c;
 		double cpus, mem;
 
 		if (!n->up || n->pool >= DL_POOLS)
 			continue;
-		for (uint32_t k = 0; k < cap->ncls; k++)
-			if (cap->cls[k].pool == n->pool &&
-			    dl_partset_equal(&cap->cls[k].partitions,
-					     &n->partitions)) {
-				c = &cap->cls[k];
-				break;
-			}
+		c = class_for(cap, n, &last);
 		if (!c) {
+			/* classes are few: room grows by doubling, at most
+			 * one per node */
+			if (cap->ncls == room) {
+				uint32_t more = room ? 2 * room : 4;
+				struct dl_capclass *q;
+
+				if (more > cl->nnodes)
+					more = cl->nnodes;
+				q = realloc(cap->cls, more * sizeof(*q));
+				if (!q) {
+					dl_capacity_free(cap);
+					return ENOMEM;
+				}
+				cap->cls = q;
+				room = more;
+			}
 			c = &cap->cls[cap->ncls];
+			memset(c, 0, sizeof(*c));
 			if (dl_partset_copy(&c->partitions, &n->partitions)) {
 				dl_capacity_free(cap);
 				return ENOMEM;
 			}
-			cap->ncls++;
+			last = cap->ncls++;
 			c->pool = n->pool;
 		}
 		if (other) {
@@ -98,7 +127,8 @@ static int build(struct dl_capacity *cap, const struct dl_cluster *cl,
 		c->mem_total += mem;
 		cap->has_pool[n->pool] = true;
 	}
-	qsort(cap->cls, cap->ncls, sizeof(*cap->cls), cmp_class);
+	if (cap->ncls)
+		qsort(cap->cls, cap->ncls, sizeof(*cap->cls), cmp_class);
 	for (uint32_t k = 0; k < cap->ncls; k++) {
 		cap->cls[k].cpus_free = cap->cls[k].cpus_total;
 		cap->cls[k].mem_free = cap->cls[k].mem_total;
