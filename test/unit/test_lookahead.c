@@ -26,6 +26,16 @@ static struct dl_la_job map_job(uint32_t tasks, double len)
 	return j;
 }
 
+/* A MapReduce job: its reduces as long as its maps. */
+static struct dl_la_job mr_job(uint32_t maps, double len, uint32_t reduces)
+{
+	struct dl_la_job j = map_job(maps, len);
+
+	j.phase[DL_REDUCE] = j.phase[DL_MAP];
+	j.phase[DL_REDUCE].pending = reduces;
+	return j;
+}
+
 static struct dl_lookahead *la_on(struct dl_cluster *cl, uint32_t nodes,
 				  uint32_t cpus)
 {
@@ -110,15 +120,10 @@ START_TEST(barrier_and_what_lower_jobs_take)
 {
 	struct dl_cluster cl;
 	struct dl_lookahead *la = la_on(&cl, 1, 4);
-	struct dl_la_job mr = map_job(2, 10), other = map_job(10, 100);
-	uint32_t a, b, order[2];
+	struct dl_la_job mr = mr_job(2, 10, 4), other = map_job(10, 100);
+	uint32_t a = dl_la_add_job(la, &mr), b = dl_la_add_job(la, &other);
+	uint32_t order[2] = {a, b};
 
-	mr.phase[DL_REDUCE] = mr.phase[DL_MAP];
-	mr.phase[DL_REDUCE].pending = 4;
-	a = dl_la_add_job(la, &mr);
-	b = dl_la_add_job(la, &other);
-	order[0] = a;
-	order[1] = b;
 	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
 	/* maps [0, 10]; meanwhile the lower job takes the two free CPUs
 	 * until 100, so the four reduces run two at a time: 10-20, 20-30 */
@@ -335,15 +340,10 @@ START_TEST(run_in_steps)
 {
 	struct dl_cluster cl;
 	struct dl_lookahead *la = la_on(&cl, 1, 4);
-	struct dl_la_job mr = map_job(6, 10), small = map_job(2, 5);
-	uint32_t order[2], a, b, bad = 9;
+	struct dl_la_job mr = mr_job(6, 10, 2), small = map_job(2, 5);
+	uint32_t a = dl_la_add_job(la, &mr), b = dl_la_add_job(la, &small);
+	uint32_t order[2] = {a, b}, bad = 9;
 
-	mr.phase[DL_REDUCE] = mr.phase[DL_MAP];
-	mr.phase[DL_REDUCE].pending = 2;
-	a = dl_la_add_job(la, &mr);
-	b = dl_la_add_job(la, &small);
-	order[0] = a;
-	order[1] = b;
 	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 3), 0);
 	/* not started: nothing to advance */
 	ck_assert_int_eq(dl_la_advance(la, NOW + 10), EINVAL);
