@@ -345,8 +345,9 @@ START_TEST(run_in_steps)
 	uint32_t order[2] = {a, b}, bad = 9;
 
 	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 3), 0);
-	/* not started: nothing to advance */
+	/* not started: nothing to advance, no finish */
 	ck_assert_int_eq(dl_la_advance(la, NOW + 10), EINVAL);
+	ck_assert(isinf(dl_la_finish_so_far(la, a)));
 	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
 	/* maps: 3 at 0-10, 1 at 3-13, 2 at 10-20; b's two at 10-15 and
 	 * 13-18; the reduces wait for the last map (20), then 20-30 */
@@ -389,6 +390,7 @@ START_TEST(run_in_steps)
 	/* a failed start leaves nothing to advance */
 	ck_assert_int_eq(dl_la_start(la, &bad, 1, INFINITY), EINVAL);
 	ck_assert_int_eq(dl_la_advance(la, INFINITY), EINVAL);
+	ck_assert(isinf(dl_la_finish_so_far(la, b)));
 
 	/* a run stopped early is replaced by the next start */
 	ck_assert_int_eq(dl_la_start(la, order, 2, INFINITY), 0);

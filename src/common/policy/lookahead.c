@@ -1174,7 +1174,7 @@ double dl_la_finish_so_far(const struct dl_lookahead *la, uint32_t j)
 {
 	const struct la_state *s;
 
-	if (!la || j >= la->njobs)
+	if (!la || !la->started || j >= la->njobs)
 		return INFINITY;
 	s = &la->st[j];
 	if (la->jobs[j].cancelled || s->pending[DL_MAP] ||

@@ -125,7 +125,8 @@ int dl_la_advance(struct dl_lookahead *la, double until);
 
 /* Job j's finish in the run so far: its last task's end once every task
  * has started (final: later events do not change it), else INFINITY --
- * which, after advancing to `until`, means it ends after `until`. */
+ * which, after advancing to `until`, means it ends after `until`.
+ * INFINITY too before any run, or after a start that failed. */
 double dl_la_finish_so_far(const struct dl_lookahead *la, uint32_t j);
 
 /* The fluid supply: CPU-seconds the classes serving `partition` have free
