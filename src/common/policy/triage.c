@@ -868,6 +868,35 @@ static int measure_met(struct tctx *c, bool *met)
 	return 0;
 }
 
+/* In a started run of `la`: whether no job that `judged` picks is late,
+ * each judged in deadline order once the run reaches its deadline, so the
+ * first late one ends the run there. */
+static int none_late(const struct tctx *c, struct dl_lookahead *la,
+		     bool (*judged)(const struct tctx *, uint32_t,
+				    const void *),
+		     const void *arg, bool *ok)
+{
+	int rc = 0;
+
+	*ok = true;
+	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
+		const struct tjob *t = &c->t[c->edf[k]];
+
+		if (!judged(c, c->edf[k], arg))
+			continue;
+		rc = advance_to_deadline(c, la, t);
+		if (!rc && late(c, t, dl_la_finish_so_far(la, t->la)))
+			*ok = false;
+	}
+	return rc;
+}
+
+static bool judged_feasible(const struct tctx *c, uint32_t i, const void *arg)
+{
+	(void) arg;
+	return c->t[i].state == T_FEASIBLE;
+}
+
 /* Whether, with job `extra` back ahead, every feasible job ahead still
  * passes Moore-Hodgson's own test (optimistic lengths): a job readmitted
  * on mean lengths that made one of them late there would be demoted again
@@ -879,19 +908,8 @@ static int feasible_beside(struct tctx *c, uint32_t extra, bool *ok)
 	uint32_t n = build_order(c, true, extra, &horizon);
 	int rc = dl_la_start(c->opt, c->order, n, horizon);
 
-	/* in deadline order, each judged once the run reaches its deadline:
-	 * the first late one ends the run */
-	*ok = !rc;
-	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
-		const struct tjob *t = &c->t[c->edf[k]];
-
-		if (t->state != T_FEASIBLE)
-			continue;
-		rc = advance_to_deadline(c, c->opt, t);
-		if (!rc && late(c, t, dl_la_finish_so_far(c->opt, t->la)))
-			*ok = false;
-	}
-	return rc;
+	*ok = false;
+	return rc ? rc : none_late(c, c->opt, judged_feasible, NULL, ok);
 }
 
 static int readmit_cmp(const void *pa, const void *pb, void *vctx)
@@ -905,26 +923,29 @@ static int readmit_cmp(const void *pa, const void *pb, void *vctx)
 	return x->pos < y->pos ? -1 : (x->pos > y->pos);
 }
 
+struct judged_met {
+	uint32_t extra;
+	const bool *met;
+};
+
+static bool judged_met(const struct tctx *c, uint32_t i, const void *arg)
+{
+	const struct judged_met *m = arg;
+
+	(void) c;
+	return i == m->extra || m->met[i];
+}
+
 /* Whether candidate `extra` meets its deadline at its place with mean
- * lengths and every job in met[] still meets its own beside it: each
- * judged, in deadline order, once the run reaches its deadline, so the
- * first late one ends the run. */
+ * lengths and every job in met[] still meets its own beside it. */
 static int harmless_beside(struct tctx *c, uint32_t extra, const bool *met,
 			   bool *ok)
 {
+	struct judged_met m = {.extra = extra, .met = met};
 	int rc = mean_start(c, extra);
 
-	*ok = !rc;
-	for (uint32_t k = 0; !rc && *ok && k < c->nedf; k++) {
-		const struct tjob *t = &c->t[c->edf[k]];
-
-		if (c->edf[k] != extra && !met[c->edf[k]])
-			continue;
-		rc = advance_to_deadline(c, c->mean, t);
-		if (!rc && late(c, t, dl_la_finish_so_far(c->mean, t->la)))
-			*ok = false;
-	}
-	return rc;
+	*ok = false;
+	return rc ? rc : none_late(c, c->mean, judged_met, &m, ok);
 }
 
 /* Hysteresis: a job hopeless in the previous plan comes back when, with
