@@ -695,7 +695,11 @@ fi
 [ "$(id -u)" = 0 ] || die "run as root (the local cluster's daemons run as root)"
 [ -x "$smapreduce" ] || die "no smapreduce in $build"
 cdir=$work/cluster
-task=$top/bench/replay-task.sh
+# one batch script per phase, each running bench/replay-task.sh with it
+for phase in map reduce; do
+	printf '#!/bin/sh\n#SBATCH --output=/dev/null\nexec %q %s\n' \
+		"$top/bench/replay-task.sh" "$phase" >"$work/$phase-task.sh"
+done
 lc() { LC_QUIET=1 "$top/contrib/localcluster/localcluster" --dir "$cdir" "$@"; }
 trap 'lc stop || true' EXIT
 export SLURM_CONF=$cdir/etc/slurm.conf
@@ -707,25 +711,25 @@ usec() { echo "${EPOCHREALTIME/./}"; }
 # reduce_id" (reduce_id 0 for a map-only job; map_id 0 when sbatch failed).
 submit_job() { # index name arrival deadline maps reduces map_min reduce_min
 	local i=$1 name=$2 dl=$4 m=$5 r=$6 mlim=$7 rlim=$8 at ids map red=0 soft=()
-	local ml=$work/lengths/$i.map rl=$work/lengths/$i.reduce
+	# the tasks find their lengths with these (bench/replay-task.sh)
+	export REPLAY_LENGTHS_DIR=$work/lengths REPLAY_JOB=$i
 	at=$(usec)
 	if [ "$dl" != 0 ]; then
 		soft=(--soft-deadline="$(date -d "@$((t0 + dl))" +%Y-%m-%dT%H:%M:%S)")
 	fi
 	if [ "$dl" != 0 ] && [ "$r" -gt 0 ]; then
 		ids=$("$smapreduce" --maps="$m" --reduces="$r" "${soft[@]}" -J "$name" --parsable \
-			--map-arg=--time="$mlim" --map-arg=--export=ALL,REPLAY_LENGTHS="$ml" \
-			--reduce-arg=--time="$rlim" --reduce-arg=--export=ALL,REPLAY_LENGTHS="$rl" \
-			"$task" "$task" 2>>"$run/submit.err") || ids=0:0
+			--map-arg=--time="$mlim" --reduce-arg=--time="$rlim" \
+			"$work/map-task.sh" "$work/reduce-task.sh" 2>>"$run/submit.err") || ids=0:0
 		map=${ids%%:*}
 		red=${ids##*:}
 	else
 		map=$(sbatch --parsable --array=0-$((m - 1)) "${soft[@]}" -J "$name" --time="$mlim" \
-			--export=ALL,REPLAY_LENGTHS="$ml" "$task" 2>>"$run/submit.err") || map=0
+			"$work/map-task.sh" 2>>"$run/submit.err") || map=0
 		if [ "$r" -gt 0 ] && [ "$map" != 0 ]; then
 			red=$(sbatch --parsable --array=0-$((r - 1)) -J "$name" --time="$rlim" \
 				--dependency=afterok:"$map" --kill-on-invalid-dep=yes \
-				--export=ALL,REPLAY_LENGTHS="$rl" "$task" 2>>"$run/submit.err") || red=0
+				"$work/reduce-task.sh" 2>>"$run/submit.err") || red=0
 		fi
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$i" "$at" "${map%%;*}" "${red%%;*}"
