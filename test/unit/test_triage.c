@@ -183,10 +183,85 @@ END_TEST
 START_TEST(deadline_passed)
 {
 	struct fx_world w;
+	const struct dl_plan_job *pj;
+	struct dl_plan *first;
+	struct dl_job *two;
 
+	/* job 2's deadline has passed with one task left: it keeps its place
+	 * while that costs no other job its deadline (job 1 still ends at
+	 * T0 + 30, due T0 + 50), as EDF would run it */
 	w_init(&w, 1, 1);
 	w_task(&w, 1, 10, 50);
 	w_task(&w, 2, 10, 5); /* due before now */
+	w_plan(&w, "triage", T0 + 10, NULL);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert(pj->urgent);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	ck_assert_msg(strstr(pj->explain, "deadline passed 5s ago"), "%s",
+		      pj->explain);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 30,
+				1e-9);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	fx_world_free(&w);
+
+	/* job 1 due at T0 + 25 would miss it behind job 2: job 2 is given up
+	 * (after job 1), and stays given up the next cycle */
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 25);
+	w_task(&w, 2, 10, 5);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_double_eq(pj->hopeless_since, T0 + 10);
+	ck_assert_msg(strstr(pj->explain, "after feasible deadline jobs"), "%s",
+		      pj->explain);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 20,
+				1e-9);
+	first = w.plan;
+	w.plan = NULL;
+	w_plan(&w, "triage", T0 + 11, first);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	dl_plan_free(first);
+	fx_world_free(&w);
+
+	/* two tasks left: given up at once, though job 1 could spare them;
+	 * PassedAhead=all keeps it too, PassedAhead=none gives up either */
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 50);
+	two = fx_job(2, 2, T0, T0 + 5);
+	two->phase[DL_MAP].prior_mean = two->phase[DL_MAP].prior_p90 = 5;
+	w.jobs[w.n++] = two;
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "PassedAhead", "all", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, 0);
+	fx_world_free(&w);
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 50);
+	w_task(&w, 2, 10, 5);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "PassedAhead", "none", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	ck_assert_int_ne(dl_config_set(&w.cfg, "PassedAhead", "some", NULL, 0),
+			 0);
+	fx_world_free(&w);
+
+	/* LateAhead=no gives it up at once too; the slack lent then brings
+	 * it back before job 1 */
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 50);
+	w_task(&w, 2, 10, 5);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
@@ -618,13 +693,23 @@ START_TEST(hopeless_rank_and_aging)
 	w_plan(&w, "triage", T0 + 1800, first);
 	ck_assert(fx_world_get(&w, 2)->urgent);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0);
-	/* aged: ahead of the others whose deadlines passed (given up only
-	 * now), though it has the most pending work */
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	/* the others' deadlines have passed too, each with one task left:
+	 * they keep their places, harming no job with a deadline ahead */
+	ck_assert_uint_eq(fx_world_get(&w, 1)->rank, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 2);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->rank, 3);
+	ck_assert_double_eq(fx_world_get(&w, 3)->hopeless_since, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 4);
 	ck_assert_msg(
 		strstr(fx_world_get(&w, 2)->explain,
 		       "first of given-up jobs (aged 30m, HopelessAging)"),
 		"%s", fx_world_get(&w, 2)->explain);
+	/* LateAhead=no gives them up now: aged, job 2 goes before them,
+	 * though it has the most pending work */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 1800, first);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_double_eq(fx_world_get(&w, 3)->hopeless_since, T0 + 1800);
 	dl_plan_free(first);
 	fx_world_free(&w);
 }

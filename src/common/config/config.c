@@ -21,6 +21,7 @@ static const char *const policy_names[DL_POLICY_COUNT + 1] = {
 	"triage",   "edf", "portfolio", NULL};
 static const char *const hopeless_rank_names[] = {"below", "above", NULL};
 static const char *const yes_no_names[] = {"no", "yes", NULL};
+static const char *const passed_ahead_names[] = {"none", "one", "all", NULL};
 
 _Static_assert(sizeof(enum dl_policy) == sizeof(int) &&
 		       sizeof(enum dl_hopeless_rank) == sizeof(int) &&
@@ -118,6 +119,10 @@ const struct dl_option dl_options[] = {
 	 "whose demotion would let no other job meet its deadline, keeps its "
 	 "place in deadline order",
 	 yes_no_names},
+	{"PassedAhead", DL_OPT_CHOICE, OFF(passed_ahead), 0, 0, "one",
+	 "triage: which jobs whose deadline has passed keep their place in "
+	 "deadline order while they make no other job late",
+	 passed_ahead_names},
 	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0.15",
 	 "triage: share of each partition that tasks long against recent "
 	 "jobs' slack leave free unless their job needs it for its deadline; "

@@ -35,6 +35,15 @@ enum dl_hopeless_rank {
 
 enum dl_yes_no { DL_NO = 0, DL_YES = 1 };
 
+/* Which jobs whose deadline has passed keep their place in deadline order
+ * while they make no other job late (PassedAhead=); the others are given
+ * up at once. */
+enum dl_passed_ahead {
+	DL_PASSED_NONE = 0,
+	DL_PASSED_ONE = 1, /* those with one task left */
+	DL_PASSED_ALL = 2,
+};
+
 struct dl_config {
 	enum dl_policy policy;
 	double plan_interval;      /* seconds between plan cycles */
@@ -63,6 +72,8 @@ struct dl_config {
 	double hopeless_slack; /* share of a feasible job's slack lent */
 	/* the load (share of the CPUs) lending to hopeless jobs ends at */
 	double hopeless_slack_load;
+	/* jobs past their deadline that keep their place (PassedAhead) */
+	enum dl_passed_ahead passed_ahead;
 	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
 	double lookahead_step;     /* time grid of the dispatcher lookahead */
 	double blocking_reserve;   /* share of a partition long tasks leave */

@@ -42,7 +42,8 @@ enum tstate {
 	T_NODATA,     /* no task length known: cannot be judged */
 	T_DEMOTED,    /* others due earlier meet theirs only without it */
 	T_IMPOSSIBLE, /* cannot meet its deadline even alone */
-	T_PASSED,     /* the deadline has passed */
+	T_PASSED,     /* the deadline has passed: given up (`since` set),
+			 or kept at its place as T_KEPT (PassedAhead) */
 };
 
 struct tjob {
@@ -76,6 +77,12 @@ struct tjob {
 	uint32_t pool_keep; /* unknown length: its part of the reserve */
 	double grain; /* the longest mean task length of its phases left */
 	bool aged;    /* given up for HopelessAging or longer (sort_behind) */
+	/* T_PASSED that PassedAhead lets keep its place (by default with one
+	 * task left): late already, it stays there while that costs no other
+	 * job its deadline, as EDF would run it; given up at once, a short
+	 * task waited behind every feasible job (SWIM with priors, k = 4: up
+	 * to 98 minutes) */
+	bool keep_place;
 };
 
 #define NO_ANCHOR UINT32_MAX
@@ -407,6 +414,23 @@ static int add_other(struct tctx *c, const struct dl_job *job)
 	return 0;
 }
 
+/* Whether a job past its deadline with `left` tasks may keep its place
+ * (PassedAhead): by default with one task left.  PassedAhead=all keeps
+ * bigger ones too, which then take capacity from the jobs arriving after
+ * them that the test does not see (bench/results/sim-summary.md,
+ * 2026-11-30 (2): far less lateness, more misses). */
+static bool cfg_passed(const struct tctx *c, uint64_t left)
+{
+	switch (c->in->cfg->passed_ahead) {
+	case DL_PASSED_ALL:
+		return true;
+	case DL_PASSED_ONE:
+		return left <= 1;
+	default:
+		return false;
+	}
+}
+
 /* Goal, task lengths and the state the cycle starts from. */
 static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 		    uint32_t i, const struct dl_capacity *cap)
@@ -434,9 +458,15 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 	}
 	if (t->goal.mu.source == DL_MU_NONE)
 		t->state = T_NODATA;
-	else if (t->goal.job <= c->in->now)
+	else if (t->goal.job <= c->in->now) {
+		uint64_t left = 0;
+
 		t->state = T_PASSED;
-	else
+		for (int p = 0; p < DL_PHASES; p++)
+			left += (uint64_t) dl_phase_pending(&t->job->phase[p]) +
+				t->job->phase[p].nrunning;
+		t->keep_place = cfg_passed(c, left);
+	} else
 		t->state = T_FEASIBLE;
 	if (!c->triage || !c->in->prev ||
 	    c->in->prev->policy != DL_POLICY_TRIAGE)
@@ -499,7 +529,17 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 	 * not known to be late */
 	return t->state == T_FEASIBLE || t->state == T_NODATA ||
 	       (t->state == T_KEPT &&
-		(c->in->cfg->late_ahead == DL_YES || t->guessed));
+		(c->in->cfg->late_ahead == DL_YES || t->guessed)) ||
+	       (t->state == T_PASSED && !(t->since > 0) && t->keep_place &&
+		c->in->cfg->late_ahead == DL_YES);
+}
+
+/* Late whatever happens, yet at its place: Moore-Hodgson gives such jobs
+ * up first (a kept job, or a passed one PassedAhead keeps). */
+static bool late_kept(const struct tjob *t)
+{
+	return t->state == T_KEPT ||
+	       (t->state == T_PASSED && !(t->since > 0) && t->keep_place);
 }
 
 /* Aging: given up in an earlier cycle (one given up now has since == now)
@@ -705,7 +745,7 @@ static int fluid_triage(struct tctx *c)
 			/* kept jobs are late anyway: the exact pass gives
 			 * them up first, so they do not count here */
 			if (t->job->partition != part || !ahead(c, t) ||
-			    t->state == T_KEPT)
+			    late_kept(t))
 				continue;
 			w += t->work;
 			if (t->state == T_FEASIBLE &&
@@ -737,7 +777,7 @@ out:
  * anyway) before one that would be on time, then the most pending work. */
 static bool better_victim(const struct tjob *a, const struct tjob *b)
 {
-	bool ka = a->state == T_KEPT, kb = b->state == T_KEPT;
+	bool ka = late_kept(a), kb = late_kept(b);
 
 	return ka != kb ? ka : a->work > b->work;
 }
@@ -788,7 +828,7 @@ static int moore_hodgson(struct tctx *c)
 		for (uint32_t k = 0; k <= lk; k++) {
 			struct tjob *t = &c->t[c->edf[k]];
 
-			if ((t->state != T_FEASIBLE && t->state != T_KEPT) ||
+			if ((t->state != T_FEASIBLE && !late_kept(t)) ||
 			    !(t->work > 0) ||
 			    !dl_la_compete(c->opt, t->job->partition,
 					   lj->job->partition))
@@ -820,7 +860,9 @@ static int moore_hodgson(struct tctx *c)
 			}
 			continue;
 		}
-		victim->state = victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
+		if (victim->state != T_PASSED)
+			victim->state =
+				victim == lj && !(lj->work > 0) ? T_IMPOSSIBLE
 				: isfinite(victim->alone) &&
 						late(c, victim, victim->alone)
 					? T_IMPOSSIBLE
@@ -1559,7 +1601,7 @@ static int reserve_decide(struct tctx *c, uint32_t n, double horizon)
 		const struct tjob *t = &c->t[c->edf[k]];
 		uint32_t part = t->job->partition;
 
-		if (t->state == T_NODATA || (ahead(c, t) && t->state != T_KEPT))
+		if (t->state == T_NODATA || (ahead(c, t) && !late_kept(t)))
 			continue;
 		if (part < c->rl.npart && seen[part])
 			continue;
@@ -1848,8 +1890,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 
 		t->pos = k;
 		t->anchor = NO_ANCHOR;
-		if (triage && t->state == T_PASSED && !(t->since > 0))
-			t->since = in->now;
+		if (triage && t->state == T_PASSED && !ahead(&c, t))
+			give_up_since(&c, t); /* not let by PassedAhead */
 	}
 	/* lost whatever the others do: late anyway, so it keeps its place
 	 * only while it costs no other job its deadline (Moore-Hodgson
