@@ -229,7 +229,8 @@ START_TEST(deadline_passed)
 	fx_world_free(&w);
 
 	/* two tasks left: given up at once, though job 1 could spare them;
-	 * PassedAhead=all keeps it too, PassedAhead=none gives up either */
+	 * PassedAhead=all keeps it too; PassedAhead=none gives up a job with
+	 * one task left as well */
 	w_init(&w, 1, 1);
 	w_task(&w, 1, 10, 50);
 	two = fx_job(2, 2, T0, T0 + 5);
