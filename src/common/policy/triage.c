@@ -415,12 +415,15 @@ static int add_other(struct tctx *c, const struct dl_job *job)
 }
 
 /* Whether a job past its deadline with `left` tasks may keep its place
- * (PassedAhead): by default with one task left.  PassedAhead=all keeps
- * bigger ones too, which then take capacity from the jobs arriving after
- * them that the test does not see (bench/results/sim-summary.md,
- * 2026-11-30 (2): far less lateness, more misses). */
+ * (PassedAhead; never with LateAhead=no): by default with one task left.
+ * PassedAhead=all keeps bigger ones too, which then take capacity from the
+ * jobs arriving after them that the test does not see
+ * (bench/results/sim-summary.md, 2026-11-30 (2): far less lateness, more
+ * misses). */
 static bool cfg_passed(const struct tctx *c, uint64_t left)
 {
+	if (c->in->cfg->late_ahead != DL_YES)
+		return false;
 	switch (c->in->cfg->passed_ahead) {
 	case DL_PASSED_ALL:
 		return true;
@@ -518,6 +521,12 @@ static void give_up_since(const struct tctx *c, struct tjob *t)
 		t->since = t->was_since > 0 ? t->was_since : c->in->now;
 }
 
+/* Past its deadline, not given up, and let keep its place (PassedAhead). */
+static bool passed_kept(const struct tjob *t)
+{
+	return t->state == T_PASSED && !(t->since > 0) && t->keep_place;
+}
+
 /* Dispatched first: feasible and unjudged jobs (and, without triage, every
  * job) in deadline order. */
 static bool ahead(const struct tctx *c, const struct tjob *t)
@@ -530,16 +539,14 @@ static bool ahead(const struct tctx *c, const struct tjob *t)
 	return t->state == T_FEASIBLE || t->state == T_NODATA ||
 	       (t->state == T_KEPT &&
 		(c->in->cfg->late_ahead == DL_YES || t->guessed)) ||
-	       (t->state == T_PASSED && !(t->since > 0) && t->keep_place &&
-		c->in->cfg->late_ahead == DL_YES);
+	       passed_kept(t);
 }
 
 /* Late whatever happens, yet at its place: Moore-Hodgson gives such jobs
  * up first (a kept job, or a passed one PassedAhead keeps). */
 static bool late_kept(const struct tjob *t)
 {
-	return t->state == T_KEPT ||
-	       (t->state == T_PASSED && !(t->since > 0) && t->keep_place);
+	return t->state == T_KEPT || passed_kept(t);
 }
 
 /* Aging: given up in an earlier cycle (one given up now has since == now)
