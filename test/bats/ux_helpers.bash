@@ -20,10 +20,13 @@ ux_cluster_start() {
 	export LC_DIR=${LC_DIR:-$BATS_FILE_TMPDIR/cluster}
 	mkdir -p "$LC_DIR/etc" "$LC_DIR/log"
 	# what slurmctld holds for a job, as PrologSlurmctld sees it (the
-	# SPANK_ prefix is Slurm's); one file per array
+	# SPANK_ prefix is Slurm's); one file per array. Every task of an
+	# array rewrites it, so it is renamed into place: a reader never sees
+	# it truncated by the next task's prolog.
 	cat >"$LC_DIR/etc/prologctld.sh" <<EOF
 #!/bin/sh
-env | grep -E '^SPANK_DEADLINE_' | sort >"$LC_DIR/log/ctld-env-\${SLURM_ARRAY_JOB_ID:-\$SLURM_JOB_ID}"
+f="$LC_DIR/log/ctld-env-\${SLURM_ARRAY_JOB_ID:-\$SLURM_JOB_ID}"
+env | grep -E '^SPANK_DEADLINE_' | sort >"\$f.\$\$" && mv -f "\$f.\$\$" "\$f"
 exit 0
 EOF
 	chmod 755 "$LC_DIR/etc/prologctld.sh"
