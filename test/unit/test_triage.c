@@ -1036,6 +1036,31 @@ START_TEST(no_data_is_not_judged)
 }
 END_TEST
 
+/* A job nobody has a task length for holds capacity in the lookahead, but
+ * its guessed work (half its time limit a task) gives up no job: with it
+ * counted, the fluid cut gave up job 1, due first and on time, because
+ * 100 tasks of 300 s "had to" run before job 3's deadline. */
+START_TEST(unknown_work_gives_up_no_one)
+{
+	struct fx_world w;
+	struct dl_job *unknown, *running;
+
+	w_init(&w, 1, 2);
+	w_task(&w, 1, 10, 30);
+	unknown = fx_job(2, 100, T0, T0 + 200);
+	unknown->phase[DL_MAP].time_limit = 600;
+	w.jobs[w.n++] = unknown;
+	running = w_task(&w, 3, 5, 250);
+	fx_run(running, DL_MAP, 1, T0, 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert(fx_world_get(&w, 1)->hopeless_since == 0);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_ON_TRACK);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	struct fx_world w;
@@ -1087,6 +1112,7 @@ int main(void)
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, no_data_is_not_judged);
+	tcase_add_test(tc, unknown_work_gives_up_no_one);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

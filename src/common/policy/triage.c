@@ -750,9 +750,12 @@ static int fluid_triage(struct tctx *c)
 			uint32_t v;
 
 			/* kept jobs are late anyway: the exact pass gives
-			 * them up first, so they do not count here */
+			 * them up first, so they do not count here; nor does
+			 * a job of unknown length, whose work is a guess
+			 * (half the time limit a task) and would make the
+			 * cut give up jobs it could not show late */
 			if (t->job->partition != part || !ahead(c, t) ||
-			    late_kept(t))
+			    late_kept(t) || t->state == T_NODATA)
 				continue;
 			w += t->work;
 			if (t->state == T_FEASIBLE &&
