@@ -1054,7 +1054,7 @@ START_TEST(unknown_work_gives_up_no_one)
 	fx_run(running, DL_MAP, 1, T0, 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
-	ck_assert(fx_world_get(&w, 1)->hopeless_since == 0);
+	ck_assert_double_eq(fx_world_get(&w, 1)->hopeless_since, 0);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_NO_DATA);
 	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_ON_TRACK);
 	fx_world_free(&w);
