@@ -93,6 +93,51 @@ START_TEST(long_from_history)
 }
 END_TEST
 
+/* The threshold form (dl_reserve_long_above, computed once a cycle)
+ * against the definition counted job by job, on random histories with
+ * ties, zeros, infinities and NaN entries a corrupted state could hold. */
+START_TEST(long_above_is_the_count)
+{
+	uint64_t x = 88172645463325252ULL;
+	const double qs[] = {0, 0.1, 0.25, 1.0 / 3, 0.5, 0.9, 1};
+
+	for (int round = 0; round < 400; round++) {
+		struct dl_plan_slacks s = {0};
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		s.n = 1 + (uint32_t) (x % DL_PLAN_SLACKS);
+		for (uint32_t i = 0; i < s.n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			s.v[i] = (double) (x % 50) * 10;
+			s.grain[i] = (double) ((x >> 8) % 50) * 10;
+			if ((x >> 16) % 23 == 0)
+				s.v[i] = NAN;
+			if ((x >> 24) % 29 == 0)
+				s.grain[i] = INFINITY;
+		}
+		for (size_t qi = 0; qi < sizeof(qs) / sizeof(qs[0]); qi++) {
+			double above = dl_reserve_long_above(&s, qs[qi]);
+			uint32_t k = (uint32_t) ceil(qs[qi] * s.n - 1e-9);
+
+			for (double len = -5; len <= 520; len += 5) {
+				uint32_t blocked = 0;
+
+				for (uint32_t i = 0; i < s.n; i++)
+					blocked += s.v[i] < len &&
+						   s.grain[i] < len;
+				ck_assert_msg(dl_reserve_long_len(above, len) ==
+						      (len > 0 &&
+						       blocked >= (k ? k : 1)),
+					      "round %d q %g len %g: above %g, "
+					      "%u blocked of %u",
+					      round, qs[qi], len, above,
+					      blocked, s.n);
+			}
+		}
+	}
+}
+END_TEST
+
 START_TEST(floor_and_width)
 {
 	/* the need with its margin, whole tasks, at most what is left */
@@ -771,6 +816,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, long_from_history);
+	tcase_add_test(tc, long_above_is_the_count);
 	tcase_add_test(tc, floor_and_width);
 	tcase_add_test(tc, budget);
 	tcase_add_test(tc, lookahead_applies_the_rule);

@@ -49,26 +49,39 @@ void dl_reserve_note(struct dl_plan *plan, double slack, double grain)
 		s->n++;
 }
 
-bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len)
-{
-	uint32_t k, blocked = 0;
-
-	if (!s || !s->n || s->n > DL_PLAN_SLACKS || !(q >= 0 && q <= 1) ||
-	    !(len > 0))
-		return false;
-	/* an order statistic, not an interpolation: with few jobs seen the
-	 * tightest one decides */
-	k = (uint32_t) ceil(q * s->n - 1e-9);
-	for (uint32_t i = 0; i < s->n; i++)
-		blocked += s->v[i] < len && s->grain[i] < len;
-	return blocked >= (k ? k : 1);
-}
-
-static int grain_cmp(const void *a, const void *b)
+static int double_cmp(const void *a, const void *b)
 {
 	double x = *(const double *) a, y = *(const double *) b;
 
 	return (x > y) - (x < y);
+}
+
+double dl_reserve_long_above(const struct dl_plan_slacks *s, double q)
+{
+	double w[DL_PLAN_SLACKS];
+	uint32_t k, n = 0;
+
+	if (!s || !s->n || s->n > DL_PLAN_SLACKS || !(q >= 0 && q <= 1))
+		return INFINITY;
+	/* a job is blocked by tasks longer than both its slack and its own
+	 * tasks: by those longer than the larger of the two */
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!isnan(s->v[i]) && !isnan(s->grain[i]))
+			w[n++] = s->v[i] > s->grain[i] ? s->v[i] : s->grain[i];
+	/* an order statistic, not an interpolation: with few jobs seen the
+	 * tightest one decides */
+	k = (uint32_t) ceil(q * s->n - 1e-9);
+	if (!k)
+		k = 1;
+	if (k > n)
+		return INFINITY;
+	qsort(w, n, sizeof(*w), double_cmp);
+	return w[k - 1];
+}
+
+bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len)
+{
+	return dl_reserve_long_len(dl_reserve_long_above(s, q), len);
 }
 
 double dl_reserve_typical_grain(const struct dl_plan_slacks *s)
@@ -78,7 +91,7 @@ double dl_reserve_typical_grain(const struct dl_plan_slacks *s)
 	if (!s || !s->n || s->n > DL_PLAN_SLACKS)
 		return 0;
 	memcpy(g, s->grain, s->n * sizeof(*g));
-	qsort(g, s->n, sizeof(*g), grain_cmp);
+	qsort(g, s->n, sizeof(*g), double_cmp);
 	return g[s->n / 2];
 }
 

@@ -99,6 +99,15 @@ void dl_reserve_note(struct dl_plan *plan, double slack, double grain);
  * len is not > 0. */
 bool dl_reserve_is_long(const struct dl_plan_slacks *s, double q, double len);
 
+/* The same test in two steps, for many lengths against one history: the
+ * length tasks must exceed to be long (INFINITY: none is long), then
+ * whether `len` does. */
+double dl_reserve_long_above(const struct dl_plan_slacks *s, double q);
+static inline bool dl_reserve_long_len(double above, double len)
+{
+	return len > 0 && len > above;
+}
+
 /* The typical task of recent jobs: the median grain of the history (the
  * upper one of an even count: an order statistic, not an interpolation);
  * 0 when the history is empty.  What a phase nobody has a task length

@@ -105,6 +105,7 @@ struct tctx {
 	/* the slack history long tasks are judged by (reserve.h); NULL
 	 * while the reserve is off */
 	const struct dl_plan_slacks *slacks;
+	double long_above;    /* dl_reserve_long_above of slacks */
 	double arrival_share; /* deadline work arriving, share of the CPUs */
 	double cpus;          /* the CPUs of the partitions planned */
 	struct dl_reserve_ledger rl;
@@ -262,8 +263,7 @@ static bool reserve_long(struct tctx *c, struct tjob *t, int p, double mean)
 	if (c->slacks && t->state == T_NODATA)
 		return reserve_long_unknown(c, t, p);
 	if (!c->slacks || !(mu.mean > 0) ||
-	    !dl_reserve_is_long(c->slacks, c->in->cfg->blocking_horizon,
-				measured ? mean : INFINITY))
+	    !dl_reserve_long_len(c->long_above, measured ? mean : INFINITY))
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
@@ -1454,11 +1454,13 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 	if (!c->triage || !dl_reserve_on(cfg))
 		return 0;
 	c->slacks = &plan->slacks;
+	/* the history as the previous plan left it: this plan notes its own
+	 * jobs (reserve_learn) after judging them */
+	c->long_above = dl_reserve_long_above(c->slacks, cfg->blocking_horizon);
 	if (cfg->blocking_unknown == DL_YES) {
 		double typical = dl_reserve_typical_grain(c->slacks);
 
-		if (dl_reserve_is_long(c->slacks, cfg->blocking_horizon,
-				       typical))
+		if (dl_reserve_long_len(c->long_above, typical))
 			c->unknown_len = typical;
 	}
 	/* triage decides without it: the budgets reach the lookahead only
