@@ -111,30 +111,33 @@ void dl_remaining_init(struct dl_remaining *r, double mean, double sd,
 void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
 			 const double *u, uint32_t n, double *out)
 {
-	double p0 = NAN;
+	double flat, z0, p0;
 
 	if (elapsed < 0 || !isfinite(elapsed))
 		elapsed = 0;
+	if (!(r->mean > 0)) {
+		for (uint32_t i = 0; i < n; i++)
+			out[i] = 0;
+		return;
+	}
+	/* without a spread (or at a level out of (0, 1)): the mean less
+	 * what has run, at least the floor */
+	flat = r->mean - elapsed > r->floor_s ? r->mean - elapsed : r->floor_s;
+	if (!(r->s > 0)) {
+		for (uint32_t i = 0; i < n; i++)
+			out[i] = flat;
+		return;
+	}
+	/* P(L <= elapsed), once for every level, then the level u of what
+	 * is left above it */
+	z0 = elapsed > 0 ? (log(elapsed) - r->m) / r->s : -INFINITY;
+	p0 = 0.5 * erfc(-z0 / M_SQRT2);
 	for (uint32_t i = 0; i < n; i++) {
 		double p, len;
 
-		if (!(r->mean > 0)) {
-			out[i] = 0;
+		if (!(u[i] > 0 && u[i] < 1)) {
+			out[i] = flat;
 			continue;
-		}
-		if (!(r->s > 0) || !(u[i] > 0 && u[i] < 1)) {
-			out[i] = r->mean - elapsed > r->floor_s
-					 ? r->mean - elapsed
-					 : r->floor_s;
-			continue;
-		}
-		/* P(L <= elapsed), once for every level, then the level
-		 * u of what is left above it */
-		if (isnan(p0)) {
-			double z0 = elapsed > 0 ? (log(elapsed) - r->m) / r->s
-						: -INFINITY;
-
-			p0 = 0.5 * erfc(-z0 / M_SQRT2);
 		}
 		p = p0 + u[i] * (1 - p0);
 		if (!(p < 1 - 1e-12))

@@ -689,6 +689,14 @@ static int restore_anchors(struct tctx *c)
 
 	if (!prev || prev->policy != DL_POLICY_TRIAGE)
 		return 0;
+	{
+		bool any = false; /* most plans place no job in the slack */
+
+		for (uint32_t i = 0; i < prev->njobs && !any; i++)
+			any = prev->jobs[i].ahead_of != 0;
+		if (!any)
+			return 0;
+	}
 	if (dl_id_index_build(&idx, c->in->jobs, c->in->njobs))
 		return ENOMEM;
 	for (uint32_t k = 0; k < c->nedf; k++) {
