@@ -266,6 +266,51 @@ START_TEST(partitions_and_grid)
 }
 END_TEST
 
+/* Ends of capacity at the same time in the same class are one event,
+ * however they interleave with other classes and times (more than the
+ * merge table's first size), and an end added after a run still counts. */
+START_TEST(merged_ends_per_class)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job ja = map_job(4, 10), jb = map_job(4, 10);
+	uint32_t a, b, order[2];
+
+	fx_cluster(&cl, 2, 4, 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
+	ck_assert_int_eq(dl_partset_from_mask(&cl.nodes[1].partitions, 2), 0);
+	cl.nodes[0].up = cl.nodes[1].up = true;
+	la = dl_la_new(&cl, NULL, NOW, 1);
+	jb.partition = 1;
+	a = dl_la_add_job(la, &ja);
+	b = dl_la_add_job(la, &jb);
+	/* every CPU of both nodes until 10, a task at a time and the nodes
+	 * taking turns, between 1,500 empty ends at other times */
+	for (uint32_t i = 0; i < 1500; i++) {
+		if (i % 375 == 0)
+			for (uint32_t n = 0; n < 2; n++)
+				ck_assert_int_eq(dl_la_add_other(la, n, n, 1, 0,
+								 NOW + 10),
+						 0);
+		ck_assert_int_eq(
+			dl_la_add_other(la, i % 2, i % 2, 0, 0, NOW + 30 + i),
+			0);
+	}
+	order[0] = a;
+	order[1] = b;
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 20, 1e-9);
+	/* one more CPU of n1 held until 15: 3 tasks at 10, the last at 15 */
+	ck_assert_int_eq(dl_la_add_other(la, 0, 0, 1, 0, NOW + 15), 0);
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 25, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 20, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 /* Events far ahead on a fine grid (past the steps kept in buckets, so in
  * the heap) come in time order with the near ones; events past the
  * horizon are never applied, yet a job whose tasks all started by then
@@ -456,6 +501,7 @@ int main(void)
 	tcase_add_test(tc, held_capacity_comes_back);
 	tcase_add_test(tc, forecast_takes_capacity);
 	tcase_add_test(tc, partitions_and_grid);
+	tcase_add_test(tc, merged_ends_per_class);
 	tcase_add_test(tc, far_events_and_horizon);
 	tcase_add_test(tc, supply_of_running_tasks);
 	tcase_add_test(tc, run_in_steps);

@@ -85,6 +85,11 @@ struct dl_lookahead {
 	struct la_event *ev0;
 	uint32_t nev0, capev0;
 	bool ev0_sorted;
+	/* task ends merged as they are added, one event per (time, class):
+	 * open addressing over ev0 indexes (DL_LA_NONE: free), cleared when
+	 * ev0 is sorted (its indexes move) */
+	uint32_t *mslot;
+	uint32_t capmslot, nmslot;
 	uint32_t next0; /* the run's next initial event */
 	/* per job: when the tasks running at now end, maps and all */
 	double *map_end0, *end0;
@@ -570,6 +575,7 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->jcls_n);
 	free(la->jcls);
 	free(la->ev0);
+	free(la->mslot);
 	free(la->map_end0);
 	free(la->end0);
 	free(la->budget);
@@ -686,6 +692,77 @@ static int add_event(struct dl_lookahead *la, const struct la_event *e)
 	return 0;
 }
 
+static uint32_t merge_hash(double t, uint32_t cls, uint32_t cap)
+{
+	uint64_t h;
+
+	memcpy(&h, &t, sizeof(h));
+	h ^= (uint64_t) cls * UINT64_C(0x9e3779b97f4a7c15);
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	return (uint32_t) (h ^ (h >> 32)) & (cap - 1);
+}
+
+static void merge_clear(struct dl_lookahead *la)
+{
+	for (uint32_t i = 0; i < la->capmslot; i++)
+		la->mslot[i] = DL_LA_NONE;
+	la->nmslot = 0;
+}
+
+/* The table twice as large (it stays at most half full). */
+static int merge_grow(struct dl_lookahead *la)
+{
+	uint32_t *old = la->mslot, oldcap = la->capmslot, cap;
+
+	cap = oldcap ? oldcap * 2 : 1024;
+	if (cap <= oldcap || !(la->mslot = malloc(cap * sizeof(*la->mslot)))) {
+		la->mslot = old;
+		return ENOMEM;
+	}
+	la->capmslot = cap;
+	merge_clear(la);
+	for (uint32_t i = 0; i < oldcap; i++) {
+		uint32_t j = old[i], h;
+
+		if (j == DL_LA_NONE)
+			continue;
+		h = merge_hash(la->ev0[j].t, la->ev0[j].cls, cap);
+		while (la->mslot[h] != DL_LA_NONE)
+			h = (h + 1) & (cap - 1);
+		la->mslot[h] = j;
+		la->nmslot++;
+	}
+	free(old);
+	return 0;
+}
+
+/* An initial end of capacity that is not a job's own (not blocking): into
+ * the event of the same time and class when there is one.  Capacities are
+ * whole CPUs and megabytes, so the sums do not depend on the order. */
+static int add_end(struct dl_lookahead *la, const struct la_event *e)
+{
+	uint32_t h;
+	int rc;
+
+	if ((la->nmslot + 1) * 2 > la->capmslot && (rc = merge_grow(la)))
+		return rc;
+	h = merge_hash(e->t, e->cls, la->capmslot);
+	for (; la->mslot[h] != DL_LA_NONE; h = (h + 1) & (la->capmslot - 1)) {
+		struct la_event *x = &la->ev0[la->mslot[h]];
+
+		if (x->t == e->t && x->cls == e->cls) {
+			x->cpu += e->cpu;
+			x->mem += e->mem;
+			return 0;
+		}
+	}
+	if ((rc = add_event(la, e)))
+		return rc;
+	la->mslot[h] = la->nev0 - 1;
+	la->nmslot++;
+	return 0;
+}
+
 static int hold_until(struct dl_lookahead *la, int k, double cpus, double mem,
 		      double end)
 {
@@ -700,7 +777,7 @@ static int hold_until(struct dl_lookahead *la, int k, double cpus, double mem,
 	e.mem = mem;
 	la->hold_cpu[k] += cpus;
 	la->hold_mem[k] += mem;
-	return add_event(la, &e);
+	return add_end(la, &e);
 }
 
 static bool hold_ok(double cpus, double mem, double end)
@@ -800,7 +877,7 @@ int dl_la_add_held(struct dl_lookahead *la, uint32_t node, double cpus,
 	e.cls = (uint32_t) la->node_cls[node];
 	e.cpu = cpus;
 	e.mem = mem;
-	return add_event(la, &e);
+	return add_end(la, &e);
 }
 
 bool dl_la_serves(const struct dl_lookahead *la, uint32_t partition)
@@ -1061,6 +1138,7 @@ static int prepare_initial(struct dl_lookahead *la)
 	}
 	la->nev0 = out;
 	la->ev0_sorted = true;
+	merge_clear(la); /* the indexes moved */
 	return 0;
 }
 
