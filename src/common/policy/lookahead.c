@@ -264,8 +264,9 @@ static struct la_event heap_pop(struct dl_lookahead *la)
 
 /* A run's event at grid step kd (e->t is its time): dropped past the
  * horizon (never applied), into the step's bucket, or into the heap when
- * too far ahead. */
-static int push_at(struct dl_lookahead *la, const struct la_event *e, double kd)
+ * too far ahead.  Inlined: the dispatcher calls it for every batch. */
+static inline __attribute__((always_inline)) int
+push_at(struct dl_lookahead *la, const struct la_event *e, double kd)
 {
 	uint32_t k, w, i;
 
@@ -388,9 +389,10 @@ enum la_source { SRC_INITIAL, SRC_BUCKET, SRC_HEAP };
 
 /* The earliest pending event, from the sorted initial ones, the buckets
  * or the heap, and where it is; NULL when there is none.  Events at the
- * same time are all applied before the next dispatch, in any order. */
-static const struct la_event *next_event(struct dl_lookahead *la,
-					 enum la_source *src)
+ * same time are all applied before the next dispatch, in any order.
+ * Inlined: a run calls it for every event. */
+static inline __attribute__((always_inline)) const struct la_event *
+next_event(struct dl_lookahead *la, enum la_source *src)
 {
 	const struct la_event *e =
 		la->next0 < la->nev0 ? &la->ev0[la->next0] : NULL;
