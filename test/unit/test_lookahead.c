@@ -49,6 +49,16 @@ static struct dl_lookahead *la_on(struct dl_cluster *cl, uint32_t nodes,
 	return la;
 }
 
+/* Two nodes of `cpus` CPUs, up: n1 in the default partition, n2 only in
+ * "gpu" (partition 1), so two classes. */
+static void two_partitions(struct dl_cluster *cl, uint32_t cpus)
+{
+	fx_cluster(cl, 2, cpus, 0);
+	ck_assert_int_eq(dl_cluster_add_partition(cl, "gpu"), 1);
+	ck_assert_int_eq(dl_partset_from_mask(&cl->nodes[1].partitions, 2), 0);
+	cl->nodes[0].up = cl->nodes[1].up = true;
+}
+
 static double finish(struct dl_lookahead *la, uint32_t j)
 {
 	return dl_la_job(la, j)->finish - NOW;
@@ -247,11 +257,7 @@ START_TEST(partitions_and_grid)
 	struct dl_la_job j = map_job(4, 3);
 	uint32_t a;
 
-	fx_cluster(&cl, 2, 2, 0);
-	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
-	/* n2 only in "gpu" */
-	ck_assert_int_eq(dl_partset_from_mask(&cl.nodes[1].partitions, 2), 0);
-	cl.nodes[0].up = cl.nodes[1].up = true;
+	two_partitions(&cl, 2);
 	/* a 5 s grid: 3 s tasks end at 5 */
 	la = dl_la_new(&cl, NULL, NOW, 5);
 	a = dl_la_add_job(la, &j);
@@ -276,10 +282,7 @@ START_TEST(merged_ends_per_class)
 	struct dl_la_job ja = map_job(4, 10), jb = map_job(4, 10);
 	uint32_t a, b, order[2];
 
-	fx_cluster(&cl, 2, 4, 0);
-	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
-	ck_assert_int_eq(dl_partset_from_mask(&cl.nodes[1].partitions, 2), 0);
-	cl.nodes[0].up = cl.nodes[1].up = true;
+	two_partitions(&cl, 4);
 	la = dl_la_new(&cl, NULL, NOW, 1);
 	jb.partition = 1;
 	a = dl_la_add_job(la, &ja);

@@ -679,6 +679,15 @@ static bool late(const struct tctx *c, const struct tjob *t, double finish)
 
 /* ------------------------------------------------------------- triage */
 
+/* Whether a plan placed some job in the slack (most place none). */
+static bool any_in_slack(const struct dl_plan *plan)
+{
+	for (uint32_t i = 0; i < plan->njobs; i++)
+		if (plan->jobs[i].ahead_of)
+			return true;
+	return false;
+}
+
 /* Places in the slack found by the previous plan, while the job they were
  * found before is still ahead (Moore-Hodgson gives back any that would now
  * cost a deadline). */
@@ -687,16 +696,8 @@ static int restore_anchors(struct tctx *c)
 	const struct dl_plan *prev = c->in->prev;
 	struct dl_id_index idx;
 
-	if (!prev || prev->policy != DL_POLICY_TRIAGE)
+	if (!prev || prev->policy != DL_POLICY_TRIAGE || !any_in_slack(prev))
 		return 0;
-	{
-		bool any = false; /* most plans place no job in the slack */
-
-		for (uint32_t i = 0; i < prev->njobs && !any; i++)
-			any = prev->jobs[i].ahead_of != 0;
-		if (!any)
-			return 0;
-	}
 	if (dl_id_index_build(&idx, c->in->jobs, c->in->njobs))
 		return ENOMEM;
 	for (uint32_t k = 0; k < c->nedf; k++) {
