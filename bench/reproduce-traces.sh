@@ -16,6 +16,7 @@
 #   google-2011/task_events/part-0000[1-4]-of-00500.csv.gz
 #   alibaba-2017/batch_task_jobs_first_12h.csv
 #   swim-fb2010/FB-2010_samples_24_times_1hr_0.tsv
+#   pwa-swf/KTH-SP2-1996-2.1-cln.swf.gz, pwa-swf/LLNL-Thunder-2007-1.1-cln.swf.gz
 # Cells (default: all):
 #   google-p1, google-p2   one task_events file each (about 800 jobs)
 #   google-all             the four files together (3,810 jobs, far more
@@ -23,6 +24,11 @@
 #   alibaba-3h             the first 3 hours of the Alibaba 2017 batch jobs
 #   alibaba-h3, -h6, -h9   two hours of them from hour 3, 6 and 9
 #   fb2010-1.5h            the first 90 minutes of SWIM FB-2010
+#   kth-w2, -w10, -w20,    two weeks of the KTH SP2 log (100 CPUs) from
+#   -w30, -w40             week 2, 10, 20, 30 and 40: rigid HPC jobs as
+#                          arrays, the users' requested times as limits
+#   thunder-d47            two days of LLNL Thunder (Slurm, 4,008 CPUs)
+#                          from day 47 (day 48 submits 1.85 days of work)
 # Policies (default): triage, edf, fifo, adaptive.  Writes DIR/<cell>-k<K>/
 # (summaries, oracle.json, the command), DIR/traces.tsv and DIR/table.md.
 # Claims checked (exit status 1 when one fails): no policy meets more
@@ -32,7 +38,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 TRACES=
-CELLS="google-p1 google-p2 google-all alibaba-3h alibaba-h3 alibaba-h6 alibaba-h9 fb2010-1.5h"
+CELLS="google-p1 google-p2 google-all alibaba-3h alibaba-h3 alibaba-h6 alibaba-h9 fb2010-1.5h kth-w2 kth-w10 kth-w20 kth-w30 kth-w40 thunder-d47"
 KS=1.5
 SEED=1
 WANT=triage,edf,fifo,adaptive
@@ -69,6 +75,8 @@ gen() {
 	alibaba-3h) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from 0 --to 10800 ;;
 	alibaba-h[369]) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from $((${1#alibaba-h} * 3600)) --to $((${1#alibaba-h} * 3600 + 7200)) ;;
 	fb2010-1.5h) set -- "$2" "$3" swim --trace "$TRACES/swim-fb2010/FB-2010_samples_24_times_1hr_0.tsv" --from 0 --to 5400 ;;
+	kth-w[0-9]*) set -- "$2" "$3" swf --trace "$TRACES/pwa-swf/KTH-SP2-1996-2.1-cln.swf.gz" --from $((${1#kth-w} * 604800)) --to $(((${1#kth-w} + 2) * 604800)) ;;
+	thunder-d[0-9]*) set -- "$2" "$3" swf --trace "$TRACES/pwa-swf/LLNL-Thunder-2007-1.1-cln.swf.gz" --from $((${1#thunder-d} * 86400)) --to $(((${1#thunder-d} + 2) * 86400)) ;;
 	*) sim_die "unknown cell $1" ;;
 	esac
 	k=$1 d=$2

@@ -50,6 +50,23 @@ int gen_alibaba2017(const struct gen_args *a, struct sim_cluster_spec *c,
 		    struct sim_workload_spec *w, char *err, size_t errlen);
 int gen_rumen(const struct gen_args *a, struct sim_cluster_spec *c,
 	      struct sim_workload_spec *w, char *err, size_t errlen);
+#define GEN_SWF_USAGE                                                          \
+	"--trace FILE [--k K | --k-min A --k-max B] [--from S] [--to S]"       \
+	" [--nodes MaxNodes] [--cpus MaxProcs/MaxNodes] [--max-tasks 5000]"    \
+	" [--time-limit requested|exact]"
+int gen_swf(const struct gen_args *a, struct sim_cluster_spec *c,
+	    struct sim_workload_spec *w, char *err, size_t errlen);
+/* The SWF adapter on a log in memory (modified in place); nodes and cpus
+ * 0 take the machine's size from the log's MaxNodes/MaxProcs header. */
+struct gen_swf_opts {
+	double from, to, klo, khi, max_tasks, nodes, cpus;
+	bool exact_limits;  /* each job's run time as its limit, not the
+			     * user's requested time */
+	const char *origin; /* named in the description */
+};
+int gen_swf_parse(char *text, size_t len, const struct gen_swf_opts *o,
+		  uint64_t seed, struct sim_cluster_spec *c,
+		  struct sim_workload_spec *w, char *err, size_t errlen);
 #define GEN_PHASED_USAGE                                                       \
 	"[--hours 8] [--phase-hours 2] [--nodes 40] [--cpus 2]"                \
 	" [--long-length 1200] [--short-length 60] [--urgent-gap 600]"         \

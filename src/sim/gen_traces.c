@@ -11,7 +11,11 @@
  *   alibaba2017  Alibaba v2017 batch_task (.csv): arrivals, instances per
  *                stage, stage times (first stage = maps, last = reduces);
  *   rumen        Hadoop Rumen job traces (concatenated JSON objects): arrival
- *                and the successful attempt's time of every map and reduce.
+ *                and the successful attempt's time of every map and reduce;
+ *   swf          Standard Workload Format logs of HPC machines (Parallel
+ *                Workloads Archive; .swf or .swf.gz): a rigid job as an
+ *                array of one 1-CPU task per processor, each of the job's
+ *                run time, the user's requested time as its time limit.
  * The modelling choices are listed in doc/simulator.md.
  */
 #include <errno.h>
@@ -831,4 +835,215 @@ int gen_rumen(const struct gen_args *a, struct sim_cluster_spec *cl,
 		return oom(err, errlen);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------- SWF */
+
+#define SWF_MAX_RUN 1e8 /* s: beyond this a run time is a corrupt record */
+
+struct swf_ctx {
+	const struct gen_swf_opts *o;
+	struct sim_workload_spec *w;
+	uint32_t cap;
+	double max_nodes, max_procs; /* from the header; 0 = not given */
+	size_t skipped;              /* records without a run time or a width */
+	struct sim_rng rng;
+};
+
+/* "; Name: value" of the header: the machine's size. */
+static void swf_header(struct swf_ctx *c, const char *line)
+{
+	double v;
+	char *end;
+
+	line += strspn(line, "; \t");
+	if (!strncmp(line, "MaxNodes:", 9)) {
+		v = strtod(line + 9, &end);
+		if (end != line + 9 && isfinite(v) && v >= 1)
+			c->max_nodes = v;
+	} else if (!strncmp(line, "MaxProcs:", 9)) {
+		v = strtod(line + 9, &end);
+		if (end != line + 9 && isfinite(v) && v >= 1)
+			c->max_procs = v;
+	}
+}
+
+static int swf_line(char *line, size_t lineno, void *vctx, char *err,
+		    size_t errlen)
+{
+	struct swf_ctx *c = vctx;
+	const struct gen_swf_opts *o = c->o;
+	char *f[18], *save = NULL, *tok;
+	double v[18], procs;
+	int n = 0;
+	struct sim_job_spec *j;
+	char name[32];
+
+	line += strspn(line, " \t");
+	if (line[0] == ';') {
+		swf_header(c, line);
+		return 0;
+	}
+	for (tok = strtok_r(line, " \t", &save); tok && n < 18;
+	     tok = strtok_r(NULL, " \t", &save))
+		f[n++] = tok;
+	if (!n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!num(f[i], &v[i])) {
+			snprintf(err, errlen,
+				 "line %zu: field %d ('%.32s') is not a number",
+				 lineno, i + 1, f[i]);
+			return EINVAL;
+		}
+	if (n < 12) {
+		snprintf(err, errlen,
+			 "line %zu: %d fields, expected the 18 of a Standard "
+			 "Workload Format record",
+			 lineno, n);
+		return EINVAL;
+	}
+	/* submit (2), run time (4), allocated (5) or requested (8)
+	 * processors, requested time (9), user (12); -1 = unknown */
+	procs = v[4] > 0 ? v[4] : v[7];
+	if (v[1] < 0 || v[3] <= 0 || v[3] > SWF_MAX_RUN || procs < 1) {
+		c->skipped++;
+		return 0;
+	}
+	if (v[1] < o->from || v[1] >= o->to)
+		return 0;
+	snprintf(name, sizeof(name), "swf%.0f",
+		 v[0] >= 0 && v[0] < 1e15 ? v[0] : 0);
+	j = gen_add_job(c->w, &c->cap, name);
+	if (!j)
+		return oom(err, errlen);
+	if (v[11] >= 0 && v[11] < 1e15) {
+		char *u = NULL;
+
+		if (asprintf(&u, "u%.0f", v[11]) < 0)
+			return oom(err, errlen);
+		free(j->user);
+		j->user = u;
+	}
+	j->arrival = v[1];
+	/* a rigid job as an array: one 1-CPU task per processor, each
+	 * running the job's whole run time */
+	j->phase[0].tasks = procs > o->max_tasks ? (uint32_t) o->max_tasks
+						 : (uint32_t) procs;
+	sim_dist_const(&j->phase[0].len, v[3]);
+	/* the user's estimate is Slurm's time limit; a run past it (the
+	 * log's grace) is kept whole */
+	if (!o->exact_limits && v[8] > 0)
+		j->phase[0].time_limit = v[8] > v[3] ? v[8] : v[3];
+	set_factor(j, &c->rng, o->klo, o->khi);
+	return 0;
+}
+
+int gen_swf_parse(char *text, size_t len, const struct gen_swf_opts *o,
+		  uint64_t seed, struct sim_cluster_spec *cl,
+		  struct sim_workload_spec *w, char *err, size_t errlen)
+{
+	struct swf_ctx c = {.o = o, .w = w};
+	double nodes, cpus, t0;
+	int rc;
+
+	sim_rng_init(&c.rng, seed, 0x5f, 0, 0);
+	if ((rc = each_line(text, len, swf_line, &c, err, errlen)))
+		return rc;
+	if (!w->njobs) {
+		snprintf(err, errlen,
+			 "no job with a run time and a width submitted in "
+			 "[%g, %g)",
+			 o->from, o->to);
+		return EINVAL;
+	}
+	/* arrivals from the window's first submission (the archive's
+	 * cleaned logs can start with days of removed records) */
+	t0 = w->jobs[0].arrival;
+	for (uint32_t k = 1; k < w->njobs; k++)
+		if (w->jobs[k].arrival < t0)
+			t0 = w->jobs[k].arrival;
+	for (uint32_t k = 0; k < w->njobs; k++)
+		w->jobs[k].arrival -= t0;
+	/* the machine the log came from, unless told otherwise */
+	nodes = o->nodes ? o->nodes : c.max_nodes;
+	if (nodes < 1) {
+		snprintf(err, errlen,
+			 "the log has no MaxNodes header: give --nodes and "
+			 "--cpus");
+		return EINVAL;
+	}
+	cpus = o->cpus                ? o->cpus
+	       : c.max_procs >= nodes ? ceil(c.max_procs / nodes)
+				      : 1;
+	if (nodes > SIM_MAX_NODES || cpus > 1 << 20) {
+		snprintf(err, errlen,
+			 "%g nodes of %g CPUs (the log's MaxNodes %g, MaxProcs "
+			 "%g) is beyond %u nodes of %u CPUs",
+			 nodes, cpus, c.max_nodes, c.max_procs, SIM_MAX_NODES,
+			 1u << 20);
+		return EINVAL;
+	}
+	if ((rc = gen_cluster_uniform(cl, (uint32_t) nodes, (uint32_t) cpus,
+				      err, errlen)))
+		return rc;
+	if (asprintf(&w->description,
+		     "SWF log %s, submissions in [%g, %g) s: %u jobs (%zu "
+		     "records without a run time or width left out), "
+		     "deadlines %g-%gx isolated",
+		     o->origin ? o->origin : "-", o->from, o->to, w->njobs,
+		     c.skipped, o->klo, o->khi) < 0) {
+		w->description = NULL;
+		return oom(err, errlen);
+	}
+	return 0;
+}
+
+int gen_swf(const struct gen_args *a, struct sim_cluster_spec *cl,
+	    struct sim_workload_spec *w, char *err, size_t errlen)
+{
+	struct gen_opt o[] = {
+		{"--trace", NULL},      {"--k", NULL},    {"--k-min", NULL},
+		{"--k-max", NULL},      {"--from", NULL}, {"--to", NULL},
+		{"--nodes", NULL},      {"--cpus", NULL}, {"--max-tasks", NULL},
+		{"--time-limit", NULL},
+	};
+	struct gen_swf_opts so = {0};
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)))
+		return rc;
+	if (!o[0].value) {
+		snprintf(err, errlen, "--trace FILE is required");
+		return GEN_USAGE_ERROR;
+	}
+	if (gen_factors(&o[1], &o[2], &o[3], 2, &so.klo, &so.khi, err,
+			errlen) ||
+	    gen_num(&o[4], 0, 1e10, 0, &so.from, err, errlen) ||
+	    gen_num(&o[5], 0, 1e10, 1e10, &so.to, err, errlen) ||
+	    gen_num(&o[6], 1, SIM_MAX_NODES, 0, &so.nodes, err, errlen) ||
+	    gen_num(&o[7], 1, 1 << 20, 0, &so.cpus, err, errlen) ||
+	    gen_num(&o[8], 1, 1e6, 5000, &so.max_tasks, err, errlen))
+		return GEN_USAGE_ERROR;
+	if (so.to <= so.from) {
+		snprintf(err, errlen, "--to must be after --from");
+		return GEN_USAGE_ERROR;
+	}
+	if (o[9].value && strcmp(o[9].value, "requested") &&
+	    strcmp(o[9].value, "exact")) {
+		snprintf(err, errlen,
+			 "--time-limit expects 'requested' or 'exact', not "
+			 "'%s'",
+			 o[9].value);
+		return GEN_USAGE_ERROR;
+	}
+	so.exact_limits = o[9].value && !strcmp(o[9].value, "exact");
+	so.origin = o[0].value;
+	if ((rc = gen_read_input(o[0].value, &text, &len, err, errlen)))
+		return rc;
+	rc = gen_swf_parse(text, len, &so, a->seed, cl, w, err, errlen);
+	free(text);
+	return rc;
 }

@@ -24,6 +24,7 @@ static const struct gen_kind kinds[] = {
 	{"google2011", GEN_GOOGLE_USAGE, gen_google2011},
 	{"alibaba2017", GEN_ALIBABA_USAGE, gen_alibaba2017},
 	{"rumen", GEN_RUMEN_USAGE, gen_rumen},
+	{"swf", GEN_SWF_USAGE, gen_swf},
 	{"phased", GEN_PHASED_USAGE, gen_phased},
 };
 

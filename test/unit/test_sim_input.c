@@ -785,6 +785,112 @@ START_TEST(rumen_adapter)
 }
 END_TEST
 
+START_TEST(swf_adapter)
+{
+	/* 18 fields: id, submit, wait, run, alloc, cpu, mem, req procs, req
+	 * time, req mem, status, user, group, exe, queue, part, prev, think */
+	char *path =
+		temp_file("; MaxNodes: 4\n"
+			  ";   MaxProcs: 8\n"
+			  "1 100 5 60 3 -1 -1 4 600 -1 1 7 1 1 1 1 -1 -1\n"
+			  "  2\t130  0 90 -1 -1 -1 2 60 -1 0 -1 1 1 1 1 -1 -1\n"
+			  "3 140 0 0 4 -1 -1 4 60 -1 5 7 1 1 1 1 -1 -1\n"
+			  "4 150 0 30 -1 -1 -1 -1 60 -1 1 7 1 1 1 1 -1 -1\n"
+			  "\n"
+			  "5 5000 0 10 1 -1 -1 1 -1 -1 1 8 1 1 1 1 -1 -1\n",
+			  ".swf");
+	char *argv[] = {"swf", "--trace", path, "--k", "2", "--to", "4000"};
+	struct sim_cluster_spec c;
+	struct sim_workload_spec w;
+
+	run_gen("swf", 7, argv, 1, &c, &w);
+	/* 3: no run time; 4: no width; 5: after --to */
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_uint_eq(c.nnodes, 4);
+	ck_assert_uint_eq(c.nodes[0].cpus, 2); /* MaxProcs / MaxNodes */
+	ck_assert_str_eq(w.jobs[0].name, "swf1");
+	ck_assert_str_eq(w.jobs[0].user, "u7");
+	ck_assert_double_eq(w.jobs[0].arrival, 0);      /* from the first one */
+	ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 3); /* allocated */
+	ck_assert_double_eq(w.jobs[0].phase[0].len.a, 60);
+	ck_assert_double_eq(w.jobs[0].phase[0].time_limit, 600);
+	ck_assert_uint_eq(w.jobs[0].phase[1].tasks, 0);
+	ck_assert_double_eq(w.jobs[0].deadline_factor, 2);
+	/* 2: requested processors when the allocation is unknown; ran past
+	 * its requested time, so the limit is the run time; no user */
+	ck_assert_str_eq(w.jobs[1].user, "user");
+	ck_assert_double_eq(w.jobs[1].arrival, 30);
+	ck_assert_uint_eq(w.jobs[1].phase[0].tasks, 2);
+	ck_assert_double_eq(w.jobs[1].phase[0].time_limit, 90);
+	sim_workload_spec_free(&w);
+	sim_cluster_spec_free(&c);
+	{
+		/* exact limits, a cluster of its own, a cap on tasks */
+		char *argx[] = {"swf",   "--trace",     path, "--time-limit",
+				"exact", "--nodes",     "10", "--cpus",
+				"1",     "--max-tasks", "2",  "--from",
+				"135"};
+
+		run_gen("swf", 13, argx, 1, &c, &w);
+		ck_assert_uint_eq(c.nnodes, 10);
+		ck_assert_uint_eq(c.nodes[0].cpus, 1);
+		ck_assert_uint_eq(w.njobs, 1); /* job 5 only */
+		ck_assert_str_eq(w.jobs[0].name, "swf5");
+		ck_assert_double_eq(w.jobs[0].arrival, 0);
+		ck_assert_double_eq(w.jobs[0].phase[0].time_limit, 0);
+		sim_workload_spec_free(&w);
+		sim_cluster_spec_free(&c);
+		argx[12] = "0";
+		run_gen("swf", 13, argx, 1, &c, &w);
+		ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 2); /* capped */
+		ck_assert_double_eq(w.jobs[0].phase[0].time_limit, 0);
+		sim_workload_spec_free(&w);
+		sim_cluster_spec_free(&c);
+	}
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* What the SWF adapter refuses, each with its reason. */
+START_TEST(swf_adapter_errors)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{"; MaxNodes: 2\n1 0 0 10 1 x 0 1 10 0 1 1 1 1 1 1 -1 -1\n",
+		 "line 2: field 6"},
+		{"; MaxNodes: 2\n1 0 0 10 1 0 0 1 10 0 1\n",
+		 "line 2: 11 fields"},
+		{"1 0 0 10 1 0 0 1 10 0 1 1 1 1 1 1 -1 -1\n", "no MaxNodes"},
+		{"; MaxNodes: 2\n1 0 0 -1 1 0 0 1 10 0 1 1 1 1 1 1 -1 -1\n",
+		 "no job"},
+		{"; MaxNodes: 1e9\n1 0 0 10 1 0 0 1 10 0 1 1 1 1 1 1 -1 -1\n",
+		 "beyond"},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct gen_swf_opts o = {
+			.to = 1e10, .klo = 2, .khi = 2, .max_tasks = 10};
+		char *text = strdup(bad[i].text);
+		struct sim_cluster_spec c;
+		struct sim_workload_spec w;
+		char err[512] = "";
+
+		memset(&c, 0, sizeof(c));
+		memset(&w, 0, sizeof(w));
+		ck_assert_ptr_nonnull(text);
+		ck_assert_int_eq(gen_swf_parse(text, strlen(text), &o, 1, &c,
+					       &w, err, sizeof(err)),
+				 EINVAL);
+		ck_assert_msg(strstr(err, bad[i].why), "%zu: '%s'", i, err);
+		sim_workload_spec_free(&w);
+		sim_cluster_spec_free(&c);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(adapters_report_bad_input)
 {
 	char *path = temp_file("job0\tnot-a-number\t0\t1\t2\t3\n", ".tsv");
@@ -831,6 +937,8 @@ int main(void)
 	tcase_add_test(tc, google_adapter);
 	tcase_add_test(tc, alibaba_adapter);
 	tcase_add_test(tc, rumen_adapter);
+	tcase_add_test(tc, swf_adapter);
+	tcase_add_test(tc, swf_adapter_errors);
 	tcase_add_test(tc, adapters_report_bad_input);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
