@@ -621,9 +621,10 @@ static struct dl_job *w_unknown(struct fx_world *w, uint64_t id, uint32_t tasks,
 
 /* BlockingUnknown: where recent jobs typically ran 300-s tasks (which
  * would have blocked the tight one), a new job is presumed to run such
- * tasks too: it keeps the concurrency its deadline needs with them (plus
- * the margin) and leaves the reserve beyond it until a task ends; where
- * they typically ran 5-s tasks, it runs every task at once. */
+ * tasks too, unless its time limit is short: it keeps the concurrency its
+ * deadline needs with them (plus the margin) and leaves the reserve
+ * beyond it until a task ends; where they typically ran 5-s tasks, it
+ * runs every task at once. */
 START_TEST(unknown_job_leaves_the_reserve)
 {
 	struct fx_world w;
@@ -644,6 +645,17 @@ START_TEST(unknown_job_leaves_the_reserve)
 		      "%s", pj->explain);
 	ck_assert_msg(!strstr(pj->explain, "every task allowed"), "%s",
 		      pj->explain);
+	/* Slurm ends a task at its time limit: with a limit of 15 s its
+	 * tasks cannot be long (over 20 s, the tight job's slack), so every
+	 * task runs at once; a limit of 10 minutes leaves it presumed long */
+	j->phase[DL_MAP].time_limit = 15;
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	j->phase[DL_MAP].time_limit = 600;
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	j->phase[DL_MAP].time_limit = 0;
 	/* BlockingUnknown=no: as before, every task at once */
 	ck_assert_int_eq(
 		dl_config_set(&w.cfg, "BlockingUnknown", "no", NULL, 0), 0);

@@ -240,7 +240,12 @@ static uint32_t reserve_keep(const struct tctx *c, const struct tjob *t,
  * load: reserve_free_feasible). */
 static bool reserve_long_unknown(struct tctx *c, struct tjob *t, int p)
 {
+	double limit = t->job->phase[p].time_limit;
+
 	if (!(c->unknown_len > 0))
+		return false;
+	/* Slurm ends a task at its time limit: one within it is short */
+	if (limit > 0 && !dl_reserve_long_len(c->long_above, limit))
 		return false;
 	if (p == t->goal.phase_kind) {
 		t->blocking = true;
