@@ -100,6 +100,28 @@ static void set_factor(struct sim_job_spec *j, struct sim_rng *r, double lo,
 	j->deadline_factor = lo == hi ? lo : sim_rng_uniform(r, lo, hi);
 }
 
+/* The options every windowed trace adapter starts with, at o[0..5]:
+ * --trace (required), --k / --k-min / --k-max, --from / --to (seconds
+ * in [0, tmax], --to after --from). */
+static int trace_window(const struct gen_opt *o, double tmax, double *klo,
+			double *khi, double *from, double *to, char *err,
+			size_t errlen)
+{
+	if (!o[0].value) {
+		snprintf(err, errlen, "--trace FILE is required");
+		return GEN_USAGE_ERROR;
+	}
+	if (gen_factors(&o[1], &o[2], &o[3], 2, klo, khi, err, errlen) ||
+	    gen_num(&o[4], 0, tmax, 0, from, err, errlen) ||
+	    gen_num(&o[5], 0, tmax, tmax, to, err, errlen))
+		return GEN_USAGE_ERROR;
+	if (*to <= *from) {
+		snprintf(err, errlen, "--to must be after --from");
+		return GEN_USAGE_ERROR;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ SWIM */
 
 struct swim_ctx {
@@ -186,23 +208,14 @@ int gen_swim(const struct gen_args *a, struct sim_cluster_spec *cl,
 	size_t len;
 	int rc;
 
-	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)))
+	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)) ||
+	    (rc = trace_window(o, 1e9, &c.klo, &c.khi, &c.from, &c.to, err,
+			       errlen)))
 		return rc;
-	if (!o[0].value) {
-		snprintf(err, errlen, "--trace FILE is required");
-		return GEN_USAGE_ERROR;
-	}
-	if (gen_factors(&o[1], &o[2], &o[3], 2, &c.klo, &c.khi, err, errlen) ||
-	    gen_num(&o[4], 0, 1e9, 0, &c.from, err, errlen) ||
-	    gen_num(&o[5], 0, 1e9, 1e9, &c.to, err, errlen) ||
-	    gen_num(&o[8], 1, 1e6, 128, &c.block_mb, err, errlen) ||
+	if (gen_num(&o[8], 1, 1e6, 128, &c.block_mb, err, errlen) ||
 	    gen_num(&o[9], 1, 1e7, 1024, &c.reduce_mb, err, errlen) ||
 	    gen_num(&o[10], 1, 1e5, 100, &c.max_reduces, err, errlen))
 		return GEN_USAGE_ERROR;
-	if (c.to <= c.from) {
-		snprintf(err, errlen, "--to must be after --from");
-		return GEN_USAGE_ERROR;
-	}
 	if ((rc = cluster_opts(&o[6], &o[7], 100, 2, cl, err, errlen)))
 		return rc;
 	if ((rc = gen_read_input(o[0].value, &text, &len, err, errlen)))
@@ -576,16 +589,10 @@ int gen_alibaba2017(const struct gen_args *a, struct sim_cluster_spec *cl,
 	size_t len;
 	int rc;
 
-	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)))
+	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)) ||
+	    (rc = trace_window(o, 1e9, &klo, &khi, &from, &to, err, errlen)))
 		return rc;
-	if (!o[0].value) {
-		snprintf(err, errlen, "--trace FILE is required");
-		return GEN_USAGE_ERROR;
-	}
-	if (gen_factors(&o[1], &o[2], &o[3], 2, &klo, &khi, err, errlen) ||
-	    gen_num(&o[4], 0, 1e9, 0, &from, err, errlen) ||
-	    gen_num(&o[5], 0, 1e9, 1e9, &to, err, errlen) ||
-	    gen_num(&o[8], 1, 1e6, 2000, &maxt, err, errlen))
+	if (gen_num(&o[8], 1, 1e6, 2000, &maxt, err, errlen))
 		return GEN_USAGE_ERROR;
 	if ((rc = cluster_opts(&o[6], &o[7], 1300, 16, cl, err, errlen)))
 		return rc;
@@ -1013,24 +1020,14 @@ int gen_swf(const struct gen_args *a, struct sim_cluster_spec *cl,
 	size_t len;
 	int rc;
 
-	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)))
+	if ((rc = gen_parse(a, o, sizeof(o) / sizeof(*o), err, errlen)) ||
+	    (rc = trace_window(o, 1e10, &so.klo, &so.khi, &so.from, &so.to, err,
+			       errlen)))
 		return rc;
-	if (!o[0].value) {
-		snprintf(err, errlen, "--trace FILE is required");
-		return GEN_USAGE_ERROR;
-	}
-	if (gen_factors(&o[1], &o[2], &o[3], 2, &so.klo, &so.khi, err,
-			errlen) ||
-	    gen_num(&o[4], 0, 1e10, 0, &so.from, err, errlen) ||
-	    gen_num(&o[5], 0, 1e10, 1e10, &so.to, err, errlen) ||
-	    gen_num(&o[6], 1, SIM_MAX_NODES, 0, &so.nodes, err, errlen) ||
+	if (gen_num(&o[6], 1, SIM_MAX_NODES, 0, &so.nodes, err, errlen) ||
 	    gen_num(&o[7], 1, 1 << 20, 0, &so.cpus, err, errlen) ||
 	    gen_num(&o[8], 1, 1e6, 5000, &so.max_tasks, err, errlen))
 		return GEN_USAGE_ERROR;
-	if (so.to <= so.from) {
-		snprintf(err, errlen, "--to must be after --from");
-		return GEN_USAGE_ERROR;
-	}
 	if (o[9].value && strcmp(o[9].value, "requested") &&
 	    strcmp(o[9].value, "exact")) {
 		snprintf(err, errlen,
