@@ -857,22 +857,27 @@ struct swf_ctx {
 	struct sim_rng rng;
 };
 
-/* "; Name: value" of the header: the machine's size. */
-static void swf_header(struct swf_ctx *c, const char *line)
+/* The value of header field `name` ("Name:") when line is that field
+ * and holds a count of at least 1. */
+static void swf_count(const char *line, const char *name, double *out)
 {
+	size_t n = strlen(name);
 	double v;
 	char *end;
 
+	if (strncmp(line, name, n))
+		return;
+	v = strtod(line + n, &end);
+	if (end != line + n && isfinite(v) && v >= 1)
+		*out = v;
+}
+
+/* "; Name: value" of the header: the machine's size. */
+static void swf_header(struct swf_ctx *c, const char *line)
+{
 	line += strspn(line, "; \t");
-	if (!strncmp(line, "MaxNodes:", 9)) {
-		v = strtod(line + 9, &end);
-		if (end != line + 9 && isfinite(v) && v >= 1)
-			c->max_nodes = v;
-	} else if (!strncmp(line, "MaxProcs:", 9)) {
-		v = strtod(line + 9, &end);
-		if (end != line + 9 && isfinite(v) && v >= 1)
-			c->max_procs = v;
-	}
+	swf_count(line, "MaxNodes:", &c->max_nodes);
+	swf_count(line, "MaxProcs:", &c->max_procs);
 }
 
 static int swf_line(char *line, size_t lineno, void *vctx, char *err,

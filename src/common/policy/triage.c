@@ -236,9 +236,8 @@ static uint32_t reserve_keep(const struct tctx *c, const struct tjob *t,
 
 /* A job nobody has a task length for (BlockingUnknown=yes): its phases
  * are presumed as long as recent jobs' typical task (reserve.h) unless
- * their time limit is short, and it
- * keeps the concurrency its deadline needs with such tasks (none under
- * load: reserve_free_feasible). */
+ * their time limit is short, and it keeps the concurrency its deadline
+ * needs with such tasks (none under load: reserve_free_feasible). */
 static bool reserve_long_unknown(struct tctx *c, struct tjob *t, int p)
 {
 	double limit = t->job->phase[p].time_limit;
