@@ -924,8 +924,14 @@ static int swf_line(char *line, size_t lineno, void *vctx, char *err,
 	}
 	if (v[1] < o->from || v[1] >= o->to)
 		return 0;
-	snprintf(name, sizeof(name), "swf%.0f",
-		 v[0] >= 0 && v[0] < 1e15 ? v[0] : 0);
+	/* the application (14) names the job, as a Slurm job is named
+	 * after its script: the estimator's history by (user, name) then
+	 * has something to learn from; unknown, the job number does */
+	if (n >= 14 && v[13] >= 0 && v[13] < 1e15)
+		snprintf(name, sizeof(name), "app%.0f", v[13]);
+	else
+		snprintf(name, sizeof(name), "swf%.0f",
+			 v[0] >= 0 && v[0] < 1e15 ? v[0] : 0);
 	j = gen_add_job(c->w, &c->cap, name);
 	if (!j)
 		return oom(err, errlen);

@@ -789,16 +789,16 @@ START_TEST(swf_adapter)
 {
 	/* 18 fields: id, submit, wait, run, alloc, cpu, mem, req procs, req
 	 * time, req mem, status, user, group, exe, queue, part, prev, think */
-	char *path =
-		temp_file("; MaxNodes: 4\n"
-			  ";   MaxProcs: 8\n"
-			  "1 100 5 60 3 -1 -1 4 600 -1 1 7 1 1 1 1 -1 -1\n"
-			  "  2\t130  0 90 -1 -1 -1 2 60 -1 0 -1 1 1 1 1 -1 -1\n"
-			  "3 140 0 0 4 -1 -1 4 60 -1 5 7 1 1 1 1 -1 -1\n"
-			  "4 150 0 30 -1 -1 -1 -1 60 -1 1 7 1 1 1 1 -1 -1\n"
-			  "\n"
-			  "5 5000 0 10 1 -1 -1 1 -1 -1 1 8 1 1 1 1 -1 -1\n",
-			  ".swf");
+	char *path = temp_file(
+		"; MaxNodes: 4\n"
+		";   MaxProcs: 8\n"
+		"1 100 5 60 3 -1 -1 4 600 -1 1 7 1 1 1 1 -1 -1\n"
+		"  2\t130  0 90 -1 -1 -1 2 60 -1 0 -1 1 -1 1 1 -1 -1\n"
+		"3 140 0 0 4 -1 -1 4 60 -1 5 7 1 1 1 1 -1 -1\n"
+		"4 150 0 30 -1 -1 -1 -1 60 -1 1 7 1 1 1 1 -1 -1\n"
+		"\n"
+		"5 5000 0 10 1 -1 -1 1 -1 -1 1 8 1 1 1 1 -1 -1\n",
+		".swf");
 	char *argv[] = {"swf", "--trace", path, "--k", "2", "--to", "4000"};
 	struct sim_cluster_spec c;
 	struct sim_workload_spec w;
@@ -807,8 +807,8 @@ START_TEST(swf_adapter)
 	/* 3: no run time; 4: no width; 5: after --to */
 	ck_assert_uint_eq(w.njobs, 2);
 	ck_assert_uint_eq(c.nnodes, 4);
-	ck_assert_uint_eq(c.nodes[0].cpus, 2); /* MaxProcs / MaxNodes */
-	ck_assert_str_eq(w.jobs[0].name, "swf1");
+	ck_assert_uint_eq(c.nodes[0].cpus, 2);    /* MaxProcs / MaxNodes */
+	ck_assert_str_eq(w.jobs[0].name, "app1"); /* its application */
 	ck_assert_str_eq(w.jobs[0].user, "u7");
 	ck_assert_double_eq(w.jobs[0].arrival, 0);      /* from the first one */
 	ck_assert_uint_eq(w.jobs[0].phase[0].tasks, 3); /* allocated */
@@ -819,6 +819,7 @@ START_TEST(swf_adapter)
 	/* 2: requested processors when the allocation is unknown; ran past
 	 * its requested time, so the limit is the run time; no user */
 	ck_assert_str_eq(w.jobs[1].user, "user");
+	ck_assert_str_eq(w.jobs[1].name, "swf2"); /* application unknown */
 	ck_assert_double_eq(w.jobs[1].arrival, 30);
 	ck_assert_uint_eq(w.jobs[1].phase[0].tasks, 2);
 	ck_assert_double_eq(w.jobs[1].phase[0].time_limit, 90);
@@ -835,7 +836,7 @@ START_TEST(swf_adapter)
 		ck_assert_uint_eq(c.nnodes, 10);
 		ck_assert_uint_eq(c.nodes[0].cpus, 1);
 		ck_assert_uint_eq(w.njobs, 1); /* job 5 only */
-		ck_assert_str_eq(w.jobs[0].name, "swf5");
+		ck_assert_str_eq(w.jobs[0].name, "app1");
 		ck_assert_double_eq(w.jobs[0].arrival, 0);
 		ck_assert_double_eq(w.jobs[0].phase[0].time_limit, 0);
 		sim_workload_spec_free(&w);
