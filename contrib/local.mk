@@ -2,6 +2,7 @@
 EXTRA_DIST += contrib/setup-deps.sh contrib/run-tests.sh \
 	contrib/localcluster/localcluster contrib/quickstart.sh contrib/quickstart-report \
 	contrib/slurm-chroot contrib/test-slurm-chroot.sh contrib/test-lib.sh \
+	contrib/test-cpu-stages.sh \
 	contrib/compile-slurm-trees.sh \
 	doc/sched-deadline.md doc/localcluster.md
 

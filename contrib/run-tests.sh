@@ -11,8 +11,8 @@
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
 #                             [--no-slurm-24.11] [--slurm-chroot DIR]
 #
-# The CPU-bound stages run in the background beside the bats stages (see
-# cpu_stages below).
+# The CPU-bound stages run in the background beside the bats stages
+# (contrib/test-cpu-stages.sh).
 # --no-slurm-24.11 leaves out the 24.11 stage (about 14 minutes);
 # --skip-setup skips the machine's package step (contrib/setup-deps.sh);
 # --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
@@ -72,8 +72,9 @@ fi
 # distcheck) run beside them, in that order, at the lowest CPU and I/O
 # priority: the daemons and jobs of the local cluster, timing-sensitive,
 # still get the CPUs whenever they want them.  Their output is printed
-# once the bats stages are done.  Run one after the other, the two took
-# about 22 and 26 minutes.
+# once the bats stages are done.  One after the other they took about 22
+# and 26 minutes here; side by side, 32 minutes beside 34 of bats and the
+# fault suite, whose tests ran 5 % longer.
 if ionice -c 3 true 2>/dev/null; then
 	bg_nice="nice -n 19 ionice -c 3"
 else
@@ -84,72 +85,33 @@ fi
 # unpacking).  Should it fail, the 24.11 stage's own create resumes it.
 chroot_bg=""
 own_chroot=0
+cpu_bg=""
+# Background jobs ignore SIGINT and outlive this script: on an early exit
+# (Ctrl-C, a failure) their process groups (setsid) are stopped here, and
+# the chroot this run made is removed.
+cleanup() {
+	[ -z "$cpu_bg" ] || kill -TERM "-$cpu_bg" 2>/dev/null || true
+	[ -z "$chroot_bg" ] || kill -TERM "-$chroot_bg" 2>/dev/null || true
+	[ "$own_chroot" = 0 ] ||
+		contrib/slurm-chroot --dir "$chroot_dir" remove >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 if [ "$run_2411" = 1 ] && [ -z "$chroot_dir" ]; then
 	chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
 	own_chroot=1
-	trap 'contrib/slurm-chroot --dir "$chroot_dir" remove >/dev/null 2>&1 || true' EXIT
-	trap 'exit 130' INT TERM
 	echo "creating the Slurm 24.11 chroot in $chroot_dir in the background (build/chroot-create.log)"
-	$bg_nice contrib/slurm-chroot --dir "$chroot_dir" --bind "$top" create \
+	setsid -w $bg_nice contrib/slurm-chroot --dir "$chroot_dir" --bind "$top" create \
 		>build/chroot-create.log 2>&1 &
 	chroot_bg=$!
 fi
 
-cpu_stages() {
-	t_stage=""
-	failed=""
-	stage "unit tests (Check) and corpus replays"
-	(cd build && $bg_nice make -s -j"$jobs" check >/dev/null 2>&1) || fail unit
-	summaries build
-
-	stage "unit tests under ASan+UBSan"
-	mkdir -p build-asan
-	if (cd build-asan && $bg_nice ../configure -q --enable-sanitizers --without-slurm-source &&
-		$bg_nice make -s -j"$jobs" check >/dev/null 2>&1); then :; else fail asan; fi
-	summaries build-asan
-
-	stage "unit tests under valgrind"
-	# $jobs tests at once, the next starting as soon as one ends; each
-	# leaves TEST.valgrind and, when it fails, TEST.vgfail
-	vg_tests=""
-	for t in build/test/unit/test_*; do
-		[ -x "$t" ] && [ -f "$t" ] || continue
-		case "$t" in *.o|*.log|*.trs|*.valgrind|*.vgfail) continue ;; esac
-		vg_tests="$vg_tests $t"
-	done
-	# shellcheck disable=SC2016 # $1 is the test, expanded by the inner sh
-	printf '%s\n' $vg_tests | $bg_nice xargs -P "$jobs" -I{} sh -c 'rm -f "$1.vgfail"
-		CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
-			--errors-for-leak-kinds=definite,indirect "$1" >"$1.valgrind" 2>&1 ||
-			: >"$1.vgfail"' vg_one {} || true
-	vg_fail=0
-	for t in $vg_tests; do
-		if [ -e "$t.vgfail" ]; then
-			echo "valgrind $(basename "$t"): FAILED"; tail -n 30 "$t.valgrind"; vg_fail=1
-		else
-			echo "valgrind $(basename "$t"): clean ($(grep -h -E 'Checks:' "$t.valgrind" | head -n 1))"
-		fi
-	done
-	[ "$vg_fail" = 0 ] || fail valgrind
-
-	stage "fuzzing (${fuzz_seconds}s per target)"
-	(cd build && $bg_nice make -s -j"$jobs" fuzz >/dev/null 2>&1 &&
-		FUZZ_JOBS=$jobs $bg_nice make -s fuzz-run FUZZ_SECONDS="$fuzz_seconds") || fail fuzz
-
-	stage "make distcheck"
-	# in parallel like the other stages: serial, it took 613 s of a
-	# 1,967-s run without bats here, 287 s with -j2
-	if (cd build && $bg_nice make -s -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(readlink -f /var/cache/slurm-deadline/slurm-src)" >distcheck.log 2>&1); then
-		grep -E 'archives ready for distribution|^slurm-deadline-.*tar.gz' build/distcheck.log | head -n 3
-	else
-		tail -n 40 build/distcheck.log; fail distcheck
-	fi
-	stage "end of the stages run beside bats"
-	echo "$failed" >build/cpu-stages.failed
-}
+# contrib/test-cpu-stages.sh: setsid makes it the leader of its own
+# process group, which cleanup stops as a whole
 : >build/cpu-stages.failed
 echo "unit tests, sanitizers, valgrind, fuzzing and distcheck run in the background (build/cpu-stages.log)"
-cpu_stages >build/cpu-stages.log 2>&1 &
+setsid -w $bg_nice contrib/test-cpu-stages.sh "$jobs" "$fuzz_seconds" build/cpu-stages.failed \
+	>build/cpu-stages.log 2>&1 &
 cpu_bg=$!
 
 # One bats run over the given files into build/NAME.tap; prints the TAP and
@@ -189,7 +151,9 @@ if [ "$run_bats" = 1 ] && ls test/bats/*.bats >/dev/null 2>&1; then
 fi
 
 stage "the stages run beside bats"
-wait "$cpu_bg" || true
+# its status too: a script that stopped early wrote no failed stages
+wait "$cpu_bg" || fail cpu-stages
+cpu_bg=""
 cat build/cpu-stages.log
 failed="$failed$(cat build/cpu-stages.failed)"
 if [ -n "$chroot_bg" ]; then
