@@ -13,7 +13,7 @@
 #
 # The CPU-bound stages run in the background beside the bats stages
 # (contrib/test-cpu-stages.sh).
-# --no-slurm-24.11 leaves out the 24.11 stage (about 14 minutes);
+# --no-slurm-24.11 leaves out the 24.11 stage (about 20 minutes);
 # --skip-setup skips the machine's package step (contrib/setup-deps.sh);
 # --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
 # (and keeps it) instead of creating one (otherwise it is created in the
