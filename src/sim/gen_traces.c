@@ -880,6 +880,13 @@ static void swf_header(struct swf_ctx *c, const char *line)
 	swf_count(line, "MaxProcs:", &c->max_procs);
 }
 
+/* A number field that names something (job, user, application): known
+ * (not -1) and printable as a whole number. */
+static bool swf_id(double v)
+{
+	return v >= 0 && v < 1e15;
+}
+
 static int swf_line(char *line, size_t lineno, void *vctx, char *err,
 		    size_t errlen)
 {
@@ -927,15 +934,15 @@ static int swf_line(char *line, size_t lineno, void *vctx, char *err,
 	/* the application (14) names the job, as a Slurm job is named
 	 * after its script: the estimator's history by (user, name) then
 	 * has something to learn from; unknown, the job number does */
-	if (n >= 14 && v[13] >= 0 && v[13] < 1e15)
+	if (n >= 14 && swf_id(v[13]))
 		snprintf(name, sizeof(name), "app%.0f", v[13]);
 	else
 		snprintf(name, sizeof(name), "swf%.0f",
-			 v[0] >= 0 && v[0] < 1e15 ? v[0] : 0);
+			 swf_id(v[0]) ? v[0] : 0);
 	j = gen_add_job(c->w, &c->cap, name);
 	if (!j)
 		return oom(err, errlen);
-	if (v[11] >= 0 && v[11] < 1e15) {
+	if (swf_id(v[11])) {
 		char *u = NULL;
 
 		if (asprintf(&u, "u%.0f", v[11]) < 0)
