@@ -80,6 +80,21 @@ if ionice -c 3 true 2>/dev/null; then
 else
 	bg_nice="nice -n 19"
 fi
+# In the background: a session of its own (setsid, so that cleanup stops
+# it as a whole) at the lowest priority.  A new session is a new autogroup
+# while the kernel's autogroup is on, and autogroups share the CPUs as
+# equals whatever their processes' nice values: nice 19 alone would give
+# these stages half the CPUs beside slurmctld.  The session's autogroup
+# gets nice 19 too (/proc/self/autogroup), so the local cluster keeps the
+# CPUs whenever it wants them.
+# Called as "background COMMAND... &": exec keeps one process from the
+# asynchronous subshell to COMMAND, so $! is the session's id.
+background() {
+	# shellcheck disable=SC2016 # "$@" is expanded by the inner sh
+	exec setsid -w sh -c '[ ! -w /proc/self/autogroup ] ||
+		echo 19 >/proc/self/autogroup 2>/dev/null || true
+		exec "$@"' background $bg_nice "$@"
+}
 
 # The 24.11 chroot is made in the background too (mostly downloads and
 # unpacking).  Should it fail, the 24.11 stage's own create resumes it.
@@ -101,16 +116,15 @@ if [ "$run_2411" = 1 ] && [ -z "$chroot_dir" ]; then
 	chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
 	own_chroot=1
 	echo "creating the Slurm 24.11 chroot in $chroot_dir in the background (build/chroot-create.log)"
-	setsid -w $bg_nice contrib/slurm-chroot --dir "$chroot_dir" --bind "$top" create \
+	background contrib/slurm-chroot --dir "$chroot_dir" --bind "$top" create \
 		>build/chroot-create.log 2>&1 &
 	chroot_bg=$!
 fi
 
-# contrib/test-cpu-stages.sh: setsid makes it the leader of its own
-# process group, which cleanup stops as a whole
+# contrib/test-cpu-stages.sh, its session stopped as a whole by cleanup
 : >build/cpu-stages.failed
 echo "unit tests, sanitizers, valgrind, fuzzing and distcheck run in the background (build/cpu-stages.log)"
-setsid -w $bg_nice contrib/test-cpu-stages.sh "$jobs" "$fuzz_seconds" build/cpu-stages.failed \
+background contrib/test-cpu-stages.sh "$jobs" "$fuzz_seconds" build/cpu-stages.failed \
 	>build/cpu-stages.log 2>&1 &
 cpu_bg=$!
 
