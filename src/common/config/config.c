@@ -58,8 +58,11 @@ const struct dl_option dl_options[] = {
 	 NULL},
 	{"AcceleratorThreshold", DL_OPT_DOUBLE, OFF(accel_threshold), 1, 1000,
 	 "1.5", "speedup above which a job is accelerable", NULL},
-	{"PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000, 4000000000.0,
-	 "4000000000", "Slurm priority given to the most urgent deadline job",
+	/* default: the highest priority sched/deadline hands out
+	 * (0xfffffff0), above priority/basic's series from 0xffff0000, which
+	 * a job submitted between two plan cycles would otherwise outrank */
+	{"PriorityBase", DL_OPT_DOUBLE, OFF(priority_base), 1000, 4294967280.0,
+	 "4294967280", "Slurm priority given to the most urgent deadline job",
 	 NULL},
 	{"PlanFile", DL_OPT_STRING, OFF(plan_file), 0, 0, "",
 	 "where the current plan is published as JSON; empty = "
