@@ -2,7 +2,7 @@
 # A job submitted between two plan cycles must not start before the
 # deadline work the last plan made urgent.  With priority/basic, Slurm's
 # default, a new job gets the next of a descending series that starts at
-# 0xffff0000, and Slurm schedules at once on submission: the urgent band
+# 0xffff0000, and Slurm tries to start it at submission: the urgent band
 # has to lie above that whole series, not just above the pending jobs the
 # plan saw.  Both CPUs of both nodes are busy when the arrays arrive; the
 # plan interval is long, so no cycle sees the later job before the CPUs
