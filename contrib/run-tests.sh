@@ -74,7 +74,7 @@ fi
 # still get the CPUs whenever they want them.  Their output is printed
 # once the bats stages are done.  One after the other they took about 22
 # and 26 minutes here; side by side, 32 minutes beside 34 of bats and the
-# fault suite, whose tests ran 5 % longer.
+# fault suite.
 if ionice -c 3 true 2>/dev/null; then
 	bg_nice="nice -n 19 ionice -c 3"
 else

@@ -192,6 +192,27 @@ dl_wait_running() {
 	return 1
 }
 
+# Run a command every 0.5 s until it succeeds or $1 s pass; always
+# returns 0 (the caller asserts what it waited for)
+dl_poll() { # seconds command...
+	local end=$((SECONDS + $1))
+	shift
+	while [ $SECONDS -lt $end ]; do
+		"$@" && return 0
+		sleep 0.5
+	done
+	return 0
+}
+
+_dl_n_running() { [ "$(squeue -h -j "$1" -t R 2>/dev/null | wc -l)" -ge "$2" ]; }
+_dl_urgent() { grep -q "JobId=$1 throttle .*priority slurm -> urgent" "$(dl_ctld_log)"; }
+
+# Wait until array $1 has $2 tasks running (at most 20 s)
+dl_wait_n_running() { dl_poll 20 _dl_n_running "$1" "$2"; }
+
+# Wait until sched/deadline has logged array $1 turning urgent (at most 20 s)
+dl_wait_urgent() { dl_poll 20 _dl_urgent "$1"; }
+
 # Wait until the published plan has job $1 (timeout $2)
 dl_wait_planned() {
 	local end=$((SECONDS + ${2:-20}))

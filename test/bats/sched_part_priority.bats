@@ -26,20 +26,14 @@ teardown_file() {
 @test "an urgent array in two partitions has the plan's priority in each and starts before older work without a deadline" {
 	local busy other j prio rows replay ahead below started
 	busy=$(dl_submit -J busy -p debug --array=0-3 -t 1 --wrap='sleep 15')
-	for _ in $(seq 40); do
-		[ "$(squeue -h -j "$busy" -t R | wc -l)" -ge 4 ] && break
-		sleep 0.5
-	done
+	dl_wait_n_running "$busy" 4
 	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
 	# older (PriorityWeightAge) pending work without a deadline in both
 	other=$(dl_submit -J other -p debug,second --array=0-7 -t 1 --wrap='sleep 5')
 	sleep 2
 	j=$(dl_submit -J urgent -p second,debug --array=0-7 -t 1 \
 		--deadline=now+5minutes --wrap='sleep 5')
-	for _ in $(seq 40); do
-		grep -q "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)" && break
-		sleep 0.5
-	done
+	dl_wait_urgent "$j"
 	"$SDEADLINE" || true
 	grep "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)"
 	prio=$(scontrol show job "$j" | grep -o 'Priority=[0-9]*' | head -n 1 | cut -d= -f2)

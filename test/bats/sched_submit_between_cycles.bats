@@ -22,16 +22,10 @@ teardown_file() {
 @test "priority/basic: a job submitted after the plan does not start before the urgent deadline array" {
 	local busy j later prio_j prio_later replay ahead
 	busy=$(dl_submit -J busy --array=0-3 -t 1 --wrap='sleep 15')
-	for _ in $(seq 40); do
-		[ "$(squeue -h -j "$busy" -t R | wc -l)" -ge 4 ] && break
-		sleep 0.5
-	done
+	dl_wait_n_running "$busy" 4
 	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
 	j=$(dl_submit -J urgent --array=0-3 -t 1 --deadline=now+5minutes --wrap='sleep 5')
-	for _ in $(seq 40); do
-		grep -q "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)" && break
-		sleep 0.5
-	done
+	dl_wait_urgent "$j"
 	grep "JobId=$j throttle .*priority slurm -> urgent" "$(dl_ctld_log)"
 	# after the plan: work without a deadline, from the same user
 	later=$(dl_submit -J later --array=0-3 -t 1 --wrap='sleep 5')
