@@ -292,6 +292,9 @@ START_TEST(test_locality_errors)
 	parse_bad("n1;n2", EINVAL, "a second entry for the tasks not listed");
 	parse_bad("0=n[1-", EINVAL, "is not a host list");
 	parse_bad("0=*", EINVAL, "'*' (every node) is no preference");
+	/* in a list too: "*,*" compresses to "*" (the fuzzer's find) */
+	parse_bad("*,*", EINVAL, "'*' (every node) is no preference");
+	parse_bad("0=n1,*", EINVAL, "'*' (every node) is no preference");
 	parse_bad("0=n 1", EINVAL, "unexpected ' '");
 	parse_bad("0=n1=n2", EINVAL, "unexpected '='");
 	parse_bad("4000001=n1", ERANGE, "above 4000000");

@@ -237,6 +237,20 @@ static int collect_name(const char *name, void *ctx)
 	return 0;
 }
 
+static const char every_node_msg[] =
+	"'*' (every node) is no preference: leave these tasks out";
+
+/* Whether a host list names "*", every node.  Checked name by name as well
+ * as on the text: "*,*" compresses to "*", and its normal form "*=*" would
+ * be refused when read back. */
+static bool names_every_node(const struct name_list *l)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], "*"))
+			return true;
+	return false;
+}
+
 /* The canonical form of one entry's host list. */
 static int canonical_hosts(struct parser *p, const char *hosts, char **out,
 			   uint32_t *names)
@@ -250,9 +264,8 @@ static int canonical_hosts(struct parser *p, const char *hosts, char **out,
 		perr(p, "no host list");
 		return EINVAL;
 	}
-	if (!strcmp(hosts, "*")) {
-		perr(p, "'*' (every node) is no preference: leave these tasks "
-			"out");
+	if (!strcmp(hosts, "*")) { /* dl_nodeset_count's message is vaguer */
+		perr(p, "%s", every_node_msg);
 		return EINVAL;
 	}
 	rc = dl_nodeset_count(hosts, DL_LOCALITY_MAX_HOSTS - p->hosts, &count,
@@ -273,12 +286,17 @@ static int canonical_hosts(struct parser *p, const char *hosts, char **out,
 	}
 	rc = dl_nodeset_foreach(hosts, count, collect_name, &l, msg,
 				sizeof(msg));
-	if (!rc)
-		rc = dl_nodeset_compress(l.names, l.n, out);
-	if (rc == EINVAL)
-		perr(p, "'%.40s' is not a host list: %s", hosts, msg);
-	else if (rc)
-		perr(p, "out of memory");
+	if (!rc && names_every_node(&l)) {
+		perr(p, "%s", every_node_msg);
+		rc = EINVAL;
+	} else {
+		if (!rc)
+			rc = dl_nodeset_compress(l.names, l.n, out);
+		if (rc == EINVAL)
+			perr(p, "'%.40s' is not a host list: %s", hosts, msg);
+		else if (rc)
+			perr(p, "out of memory");
+	}
 	for (uint32_t i = 0; i < l.n; i++)
 		free(l.names[i]);
 	free(l.names);
