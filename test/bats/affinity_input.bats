@@ -74,6 +74,8 @@ bad_spec() {
 	bad_spec 'n1;n2' "a second entry for the tasks not listed"
 	bad_spec '0=n[1-70000]' "more than 65536 host names in all"
 	bad_spec '0=n 1' "unexpected ' ' in host list"
+	bad_spec '0=n1,*' "'*' (every node) is no preference: leave these tasks out"
+	bad_spec '*,*' "'*' (every node) is no preference: leave these tasks out"
 	bad_spec ' ; ' "no preferred nodes given"
 	bad_spec ./no-such-file "--input-nodes=./no-such-file: cannot read the file: No such file or directory"
 	printf '0-3=n1\n\n2=n2\n' >overlap.txt
