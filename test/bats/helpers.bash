@@ -161,17 +161,24 @@ dl_plan_field() {
 		'.jobs[] | select(.job_id == $id or .reduce_id == $id) | .[$f]'
 }
 
+# Run a command every 0.25 s until it succeeds (0) or $1 s pass (1): the
+# one polling loop of the helpers below
+dl_poll() { # seconds command...
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.25
+	done
+}
+
 # Hold every node with a job the plan does not manage and wait until it
 # runs, so that the next plan already sees the nodes taken (a plan made
 # before the blocker starts still shows the free cluster).  Prints its id.
 dl_block_nodes() { # nodes
 	local blocker
 	blocker=$(dl_submit -N"${1:-2}" --exclusive -t 1 --wrap 'sleep 300')
-	for _ in $(seq 40); do
-		[ "$(squeue -h -t R -j "$blocker" 2>/dev/null | wc -l)" -eq 1 ] && break
-		sleep 0.25
-	done
-	[ "$(squeue -h -t R -j "$blocker" 2>/dev/null | wc -l)" -eq 1 ] ||
+	dl_poll 10 _dl_n_running "$blocker" 1 ||
 		{ echo "blocker $blocker never ran" >&2; return 1; }
 	echo "$blocker"
 }
@@ -183,43 +190,25 @@ dl_running_on() {
 
 # Wait until array $1 has at least one running task (timeout $2 s)
 dl_wait_running() {
-	local end=$((SECONDS + ${2:-30}))
-	while [ $SECONDS -lt $end ]; do
-		[ "$(squeue -h -t R -r -j "$1" 2>/dev/null | wc -l)" -gt 0 ] && return 0
-		sleep 0.25
-	done
-	echo "array $1 never ran a task" >&2
-	return 1
+	dl_poll "${2:-30}" _dl_n_running "$1" 1 ||
+		{ echo "array $1 never ran a task" >&2; return 1; }
 }
 
-# Run a command every 0.5 s until it succeeds or $1 s pass; always
-# returns 0 (the caller asserts what it waited for)
-dl_poll() { # seconds command...
-	local end=$((SECONDS + $1))
-	shift
-	while [ $SECONDS -lt $end ]; do
-		"$@" && return 0
-		sleep 0.5
-	done
-	return 0
-}
-
-_dl_n_running() { [ "$(squeue -h -j "$1" -t R 2>/dev/null | wc -l)" -ge "$2" ]; }
+_dl_n_running() { [ "$(squeue -h -r -j "$1" -t R 2>/dev/null | wc -l)" -ge "$2" ]; }
 _dl_urgent() { grep -q "JobId=$1 throttle .*priority slurm -> urgent" "$(dl_ctld_log)"; }
+_dl_planned() { [ -n "$(dl_plan_field "$1" job_id 2>/dev/null)" ]; }
 
-# Wait until array $1 has $2 tasks running (at most 20 s)
-dl_wait_n_running() { dl_poll 20 _dl_n_running "$1" "$2"; }
+# Wait until array $1 has $2 tasks running (at most 20 s); the caller
+# asserts what it waited for
+dl_wait_n_running() { dl_poll 20 _dl_n_running "$1" "$2" || true; }
 
-# Wait until sched/deadline has logged array $1 turning urgent (at most 20 s)
-dl_wait_urgent() { dl_poll 20 _dl_urgent "$1"; }
+# Wait until sched/deadline has logged array $1 turning urgent (at most
+# 20 s); the caller asserts it
+dl_wait_urgent() { dl_poll 20 _dl_urgent "$1" || true; }
 
 # Wait until the published plan has job $1 (timeout $2)
 dl_wait_planned() {
-	local end=$((SECONDS + ${2:-20}))
-	while [ $SECONDS -lt $end ]; do
-		[ -n "$(dl_plan_field "$1" job_id 2>/dev/null)" ] && return 0
-		sleep 0.5
-	done
+	dl_poll "${2:-20}" _dl_planned "$1" && return 0
 	echo "job $1 never appeared in the plan" >&2
 	dl_show_log
 	return 1
