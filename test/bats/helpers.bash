@@ -115,6 +115,11 @@ dl_deadline() {
 # than that need (the CPU then goes to other work: must be 0).
 dl_dispatch_replay() { # deadline array, other array, tasks in the deadline array
 	awk -v dl="$1" -v bob="$2" -v total="$3" '
+	# each event counted, on stderr: the test prints it when it fails
+	function why(what, limit) {
+		printf "replay: %s %s: mode %s, %d started, %d running, limit %d\n",
+		       $1, what, mode, started, started - done, limit > "/dev/stderr"
+	}
 	index($0, "sched/deadline: JobId=" dl " throttle ") && / priority / {
 		split($0, t, " throttle "); split(t[2], tt, " -> ")
 		thr = tt[2] + 0
@@ -129,7 +134,10 @@ dl_dispatch_replay() { # deadline array, other array, tasks in the deadline arra
 			}
 		}
 		if ((was == "urgent" || was == "keep") && mode == "idle-only") {
-			if (started - done < need) below++
+			if (started - done < need) {
+				below++
+				why("demoted below its need", need)
+			}
 			if (!demoted) { demoted = 1; at_demotion = started }
 		}
 		next
@@ -138,15 +146,19 @@ dl_dispatch_replay() { # deadline array, other array, tasks in the deadline arra
 		if (index($0, "JobId=" dl "_")) started++
 		else if (index($0, "JobId=" bob "_") &&
 			 (mode == "urgent" || mode == "keep") &&
-			 started < total && started - done < thr)
+			 started < total && started - done < thr) {
 			ahead++
+			why("other array started ahead", thr)
+		}
 		next
 	}
 	/_job_complete: JobId=.* done/ && index($0, "JobId=" dl "_") {
 		done++
 		if (mode == "idle-only" && started < total &&
-		    started - done < need)
+		    started - done < need) {
 			lost++
+			why("own end lost while idle-only", need)
+		}
 	}
 	END {
 		print ahead + 0, below + 0,

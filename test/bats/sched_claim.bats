@@ -23,7 +23,11 @@
 # plan/decide.c).  (Before: demoted with its need running, it lost the
 # CPUs its own wave freed to Bob; measured locally, its next wave started
 # a whole Bob task, 10 s, after the last one ended, and a CI run missed
-# the deadline by 2 s.)  So the exact promise, checked against
+# the deadline by 2 s.)  "About to end" reaches to when the next cycle
+# applies its plan, late as that may be (a CI run lost 2 ends to Bob when
+# it reached only to now + PlanInterval: sched_deadline.c, _cycle_slack;
+# each event the replay counts is printed when the test fails).  So the
+# exact promise, checked against
 # slurmctld's log over the whole run, is: while the plan keeps the array
 # urgent or kept and it has unstarted tasks below its throttle, none of
 # Bob's tasks starts; the plan turns it idle-only only when at least its

@@ -719,6 +719,49 @@ START_TEST(test_wave_end_keeps_urgency)
 }
 END_TEST
 
+/* The caller's cycle slack (its clock's resolution, a late cycle) widens
+ * what "before the next cycle" means: 2 tasks end at 101 and 2 at 103;
+ * now 100, cycles 2 s apart.  On time, the next cycle at 102 sees only the
+ * first two end; one that may come 1.5 s late sees all four.  A slack that
+ * is not a positive number is none. */
+static uint32_t ending_soon_with_slack(struct fx_world *w, double slack)
+{
+	struct dl_policy_input in = {.cluster = &w->cl,
+				     .jobs = w->jobs,
+				     .njobs = w->n,
+				     .cfg = &w->cfg,
+				     .now = 100,
+				     .cycle_slack = slack};
+	char err[256] = "";
+
+	dl_plan_free(w->plan);
+	w->plan = dl_policy_plan(&in, err, sizeof(err));
+	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+	return fx_world_get(w, 1)->ending_soon;
+}
+
+START_TEST(test_cycle_slack_widens_ending_soon)
+{
+	struct fx_world w;
+	struct dl_job *a;
+
+	w_init(&w, 1, 4, 0);
+	w.cfg.plan_interval = 2;
+	a = w_add(&w, fx_job(1, 12, 0, 125));
+	fx_done(a, DL_MAP, 4, 10, 0);
+	fx_run(a, DL_MAP, 2, 91, 0);
+	fx_run(a, DL_MAP, 2, 93, 0);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, 0), 2);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, 0.9), 2);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, 1), 4);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, 1.5), 4);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, -5), 2);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, NAN), 2);
+	ck_assert_uint_eq(ending_soon_with_slack(&w, INFINITY), 2);
+	fx_world_free(&w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("adaptive");
@@ -746,6 +789,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_claim_counts_from_held_end);
 	tcase_add_test(tc, test_late_without_cpu);
 	tcase_add_test(tc, test_wave_end_keeps_urgency);
+	tcase_add_test(tc, test_cycle_slack_widens_ending_soon);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -101,12 +101,12 @@ static int cmp_key(const void *pa, const void *pb, void *vctx)
 }
 
 static void prepare(struct bjob *b, struct dl_job *job, struct dl_plan_job *o,
-		    const struct dl_capacity *cap, const struct dl_config *cfg,
-		    double now)
+		    const struct dl_capacity *cap,
+		    const struct dl_policy_input *in)
 {
 	b->job = job;
 	b->out = o;
-	if (!dl_policy_prepare_job(o, job, cap, cfg, now, &b->goal, NULL))
+	if (!dl_policy_prepare_job(o, job, cap, in, &b->goal, NULL))
 		return;
 	b->ph = &job->phase[b->goal.phase_kind];
 	b->cpu = b->ph->cpus_per_task ? b->ph->cpus_per_task : 1;
@@ -288,8 +288,7 @@ struct dl_plan *dl_baseline_plan(enum dl_baseline kind,
 		plan->stats.capacity_cpus += cap.cls[c].cpus_total;
 
 	for (uint32_t i = 0; i < n; i++) {
-		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in->cfg,
-			in->now);
+		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in);
 		if (a[i].active)
 			order[nact++] = i;
 	}

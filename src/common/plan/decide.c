@@ -10,7 +10,8 @@
 /* The array ranks above work without deadlines (DL_PRIO_KEEP, below the
  * urgent arrays) while it runs fewer tasks than this: tasks predicted to
  * end before the next cycle do not count towards the deadline's need (at
- * most the part of the allocation that serves it).  Slurm hands a CPU to
+ * most the part of the allocation that serves it; "next cycle" with the
+ * caller's slack, dl_policy_input.cycle_slack).  Slurm hands a CPU to
  * the first-ranked pending job the moment a task ends, before a cycle can
  * re-rank; an array demoted to idle-only with its need about to end lost
  * those CPUs to work without deadlines for a whole task length (measured

@@ -260,12 +260,15 @@ static int apply_share_cap(struct ajob *a, uint32_t n, const uint32_t *idx,
 
 /* Prepare one job: goal, estimates and class. */
 static void prepare(struct ajob *a, struct dl_job *job, struct dl_plan_job *o,
-		    const struct dl_capacity *cap, const struct dl_config *cfg,
-		    double now)
+		    const struct dl_capacity *cap,
+		    const struct dl_policy_input *in)
 {
+	const struct dl_config *cfg = in->cfg;
+	double now = in->now;
+
 	a->job = job;
 	a->out = o;
-	if (!dl_policy_prepare_job(o, job, cap, cfg, now, &a->goal, NULL)) {
+	if (!dl_policy_prepare_job(o, job, cap, in, &a->goal, NULL)) {
 		a->done = true;
 		return;
 	}
@@ -609,8 +612,7 @@ struct dl_plan *dl_adaptive_plan(const struct dl_policy_input *in, char *err,
 	plan->policy = DL_POLICY_ADAPTIVE;
 
 	for (uint32_t i = 0; i < n; i++) {
-		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in->cfg,
-			in->now);
+		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in);
 		order[i] = i;
 	}
 	qsort_r(order, n, sizeof(*order), submit_cmp, &ctx);

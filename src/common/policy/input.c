@@ -45,9 +45,11 @@ int dl_policy_check_input(const struct dl_policy_input *in, char *err,
 
 bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
 			   const struct dl_capacity *cap,
-			   const struct dl_config *cfg, double now,
+			   const struct dl_policy_input *in,
 			   struct dl_goal *goal, double *reduce_slots)
 {
+	const struct dl_config *cfg = in->cfg;
+	double now = in->now;
 	const struct dl_phase *r = &job->phase[DL_REDUCE];
 	double slots =
 		r->tasks ? dl_capacity_slots(cap, job->partition, -1,
@@ -70,10 +72,16 @@ bool dl_policy_prepare_job(struct dl_plan_job *o, struct dl_job *job,
 	o->sreq = NAN;
 	if (goal->phase_kind >= 0) {
 		/* the CPUs these free go to whoever ranks first when they
-		 * end, before the next cycle can re-rank (plan/decide.c) */
+		 * end, before the next cycle can re-rank (plan/decide.c):
+		 * counted up to when that cycle sees the cluster, late as
+		 * it may be */
+		double slack = isfinite(in->cycle_slack) && in->cycle_slack > 0
+				       ? in->cycle_slack
+				       : 0;
+
 		o->ending_soon =
 			dl_phase_ending_by(&job->phase[goal->phase_kind], o->mu,
-					   now + cfg->plan_interval);
+					   now + cfg->plan_interval + slack);
 		return true;
 	}
 	o->verdict = DL_VERDICT_DONE;

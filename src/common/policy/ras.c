@@ -236,15 +236,18 @@ static uint32_t *running_nodes(const struct dl_phase *ph)
 }
 
 static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
-		    const struct dl_capacity *cap, const struct dl_config *cfg,
-		    double now)
+		    const struct dl_capacity *cap,
+		    const struct dl_policy_input *in)
 {
+	const struct dl_config *cfg = in->cfg;
+	double now = in->now;
+
 	a->job = job;
 	a->out = o;
 	a->pl = -1;
 	o->utility = NAN;
 	o->sfit = NAN;
-	if (!dl_policy_prepare_job(o, job, cap, cfg, now, &a->goal,
+	if (!dl_policy_prepare_job(o, job, cap, in, &a->goal,
 				   &a->reduce_slots)) {
 		a->done = true;
 		return;
@@ -557,8 +560,7 @@ struct dl_plan *dl_placement_policy_plan(const struct dl_policy_input *in,
 			plan->stats.capacity_cpus += pn[i].cap[DL_RES_CPU];
 
 	for (uint32_t i = 0; i < n; i++) {
-		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in->cfg,
-			in->now);
+		prepare(&a[i], in->jobs[i], &plan->jobs[i], &cap, in);
 		if (!a[i].managed)
 			continue;
 		a[i].pl = (int) npl;

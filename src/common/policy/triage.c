@@ -454,8 +454,7 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 	t->job = c->in->jobs[i];
 	t->out = &plan->jobs[i];
 	t->finish_opt = t->finish_mean = t->alone = NAN;
-	if (!dl_policy_prepare_job(t->out, t->job, cap, cfg, c->in->now,
-				   &t->goal, NULL))
+	if (!dl_policy_prepare_job(t->out, t->job, cap, c->in, &t->goal, NULL))
 		return;
 	ph = &t->job->phase[t->goal.phase_kind];
 	t->rem = dl_phase_pending(ph) + ph->nrunning;
