@@ -672,6 +672,21 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* 12 tasks of 10 s on 4 CPUs, due at 125, cycles 2 s apart: 4 done, 2
+ * running since 91 and 2 since `later`. */
+static struct dl_job *wave_world(struct fx_world *w, double later)
+{
+	struct dl_job *a;
+
+	w_init(w, 1, 4, 0);
+	w->cfg.plan_interval = 2;
+	a = w_add(w, fx_job(1, 12, 0, 125));
+	fx_done(a, DL_MAP, 4, 10, 0);
+	fx_run(a, DL_MAP, 2, 91, 0);
+	fx_run(a, DL_MAP, 2, later, 0);
+	return a;
+}
+
 /* The tasks serving a need are about to end: Slurm hands their CPUs to the
  * first-ranked pending job when they end, before the next cycle, so the
  * array stays above jobs without deadlines until what runs beyond them
@@ -685,12 +700,7 @@ START_TEST(test_wave_end_keeps_urgency)
 	const struct dl_plan_job *pa;
 	struct dl_decision d[2];
 
-	w_init(&w, 1, 4, 0);
-	w.cfg.plan_interval = 2;
-	a = w_add(&w, fx_job(1, 12, 0, 125));
-	fx_done(a, DL_MAP, 4, 10, 0);
-	fx_run(a, DL_MAP, 2, 91, 0);
-	fx_run(a, DL_MAP, 2, 98, 0);
+	a = wave_world(&w, 98);
 	w_plan(&w, 100);
 	pa = fx_world_get(&w, 1);
 	ck_assert(pa->urgent);
@@ -743,14 +753,8 @@ static uint32_t ending_soon_with_slack(struct fx_world *w, double slack)
 START_TEST(test_cycle_slack_widens_ending_soon)
 {
 	struct fx_world w;
-	struct dl_job *a;
 
-	w_init(&w, 1, 4, 0);
-	w.cfg.plan_interval = 2;
-	a = w_add(&w, fx_job(1, 12, 0, 125));
-	fx_done(a, DL_MAP, 4, 10, 0);
-	fx_run(a, DL_MAP, 2, 91, 0);
-	fx_run(a, DL_MAP, 2, 93, 0);
+	wave_world(&w, 93);
 	ck_assert_uint_eq(ending_soon_with_slack(&w, 0), 2);
 	ck_assert_uint_eq(ending_soon_with_slack(&w, 0.9), 2);
 	ck_assert_uint_eq(ending_soon_with_slack(&w, 1), 4);
