@@ -267,7 +267,7 @@ static void _cycle(bool due)
 	struct dl_plan *plan, *prev;
 	uint32_t njobs = 0, ndec = 0, managed = 0, urgent = 0, kept = 0;
 	uint64_t t0, snap_us, apply_us, sig, finished;
-	char err[256], est[48];
+	char err[256], est[48], late[40] = "";
 	int changes;
 	bool placed;
 	time_t now, due_at = next_plan;
@@ -361,10 +361,12 @@ static void _cycle(bool due)
 	seen_at = time(NULL);
 	unlock_slurmctld(write_lock);
 	apply_us = _usec() - t0;
-	if (due && due_at)
-		cycle_late = fmax(fmin(fmax(_realtime() - (double) due_at, 0),
-				       cfg.plan_interval),
-				  cycle_late / 2);
+	if (due && due_at) {
+		double l = fmax(_realtime() - (double) due_at, 0);
+
+		snprintf(late, sizeof(late), ", applied %.2f s after due", l);
+		cycle_late = fmax(fmin(l, cfg.plan_interval), cycle_late / 2);
+	}
 
 	plan->stats.snapshot_us = snap_us;
 	plan->stats.apply_us = apply_us;
@@ -380,10 +382,10 @@ static void _cycle(bool due)
 		     "%d changes; "
 		     "compute %" PRIu64 " us, lock hold %" PRIu64
 		     " us (snapshot %" PRIu64 " + apply %" PRIu64
-		     "); estimator %s",
+		     ")%s; estimator %s",
 		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, kept,
 		     changes, plan->stats.compute_us, snap_us + apply_us,
-		     snap_us, apply_us, plan->stats.estimator);
+		     snap_us, apply_us, late, plan->stats.estimator);
 	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
 		rt_logged = dl_rt_count(in.rt);
 		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
