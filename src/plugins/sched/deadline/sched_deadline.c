@@ -104,7 +104,7 @@ static double _poll_interval(void)
  * whole seconds (1 s), the thread polls, and the cycle waits for locks and
  * the estimator (as late as recent due cycles were).  Tasks that end in
  * that gap while their array is idle-only lose their CPUs to work without
- * deadlines (sched_claim.bats missed by 2 such ends in a CI run). */
+ * deadlines (a CI run of sched_claim.bats lost 2 such ends). */
 static double _cycle_slack(void)
 {
 	return 1.0 + fmax(_poll_interval(), cycle_late);
