@@ -59,17 +59,29 @@ rt_met() {
 }
 
 @test "a sequence of arrays: expected admits and rejects, every admitted one on time" {
-	local t0 a c f e da dc df suggested
+	local t0 x a c f e dx da db dc df suggested
 	t0=$(date +%s)
-	da=$((t0 + 180))
-	dc=$((t0 + 300))
-	# A: 4 tasks, one wave: worst-case finish ~65 s, deadline 180 s
+	dx=$((t0 + 120))
+	da=$((t0 + 200))
+	db=$((t0 + 225))
+	dc=$((t0 + 360))
+	# X: 4 tasks, one wave, worst-case finish ~65 s.  Once it runs it holds
+	# every CPU, so A stays unstarted until X's tasks end (20 s): B below
+	# may go ahead of A but never of X.  Without X, a plan cycle between
+	# A's and B's submissions could start A and leave B no place ahead.
+	rt_sbatch -J rtX --array=0-3 -t 1 --deadline="uts$dx" --wrap='sleep 20'
+	[ "$status" -eq 0 ]
+	x=$output
+	dl_poll 30 _dl_n_running "$x" 4
+	# A: 4 tasks behind X: worst-case finish ~130 s, deadline 200 s
 	rt_sbatch -J rtA --array=0-3 -t 1 --deadline="uts$da" --wrap='sleep 15'
 	[ "$status" -eq 0 ]
 	a=$output
-	# B: 8 tasks by 150 s.  Ahead of A (earlier deadline) it ends at
-	# ~130 s but A would end at ~195 s > 180 s; behind A it ends at ~195 s
-	rt_sbatch -J rtB --array=0-7 -t 1 --deadline=now+150seconds --wrap='sleep 4'
+	[ "$(squeue -h -r -j "$a" -t R | wc -l)" -eq 0 ]
+	# B: 8 tasks by 225 s.  Ahead of A it ends at ~195 s but A would end
+	# at ~260 s > 200 s; behind A it ends at ~260 s > 225 s.  The message
+	# names A by its job id even before a plan cycle has seen A.
+	rt_sbatch -J rtB --array=0-7 -t 1 --deadline="uts$db" --wrap='sleep 4'
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"deadline cannot be guaranteed: it would make admitted job $a miss its deadline"* ]]
@@ -77,11 +89,11 @@ rt_met() {
 	[[ "$output" == *"or later would be admitted"* ]]
 	suggested=$(sed -n 's/.*a deadline of \([0-9T:-]*\) or later would be admitted.*/\1/p' <<<"$output" | head -n 1)
 	[ -n "$suggested" ]
-	# C: behind A, ends at ~130 s, deadline 300 s
+	# C: behind A, ends at ~195 s, deadline 360 s
 	rt_sbatch -J rtC --array=0-3 -t 1 --deadline="uts$dc" --wrap='sleep 4'
 	[ "$status" -eq 0 ]
 	c=$output
-	# A holds every CPU: C waits, held with a Reason (not just pending)
+	# X and A hold every CPU: C waits, held with a Reason (not just pending)
 	local reason=""
 	for _ in $(seq 20); do
 		reason=$(squeue -h -j "$c" -o %r | head -n 1)
@@ -100,14 +112,16 @@ rt_met() {
 	rt_sbatch -J rtE --array=0-1 -t 1 --wrap='sleep 1'
 	[ "$status" -eq 0 ]
 	e=$output
-	# B with the deadline the message suggested (plus the seconds since)
+	# B with the deadline the message suggested (plus the seconds since):
+	# ahead of C (~260 s), which then ends at ~325 s, before its 360 s
 	df=$(($(date -d "$suggested" +%s) + 20))
 	rt_sbatch -J rtF --array=0-7 -t 1 --deadline="uts$df" --wrap='sleep 4'
 	echo "$output"
 	[ "$status" -eq 0 ]
 	f=$output
 	grep -q "job_submit/deadline: rejected (user .*8+0 tasks)" "$(dl_ctld_log)"
-	dl_wait_jobs 200 "$a" "$c" "$e" "$f"
+	dl_wait_jobs 200 "$x" "$a" "$c" "$e" "$f"
+	rt_met "$x" "$dx" 4
 	rt_met "$a" "$da" 4
 	rt_met "$c" "$dc" 4
 	rt_met "$f" "$df" 8

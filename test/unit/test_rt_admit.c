@@ -125,6 +125,39 @@ START_TEST(test_successor_check)
 }
 END_TEST
 
+/* A job admitted under a ticket that Slurm has not given an id yet is
+ * named as such when it blocks another, and by its id once bound. */
+START_TEST(test_blocker_by_ticket)
+{
+	struct dl_rt_state *st = rt_state(2, 0, 0);
+	struct dl_rt_request q = rt_req(0, 0, 40, 4, 10, 0, 0);
+	struct dl_rt_verdict v;
+
+	v = admit(st, rt_req(1, 0, 100, 4, 10, 0, 0), 0, true); /* ends 20 */
+	ck_assert(v.admitted);
+	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	q.ticket = dl_rt_new_ticket(st);
+	v = admit(st, q, 0, true); /* 20..40 */
+	ck_assert(v.admitted);
+	v = admit(st, rt_req(3, 0, 30, 2, 10, 0, 0), 0, true);
+	ck_assert(!v.admitted);
+	ck_assert_uint_eq(v.blocker, q.ticket);
+	ck_assert(v.blocker_ticket);
+	ck_assert_ptr_nonnull(strstr(v.msg, "it would make a job admitted "
+					    "moments ago (no job id yet) miss "
+					    "its deadline t=40s (finish "
+					    "t=50s)"));
+	ck_assert_int_eq(dl_rt_bind(st, q.ticket, 9), 0);
+	v = admit(st, rt_req(3, 0, 30, 2, 10, 0, 0), 0, true);
+	ck_assert(!v.admitted);
+	ck_assert_uint_eq(v.blocker, 9);
+	ck_assert(!v.blocker_ticket);
+	ck_assert_ptr_nonnull(
+		strstr(v.msg, "admitted job 9 miss its deadline"));
+	dl_rt_state_free(st);
+}
+END_TEST
+
 /* Slurm cancels the rest of a --deadline array once now + time limit
  * passes the deadline: the last task must start by deadline - limit. */
 START_TEST(test_start_window)
@@ -301,6 +334,29 @@ START_TEST(test_reduce_rejudged)
 	ck_assert(info.started);
 	ck_assert_int_eq(dl_rt_attach_reduce(st, 5, 2, 0, 6, 1, 10, 0, 0, &v),
 			 ENOENT);
+	dl_rt_state_free(st);
+
+	/* started map job 1 (0-10), job 3 behind it (10-20, deadline 25): 2
+	 * reduces of 10 s for job 1 meet its 60 but push job 3 to 30 */
+	st = rt_state(2, 0, 0);
+	v = admit(st, rt_req(1, 0, 60, 2, 10, 0, 0), 0, true);
+	ck_assert(v.admitted);
+	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	v = admit(st, rt_req(3, 0, 25, 2, 10, 0, 0), 0, true);
+	ck_assert(v.admitted);
+	ck_assert_double_eq(v.finish, 20);
+	ck_assert_int_eq(dl_rt_attach_reduce(st, 1, 2, 0, 2, 1, 10, 0, 0, &v),
+			 ERANGE);
+	ck_assert(!v.admitted);
+	ck_assert_double_eq(v.earliest, 20);
+	ck_assert_uint_eq(v.blocker, 3);
+	ck_assert_double_eq(v.blocker_deadline, 25);
+	ck_assert_double_eq(v.blocker_finish, 30);
+	ck_assert_ptr_nonnull(strstr(v.msg, "it would make admitted job 3 miss "
+					    "its deadline t=25s (finish "
+					    "t=30s)"));
+	ck_assert_int_eq(dl_rt_job_get(st, 1, &info), 0);
+	ck_assert_uint_eq(info.tasks[DL_REDUCE], 0); /* the old admission */
 	dl_rt_state_free(st);
 }
 END_TEST
@@ -558,6 +614,7 @@ int main(void)
 	tcase_add_test(tc, test_reduce_waves);
 	tcase_add_test(tc, test_staggered_slots);
 	tcase_add_test(tc, test_successor_check);
+	tcase_add_test(tc, test_blocker_by_ticket);
 	tcase_add_test(tc, test_start_window);
 	tcase_add_test(tc, test_wide_and_unknown);
 	tcase_add_test(tc, test_bad_requests);

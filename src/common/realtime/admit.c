@@ -271,11 +271,8 @@ int rt_admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 			goto out;
 		if (pos == pedf)
 			v->finish = t.jc.fits ? t.jc.finish : NAN;
-		if (t.blocker && !v->blocker) {
-			v->blocker = t.blocker;
-			v->blocker_finish = t.bfin;
-			v->blocker_deadline = t.bdl;
-		}
+		if (t.blocker.id && !v->blocker)
+			rt_set_blocker(v, &t.blocker);
 		if (ok) {
 			found = true;
 			break;
@@ -288,6 +285,7 @@ int rt_admit_locked(struct dl_rt_state *st, struct rt_pool *pl,
 		v->position = pos;
 		v->promoted = pos < pedf;
 		v->blocker = 0;
+		v->blocker_ticket = false;
 		if (commit) {
 			/* ahead of its EDF position: it takes the key of the
 			 * job it goes ahead of, so keys stay sorted and later

@@ -37,7 +37,7 @@ static void trial_clear(struct rt_trial *t)
 			dl_rt_vec_free(&t->sv[i][p]);
 	t->nsucc = 0;
 	t->shift = 0;
-	t->blocker = 0;
+	memset(&t->blocker, 0, sizeof(t->blocker));
 }
 
 void rt_trial_free(struct rt_trial *t)
@@ -154,9 +154,10 @@ int rt_try_at(const struct dl_rt_state *st, const struct rt_pool *pl,
 			continue;
 		}
 		if (!s->held && (!sc->ok || !sc->fits)) {
-			t->blocker = s->id ? s->id : s->ticket;
-			t->bfin = sc->fits ? sc->finish : INFINITY;
-			t->bdl = s->deadline;
+			t->blocker.id = s->id ? s->id : s->ticket;
+			t->blocker.ticket = !s->id;
+			t->blocker.finish = sc->fits ? sc->finish : INFINITY;
+			t->blocker.deadline = s->deadline;
 			return 0;
 		}
 		delta = excess(sv, s->vec, s->pad);
@@ -200,7 +201,7 @@ int rt_trial_commit(struct rt_pool *pl, uint32_t pos, struct rt_job *j,
 
 int rt_try_place(const struct dl_rt_state *st, struct rt_pool *pl,
 		 struct rt_job *j, uint32_t pos, double now, uint32_t *budget,
-		 bool *ok, uint64_t *blocker)
+		 bool *ok, struct rt_blocker *blocker, double *finish)
 {
 	struct rt_trial t;
 	double *slack = rt_suffix_slack(pl);
@@ -217,6 +218,8 @@ int rt_try_place(const struct dl_rt_state *st, struct rt_pool *pl,
 		*ok = false;
 	if (blocker)
 		*blocker = t.blocker;
+	if (finish)
+		*finish = !rc && t.jc.fits ? t.jc.finish : NAN;
 	rt_trial_free(&t);
 	free(slack);
 	return rc;

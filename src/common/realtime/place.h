@@ -9,6 +9,14 @@
 #include <stdint.h>
 #include "common/realtime/chain.h"
 
+/* The first later job a placement would make miss its deadline: its id,
+ * or its admission ticket while Slurm has not given it one (ticket). */
+struct rt_blocker {
+	uint64_t id; /* 0 = none */
+	bool ticket;
+	double finish, deadline;
+};
+
 /* One placement attempt's scratch: the new job's vectors and the later
  * jobs recomputed behind it. */
 struct rt_trial {
@@ -16,11 +24,10 @@ struct rt_trial {
 	struct rt_calc jc;
 	struct dl_rt_vec (*sv)[DL_PHASES];
 	struct rt_calc *sc;
-	uint32_t cap;     /* entries in sv/sc */
-	uint32_t nsucc;   /* later jobs recomputed exactly */
-	double shift;     /* then added as pad to the rest (0: none) */
-	uint64_t blocker; /* first later job that would miss */
-	double bfin, bdl;
+	uint32_t cap;              /* entries in sv/sc */
+	uint32_t nsucc;            /* later jobs recomputed exactly */
+	double shift;              /* then added as pad to the rest (0: none) */
+	struct rt_blocker blocker; /* first later job that would miss */
 };
 
 int rt_trial_alloc(struct rt_trial *t, uint32_t n);
@@ -42,10 +49,11 @@ int rt_trial_commit(struct rt_pool *pl, uint32_t pos, struct rt_job *j,
 		    struct rt_trial *t);
 
 /* Both in one: place j at pos if it and every job behind it still meet
- * their deadlines.  blocker: the first later job that would miss (0 if
- * none).  0, ETIME, ENOMEM. */
+ * their deadlines.  blocker (may be NULL): the first later job that would
+ * miss (id 0 if none); finish: j's own worst-case finish there (NAN when
+ * it does not fit).  0, ETIME, ENOMEM. */
 int rt_try_place(const struct dl_rt_state *st, struct rt_pool *pl,
 		 struct rt_job *j, uint32_t pos, double now, uint32_t *budget,
-		 bool *ok, uint64_t *blocker);
+		 bool *ok, struct rt_blocker *blocker, double *finish);
 
 #endif

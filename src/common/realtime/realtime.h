@@ -93,7 +93,10 @@ struct dl_rt_verdict {
 	double earliest; /* earliest guaranteed finish (ahead of every job
 			    that has not started) */
 	double deadline;
-	uint64_t blocker; /* a later job that would miss; 0 = none */
+	uint64_t blocker;    /* a later job that would miss; 0 = none */
+	bool blocker_ticket; /* blocker is the admission ticket of a job
+				Slurm has not given an id yet (the caller
+				may find the job and ask again) */
 	double blocker_finish, blocker_deadline;
 	double admissible_deadline; /* a deadline that would be admitted now
 				       (at the end of the queue); NAN if no

@@ -19,12 +19,14 @@ static int rejudge_in_place(const struct dl_rt_state *st, struct rt_pool *pl,
 			    double now, struct dl_rt_verdict *v)
 {
 	uint32_t budget = UINT32_MAX;
-	uint64_t blocker = 0;
+	struct rt_blocker blocker = {0};
+	double finish = NAN;
 	bool ok = false;
 	int rc;
 
 	rt_unlink(pl, pos); /* the jobs behind it now start at pos */
-	rc = rt_try_place(st, pl, nj, pos, now, &budget, &ok, &blocker);
+	rc = rt_try_place(st, pl, nj, pos, now, &budget, &ok, &blocker,
+			  &finish);
 	if (!rc && ok) {
 		rt_job_free(old);
 		v->admitted = true;
@@ -33,13 +35,14 @@ static int rejudge_in_place(const struct dl_rt_state *st, struct rt_pool *pl,
 		return 0;
 	}
 	rt_insert(pl, pos, old); /* the slot it left: no allocation */
-	v->finish = v->earliest = NAN;
-	v->blocker = blocker;
+	/* where it is: its only place, so also its earliest finish */
+	v->finish = v->earliest = finish;
+	rt_set_blocker(v, &blocker);
 	v->admissible_deadline = NAN;
 	rt_reject_message(v, pl, nj,
-			  blocker ? NULL
-				  : "it cannot finish in time "
-				    "with its reduce array");
+			  blocker.id ? NULL
+				     : "it cannot finish in time "
+				       "with its reduce array");
 	rt_job_free(nj);
 	return rc ? rc : ERANGE;
 }

@@ -394,7 +394,7 @@ static int rebuild(struct dl_rt_state *st, struct rt_pool *pl,
 				continue;
 			rt_unlink(pl, i);
 			j->held = false;
-			rc = rt_try_place(st, pl, j, i, now, &budget, &ok,
+			rc = rt_try_place(st, pl, j, i, now, &budget, &ok, NULL,
 					  NULL);
 			if (rc || !ok) {
 				j->held = true;

@@ -72,6 +72,14 @@ static void wc_text(char *buf, size_t len, const struct rt_job *j)
 		snprintf(buf, len, "worst-case reduce task %s", r);
 }
 
+void rt_set_blocker(struct dl_rt_verdict *v, const struct rt_blocker *b)
+{
+	v->blocker = b->id;
+	v->blocker_ticket = b->id && b->ticket;
+	v->blocker_finish = b->finish;
+	v->blocker_deadline = b->deadline;
+}
+
 void rt_reject_message(struct dl_rt_verdict *v, const struct rt_pool *pl,
 		       const struct rt_job *j, const char *why)
 {
@@ -89,17 +97,20 @@ void rt_reject_message(struct dl_rt_verdict *v, const struct rt_pool *pl,
 	if (why) {
 		rt_set_msg(v, "deadline cannot be guaranteed: %s%s", why, tail);
 	} else if (v->blocker && v->earliest <= j->deadline) {
-		char bf[40], bd[40];
+		char bf[40], bd[40], who[64];
 
 		dl_format_instant(v->blocker_finish, bf, sizeof(bf));
 		dl_format_instant(v->blocker_deadline, bd, sizeof(bd));
-		rt_set_msg(
-			v,
-			"deadline cannot be guaranteed: it would make admitted "
-			"job %llu miss its deadline %s (finish %s) with %s "
-			"(%s)%s",
-			(unsigned long long) v->blocker, bd, bf, slots, wc,
-			tail);
+		if (v->blocker_ticket)
+			snprintf(who, sizeof(who),
+				 "a job admitted moments ago (no job id yet)");
+		else
+			snprintf(who, sizeof(who), "admitted job %llu",
+				 (unsigned long long) v->blocker);
+		rt_set_msg(v,
+			   "deadline cannot be guaranteed: it would make %s "
+			   "miss its deadline %s (finish %s) with %s (%s)%s",
+			   who, bd, bf, slots, wc, tail);
 	} else {
 		rt_set_msg(
 			v,

@@ -344,6 +344,36 @@ static double _worst(struct dl_rt_state *st, const char *user, const char *name,
 	return w.len;
 }
 
+static int _has_ticket(void *x, void *key)
+{
+	job_record_t *job_ptr = x;
+
+	return job_ptr && job_ptr->spank_job_env_size &&
+	       dl_rt_ticket_from_env(job_ptr->spank_job_env,
+				     job_ptr->spank_job_env_size) ==
+		       *(const uint64_t *) key;
+}
+
+/* A rejection names the admitted job it would make miss.  One admitted
+ * since the sched plugin's last cycle is known only by its ticket: find
+ * its record (one pass over job_list, under the job read lock, and only
+ * on such a rejection) and bind it, so that judging again names its id.
+ * True when bound. */
+static bool _bind_blocker(struct dl_rt_state *st, const struct dl_rt_verdict *v)
+{
+	uint64_t ticket = v->blocker;
+	job_record_t *job_ptr;
+
+	if (v->admitted || !v->blocker_ticket || !ticket || !job_list)
+		return false;
+	job_ptr = list_find_first(job_list, _has_ticket, &ticket);
+	if (!job_ptr)
+		return false;
+	return dl_rt_bind(st, ticket,
+			  job_ptr->array_job_id ? job_ptr->array_job_id
+						: job_ptr->job_id) == 0;
+}
+
 static int _realtime(job_desc_msg_t *d, uint32_t uid,
 		     const struct dl_job_hints *h, double deadline, time_t now,
 		     char **err_msg)
@@ -380,7 +410,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 						   map->spank_job_env_size);
 		struct dl_rt_job_info info;
 		const char *name = map->name ? map->name : "";
-		double wc;
+		double wc, latest;
 
 		if (t)
 			dl_rt_bind(st, t, map->array_job_id);
@@ -394,14 +424,19 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 				"smapreduce --deadline)",
 				map->array_job_id);
 		wc = _worst(st, user, name, DL_REDUCE, limit, &src_red);
-		rc = dl_rt_attach_reduce(
-			st, map->array_job_id, 0, ticket, _array_tasks(d),
-			_cpus_per_task(d), wc,
+		latest =
 			_hard_deadline(d)
 				? dl_rt_latest_start((double) _hard_deadline(d),
 						     _start_window(d, limit))
-				: 0,
-			(double) now, &v);
+				: 0;
+		rc = dl_rt_attach_reduce(st, map->array_job_id, 0, ticket,
+					 _array_tasks(d), _cpus_per_task(d), wc,
+					 latest, (double) now, &v);
+		if (_bind_blocker(st, &v)) /* the same verdict, named by id */
+			rc = dl_rt_attach_reduce(st, map->array_job_id, 0,
+						 ticket, _array_tasks(d),
+						 _cpus_per_task(d), wc, latest,
+						 (double) now, &v);
 		if (rc == 0 && v.admitted) {
 			_set_ticket(d, ticket, false);
 			info("%s: reduce array of JobId=%u (user %s): %s",
@@ -456,6 +491,8 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 	if (!q.tasks[DL_MAP])
 		return SLURM_SUCCESS; /* a bad --array: Slurm refuses it */
 	rc = dl_rt_admit(st, &q, (double) now, true, &v);
+	if (_bind_blocker(st, &v)) /* the same verdict, named by its id */
+		rc = dl_rt_admit(st, &q, (double) now, true, &v);
 	if (rc == 0 && v.admitted) {
 		/* created held: sched/deadline releases it when the plan lets
 		 * it start (a user's own -H stays a user hold) */
