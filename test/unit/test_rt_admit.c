@@ -20,6 +20,15 @@ admit(struct dl_rt_state *st, struct dl_rt_request q, double now, bool commit)
 	return v;
 }
 
+/* Admit q at time 0 and mark it started (it cannot be passed any more). */
+static void admit_started(struct dl_rt_state *st, struct dl_rt_request q)
+{
+	struct dl_rt_verdict v = admit(st, q, 0, true);
+
+	ck_assert(v.admitted);
+	ck_assert_int_eq(dl_rt_mark_started(st, q.id), 0);
+}
+
 /* Paper §1.10 deficiency 1: R above the cluster's reduce slots runs in
  * waves.  4 map / 2 reduce slots; 2 maps of 10 s, 5 reduces of 10 s: maps
  * end at 10, reduces in waves end at 40. */
@@ -76,9 +85,7 @@ START_TEST(test_staggered_slots)
 	struct dl_rt_state *st = rt_state(4, 0, 0);
 	struct dl_rt_verdict v;
 
-	v = admit(st, rt_req(1, 0, 4, 3, 4, 0, 0), 0, true);
-	ck_assert(v.admitted);
-	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	admit_started(st, rt_req(1, 0, 4, 3, 4, 0, 0));
 	v = admit(st, rt_req(2, 0, 10, 4, 5, 0, 0), 0, true);
 	ck_assert(v.admitted);
 	ck_assert_double_eq(v.finish, 9);
@@ -95,9 +102,7 @@ START_TEST(test_successor_check)
 	struct dl_rt_state *st = rt_state(2, 0, 0);
 	struct dl_rt_verdict v;
 
-	v = admit(st, rt_req(1, 0, 100, 4, 10, 0, 0), 0, true); /* ends 20 */
-	ck_assert(v.admitted);
-	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	admit_started(st, rt_req(1, 0, 100, 4, 10, 0, 0));     /* ends 20 */
 	v = admit(st, rt_req(2, 0, 40, 4, 10, 0, 0), 0, true); /* 20..40 */
 	ck_assert(v.admitted);
 	ck_assert_double_eq(v.finish, 40);
@@ -133,9 +138,7 @@ START_TEST(test_blocker_by_ticket)
 	struct dl_rt_request q = rt_req(0, 0, 40, 4, 10, 0, 0);
 	struct dl_rt_verdict v;
 
-	v = admit(st, rt_req(1, 0, 100, 4, 10, 0, 0), 0, true); /* ends 20 */
-	ck_assert(v.admitted);
-	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	admit_started(st, rt_req(1, 0, 100, 4, 10, 0, 0)); /* ends 20 */
 	q.ticket = dl_rt_new_ticket(st);
 	v = admit(st, q, 0, true); /* 20..40 */
 	ck_assert(v.admitted);
@@ -319,9 +322,7 @@ START_TEST(test_reduce_rejudged)
 	dl_rt_state_free(st);
 
 	st = rt_state(2, 0, 0);
-	v = admit(st, rt_req(1, 0, 30, 2, 10, 0, 0), 0, true);
-	ck_assert(v.admitted);
-	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	admit_started(st, rt_req(1, 0, 30, 2, 10, 0, 0));
 	/* 6 reduces of 10 s: 3 waves after 10, ends 40 > 30 */
 	ck_assert_int_eq(dl_rt_attach_reduce(st, 1, 2, 0, 6, 1, 10, 0, 0, &v),
 			 ERANGE);
@@ -339,9 +340,7 @@ START_TEST(test_reduce_rejudged)
 	/* started map job 1 (0-10), job 3 behind it (10-20, deadline 25): 2
 	 * reduces of 10 s for job 1 meet its 60 but push job 3 to 30 */
 	st = rt_state(2, 0, 0);
-	v = admit(st, rt_req(1, 0, 60, 2, 10, 0, 0), 0, true);
-	ck_assert(v.admitted);
-	ck_assert_int_eq(dl_rt_mark_started(st, 1), 0);
+	admit_started(st, rt_req(1, 0, 60, 2, 10, 0, 0));
 	v = admit(st, rt_req(3, 0, 25, 2, 10, 0, 0), 0, true);
 	ck_assert(v.admitted);
 	ck_assert_double_eq(v.finish, 20);
