@@ -26,7 +26,10 @@ static struct dl_job *w_add(struct fx_world *w, struct dl_job *j)
 	return j;
 }
 
-static const struct dl_plan_job *w_plan(struct fx_world *w, double now)
+/* The plan at `now` for a caller whose next cycle may come `slack` late
+ * (dl_policy_input.cycle_slack). */
+static const struct dl_plan_job *w_plan_slack(struct fx_world *w, double now,
+					      double slack)
 {
 	struct dl_policy_input in = {.cluster = &w->cl,
 				     .jobs = w->jobs,
@@ -34,13 +37,19 @@ static const struct dl_plan_job *w_plan(struct fx_world *w, double now)
 				     .cfg = &w->cfg,
 				     .now = now,
 				     .forecast = NULL,
-				     .rt = NULL};
+				     .rt = NULL,
+				     .cycle_slack = slack};
 	char err[256] = "";
 
 	dl_plan_free(w->plan);
 	w->plan = dl_policy_plan(&in, err, sizeof(err));
 	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
 	return w->plan->jobs;
+}
+
+static const struct dl_plan_job *w_plan(struct fx_world *w, double now)
+{
+	return w_plan_slack(w, now, 0);
 }
 
 /* Needs 6 (Eq. 1: 5.5; 6 whole waves of ten-second tasks) and 3 on 10
@@ -736,17 +745,7 @@ END_TEST
  * is not a positive number is none. */
 static uint32_t ending_soon_with_slack(struct fx_world *w, double slack)
 {
-	struct dl_policy_input in = {.cluster = &w->cl,
-				     .jobs = w->jobs,
-				     .njobs = w->n,
-				     .cfg = &w->cfg,
-				     .now = 100,
-				     .cycle_slack = slack};
-	char err[256] = "";
-
-	dl_plan_free(w->plan);
-	w->plan = dl_policy_plan(&in, err, sizeof(err));
-	ck_assert_msg(w->plan != NULL, "plan failed: %s", err);
+	w_plan_slack(w, 100, slack);
 	return fx_world_get(w, 1)->ending_soon;
 }
 

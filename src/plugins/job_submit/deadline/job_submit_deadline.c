@@ -364,7 +364,7 @@ static bool _bind_blocker(struct dl_rt_state *st, const struct dl_rt_verdict *v)
 	uint64_t ticket = v->blocker;
 	job_record_t *job_ptr;
 
-	if (v->admitted || !v->blocker_ticket || !ticket || !job_list)
+	if (!v->blocker_ticket || !job_list) /* set only on a rejection */
 		return false;
 	job_ptr = list_find_first(job_list, _has_ticket, &ticket);
 	if (!job_ptr)
