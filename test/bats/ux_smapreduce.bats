@@ -34,11 +34,14 @@ field() {
 }
 
 @test "submits a map array and an afterok reduce array with the same deadline" {
+	# the map array held (--map-arg) until its fields are read: its 2-s
+	# tasks could otherwise end, and fulfil the dependency (which Slurm
+	# then no longer shows), before scontrol reads it
 	run smapreduce --maps=6 --reduces=2 --soft-deadline=now+1hour \
 		--deadline=now+2hours -J wordcount -p debug \
 		--map-profile=cpu=1,mem=100M --reduce-profile=cpu=1,shuffle_io=20 \
 		--reduce-cost=0.5 --max-delays=3 --reduce-arg=--comment=reducer \
-		map.sh reduce.sh -- -o /dev/null --time=5
+		--map-arg=--hold map.sh reduce.sh -- -o /dev/null --time=5
 	echo "$output"
 	[ "$status" -eq 0 ]
 	map=$(echo "$output" | sed -n 's/^Submitted map array \([0-9]*\) (6 tasks)$/\1/p')
@@ -53,6 +56,7 @@ field() {
 	[ "$(field "$map" Comment)" != reducer ]
 	[ "$(field "$map" TimeLimit)" = 00:05:00 ]
 	[ "$(field "$map" Deadline)" = "$(field "$red" Deadline)" ]
+	scontrol release "$map"
 	# the hints went to the right array (slurmctld's own copy)
 	menv=$(ux_ctld_env "$map")
 	renv=$(ux_ctld_env "$red" 40)
