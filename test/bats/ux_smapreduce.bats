@@ -107,8 +107,11 @@ field() {
 }
 
 @test "--wait exits 2 when the job completes after its soft deadline" {
-	run env MAP_SLEEP=4 smapreduce -W -Q --interval=1 -m 4 -r 1 \
-		--soft-deadline=now+3seconds map.sh reduce.sh -- -o /dev/null
+	# a map task alone outlasts the soft deadline; 10 s leave both sbatch
+	# calls time to reach slurmctld before it passes (a soft deadline in
+	# the past is refused at submit)
+	run env MAP_SLEEP=11 smapreduce -W -Q --interval=1 -m 4 -r 1 \
+		--soft-deadline=now+10seconds map.sh reduce.sh -- -o /dev/null
 	echo "$output"
 	[ "$status" -eq 2 ]
 	# quiet: the verdict only
