@@ -156,7 +156,11 @@ field() {
 	smapreduce -W -m 2 -r 1 --soft-deadline=now+1hour map.sh reduce.sh \
 		-- -o /dev/null --begin=now+30minutes >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	sleep 3
+	# its first progress line: both arrays submitted and the SIGINT
+	# handler installed (before it, the signal is ignored: a background
+	# job of a non-interactive shell)
+	dl_poll 60 grep -q '^map [0-9]*/2 ' "$BATS_TEST_TMPDIR/out" ||
+		{ kill "$pid"; cat "$BATS_TEST_TMPDIR/out"; false; }
 	kill -INT "$pid"
 	status=0
 	wait "$pid" || status=$?
