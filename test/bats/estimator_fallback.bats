@@ -109,11 +109,15 @@ teardown_file() {
 	"$SDEADLINE" | grep -q "estimator down since .*: using job mu"
 	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == "down since "* ]]
 	# a job whose name has history gets no prior now: it is planned as
-	# having no data until its own tasks finish (Polo's sampling)
-	j3=$(dl_submit -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 3')
+	# having no data until its own tasks finish (Polo's sampling).  Held
+	# (-H: the plan still estimates it) until this is read: its 3-s tasks
+	# could otherwise end, and a cycle judge it, between the plan that
+	# first has it and these reads
+	j3=$(dl_submit -H -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 3')
 	dl_wait_planned "$j3"
 	[ "$(dl_plan_field "$j3" source)" = none ]
 	[ "$(dl_plan_field "$j3" verdict)" = no_data ]
+	scontrol release "$j3"
 	# planning goes on and the jobs finish
 	dl_wait_jobs 120 "$j" "$j3"
 	[ "$(dl_completed "$j")" -eq 6 ]
