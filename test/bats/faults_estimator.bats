@@ -125,9 +125,16 @@ while time.time() < end:
 			--hold 40 --timeout 41 </dev/null >/dev/null 2>&1 &
 		holders+=($!)
 	done
-	sleep 2
+	# until the user holds its connections: 70 runuser starts can take
+	# longer than the 2 s slept here before, and a check made before them
+	# passed without testing anything (8 of the user's and this query's)
+	for _ in $(seq 60); do
+		[ "$(est_stat connections)" -ge 9 ] && break
+		sleep 0.5
+	done
 	# the user got at most MaxConnectionsPerUser (8); slurmctld's and
 	# this query's own connections come on top
+	[ "$(est_stat connections)" -ge 9 ]
 	[ "$(est_stat connections)" -le 10 ]
 	j=$(dl_submit -J faultrun --array=0-3 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
 	dl_wait_planned "$j"
