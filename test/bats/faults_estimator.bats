@@ -43,11 +43,14 @@ teardown_file() {
 	est_expect_records 8 30
 	[ "$(sqlite3 "$FAULT_DIR/history.db" "select count(*) from keys where name = '$(printf 'a%.0s' $(seq 62))'")" -ge 1 ]
 	[ "$(grep -c 'refused finished tasks\|rejected' "$(dl_ctld_log)")" -eq 0 ]
-	# the next job of that name is predicted from its history
-	j3=$(dl_submit -J "$long" --array=0-1 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
+	# the next job of that name is predicted from its history (held until
+	# that is read: once its 1-s tasks end, the next cycle plans it from
+	# its own lengths, 1.5 s after the first plan that has it)
+	j3=$(dl_submit -H -J "$long" --array=0-1 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
 	dl_wait_planned "$j3"
 	[ "$(dl_plan_field "$j3" source)" = "history:name" ]
 	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == ok* ]]
+	scontrol release "$j3"
 	dl_wait_jobs 60 "$j3"
 	est_expect_records 10 30
 	[ "$(job_states "$j1")$(job_states "$j2")$(job_states "$j3")" = "COMPLETED COMPLETED COMPLETED " ]
@@ -136,10 +139,12 @@ while time.time() < end:
 	# this query's own connections come on top
 	[ "$(est_stat connections)" -ge 9 ]
 	[ "$(est_stat connections)" -le 10 ]
-	j=$(dl_submit -J faultrun --array=0-3 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
+	# held until its source is read (its 1-s tasks could end first)
+	j=$(dl_submit -H -J faultrun --array=0-3 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
 	dl_wait_planned "$j"
 	[ "$(dl_plan_field "$j" source)" = "history:name" ]
 	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == ok* ]]
+	scontrol release "$j"
 	kill "${holders[@]}" 2>/dev/null || true
 	wait "${holders[@]}" 2>/dev/null || true
 	dl_wait_jobs 60 "$j"
