@@ -25,7 +25,9 @@ teardown_file() {
 
 @test "an urgent array in two partitions has the plan's priority in each and starts before older work without a deadline" {
 	local busy other j prio rows replay ahead below started
-	busy=$(dl_submit -J busy -p debug --array=0-3 -t 1 --wrap='sleep 15')
+	# busy until cancelled below: the checks before that assume its
+	# tasks still run, whatever time the steps take
+	busy=$(dl_submit -J busy -p debug --array=0-3 -t 10 --wrap='sleep 300')
 	dl_wait_n_running "$busy" 4
 	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
 	# older (PriorityWeightAge) pending work without a deadline in both
@@ -50,6 +52,7 @@ teardown_file() {
 		[ "$p" -lt "$prio" ]
 	done
 	# and served in that order when the busy tasks end
+	scancel "$busy"
 	dl_wait_jobs 120 "$busy" "$j"
 	replay=$(dl_dispatch_replay "$j" "$other" 8)
 	read -r ahead below started _ <<<"$replay"

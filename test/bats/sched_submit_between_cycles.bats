@@ -21,7 +21,9 @@ teardown_file() {
 
 @test "priority/basic: a job submitted after the plan does not start before the urgent deadline array" {
 	local busy j later prio_j prio_later replay ahead
-	busy=$(dl_submit -J busy --array=0-3 -t 1 --wrap='sleep 15')
+	# busy until cancelled below: the checks before that assume its
+	# tasks still run, whatever time the steps take
+	busy=$(dl_submit -J busy --array=0-3 -t 10 --wrap='sleep 300')
 	dl_wait_n_running "$busy" 4
 	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
 	j=$(dl_submit -J urgent --array=0-3 -t 1 --deadline=now+5minutes --wrap='sleep 5')
@@ -35,6 +37,7 @@ teardown_file() {
 	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
 	[ "$prio_j" -gt "$prio_later" ]
 	# the CPUs the busy tasks free go to the deadline array first
+	scancel "$busy"
 	dl_wait_jobs 120 "$busy" "$j" "$later"
 	replay=$(dl_dispatch_replay "$j" "$later" 4)
 	read -r ahead _ <<<"$replay"
