@@ -125,9 +125,9 @@ teardown_file() {
 	scontrol ping | grep -q UP
 	# the plan thread goes on: a cycle is due every PlanInterval (2 s),
 	# also with no job left (the log line needs jobs; the count does not)
-	n=$("$SDEADLINE" --json | jq -r .cycle)
+	n=$(dl_plan_cycle)
 	sleep 5
-	[ "$("$SDEADLINE" --json | jq -r .cycle)" -gt "$n" ]
+	[ "$(dl_plan_cycle)" -gt "$n" ]
 }
 
 @test "tasks finished while it was away arrive once it is back, also across a slurmctld restart" {
@@ -137,7 +137,7 @@ teardown_file() {
 	[ "$before" -eq 10 ]
 	j=$(dl_submit -J grep --array=0-2 -t 1:00 --deadline=now+600seconds --wrap='sleep 2')
 	dl_wait_jobs 60 "$j"
-	sleep 3 # a cycle counts them and keeps them in the queue
+	dl_wait_cycle # a cycle counts them and keeps them in the queue
 	lc restart-ctld
 	grep -q "finished tasks not yet sent to the estimator restored" "$(dl_ctld_log)"
 	est_run

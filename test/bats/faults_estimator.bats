@@ -114,7 +114,7 @@ while time.time() < end:
 	lc restart-ctld
 	j=$(dl_submit -J afterrestart --array=0-5 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
 	dl_wait_jobs 60 "$j"
-	sleep 3 # counted by a cycle, queued and saved
+	dl_wait_cycle # counted by a cycle, queued and saved
 	est_run
 	est_expect_records $((n0 + 6)) 90
 	[ "$(job_states "$j")" = "COMPLETED " ]
@@ -157,7 +157,7 @@ while time.time() < end:
 	good=$(dl_submit -J keepme --array=0-1 -t 1:00 --deadline=now+5minutes --wrap='sleep 1')
 	dl_wait_jobs 60 "$bad" "$good"
 	grep -q "JobId=$bad: ignoring bad hints: bad soft deadline '1e16'" "$(dl_ctld_log)"
-	sleep 3 # the tracker's state is saved after a cycle
+	dl_wait_cycle # the tracker's state is saved after a cycle
 	lc restart-ctld
 	[ "$(log_count "cannot restore saved state")" -eq 0 ]
 	[ "$(log_count "unreadable array records")" -eq 0 ]

@@ -219,6 +219,23 @@ dl_wait_n_running() { dl_poll 20 _dl_n_running "$1" "$2" || true; }
 dl_wait_urgent() { dl_poll 20 _dl_urgent "$1" || true; }
 
 # Wait until the published plan has job $1 (timeout $2)
+# The plan's cycle count (sdeadline --json), empty while there is no plan
+dl_plan_cycle() { "$SDEADLINE" --json 2>/dev/null | jq -r '.cycle // empty'; }
+_dl_cycle_reached() { local c; c=$(dl_plan_cycle); [ -n "$c" ] && [ "$c" -ge "$1" ]; }
+
+# Wait (at most $1 s, default 30) until a plan cycle that began after this
+# call has ended, with whatever it saves: the next one may have begun
+# before the call, and a cycle's successor starts only once it has ended,
+# so the third after the current one proves it
+dl_wait_cycle() {
+	local c0
+	c0=$(dl_plan_cycle)
+	[ -n "$c0" ] || { echo "no plan to count cycles on" >&2; return 1; }
+	dl_poll "${1:-30}" _dl_cycle_reached "$((c0 + 3))" && return 0
+	echo "no plan cycle ended within ${1:-30} s (cycle $c0 -> $(dl_plan_cycle))" >&2
+	return 1
+}
+
 dl_wait_planned() {
 	dl_poll "${2:-20}" _dl_planned "$1" && return 0
 	echo "job $1 never appeared in the plan" >&2
