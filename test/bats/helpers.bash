@@ -218,7 +218,6 @@ dl_wait_n_running() { dl_poll 20 _dl_n_running "$1" "$2" || true; }
 # 20 s); the caller asserts it
 dl_wait_urgent() { dl_poll 20 _dl_urgent "$1" || true; }
 
-# Wait until the published plan has job $1 (timeout $2)
 # The plan's cycle count (sdeadline --json), empty while there is no plan
 dl_plan_cycle() { "$SDEADLINE" --json 2>/dev/null | jq -r '.cycle // empty'; }
 _dl_cycle_reached() { local c; c=$(dl_plan_cycle); [ -n "$c" ] && [ "$c" -ge "$1" ]; }
@@ -236,6 +235,7 @@ dl_wait_cycle() {
 	return 1
 }
 
+# Wait until the published plan has job $1 (timeout $2)
 dl_wait_planned() {
 	dl_poll "${2:-20}" _dl_planned "$1" && return 0
 	echo "job $1 never appeared in the plan" >&2
