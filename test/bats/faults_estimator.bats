@@ -131,10 +131,7 @@ while time.time() < end:
 	# until the user holds its connections: 70 runuser starts can take
 	# longer than the 2 s slept here before, and a check made before them
 	# passed without testing anything (8 of the user's and this query's)
-	for _ in $(seq 60); do
-		[ "$(est_stat connections)" -ge 9 ] && break
-		sleep 0.5
-	done
+	dl_poll 30 est_connections_at_least 9 || true
 	# the user got at most MaxConnectionsPerUser (8); slurmctld's and
 	# this query's own connections come on top
 	[ "$(est_stat connections)" -ge 9 ]

@@ -71,6 +71,9 @@ est_stat() {
 		jq -r ".result.$1"
 }
 
+# whether the estimator holds at least N connections (for dl_poll)
+est_connections_at_least() { [ "$(est_stat connections)" -ge "$1" ]; }
+
 # records in the history database (also while the daemon is down)
 est_db_count() {
 	sqlite3 "$FAULT_DIR/history.db" 'select count(*) from tasks'
