@@ -54,6 +54,16 @@ plan_policy() {
 	"$SDEADLINE" --json | jq -r '.policy'
 }
 
+policy_is() {
+	[ "$(plan_policy)" = "$1" ]
+}
+
+# a round has scored both candidates and the plan has judged array $1
+round_saw() {
+	[ "$(pf_field 'scores | length')" -eq 2 ] &&
+		[ "$(dl_plan_field "$1" verdict)" != null ]
+}
+
 deadline_arg() {
 	date -d "@$1" +%Y-%m-%dT%H:%M:%S
 }
@@ -66,12 +76,9 @@ deadline_arg() {
 	warm=$(dl_submit -J pf-warmup --array=0-31 -t 2:00 \
 		--soft-deadline="$(deadline_arg "$d_warm")" --wrap='sleep 20')
 	dl_wait_planned "$warm"
-	# wait on a round that has seen the array, not on the clock
-	for _ in $(seq 40); do
-		[ "$(pf_field 'scores | length')" -eq 2 ] &&
-			[ "$(dl_plan_field "$warm" verdict)" != null ] && break
-		sleep 0.5
-	done
+	# wait on a round that has seen the array, not on the clock (a round
+	# is due every 10 s: 30 s leaves room for one run late)
+	dl_poll 30 round_saw "$warm" || echo "no round saw $warm within 30 s"
 	"$SDEADLINE"
 	[ "$(plan_policy)" = edf ]
 	[ "$(pf_field switches)" -eq 0 ]
@@ -92,10 +99,7 @@ deadline_arg() {
 	last=$(dl_submit -J pf-last --array=0-31 -t 2:00 \
 		--soft-deadline="$(deadline_arg "$d_last")" --wrap='sleep 25')
 	dl_wait_planned "$last"
-	for _ in $(seq 40); do
-		[ "$(plan_policy)" = triage ] && break
-		sleep 0.5
-	done
+	dl_poll 30 policy_is triage || echo "no switch to triage within 30 s"
 	"$SDEADLINE"
 	grep -E 'sched/deadline: portfolio' "$(dl_ctld_log)" | tail -n 5
 	"$SDEADLINE" --json | jq -c '.jobs[] | del(.explain)' | head -n 5
