@@ -80,6 +80,7 @@ deadline_arg() {
 	# is due every 10 s: 30 s leaves room for one run late)
 	dl_poll 30 round_saw "$warm" || echo "no round saw $warm within 30 s"
 	"$SDEADLINE"
+	round_saw "$warm"
 	[ "$(plan_policy)" = edf ]
 	[ "$(pf_field switches)" -eq 0 ]
 	[[ "$(pf_field why)" == "kept edf: best"* ]]
