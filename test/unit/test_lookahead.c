@@ -1,9 +1,9 @@
 /*
  * test_lookahead.c - the dispatcher lookahead: waves, priority order,
  * running tasks, the map->reduce barrier and what a lower job takes while a
- * higher one waits on it, Slurm's hard-deadline start window, held
- * capacity, the forecast, partitions, the time grid, a run in steps, the
- * fluid supply, and bad input.
+ * higher one waits on it, reduces whose maps ended before now, Slurm's
+ * hard-deadline start window, held capacity, the forecast, partitions, the time
+ * grid, a run in steps, the fluid supply, and bad input.
  */
 #include <math.h>
 #include <string.h>
@@ -150,6 +150,25 @@ START_TEST(barrier_and_what_lower_jobs_take)
 	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
 	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 25, 1e-9);
 	ck_assert_double_eq_tol(finish(la, a), 35, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+START_TEST(reduces_ready_at_start)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 2);
+	struct dl_la_job mr = mr_job(0, 10, 2), other = map_job(2, 100);
+	uint32_t a = dl_la_add_job(la, &mr), b = dl_la_add_job(la, &other);
+	uint32_t order[2] = {a, b};
+
+	/* every map has ended before now: the reduces start now, ahead of
+	 * the lower job, not after it has taken both CPUs */
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 0, 1e-9);
+	ck_assert_double_eq_tol(finish(la, a), 10, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 110, 1e-9);
 	dl_la_free(la);
 	dl_cluster_free(&cl);
 }
@@ -500,6 +519,7 @@ int main(void)
 	tcase_add_test(tc, priority_order);
 	tcase_add_test(tc, running_tasks_hold_capacity);
 	tcase_add_test(tc, barrier_and_what_lower_jobs_take);
+	tcase_add_test(tc, reduces_ready_at_start);
 	tcase_add_test(tc, hard_deadline_start_window);
 	tcase_add_test(tc, held_capacity_comes_back);
 	tcase_add_test(tc, forecast_takes_capacity);

@@ -951,7 +951,10 @@ static void mark_ready(struct dl_lookahead *la, uint32_t j)
 			  startable(s) >= 0 && !la->jobs[j].cancelled);
 }
 
-/* Every map has started: the reduces wait for the last one to end. */
+/* Every map has started: the reduces wait for the last one to end.  When
+ * it has already ended they may start now, in the same dispatch as every
+ * other job's tasks (an event at now would come after that dispatch and
+ * hand their CPUs to jobs ranked below). */
 static int maps_started(struct dl_lookahead *la, uint32_t j)
 {
 	struct la_state *s = &la->st[j];
@@ -960,6 +963,10 @@ static int maps_started(struct dl_lookahead *la, uint32_t j)
 	la->jobs[j].map_end = s->map_free;
 	if (!s->pending[DL_REDUCE])
 		return 0;
+	if (s->map_free <= la->now) {
+		s->reduce_ready = true;
+		return 0;
+	}
 	e.t = s->map_free;
 	e.kind = LA_READY;
 	e.job = j;
