@@ -472,6 +472,83 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 }
 END_TEST
 
+/* Job 2, past its deadline, has run both maps and has three 5-s reduce
+ * tasks to start; job 1 (10 s, due in 40 s) can spare them. */
+static void passed_reduce_jobs(struct fx_world *w, uint32_t maps_done)
+{
+	struct dl_job *two;
+
+	w_init(w, 1, 1);
+	w_task(w, 1, 10, 50);
+	two = fx_job(2, 2, T0, T0 + 5);
+	two->phase[DL_MAP].prior_mean = two->phase[DL_MAP].prior_p90 = 5;
+	fx_done(two, DL_MAP, maps_done, 5, 0);
+	ck_assert_int_eq(dl_phase_init(two, DL_REDUCE, 3, 1, 0), 0);
+	two->phase[DL_REDUCE].prior_mean = 5;
+	two->phase[DL_REDUCE].prior_p90 = 5;
+	w->jobs[w->n++] = two;
+}
+
+START_TEST(deadline_passed_reduce)
+{
+	struct fx_world w;
+	const struct dl_plan_job *pj;
+
+	/* PassedAheadReduce=0: three tasks left, given up behind job 1 */
+	passed_reduce_jobs(&w, 2);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "0", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	/* up to 4 reduce tasks: it keeps its place and job 1 still makes
+	 * it (ends at T0 + 35) */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	pj = fx_world_get(&w, 2);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 35,
+				1e-9);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	/* a bound below the three tasks: given up */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "2", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	/* PassedAhead=none overrides it */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "PassedAhead", "none", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_int_ne(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "-1", NULL, 0), 0);
+	fx_world_free(&w);
+
+	/* a map not yet run: its reduce has not begun, given up */
+	passed_reduce_jobs(&w, 1);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	fx_world_free(&w);
+
+	/* job 1 due at T0 + 30 would miss behind the reduce: given up */
+	passed_reduce_jobs(&w, 2);
+	w.jobs[0]->soft_deadline = T0 + 30;
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
+	w_plan(&w, "triage", T0 + 10, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(late_ahead_no_keeps_a_job_late_on_a_guess)
 {
 	struct fx_world w;
@@ -1156,6 +1233,7 @@ int main(void)
 	tcase_add_test(tc, fewer_late_costs_lateness);
 	tcase_add_test(tc, impossible_alone_goes_itself);
 	tcase_add_test(tc, deadline_passed);
+	tcase_add_test(tc, deadline_passed_reduce);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
 	tcase_add_test(tc, late_ahead_no_gives_up_a_kept_job);
 	tcase_add_test(tc, late_ahead_no_keeps_a_job_late_on_a_guess);

@@ -126,6 +126,12 @@ const struct dl_option dl_options[] = {
 	 "triage: which jobs whose deadline has passed keep their place in "
 	 "deadline order while they make no other job late",
 	 passed_ahead_names},
+	{"PassedAheadReduce", DL_OPT_UINT, OFF(passed_ahead_reduce), 0, 100000,
+	 "0",
+	 "a job whose deadline has passed, whose maps have all started and "
+	 "which has at most this many reduce tasks left to start also keeps "
+	 "its place in deadline order",
+	 NULL},
 	{"BlockingReserve", DL_OPT_DOUBLE, OFF(blocking_reserve), 0, 1, "0.15",
 	 "triage: share of each partition that tasks long against recent "
 	 "jobs' slack leave free unless their job needs it for its deadline; "

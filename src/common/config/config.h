@@ -74,6 +74,9 @@ struct dl_config {
 	double hopeless_slack_load;
 	/* jobs past their deadline that keep their place (PassedAhead) */
 	enum dl_passed_ahead passed_ahead;
+	/* PassedAhead=one also keeps a job whose maps have all started while
+	 * at most this many reduce tasks are left to start; 0 = off */
+	uint32_t passed_ahead_reduce;
 	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
 	double lookahead_step;     /* time grid of the dispatcher lookahead */
 	double blocking_reserve;   /* share of a partition long tasks leave */

@@ -423,21 +423,35 @@ static int add_other(struct tctx *c, const struct dl_job *job)
 	return 0;
 }
 
-/* Whether a job past its deadline with `left` tasks may keep its place
- * (PassedAhead; never with LateAhead=no): by default with one task left.
+/* Whether a job past its deadline may keep its place (PassedAhead; never
+ * with LateAhead=no): by default with one task left.  PassedAheadReduce=N
+ * (off by default) also keeps one whose maps have all started while at
+ * most N reduce tasks are left to start (bench/results/sim-summary.md,
+ * 2026-12-01 (13): less lateness, misses traded between workloads).
  * PassedAhead=all keeps bigger ones too, which then take capacity from the
- * jobs arriving after them that the test does not see
- * (bench/results/sim-summary.md, 2026-11-30 (2): far less lateness, more
- * misses). */
-static bool cfg_passed(const struct tctx *c, uint64_t left)
+ * jobs arriving after them that the test does not see (2026-11-30 (2): far
+ * less lateness, more misses). */
+static bool cfg_passed(const struct tctx *c, const struct dl_job *job)
 {
+	const struct dl_phase *map = &job->phase[DL_MAP];
+	const struct dl_phase *reduce = &job->phase[DL_REDUCE];
+	uint32_t limit = c->in->cfg->passed_ahead_reduce;
+	uint64_t left = 0;
+
 	if (c->in->cfg->late_ahead != DL_YES)
 		return false;
 	switch (c->in->cfg->passed_ahead) {
 	case DL_PASSED_ALL:
 		return true;
 	case DL_PASSED_ONE:
-		return left <= 1;
+		for (int p = 0; p < DL_PHASES; p++)
+			left += (uint64_t) dl_phase_pending(&job->phase[p]) +
+				job->phase[p].nrunning;
+		if (left <= 1)
+			return true;
+		return limit > 0 && map->tasks > 0 && reduce->tasks > 0 &&
+		       dl_phase_pending(map) == 0 &&
+		       dl_phase_pending(reduce) <= limit;
 	default:
 		return false;
 	}
@@ -470,13 +484,8 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 	if (t->goal.mu.source == DL_MU_NONE)
 		t->state = T_NODATA;
 	else if (t->goal.job <= c->in->now) {
-		uint64_t left = 0;
-
 		t->state = T_PASSED;
-		for (int p = 0; p < DL_PHASES; p++)
-			left += (uint64_t) dl_phase_pending(&t->job->phase[p]) +
-				t->job->phase[p].nrunning;
-		t->keep_place = cfg_passed(c, left);
+		t->keep_place = cfg_passed(c, t->job);
 	} else
 		t->state = T_FEASIBLE;
 	if (!c->triage || !c->in->prev ||
