@@ -489,6 +489,16 @@ static void passed_reduce_jobs(struct fx_world *w, uint32_t maps_done)
 	w->jobs[w->n++] = two;
 }
 
+/* Plans at T0 + 10 with PassedAheadReduce=`limit`; job 2's row. */
+static const struct dl_plan_job *plan_reduce_limit(struct fx_world *w,
+						   const char *limit)
+{
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "PassedAheadReduce", limit, NULL, 0), 0);
+	w_plan(w, "triage", T0 + 10, NULL);
+	return fx_world_get(w, 2);
+}
+
 START_TEST(deadline_passed_reduce)
 {
 	struct fx_world w;
@@ -496,54 +506,38 @@ START_TEST(deadline_passed_reduce)
 
 	/* PassedAheadReduce=0: three tasks left, given up behind job 1 */
 	passed_reduce_jobs(&w, 2);
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "0", NULL, 0), 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
-	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	pj = plan_reduce_limit(&w, "0");
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_double_eq(pj->hopeless_since, T0 + 10);
 	/* up to 4 reduce tasks: it keeps its place and job 1 still makes
 	 * it (ends at T0 + 35) */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	pj = fx_world_get(&w, 2);
+	pj = plan_reduce_limit(&w, "4");
 	ck_assert_uint_eq(pj->rank, 1);
 	ck_assert_double_eq(pj->hopeless_since, 0);
 	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 35,
 				1e-9);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	/* a bound below the three tasks: given up */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "2", NULL, 0), 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(plan_reduce_limit(&w, "2")->rank, 2);
 	/* PassedAhead=none overrides it */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "PassedAhead", "none", NULL, 0),
 			 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(plan_reduce_limit(&w, "4")->rank, 2);
 	ck_assert_int_ne(
 		dl_config_set(&w.cfg, "PassedAheadReduce", "-1", NULL, 0), 0);
 	fx_world_free(&w);
 
 	/* a map not yet run: its reduce has not begun, given up */
 	passed_reduce_jobs(&w, 1);
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
-	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
+	pj = plan_reduce_limit(&w, "4");
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_double_eq(pj->hopeless_since, T0 + 10);
 	fx_world_free(&w);
 
 	/* job 1 due at T0 + 30 would miss behind the reduce: given up */
 	passed_reduce_jobs(&w, 2);
 	w.jobs[0]->soft_deadline = T0 + 30;
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "PassedAheadReduce", "4", NULL, 0), 0);
-	w_plan(&w, "triage", T0 + 10, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_uint_eq(plan_reduce_limit(&w, "4")->rank, 2);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	fx_world_free(&w);
 }
