@@ -7,13 +7,17 @@
 #   make reproduce-traces TRACES=DIR
 #                           traces the policies were not tuned on (Google
 #                           2011, Alibaba 2017, SWIM FB-2010), about an hour
+#   make sweep-reverse      triage against EDF on 216 shapes of the reverse
+#                           generator (task length, job size, cluster,
+#                           deadline factor, load, external load), about
+#                           15 minutes on 2 cores
 # Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
 # tree); the committed ones are bench/results/sim-*.md.
 # (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
 EXTRA_DIST += bench/reproduce-polo-ch3.sh bench/reproduce-rtmr-w1.sh \
 	bench/reproduce-reverse.sh bench/reproduce-swim.sh bench/bench-sim-speed.sh \
 	bench/reproduce-estimator-value.sh bench/reproduce-portfolio.sh \
-	bench/reproduce-traces.sh \
+	bench/reproduce-traces.sh bench/sweep-reverse.sh \
 	bench/workloads/derive-twitter-load.sh bench/sim-lib.sh bench/plot-timeline.gp bench/plot-metric.gp \
 	bench/workloads/README.md bench/workloads/rtmr-w1.bins.json \
 	bench/workloads/twitter-2021-load.txt \
@@ -45,4 +49,8 @@ reproduce-traces: src/sim/deadline-sim
 	$(srcdir)/bench/reproduce-traces.sh --sim src/sim/deadline-sim --traces $(TRACES) \
 		--out $(SIM_RESULTS)/traces
 
-.PHONY: bench-sim reproduce-sim reproduce-traces
+sweep-reverse: src/sim/deadline-sim
+	$(srcdir)/bench/sweep-reverse.sh --sim src/sim/deadline-sim \
+		--out $(SIM_RESULTS)/sweep-reverse
+
+.PHONY: bench-sim reproduce-sim reproduce-traces sweep-reverse
