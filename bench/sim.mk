@@ -10,7 +10,7 @@
 #   make sweep-reverse      triage against EDF on 216 shapes of the reverse
 #                           generator (task length, job size, cluster,
 #                           deadline factor, load, external load), about
-#                           15 minutes on 2 cores
+#                           8 minutes on 2 cores
 # Results go to $(SIM_RESULTS) (default bench/results/sim-run in the build
 # tree); the committed ones are bench/results/sim-*.md.
 # (EXTRA_DIST keeps the scripts' mode: the tests run them from srcdir)
