@@ -90,6 +90,9 @@ END_TEST
 START_TEST(test_delta)
 {
 	ck_assert_double_eq_tol(dl_delta(100, 1000, 1030, 0.1), 70, EPS);
+	/* near mu the floor already holds: Eq. 1's margin for a task that
+	 * may run past the mean */
+	ck_assert_double_eq_tol(dl_delta(100, 1000, 1095, 0.1), 10, EPS);
 	/* beta > mu: floored at 10% of mu, never negative */
 	ck_assert_double_eq_tol(dl_delta(100, 1000, 1500, 0.1), 10, EPS);
 	ck_assert_double_eq_tol(dl_delta(100, 1000, 1500, 0), 0, EPS);
@@ -128,6 +131,8 @@ START_TEST(test_remaining_at)
 	ck_assert_double_eq_tol(dl_remaining_at(100, 50, 30, 1, 0.1), 70, EPS);
 	ck_assert_double_eq_tol(dl_remaining_at(100, 0, 300, 0.5, 0.1), 10,
 				EPS);
+	/* a length not known exact keeps the floor near its end */
+	ck_assert_double_eq_tol(dl_remaining_at(100, 0, 97, 0.5, 0.1), 10, EPS);
 	/* never below the floor, no estimate: nothing left */
 	ck_assert(dl_remaining_at(100, 50, 5000, 0.01, 0.1) >= 10);
 	ck_assert_double_eq(dl_remaining_at(0, 50, 30, 0.5, 0.1), 0);
@@ -136,7 +141,7 @@ START_TEST(test_remaining_at)
 	for (int m = 0; m < 3; m++) {
 		double mean = m == 2 ? 0 : 100, sd = m == 1 ? 0 : 50;
 
-		dl_remaining_init(&r, mean, sd, 0.1);
+		dl_remaining_init(&r, mean, sd, false, 0.1);
 		for (size_t e = 0; e < sizeof(elapsed) / sizeof(*elapsed);
 		     e++) {
 			dl_remaining_levels(&r, elapsed[e], u, 6, got);
@@ -155,6 +160,71 @@ END_TEST
 /* Eq. 1 by hand: mu 10, two running (elapsed 4 and 12 -> delta 6 and
  * floor 1), 20 pending, 100 s to the goal:
  * (6 + 1 + 20*10) / 100 - 2 = 0.07 */
+/* Exact: no spread, known.  Two completions or more all alike, or
+ * history whose p90 is its mean; one completion, a spread, no p90 or a
+ * ratio guess are not. */
+START_TEST(test_mu_exact)
+{
+	struct dl_job *j = fx_job(1, 10, 2, 100);
+	struct dl_mu mu;
+
+	ck_assert(!dl_phase_mu(&j->phase[DL_MAP]).exact);
+	j->phase[DL_MAP].prior_mean = 40;
+	ck_assert(!dl_phase_mu(&j->phase[DL_MAP]).exact); /* no p90 */
+	j->phase[DL_MAP].prior_p90 = 40;
+	ck_assert(dl_phase_mu(&j->phase[DL_MAP]).exact);
+	j->phase[DL_MAP].prior_p90 = 41;
+	ck_assert(!dl_phase_mu(&j->phase[DL_MAP]).exact);
+	fx_done(j, DL_MAP, 1, 390.37, DL_POOL_REGULAR);
+	ck_assert(!dl_phase_mu(&j->phase[DL_MAP]).exact); /* one */
+	fx_done(j, DL_MAP, 4, 390.37, DL_POOL_REGULAR);
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_int_eq(mu.source, DL_MU_JOB);
+	ck_assert(mu.exact);
+	fx_done(j, DL_MAP, 1, 391, DL_POOL_REGULAR);
+	ck_assert(!dl_phase_mu(&j->phase[DL_MAP]).exact);
+	dl_job_free(j);
+	/* a reduce length from the map's by a ratio is a guess */
+	j = fx_job(2, 10, 2, 100);
+	j->phase[DL_MAP].prior_mean = j->phase[DL_MAP].prior_p90 = 40;
+	ck_assert(dl_phase_mu(&j->phase[DL_MAP]).exact);
+	mu = dl_reduce_mu(j, 1);
+	ck_assert_int_eq(mu.source, DL_MU_RATIO);
+	ck_assert(!mu.exact);
+	dl_job_free(j);
+}
+END_TEST
+
+/* An exact length short of its mean has just what is left: tasks ending
+ * within the floor do not all look floor_s away.  Past the mean, and for
+ * a length not known exact, the floor holds. */
+START_TEST(test_remaining_exact)
+{
+	struct dl_remaining r;
+	double u[2] = {0.1, 0.5}, out[2];
+
+	dl_remaining_init(&r, 390, 0, true, 0.1);
+	dl_remaining_levels(&r, 389, u, 2, out);
+	ck_assert_double_eq_tol(out[0], 1, EPS);
+	ck_assert_double_eq_tol(out[1], 1, EPS);
+	dl_remaining_levels(&r, 0, u, 2, out);
+	ck_assert_double_eq_tol(out[0], 390, EPS);
+	dl_remaining_levels(&r, 390, u, 2, out);
+	ck_assert_double_eq_tol(out[0], 39, EPS);
+	dl_remaining_levels(&r, 1000, u, 2, out);
+	ck_assert_double_eq_tol(out[1], 39, EPS);
+	/* the same length not known exact */
+	dl_remaining_init(&r, 390, 0, false, 0.1);
+	dl_remaining_levels(&r, 389, u, 2, out);
+	ck_assert_double_eq_tol(out[0], 39, EPS);
+	/* exact wins over a spread given with it (no spread to draw) */
+	dl_remaining_init(&r, 390, 1e-4, true, 0.1);
+	dl_remaining_levels(&r, 380, u, 2, out);
+	ck_assert_double_eq_tol(out[0], 10, EPS);
+	ck_assert_double_eq_tol(out[1], 10, EPS);
+}
+END_TEST
+
 START_TEST(test_sreq_eq1)
 {
 	struct dl_job *j = fx_job(1, 30, 0, 1100);
@@ -432,6 +502,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_prior_exact_and_use_prediction);
 	tcase_add_test(tc, test_delta);
 	tcase_add_test(tc, test_remaining_at);
+	tcase_add_test(tc, test_mu_exact);
+	tcase_add_test(tc, test_remaining_exact);
 	tcase_add_test(tc, test_sreq_eq1);
 	tcase_add_test(tc, test_sreq_drops_by_one_per_slot);
 	tcase_add_test(tc, test_sreq_degenerate);

@@ -60,7 +60,7 @@ END_TEST
 START_TEST(test_reduce_time_waves)
 {
 	struct dl_job *j = fx_job(1, 10, 0, 1000);
-	struct dl_mu mu = {20, 0, DL_MU_RATIO, "ratio"};
+	struct dl_mu mu = {20, 0, DL_MU_RATIO, "ratio", false};
 
 	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 10, 1, 0), 0);
 	ck_assert_double_eq_tol(dl_reduce_time(j, &mu, 100), 20, EPS);

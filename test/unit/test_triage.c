@@ -241,6 +241,41 @@ START_TEST(impossible_alone_goes_itself)
 }
 END_TEST
 
+/* A task of an exact length about to end frees its CPU then, not
+ * OverdueFloor x its length later: job 2 (one 100 s task due at 105) gets
+ * the CPU job 1's task frees at T0 + 1 and ends at T0 + 101.  Floored at
+ * 10 s, it looked late (T0 + 110).  A length not known exact (no p90)
+ * keeps the floor. */
+START_TEST(task_about_to_end_frees_its_cpu)
+{
+	struct fx_world w;
+	struct dl_job *one;
+	const struct dl_plan_job *pj;
+
+	for (int exact = 1; exact >= 0; exact--) {
+		w_init(&w, 1, 1);
+		one = w_task(&w, 1, 100, 1000);
+		fx_run(one, DL_MAP, 1, T0 - 99, 0);
+		one->phase[DL_MAP].running[0].node = 0;
+		if (!exact)
+			one->phase[DL_MAP].prior_p90 = 0;
+		w_task(&w, 2, 100, 105);
+		w_plan(&w, "triage", T0, NULL);
+		pj = fx_world_get(&w, 2);
+		if (exact) {
+			ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+			ck_assert_double_eq_tol(pj->predicted_finish, T0 + 101,
+						1e-9);
+		} else {
+			ck_assert_int_ne(pj->verdict, DL_VERDICT_ON_TRACK);
+			ck_assert_double_eq_tol(pj->predicted_finish, T0 + 110,
+						1e-9);
+		}
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 START_TEST(deadline_passed)
 {
 	struct fx_world w;
@@ -1226,6 +1261,7 @@ int main(void)
 	tcase_add_test(tc, moore_hodgson_example);
 	tcase_add_test(tc, fewer_late_costs_lateness);
 	tcase_add_test(tc, impossible_alone_goes_itself);
+	tcase_add_test(tc, task_about_to_end_frees_its_cpu);
 	tcase_add_test(tc, deadline_passed);
 	tcase_add_test(tc, deadline_passed_reduce);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);

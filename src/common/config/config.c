@@ -49,8 +49,8 @@ const struct dl_option dl_options[] = {
 	{"ReduceCost", DL_OPT_DOUBLE, OFF(reduce_cost), 0.001, 1000, "1",
 	 "default cost of a reduce task relative to a map task", NULL},
 	{"OverdueFloor", DL_OPT_DOUBLE, OFF(overdue_floor), 0.001, 1, "0.1",
-	 "remaining time assumed for a task running longer than the mean, as a "
-	 "fraction of the mean",
+	 "least remaining time assumed for a running task, as a fraction of "
+	 "its mean length",
 	 NULL},
 	{"AcceleratorFeature", DL_OPT_STRING, OFF(accel_feature), 0, 0, "",
 	 "node feature marking the accelerated pool (hardware affinity); empty "

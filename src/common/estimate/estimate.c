@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A spread below this share of the mean is none: what the rounding of
+ * sums of equal lengths leaves */
+#define EXACT_SPREAD 1e-6
+
 double dl_mu_pool(const struct dl_phase *ph, int pool)
 {
 	double sum = 0;
@@ -59,7 +63,7 @@ bool dl_phase_use_prediction(struct dl_phase *ph, const struct dl_prediction *p)
 
 struct dl_mu dl_phase_mu(const struct dl_phase *ph)
 {
-	struct dl_mu mu = {0, 0, DL_MU_NONE, "none"};
+	struct dl_mu mu = {0, 0, DL_MU_NONE, "none", false};
 
 	if (!ph)
 		return mu;
@@ -69,6 +73,8 @@ struct dl_mu dl_phase_mu(const struct dl_phase *ph)
 		mu.sd = dl_sd(ph);
 		mu.source = DL_MU_JOB;
 		mu.label = "job";
+		mu.exact = dl_phase_done(ph) >= 2 &&
+			   mu.sd <= EXACT_SPREAD * mu.mean;
 	} else if (ph->prior_mean > 0) {
 		mu.mean = ph->prior_mean;
 		/* p90 of a normal is mean + 1.2816 sd */
@@ -77,6 +83,8 @@ struct dl_mu dl_phase_mu(const struct dl_phase *ph)
 				: 0;
 		mu.source = DL_MU_PRIOR;
 		mu.label = ph->prior_source[0] ? ph->prior_source : "history";
+		mu.exact = fabs(ph->prior_p90 - ph->prior_mean) <=
+			   EXACT_SPREAD * ph->prior_mean;
 	}
 	return mu;
 }
@@ -94,14 +102,15 @@ double dl_delta(double mu, double start, double now, double floor_frac)
 }
 
 void dl_remaining_init(struct dl_remaining *r, double mean, double sd,
-		       double floor_frac)
+		       bool exact, double floor_frac)
 {
 	double s2;
 
 	r->mean = mean > 0 && isfinite(mean) ? mean : 0;
 	r->floor_s = floor_frac > 0 ? floor_frac * r->mean : 0;
 	r->m = r->s = 0;
-	if (!(r->mean > 0) || !(sd > 0) || !isfinite(sd))
+	r->exact = exact;
+	if (!(r->mean > 0) || !(sd > 0) || !isfinite(sd) || exact)
 		return;
 	s2 = log1p((sd / mean) * (sd / mean));
 	r->m = log(mean) - s2 / 2;
@@ -121,8 +130,15 @@ void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
 		return;
 	}
 	/* without a spread (or at a level out of (0, 1)): the mean less
-	 * what has run, at least the floor */
-	flat = r->mean - elapsed > r->floor_s ? r->mean - elapsed : r->floor_s;
+	 * what has run, at least the floor -- but an exact length short of
+	 * the mean has just that left (floored, every task ending within
+	 * floor_s looked floor_s away: a job due soon was written off as
+	 * lost even alone while the CPUs it needed were about to free) */
+	if (r->exact && r->mean - elapsed > 0)
+		flat = r->mean - elapsed;
+	else
+		flat = r->mean - elapsed > r->floor_s ? r->mean - elapsed
+						      : r->floor_s;
 	if (!(r->s > 0)) {
 		for (uint32_t i = 0; i < n; i++)
 			out[i] = flat;
@@ -154,7 +170,7 @@ double dl_remaining_at(double mean, double sd, double elapsed, double u,
 	struct dl_remaining r;
 	double out;
 
-	dl_remaining_init(&r, mean, sd, floor_frac);
+	dl_remaining_init(&r, mean, sd, false, floor_frac);
 	dl_remaining_levels(&r, elapsed, &u, 1, &out);
 	return out;
 }

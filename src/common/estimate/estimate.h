@@ -21,9 +21,13 @@ enum dl_mu_source {
 
 struct dl_mu {
 	double mean;
-	double sd; /* spread of one task length; 0 if unknown */
+	double sd; /* spread of one task length; 0 if unknown or none */
 	enum dl_mu_source source;
 	const char *label; /* "job", "history:name", "ratio", "none" */
+	/* no spread, known: every task takes `mean` (two completions or
+	 * more, all alike, or history whose p90 is its mean), so a task
+	 * short of it has exactly mean - elapsed left */
+	bool exact;
 };
 
 struct dl_prediction;
@@ -46,8 +50,9 @@ double dl_sd(const struct dl_phase *ph);
 /* The task length used for a phase: own completions, then the prior. */
 struct dl_mu dl_phase_mu(const struct dl_phase *ph);
 
-/* delta_i = mu - beta_i, floored at floor_frac * mu (> 0) for a task that
- * has run longer than the mean (the paper leaves beta > mu open). */
+/* delta_i = mu - beta_i, at least floor_frac * mu (> 0): the paper leaves
+ * beta > mu open, and a task near its mean may run past it too (the need
+ * of Eq. 1 keeps that margin; measured, the need without it cost misses). */
 double dl_delta(double mu, double start, double now, double floor_frac);
 
 /* Remaining work of a phase in task-seconds:
@@ -62,7 +67,8 @@ double dl_phase_work(const struct dl_phase *ph, double mu, double now,
  * `elapsed`.  Spreading u over a phase's running tasks gives their ends
  * the spread real tasks have, where mean - elapsed would end every task
  * started together at the same instant.  Without a spread (sd <= 0) it is
- * dl_delta's mean - elapsed.  Never below floor_frac * mean. */
+ * dl_delta's mean - elapsed.  Never below floor_frac * mean (for an exact
+ * length short of its mean, dl_remaining_init lifts that). */
 double dl_remaining_at(double mean, double sd, double elapsed, double u,
 		       double floor_frac);
 
@@ -74,9 +80,10 @@ struct dl_remaining {
 	double mean;    /* 0: no estimate (every remaining time 0) */
 	double floor_s; /* floor_frac * mean */
 	double m, s;    /* the log-normal's parameters; s = 0: no spread */
+	bool exact;     /* dl_mu's exact: the floor only past the mean */
 };
 void dl_remaining_init(struct dl_remaining *r, double mean, double sd,
-		       double floor_frac);
+		       bool exact, double floor_frac);
 void dl_remaining_levels(const struct dl_remaining *r, double elapsed,
 			 const double *u, uint32_t n, double *out);
 

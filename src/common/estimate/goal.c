@@ -29,7 +29,7 @@ double dl_hard_goal(const struct dl_phase *ph, double mu, double goal)
 
 struct dl_mu dl_reduce_mu(const struct dl_job *job, double cfg_ratio)
 {
-	struct dl_mu mu = {0, 0, DL_MU_NONE, "none"}, map;
+	struct dl_mu mu = {0, 0, DL_MU_NONE, "none", false}, map;
 	double ratio;
 
 	if (!job)

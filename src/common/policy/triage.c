@@ -195,7 +195,7 @@ static double latest_start(const struct dl_phase *ph)
 
 static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 			  int p, const struct dl_capacity *cap, double q,
-			  double *opt, double *mean, double *sd)
+			  double *opt, double *mean, double *sd, bool *exact)
 {
 	const struct dl_phase *ph = &job->phase[p];
 	struct dl_mu mu = p == DL_MAP ? dl_phase_mu(ph) : g->mu_reduce;
@@ -204,6 +204,7 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	uint32_t pending = dl_phase_pending(ph);
 
 	*sd = mu.sd;
+	*exact = mu.exact && mu.mean > 0;
 	if (!(mu.mean > 0)) {
 		*opt = *mean = unknown_length(ph);
 		*sd = 0;
@@ -326,6 +327,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 	const struct dl_config *cfg = c->in->cfg;
 	struct dl_la_job lo = {0}, lm = {0};
 	double len_opt[DL_PHASES], len_mean[DL_PHASES], sd[DL_PHASES];
+	bool exact[DL_PHASES];
 
 	lo.partition = lm.partition = t->job->partition;
 	for (int p = 0; p < DL_PHASES; p++) {
@@ -333,7 +335,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		struct dl_la_phase x = {0};
 
 		phase_lengths(t->job, &t->goal, p, cap, cfg->triage_quantile,
-			      &len_opt[p], &len_mean[p], &sd[p]);
+			      &len_opt[p], &len_mean[p], &sd[p], &exact[p]);
 		if (dl_phase_pending(ph) + ph->nrunning > 0) {
 			enum dl_mu_source src =
 				p == DL_MAP ? dl_phase_mu(ph).source
@@ -374,7 +376,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		 * slowest task) */
 		struct dl_remaining dist;
 
-		dl_remaining_init(&dist, len_mean[p], sd[p],
+		dl_remaining_init(&dist, len_mean[p], sd[p], exact[p],
 				  cfg->overdue_floor);
 		for (uint32_t i = 0; i < ph->nrunning; i++) {
 			const struct dl_running_task *r = &ph->running[i];
