@@ -157,9 +157,6 @@ START_TEST(test_remaining_at)
 }
 END_TEST
 
-/* Eq. 1 by hand: mu 10, two running (elapsed 4 and 12 -> delta 6 and
- * floor 1), 20 pending, 100 s to the goal:
- * (6 + 1 + 20*10) / 100 - 2 = 0.07 */
 /* Exact: no spread, known.  Two completions or more all alike, or
  * history whose p90 is its mean; one completion, a spread, no p90 or a
  * ratio guess are not. */
@@ -225,6 +222,9 @@ START_TEST(test_remaining_exact)
 }
 END_TEST
 
+/* Eq. 1 by hand: mu 10, two running (elapsed 4 and 12 -> delta 6 and
+ * floor 1), 20 pending, 100 s to the goal:
+ * (6 + 1 + 20*10) / 100 - 2 = 0.07 */
 START_TEST(test_sreq_eq1)
 {
 	struct dl_job *j = fx_job(1, 30, 0, 1100);

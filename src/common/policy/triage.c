@@ -204,7 +204,7 @@ static void phase_lengths(const struct dl_job *job, const struct dl_goal *g,
 	uint32_t pending = dl_phase_pending(ph);
 
 	*sd = mu.sd;
-	*exact = mu.exact && mu.mean > 0;
+	*exact = mu.exact; /* only ever with a mean */
 	if (!(mu.mean > 0)) {
 		*opt = *mean = unknown_length(ph);
 		*sd = 0;
