@@ -106,6 +106,7 @@ DL_TOOLS_SOURCES = \
 	src/common/compare/baseline.c src/common/compare/baseline.h \
 	src/common/compare/oracle.c src/common/compare/oracle.h \
 	src/common/compare/alone.c src/common/compare/alone.h \
+	src/common/compare/tardiness.c src/common/compare/tardiness.h \
 	src/common/compare/dc.c src/common/compare/dc.h \
 	src/common/estimate/history.c src/common/estimate/history.h
 src_common_libdeadline_tools_la_SOURCES = $(DL_TOOLS_SOURCES)

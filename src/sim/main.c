@@ -452,7 +452,8 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	if (o->oracle) {
 		struct dl_oracle_result res;
 
-		if (sim_oracle(e, &res, err, sizeof(err))) {
+		if (sim_oracle(e, &res, &sum->oracle_tardiness_lb, err,
+			       sizeof(err))) {
 			fprintf(stderr, "%s: oracle: %s\n", prog, err);
 			rc = 1;
 			goto out;
@@ -837,6 +838,10 @@ static int cmd_compare(int argc, char **argv)
 			json_object_object_add(
 				j, "task_met_bound",
 				json_object_new_int64(first->oracle_task_met));
+			json_object_object_add(
+				j, "tardiness_lb_s",
+				json_object_new_double(
+					first->oracle_tardiness_lb));
 			if (sim_write_json(j, sp, true))
 				rc = 1;
 			json_object_put(j);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/compare/alone.h"
+#include "common/compare/tardiness.h"
 
 /* Share of node n the external load holds when it holds the share v of
  * the nodes, whole from the end of the list (the engine's apply_ext). */
@@ -252,8 +253,11 @@ static int supply_of(const struct sim_engine *e, struct shapes *sh,
 	return 0;
 }
 
-/* The earliest job j could end alone (alone.h), its maps' end in map_end;
- * no task may start at or after its deadline. */
+/* The earliest job j could end alone (alone.h), its maps' end in map_end.
+ * Tasks may start after the deadline, so a late job's bound is its end and
+ * serves the lateness bound (tardiness.h); the oracle is the same either
+ * way: a job that can meet its deadline alone starts every task before it,
+ * and one that cannot has its bound past it. */
 static int alone_bound(const struct sim_engine *e, struct shapes *sh,
 		       const struct grid *g, const struct sim_job *j,
 		       double fastest, double fastest_acc, double *buf,
@@ -275,8 +279,8 @@ static int alone_bound(const struct sim_engine *e, struct shapes *sh,
 		for (uint32_t i = 0; i < ph->tasks; i++)
 			buf[i] = best_length(j, p, i, fastest, fastest_acc);
 		if ((rc = supply_of(e, sh, g, j, p, &s)) ||
-		    (rc = dl_alone_phase_end(s, from, buf, ph->tasks,
-					     j->deadline, &from)))
+		    (rc = dl_alone_phase_end(s, from, buf, ph->tasks, INFINITY,
+					     &from)))
 			return rc;
 	}
 	*end = from;
@@ -292,7 +296,7 @@ static void shapes_free(struct shapes *sh)
 }
 
 int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
-	       char *err, size_t errlen)
+	       double *tardiness_lb, char *err, size_t errlen)
 {
 	const struct sim_cluster_spec *cs = e->cs;
 	const struct sim_series *ext = &cs->ext;
@@ -425,6 +429,9 @@ int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 	cap.t = g.t;
 	cap.units = units;
 	rc = dl_oracle_bound(jobs, e->njobs, &cap, res, err, errlen);
+	if (!rc && tardiness_lb)
+		rc = dl_tardiness_bound(jobs, e->njobs, &cap, tardiness_lb, err,
+					errlen);
 out:
 	if (rc == ENOMEM)
 		snprintf(err, errlen, "out of memory");

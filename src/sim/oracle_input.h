@@ -14,8 +14,10 @@
 #include "common/simulate/engine.h"
 
 /* Compute the bound for an engine that has been created (lengths drawn,
- * deadlines resolved); running it is not needed.  0 or errno with err. */
+ * deadlines resolved); running it is not needed.  With tardiness_lb, also
+ * the lower bound on the late jobs' total lateness (tardiness.h).  0 or
+ * errno with err. */
 int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
-	       char *err, size_t errlen);
+	       double *tardiness_lb, char *err, size_t errlen);
 
 #endif

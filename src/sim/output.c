@@ -119,6 +119,23 @@ int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 			}
 		}
 	}
+	for (uint32_t k = 0; k < e->njobs; k++) {
+		const struct sim_job *j = &e->jobs[k];
+
+		if (!(j->deadline > 0) ||
+		    (s->has_window && (j->spec->arrival < s->window[0] ||
+				       j->spec->arrival > s->window[1])))
+			continue;
+		s->arrived_deadline_jobs++;
+		if (j->state == SIM_JOB_REJECTED || sim_job_met(j))
+			continue;
+		s->arrived_missed++;
+		if (!j->cancelled && !j->unfinished && isfinite(j->finish) &&
+		    j->finish > j->deadline + 1e-6) {
+			s->arrived_late_jobs++;
+			s->arrived_lateness_s += j->finish - j->deadline;
+		}
+	}
 	s->accept_ratio = ratio(s->admitted, s->jobs);
 	s->success_ratio = ratio(s->met, adm_dl);
 	s->met_pct = 100 * ratio(s->met, s->deadline_jobs);
@@ -196,6 +213,10 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 	put_i(o, "nodl_jobs", s->nodl_jobs);
 	put_d(o, "bsld_mean", s->bsld_mean);
 	put_d(o, "bsld_p95", s->bsld_p95);
+	put_i(o, "arrived_deadline_jobs", s->arrived_deadline_jobs);
+	put_i(o, "arrived_missed", s->arrived_missed);
+	put_i(o, "arrived_late_jobs", s->arrived_late_jobs);
+	put_d(o, "arrived_lateness_s", s->arrived_lateness_s);
 	if (s->has_window) {
 		json_object *a = json_object_new_array();
 
@@ -210,6 +231,7 @@ json_object *sim_summary_to_json(const struct sim_summary *s)
 		put_i(o, "oracle_impossible_alone", s->oracle_impossible_alone);
 		put_i(o, "oracle_fluid_met_bound", s->oracle_fluid_met);
 		put_i(o, "oracle_task_met_bound", s->oracle_task_met);
+		put_d(o, "oracle_tardiness_lb_s", s->oracle_tardiness_lb);
 	}
 	put_i(o, "events", (int64_t) s->events);
 	put_i(o, "plans", (int64_t) s->plans);

@@ -44,6 +44,11 @@ struct sim_summary {
 	double bsld_mean, bsld_p95;
 	bool has_window;
 	double window[2];
+	/* The oracle's set (oracle_input.h): the jobs with a deadline that
+	 * arrive in the window, whatever their start; the lateness bound is
+	 * over them.  Missed, late and the late ones' total lateness. */
+	uint32_t arrived_deadline_jobs, arrived_missed, arrived_late_jobs;
+	double arrived_lateness_s;
 	uint64_t events, plans;
 	double wall_s, events_per_s, mean_plan_us;
 	bool stalled;
@@ -55,7 +60,9 @@ struct sim_summary {
 	uint32_t oracle_impossible;       /* counted jobs that cannot make it */
 	uint32_t oracle_impossible_alone; /* of which even alone */
 	uint32_t oracle_fluid_met;        /* the fluid relaxation's bound */
-	int64_t oracle_task_met; /* the task-count relaxation's, -1: n/a */
+	int64_t oracle_task_met;    /* the task-count relaxation's, -1: n/a */
+	double oracle_tardiness_lb; /* late jobs' total lateness, at least (s)
+				     */
 };
 
 /* Whether job j counts in the statistics (window). */

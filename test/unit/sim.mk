@@ -1,6 +1,7 @@
 # unit tests and reduced reproductions: simulator
 if HAVE_CHECK
 UNIT_TESTS += test/unit/test_baselines test/unit/test_oracle test/unit/test_alone \
+	test/unit/test_tardiness \
 	test/unit/test_sim_engine test/unit/test_sim_input \
 	test/unit/test_sim_admission test/unit/test_decide test/unit/test_sim_seeds \
 	test/unit/test_portfolio test/unit/test_pf_scale
@@ -22,6 +23,9 @@ test_unit_test_baselines_LDADD = $(UNIT_LDADD)
 test_unit_test_oracle_SOURCES = test/unit/test_oracle.c test/unit/fixtures.h
 test_unit_test_oracle_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_oracle_LDADD = $(UNIT_LDADD)
+test_unit_test_tardiness_SOURCES = test/unit/test_tardiness.c test/unit/fixtures.h
+test_unit_test_tardiness_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_tardiness_LDADD = $(UNIT_LDADD)
 test_unit_test_alone_SOURCES = test/unit/test_alone.c test/unit/fixtures.h
 test_unit_test_alone_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_alone_LDADD = $(UNIT_LDADD)

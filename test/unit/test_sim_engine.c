@@ -1065,6 +1065,7 @@ static void never_beat_the_oracle(const char *cluster, const char *w,
 {
 	static const char *pols[] = {"fifo", "edf",      "fair",  "slurm",
 				     "aria", "adaptive", "triage"};
+	uint32_t lateness_bounded = 0;
 
 	for (uint64_t seed = 1; seed <= seeds; seed++)
 		for (size_t p = 0; p < sizeof(pols) / sizeof(*pols); p++) {
@@ -1072,19 +1073,32 @@ static void never_beat_the_oracle(const char *cluster, const char *w,
 			struct sim_summary s;
 			struct dl_oracle_result o;
 			char err[256] = "";
+			double lb;
 
 			load(&r, cluster, w);
 			go(&r, pols[p], seed);
 			ck_assert_int_eq(sim_summarize(r.e, &s), 0);
-			ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)),
-					 0);
+			ck_assert_int_eq(
+				sim_oracle(r.e, &o, &lb, err, sizeof(err)), 0);
 			ck_assert_uint_eq(o.counted, 5);
 			ck_assert_msg(s.met <= o.bound,
 				      "%s seed %llu met %u > bound %u", pols[p],
 				      (unsigned long long) seed, s.met,
 				      o.bound);
+			/* nor come in under the lateness bound, when every
+			 * job ran to its end (Slurm cancels the jobs that
+			 * cannot finish in time) */
+			ck_assert_msg(s.cancelled || s.unfinished ||
+					      s.arrived_lateness_s >= lb - 1e-6,
+				      "%s seed %llu late %g s < bound %g s",
+				      pols[p], (unsigned long long) seed,
+				      s.arrived_lateness_s, lb);
+			if (lb > 0)
+				lateness_bounded++;
 			done(&r);
 		}
+	/* the instances are tight enough that the bound says something */
+	ck_assert_uint_gt(lateness_bounded, 0);
 }
 
 static const char *oracle_jobs =
@@ -1170,12 +1184,17 @@ START_TEST(policies_never_beat_the_oracle_with_equal_tasks)
 			struct sim_summary s;
 			struct dl_oracle_result o;
 			char err[256] = "";
+			double lb;
 
 			load(&r, cluster, w);
 			go(&r, pols[p], 1);
 			ck_assert_int_eq(sim_summarize(r.e, &s), 0);
-			ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)),
-					 0);
+			ck_assert_int_eq(
+				sim_oracle(r.e, &o, &lb, err, sizeof(err)), 0);
+			ck_assert_msg(s.cancelled || s.unfinished ||
+					      s.arrived_lateness_s >= lb - 1e-6,
+				      "instance %d %s late %g s < bound %g s",
+				      inst, pols[p], s.arrived_lateness_s, lb);
 			ck_assert_msg(s.met <= o.bound,
 				      "instance %d %s met %u > bound %u: %s",
 				      inst, pols[p], s.met, o.bound, w);
@@ -1209,7 +1228,7 @@ START_TEST(oracle_counts_tasks_running_past_the_external_load)
 	ck_assert_int_eq(sim_summarize(r.e, &s), 0);
 	ck_assert_double_eq_tol(r.e->jobs[0].finish, 21, 1e-9);
 	ck_assert_uint_eq(s.met, 1);
-	ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_oracle(r.e, &o, NULL, err, sizeof(err)), 0);
 	ck_assert_uint_eq(o.impossible, 0);
 	ck_assert_uint_eq(o.bound, 1);
 	done(&r);
@@ -1240,7 +1259,7 @@ START_TEST(oracle_writes_off_jobs_impossible_alone)
 	     "{\"arrival\":95,\"relative_deadline\":14,\"maps\":3,\"map_"
 	     "length\":10}]}");
 	start(&r, sim_policy_find("edf"), 1);
-	ck_assert_int_eq(sim_oracle(r.e, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(sim_oracle(r.e, &o, NULL, err, sizeof(err)), 0);
 	ck_assert_uint_eq(o.counted, 4);
 	ck_assert_uint_eq(o.impossible, 2);
 	ck_assert_uint_eq(o.impossible_alone, 2);

@@ -253,9 +253,9 @@ static bool bad(double x)
 	return !isfinite(x) || x < 0;
 }
 
-static int check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
-		       const struct dl_oracle_capacity *cap, char *err,
-		       size_t errlen)
+int dl_oracle_check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
+			  const struct dl_oracle_capacity *cap, char *err,
+			  size_t errlen)
 {
 	if ((njobs && !jobs) || !cap || !cap->nres ||
 	    cap->nres > DL_ORACLE_MAX_RES || !cap->nsteps || !cap->t ||
@@ -794,7 +794,7 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		return EINVAL;
 	}
 	memset(res, 0, sizeof(*res));
-	if (check_input(jobs, njobs, cap, err, errlen))
+	if (dl_oracle_check_input(jobs, njobs, cap, err, errlen))
 		return EINVAL;
 	R = cap->nres;
 

@@ -98,6 +98,12 @@ struct dl_oracle_result {
 	uint64_t augmentations;
 };
 
+/* The inputs' sanity, as every function over them needs it: 0, or EINVAL
+ * with a message in err (NULL, NaN, negative or inconsistent inputs). */
+int dl_oracle_check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
+			  const struct dl_oracle_capacity *cap, char *err,
+			  size_t errlen);
+
 /* Compute the bound.  Returns 0, EINVAL (NULL, NaN, negative or
  * inconsistent inputs, with a message in err) or ENOMEM. */
 int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,

@@ -1,0 +1,42 @@
+/*
+ * tardiness.h - a lower bound on the late jobs' total lateness in every
+ * schedule, whatever the policy (doc/simulator.md, "The lateness bound").
+ *
+ * The instance is the oracle's (oracle.h): the counted jobs, their work per
+ * resource at the shortest task lengths, the capacity over time, and each
+ * job's proven earliest end alone (end_lb, alone.h).  A schedule's total
+ * lateness is the integral over time of the number of jobs past their
+ * deadline and not yet done.  At any time t that number is at least each
+ * of:
+ *   - the jobs due by t whose earliest end alone is after t;
+ *   - the fewest jobs due by t that can hold the work those jobs still
+ *     have at t.  That work is at least the backlog of a fluid machine with
+ *     the resource's capacity serving only them, each from its release:
+ *     max over s of (their work released at or after s - the capacity of
+ *     [s, t]).  A job holds at most its own work, so at least as many jobs
+ *     are left as the fewest of the largest whose work covers the backlog.
+ * Both hold in every schedule the oracle bounds (its relaxation drops task
+ * widths and the map-reduce order; jobs not counted only take capacity),
+ * so the integral of the larger one is a lower bound.  Each resource gives
+ * one; the largest is kept.
+ *
+ * What it proves: in any schedule that misses m of the counted deadlines,
+ * the late jobs are late by at least bound / m on average.
+ */
+#ifndef DL_TARDINESS_H
+#define DL_TARDINESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/compare/oracle.h"
+
+/* The bound in seconds, summed over the counted jobs, into *lb.  0, EINVAL
+ * (dl_oracle_check_input's checks) or ENOMEM.  Where the capacity is zero
+ * after its last step while work is left, that time is not counted (the
+ * result stays a bound). */
+int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
+		       const struct dl_oracle_capacity *cap, double *lb,
+		       char *err, size_t errlen);
+
+#endif
