@@ -226,6 +226,9 @@ for v in $VARIANTS; do
 			sim_target "$(ok sim_cmp "$tl" '<=' "$(awk -v e="$el" 'BEGIN { print 2 * e }')")" \
 				"$v k $k: triage's late jobs are late by at most 2x EDF's (mean $tl s vs $el s)"
 		fi
+		# shellcheck disable=SC2046
+		sim_lateness_bound "$v k $k" "" \
+			$(for s in $(seq 1 "$SEEDS"); do echo "$OUT/$v-k$k/seed-$s"; done)
 		tb=$(col bsld_mean "$v" "$k" triage) eb=$(col bsld_mean "$v" "$k" edf)
 		if [ "$tb" != - ] && [ "$eb" != - ]; then
 			sim_target "$(ok sim_cmp "$tb" '<=' "$eb")" \

@@ -229,6 +229,54 @@ sim_target() {
 	fi
 }
 
+# sim_lateness_bound LABEL CAP DIR...: the lateness bound (doc/simulator.md)
+# against issue 11's lateness target, over the runs in DIR... (each with
+# oracle.json, summary-edf.json and summary-triage.json; runs without them
+# are skipped), into $OUT/targets.txt.  In any schedule that runs every job
+# to its end the late jobs' total lateness is at least the bound, so m late
+# jobs are late by at least bound / m on average: the fewest late jobs at
+# which they can be within 2x EDF's mean.  CAP (points above the deadline
+# bound, or empty) is a deadline target's cap on the misses; the line says
+# whether that cap already rules the lateness target out.  Everything is
+# counted over the bound's set: the jobs with a deadline that arrive in the
+# window (summaries' arrived_*).
+sim_lateness_bound() {
+	label=$1 cap=$2
+	shift 2
+	files=
+	for d; do
+		[ -f "$d/oracle.json" ] && [ -f "$d/summary-edf.json" ] &&
+			[ -f "$d/summary-triage.json" ] && files="$files $d"
+	done
+	[ -n "$files" ] || return 0
+	# shellcheck disable=SC2086
+	vals=$(for d in $files; do
+		jq -r --slurpfile e "$d/summary-edf.json" --slurpfile t "$d/summary-triage.json" \
+			'[.tardiness_lb_s // -1, .missed_pct, $e[0].arrived_deadline_jobs // 0,
+			  $e[0].arrived_late_jobs // 0, $e[0].arrived_lateness_s // 0,
+			  $t[0].arrived_late_jobs // 0, $t[0].arrived_lateness_s // 0]
+			 | map(tostring) | join(" ")' "$d/oracle.json"
+	done)
+	echo "$vals" | awk -v label="$label" -v cap="$cap" '
+	{ if ($1 < 0) old = 1; lb += $1; om += $2; nd += $3; if ($3 > nmax) nmax = $3
+	  el += $4; et += $5; tl += $6; tt += $7; n++ }
+	END {
+		if (old) exit
+		printf "lateness bound: %s: the late jobs are late by %.0f s a run in all, at least; ", label, lb / n
+		if (el <= 0 || lb <= 0) { printf "EDF has no late jobs or the bound is 0\n"; exit }
+		em = et / el; need = lb / (2 * em)
+		printf "late by at most 2x EDF'"'"'s mean (2 x %.0f s) needs at least %.1f late jobs a run (%.2f %% of %.1f deadlines); ", em, need / n, 100 * need / nd, nd / n
+		printf "triage has %.1f, late by %.0f s on average (over the jobs that arrive in the window)\n", tl / n, tl ? tt / tl : 0
+		if (cap == "") exit
+		most = nmax * n * (om / n + cap) / 100
+		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %.0f deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, lb / most
+		if (lb / most > 2 * em)
+			printf "more than 2x EDF'"'"'s %.0f s: the two targets cannot both be met (proven)\n", em
+		else
+			printf "not more than 2x EDF'"'"'s %.0f s: the bound does not rule the lateness target out\n", em
+	}' | tee -a "$OUT/targets.txt"
+}
+
 # sim_plot INFILE PREFIX VAR=VALUE...: bench/plot-metric.gp to PREFIX.png
 # and PREFIX.svg (gnuplot variables, see the script); never fails.
 sim_plot() {

@@ -108,16 +108,24 @@ START_TEST(late_alone_counts_on_its_own)
 }
 END_TEST
 
-/* The larger of the two counts, not their sum: two 4 s jobs due at 6 on
- * one unit leave one job late over [6, 8); one of them also cannot end
- * before 9 alone, so one job is late over [6, 9): 3, not 2 + 3. */
-START_TEST(larger_of_the_counts)
+/* A job late alone holds at most its whole work of the backlog, not the
+ * job it is: two 4 s jobs due at 6 on one unit leave one job late over
+ * [6, 8); when one of them cannot end before 9 alone, that one is late
+ * over [6, 9) and holds the backlog of 2 itself: 3, not 2 + 3. */
+START_TEST(late_alone_jobs_hold_their_work)
 {
 	struct dl_oracle_job j[2] = {job(0, 6, 4), job(0, 6, 4)};
+	struct dl_oracle_job k[2] = {job(0, 6, 1), job(0, 6, 10)};
 
 	ck_assert_double_eq_tol(flat_bound(j, 2, 1), 2, 1e-9);
 	j[0].end_lb = 9;
 	ck_assert_double_eq_tol(flat_bound(j, 2, 1), 3, 1e-9);
+	/* a 1 s job that cannot end before 20 holds 1 of the backlog of 5 at
+	 * 6: the 10 s job is late too until the other 4 drain at 10, so 2 x 4
+	 * + 1 x 10 = 18, the best schedule's (the 10 s job ends at 10, the
+	 * other at 20); counting either alone gives 14 */
+	k[0].end_lb = 20;
+	ck_assert_double_eq_tol(flat_bound(k, 2, 1), 18, 1e-9);
 }
 END_TEST
 
@@ -257,7 +265,7 @@ int main(void)
 	tcase_add_test(tc, count_falls_as_the_backlog_drains);
 	tcase_add_test(tc, largest_jobs_hold_the_backlog);
 	tcase_add_test(tc, late_alone_counts_on_its_own);
-	tcase_add_test(tc, larger_of_the_counts);
+	tcase_add_test(tc, late_alone_jobs_hold_their_work);
 	tcase_add_test(tc, capacity_over_time);
 	tcase_add_test(tc, backlog_from_the_release);
 	tcase_add_test(tc, typed_resources_take_the_larger);

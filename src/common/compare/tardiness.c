@@ -7,7 +7,9 @@
  * those jobs, of C(s) plus their work released at or after s.  M only
  * changes when a deadline passes, so a max tree with range adds keeps it,
  * and between events the backlog falls at the capacity's rate: the count
- * of jobs it needs falls one by one, at times found in closed form.
+ * of jobs it needs falls one by one, at times found in closed form.  A job
+ * late alone leaves the ranks while its end alone is ahead (it is counted
+ * as one, its work taken off the backlog) and joins them after.
  */
 #include "common/compare/tardiness.h"
 
@@ -141,39 +143,31 @@ static uint32_t ranks_cover(const struct ranks *f, double x)
 	return c < f->present ? c + 1 : f->present;
 }
 
-/* Integral over [a, b) of max(late_alone, jobs covering the backlog), the
- * backlog being q at a and falling at u per second (b may be INFINITY
- * once nothing else changes: then the time after the backlog cannot
- * drain is not counted). */
+/* Integral over [a, b) of the jobs late alone plus the fewest other due
+ * jobs (those in f) covering what the late-alone jobs' whole work leaves
+ * of the backlog; q is that rest at a, falling at u per second (b may be
+ * INFINITY once nothing else changes: then the time after the backlog
+ * cannot drain is not counted). */
 static double integrate(const struct ranks *f, double a, double b, double q,
 			double u, uint32_t late_alone)
 {
 	uint32_t k = ranks_cover(f, q);
 	double total = 0, from = a;
 
-	while (k > late_alone && u > 0) {
+	while (k && u > 0) {
 		double at = a + (q - ranks_top(f, k - 1)) / u;
 
 		if (at >= b)
 			break;
 		if (at > from) {
-			total += k * (at - from);
+			total += (late_alone + k) * (at - from);
 			from = at;
 		}
 		k--;
 	}
-	if (k < late_alone)
-		k = late_alone;
 	if (isfinite(b) && b > from)
-		total += k * (b - from);
+		total += (late_alone + k) * (b - from);
 	return total;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
 }
 
 struct keyed {
@@ -208,9 +202,9 @@ static bool late_alone(const struct dl_oracle_job *j)
 
 /* Scratch of one sweep, sized for the counted jobs. */
 struct sweep {
-	uint32_t n;        /* counted jobs */
-	struct keyed *due; /* by deadline */
-	double *ends;      /* ends alone of the jobs late alone, sorted */
+	uint32_t n;         /* counted jobs */
+	struct keyed *due;  /* by deadline */
+	struct keyed *ends; /* ends alone of the jobs late alone, sorted */
 	uint32_t nends;
 	struct keyed *byrel; /* by release */
 	struct keyed *bywork;
@@ -226,7 +220,7 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			     const struct supply *s, uint32_t r)
 {
 	uint32_t nr = 0, di = 0, ei = 0, late = 0;
-	double lb = 0, t;
+	double lb = 0, late_work = 0, t;
 
 	for (uint32_t i = 0; i < w->n; i++) {
 		uint32_t j = w->due[i].job;
@@ -281,16 +275,27 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 				 w->rellast[j], wk);
 			tree_activate(&w->tree, w->relpos[j],
 				      cum_at(s, jobs[j].release));
-			ranks_insert(&w->ranks, w->rank[j], wk);
+			/* a job late alone holds at most its whole work of
+			 * the backlog; the others are counted by rank */
+			if (late_alone(&jobs[j]))
+				late_work += wk;
+			else
+				ranks_insert(&w->ranks, w->rank[j], wk);
 		}
-		while (ei < w->nends && w->ends[ei] <= t) {
-			ei++;
+		while (ei < w->nends && w->ends[ei].key <= t) {
+			uint32_t j = w->ends[ei++].job;
+			double wk = work_on(&jobs[j], r);
+
 			late--;
+			if (wk > 0) {
+				late_work -= wk;
+				ranks_insert(&w->ranks, w->rank[j], wk);
+			}
 		}
 		if (di < w->n)
 			next = w->due[di].key;
-		if (ei < w->nends && w->ends[ei] < next)
-			next = w->ends[ei];
+		if (ei < w->nends && w->ends[ei].key < next)
+			next = w->ends[ei].key;
 		k = step_of(s, t);
 		if (t < s->t[0]) {
 			if (s->t[0] < next)
@@ -304,7 +309,7 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			q = 0;
 		if (!isfinite(next) && !q)
 			break;
-		lb += integrate(&w->ranks, t, next, q, u, late);
+		lb += integrate(&w->ranks, t, next, q - late_work, u, late);
 		if (!isfinite(next))
 			break;
 		t = next;
@@ -377,11 +382,13 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 			continue;
 		w.due[w.n].key = jobs[i].deadline;
 		w.due[w.n++].job = i;
-		if (late_alone(&jobs[i]))
-			w.ends[w.nends++] = jobs[i].end_lb;
+		if (late_alone(&jobs[i])) {
+			w.ends[w.nends].key = jobs[i].end_lb;
+			w.ends[w.nends++].job = i;
+		}
 	}
 	qsort(w.due, w.n, sizeof(*w.due), cmp_keyed);
-	qsort(w.ends, w.nends, sizeof(*w.ends), cmp_double);
+	qsort(w.ends, w.nends, sizeof(*w.ends), cmp_keyed);
 	s.t = cap->t;
 	s.n = cap->nsteps;
 	for (uint32_t r = 0; r < cap->nres; r++) {

@@ -6,19 +6,21 @@
  * resource at the shortest task lengths, the capacity over time, and each
  * job's proven earliest end alone (end_lb, alone.h).  A schedule's total
  * lateness is the integral over time of the number of jobs past their
- * deadline and not yet done.  At any time t that number is at least each
- * of:
- *   - the jobs due by t whose earliest end alone is after t;
- *   - the fewest jobs due by t that can hold the work those jobs still
- *     have at t.  That work is at least the backlog of a fluid machine with
- *     the resource's capacity serving only them, each from its release:
- *     max over s of (their work released at or after s - the capacity of
- *     [s, t]).  A job holds at most its own work, so at least as many jobs
- *     are left as the fewest of the largest whose work covers the backlog.
- * Both hold in every schedule the oracle bounds (its relaxation drops task
- * widths and the map-reduce order; jobs not counted only take capacity),
- * so the integral of the larger one is a lower bound.  Each resource gives
- * one; the largest is kept.
+ * deadline and not yet done.  At any time t that number is at least:
+ *   - the jobs due by t whose earliest end alone is after t ("late
+ *     alone"), plus
+ *   - the fewest other jobs due by t that can hold what the late-alone
+ *     jobs leave of the work all due jobs still have at t.  That work is
+ *     at least the backlog of a fluid machine with the resource's capacity
+ *     serving only the due jobs, each from its release: max over s of
+ *     (their work released at or after s - the capacity of [s, t]).  A job
+ *     holds at most its own work, so the late-alone jobs hold at most
+ *     theirs, and the rest needs at least the fewest of the largest other
+ *     jobs whose work covers it.
+ * This holds in every schedule the oracle bounds (its relaxation drops
+ * task widths and the map-reduce order; jobs not counted only take
+ * capacity), so its integral is a lower bound.  Each resource gives one;
+ * the largest is kept.
  *
  * What it proves: in any schedule that misses m of the counted deadlines,
  * the late jobs are late by at least bound / m on average.
