@@ -342,6 +342,27 @@ START_TEST(test_bootstrap_spread)
 }
 END_TEST
 
+/* The step of a series holding x: before the first breakpoint, on one,
+ * between two, after the last; degenerate inputs give 0. */
+START_TEST(test_last_at_or_before)
+{
+	static const double t[5] = {0, 10, 10, 20, 35};
+
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, -1), 0);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 0), 0);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 9.99), 0);
+	/* equal breakpoints: the last of them */
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 10), 2);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 19), 2);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 20), 3);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, 1e9), 4);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 1, 50), 0);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 0, 50), 0);
+	ck_assert_uint_eq(dl_last_at_or_before(NULL, 5, 50), 0);
+	ck_assert_uint_eq(dl_last_at_or_before(t, 5, NAN), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -360,6 +381,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bootstrap_spread);
 	tcase_add_test(tc, test_groups_mean);
 	tcase_add_test(tc, test_weighted_quantile_sorted);
+	tcase_add_test(tc, test_last_at_or_before);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -108,19 +108,7 @@ void dl_alone_supply_free(struct dl_alone_supply *s)
 /* the step holding x: the last k with t[k] <= x, 0 before t[0] */
 static uint32_t step_of(const struct dl_alone_supply *s, double x)
 {
-	uint32_t lo = 0, hi = s->nsteps;
-
-	if (x < s->t[0])
-		return 0;
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return dl_last_at_or_before(s->t, s->nsteps, x);
 }
 
 /* the first step k >= from whose count exceeds m (tree node v covers

@@ -150,18 +150,10 @@ static double integral_to(const struct dl_oracle_capacity *c,
 			  const double *prefix, uint32_t r, double x)
 {
 	const double *u = c->units + (size_t) r * c->nsteps;
-	uint32_t lo = 0, hi = c->nsteps;
+	uint32_t lo = dl_last_at_or_before(c->t, c->nsteps, x);
 
 	if (x <= c->t[0])
 		return (u[0] > 0 ? u[0] : 0) * (x - c->t[0]);
-	while (hi - lo > 1) { /* last k with t[k] <= x */
-		uint32_t mid = (lo + hi) / 2;
-
-		if (c->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
 	return prefix[(size_t) r * c->nsteps + lo] +
 	       (u[lo] > 0 ? u[lo] : 0) * (x - c->t[lo]);
 }
@@ -170,19 +162,9 @@ static double integral_to(const struct dl_oracle_capacity *c,
 static double units_at(const struct dl_oracle_capacity *c, uint32_t r, double x)
 {
 	const double *u = c->units + (size_t) r * c->nsteps;
-	uint32_t lo = 0, hi = c->nsteps;
+	uint32_t k = dl_last_at_or_before(c->t, c->nsteps, x);
 
-	if (x < c->t[0])
-		return u[0] > 0 ? u[0] : 0;
-	while (hi - lo > 1) { /* last k with t[k] <= x */
-		uint32_t mid = (lo + hi) / 2;
-
-		if (c->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return u[lo] > 0 ? u[lo] : 0;
+	return u[k] > 0 ? u[k] : 0;
 }
 
 struct incl {

@@ -12,6 +12,7 @@
  * as one, its work taken off the backlog) and joins them after.
  */
 #include "common/compare/tardiness.h"
+#include "common/estimate/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,17 +37,7 @@ static double units_of(const struct supply *s, uint32_t k)
 /* The step holding x: the largest k with t[k] <= x, 0 before t[0]. */
 static uint32_t step_of(const struct supply *s, double x)
 {
-	uint32_t lo = 0, hi = s->n;
-
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return dl_last_at_or_before(s->t, s->n, x);
 }
 
 static double cum_at(const struct supply *s, double x)

@@ -20,6 +20,23 @@ void dl_sort_doubles(double *x, size_t n)
 		qsort(x, n, sizeof(*x), cmp_double);
 }
 
+uint32_t dl_last_at_or_before(const double *sorted, uint32_t n, double x)
+{
+	uint32_t lo = 0, hi = n;
+
+	if (!sorted || !n || !(x >= sorted[0]))
+		return 0;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 double dl_quantile_sorted(const double *sorted, size_t n, double q)
 {
 	double h, frac;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Quantile q in [0,1] of n values sorted ascending, by linear interpolation
  * between order statistics (Hyndman & Fan type 7, R's default):
@@ -21,6 +22,11 @@ double dl_quantile(const double *x, size_t n, double q, double *scratch);
 
 /* Sort doubles ascending in place (NaN must not be present). */
 void dl_sort_doubles(double *x, size_t n);
+
+/* The index of the last of n ascending values that is <= x: the step of a
+ * piecewise-constant series with breakpoints sorted[] that holds x.  0 when
+ * x is before sorted[0], or n is 0. */
+uint32_t dl_last_at_or_before(const double *sorted, uint32_t n, double x);
 
 /* Quantile p in (0,1) of the standard normal (Acklam's rational
  * approximation refined by one Halley step; |error| < 1e-12).  NAN outside

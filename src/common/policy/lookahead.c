@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/estimate/stats.h"
 #include "common/policy/capacity.h"
 #include "common/policy/reserve.h"
 
@@ -1393,19 +1394,13 @@ double dl_la_supply(const struct dl_lookahead *la, uint32_t partition, double t)
 		return 0;
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		const double *ts = la->sup_t + la->sup_off[k];
-		uint32_t lo = 0, hi = la->sup_n[k];
+		uint32_t lo;
 
-		if (!hi || !dl_capclass_serves(&la->cap.cls[k], partition))
+		if (!la->sup_n[k] ||
+		    !dl_capclass_serves(&la->cap.cls[k], partition))
 			continue;
 		/* the last change at or before t */
-		while (hi - lo > 1) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (ts[mid] <= t)
-				lo = mid;
-			else
-				hi = mid;
-		}
+		lo = dl_last_at_or_before(ts, la->sup_n[k], t);
 		sum += la->sup_cum[la->sup_off[k] + lo] +
 		       la->sup_rate[la->sup_off[k] + lo] * (t - ts[lo]);
 	}
