@@ -2,7 +2,9 @@
  * stats.h - small statistics shared by the task-length predictors, the
  * estimator daemon and the accuracy benchmark: quantiles of a sample, moments
  * of log durations, Student-t quantiles, a least-squares line and relative
- * errors.  One implementation of each formula.
+ * errors; and the search for the step of a sorted series holding a value,
+ * which the capacity series of the planner and the bounds share.  One
+ * implementation of each.
  */
 #ifndef DL_STATS_H
 #define DL_STATS_H
