@@ -22,8 +22,8 @@
  * capacity), so its integral is a lower bound.  Each resource gives one;
  * the largest is kept.
  *
- * What it proves: in any schedule that misses m of the counted deadlines,
- * the late jobs are late by at least bound / m on average.
+ * What it proves: in any schedule that runs every job to its end, m late
+ * jobs among the counted ones are late by at least bound / m on average.
  */
 #ifndef DL_TARDINESS_H
 #define DL_TARDINESS_H
