@@ -145,9 +145,24 @@ static int64_t augment(struct graph *g, uint32_t s, uint32_t t, int64_t want,
 	return total;
 }
 
-/* Integral of resource r's units from -inf-anchored t[0] to x. */
-static double integral_to(const struct dl_oracle_capacity *c,
-			  const double *prefix, uint32_t r, double x)
+void dl_oracle_capacity_prefix(const struct dl_oracle_capacity *c,
+			       double *prefix)
+{
+	for (uint32_t r = 0; r < c->nres; r++) {
+		const double *u = c->units + (size_t) r * c->nsteps;
+		double acc = 0;
+
+		for (uint32_t k = 0; k < c->nsteps; k++) {
+			prefix[(size_t) r * c->nsteps + k] = acc;
+			if (k + 1 < c->nsteps)
+				acc += (u[k] > 0 ? u[k] : 0) *
+				       (c->t[k + 1] - c->t[k]);
+		}
+	}
+}
+
+double dl_oracle_integral_to(const struct dl_oracle_capacity *c,
+			     const double *prefix, uint32_t r, double x)
 {
 	const double *u = c->units + (size_t) r * c->nsteps;
 	uint32_t lo = dl_last_at_or_before(c->t, c->nsteps, x);
@@ -158,8 +173,8 @@ static double integral_to(const struct dl_oracle_capacity *c,
 	       (u[lo] > 0 ? u[lo] : 0) * (x - c->t[lo]);
 }
 
-/* Units of resource r at time x (the step holding x). */
-static double units_at(const struct dl_oracle_capacity *c, uint32_t r, double x)
+double dl_oracle_units_at(const struct dl_oracle_capacity *c, uint32_t r,
+			  double x)
 {
 	const double *u = c->units + (size_t) r * c->nsteps;
 	uint32_t k = dl_last_at_or_before(c->t, c->nsteps, x);
@@ -506,12 +521,14 @@ static int solve(const struct dl_oracle_job *jobs, const struct incl *in,
 		for (uint32_t r = 0; r < R; r++) {
 			double c =
 				rx->tasks
-					? units_at(cap, r,
-						   rx->first + k * rx->spacing)
-					: integral_to(cap, rx->prefix, r,
-						      bp[k + 1]) -
-						  integral_to(cap, rx->prefix,
-							      r, bp[k]);
+					? dl_oracle_units_at(
+						  cap, r,
+						  rx->first + k * rx->spacing)
+					: dl_oracle_integral_to(cap, rx->prefix,
+								r, bp[k + 1]) -
+						  dl_oracle_integral_to(
+							  cap, rx->prefix, r,
+							  bp[k]);
 			int64_t ci = (int64_t) ceil(c * SCALE - 1e-6);
 
 			if (ci > 0 && add_edge(g, 5 * n + k * R + r, T, ci))
@@ -801,18 +818,7 @@ int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		}
 		ni++;
 	}
-	/* cumulative capacity at each step start, per resource */
-	for (uint32_t r = 0; r < R; r++) {
-		const double *u = cap->units + (size_t) r * cap->nsteps;
-		double acc = 0;
-
-		for (uint32_t k = 0; k < cap->nsteps; k++) {
-			prefix[(size_t) r * cap->nsteps + k] = acc;
-			if (k + 1 < cap->nsteps)
-				acc += (u[k] > 0 ? u[k] : 0) *
-				       (cap->t[k + 1] - cap->t[k]);
-		}
-	}
+	dl_oracle_capacity_prefix(cap, prefix);
 	{
 		struct relax rx = {.tasks = false, .prefix = prefix};
 

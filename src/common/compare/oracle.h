@@ -104,6 +104,18 @@ int dl_oracle_check_input(const struct dl_oracle_job *jobs, uint32_t njobs,
 			  const struct dl_oracle_capacity *cap, char *err,
 			  size_t errlen);
 
+/* The capacity over time, shared by the bounds: its units are taken as 0
+ * where negative.  prefix (nres x nsteps) gets each resource's integral from
+ * t[0] to each step's start; dl_oracle_integral_to gives it at any x
+ * (negative before t[0]), dl_oracle_units_at the units of the step holding
+ * x. */
+void dl_oracle_capacity_prefix(const struct dl_oracle_capacity *c,
+			       double *prefix);
+double dl_oracle_integral_to(const struct dl_oracle_capacity *c,
+			     const double *prefix, uint32_t r, double x);
+double dl_oracle_units_at(const struct dl_oracle_capacity *c, uint32_t r,
+			  double x);
+
 /* Compute the bound.  Returns 0, EINVAL (NULL, NaN, negative or
  * inconsistent inputs, with a message in err) or ENOMEM. */
 int dl_oracle_bound(const struct dl_oracle_job *jobs, uint32_t njobs,

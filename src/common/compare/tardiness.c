@@ -3,13 +3,13 @@
  * model and why it is a bound): one sweep over time per resource.
  *
  * The fluid backlog at t of the jobs due by t is max(0, M - C(t)), where
- * C is the cumulative capacity and M the largest, over the releases s of
- * those jobs, of C(s) plus their work released at or after s.  M only
- * changes when a deadline passes, so a max tree with range adds keeps it,
- * and between events the backlog falls at the capacity's rate: the count
- * of jobs it needs falls one by one, at times found in closed form.  A job
- * late alone leaves the ranks while its end alone is ahead (it is counted
- * as one, its work taken off the backlog) and joins them after.
+ * C is the cumulative capacity (the oracle's, dl_oracle_integral_to) and M the
+ * largest, over the releases s of those jobs, of C(s) plus their work released
+ * at or after s.  M only changes when a deadline passes, so a max tree with
+ * range adds keeps it, and between events the backlog falls at the capacity's
+ * rate: the count of jobs it needs falls one by one, at times found in closed
+ * form.  A job late alone leaves the ranks while its end alone is ahead (it is
+ * counted as one, its work taken off the backlog) and joins them after.
  */
 #include "common/compare/tardiness.h"
 #include "common/estimate/stats.h"
@@ -20,34 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The capacity of one resource and its integral from t[0]. */
-struct supply {
-	const double *t;
-	const double *units;
-	uint32_t n;
-	double *cum; /* cum[k]: capacity of [t[0], t[k]) */
-};
-
-static double units_of(const struct supply *s, uint32_t k)
-{
-	return s->units[k] > 0 ? s->units[k] : 0;
-}
-
-/* The step holding x: the largest k with t[k] <= x, 0 before t[0]. */
-static uint32_t step_of(const struct supply *s, double x)
-{
-	return dl_last_at_or_before(s->t, s->n, x);
-}
-
-static double cum_at(const struct supply *s, double x)
-{
-	uint32_t k = step_of(s, x);
-
-	if (x < s->t[0])
-		return units_of(s, 0) * (x - s->t[0]);
-	return s->cum[k] + units_of(s, k) * (x - s->t[k]);
-}
 
 /* Max over the leaves (the releases, in order) with adds over ranges;
  * a leaf not yet due is -INFINITY, which adds leave as it is. */
@@ -208,7 +180,8 @@ struct sweep {
 
 /* The bound for resource r. */
 static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
-			     const struct supply *s, uint32_t r)
+			     const struct dl_oracle_capacity *cap,
+			     const double *prefix, uint32_t r)
 {
 	uint32_t nr = 0, di = 0, ei = 0, late = 0;
 	double lb = 0, late_work = 0, t;
@@ -265,7 +238,8 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			tree_add(&w->tree, 1, 0, w->tree.leaves - 1,
 				 w->rellast[j], wk);
 			tree_activate(&w->tree, w->relpos[j],
-				      cum_at(s, jobs[j].release));
+				      dl_oracle_integral_to(cap, prefix, r,
+							    jobs[j].release));
 			/* a job late alone holds at most its whole work of
 			 * the backlog; the others are counted by rank */
 			if (late_alone(&jobs[j]))
@@ -287,15 +261,16 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			next = w->due[di].key;
 		if (ei < w->nends && w->ends[ei].key < next)
 			next = w->ends[ei].key;
-		k = step_of(s, t);
-		if (t < s->t[0]) {
-			if (s->t[0] < next)
-				next = s->t[0];
-		} else if (k + 1 < s->n && s->t[k + 1] < next) {
-			next = s->t[k + 1];
+		/* the capacity's next step */
+		k = dl_last_at_or_before(cap->t, cap->nsteps, t);
+		if (t < cap->t[0]) {
+			if (cap->t[0] < next)
+				next = cap->t[0];
+		} else if (k + 1 < cap->nsteps && cap->t[k + 1] < next) {
+			next = cap->t[k + 1];
 		}
-		u = t < s->t[0] ? units_of(s, 0) : units_of(s, k);
-		q = w->tree.mx[1] - cum_at(s, t);
+		u = dl_oracle_units_at(cap, r, t);
+		q = w->tree.mx[1] - dl_oracle_integral_to(cap, prefix, r, t);
 		if (!(q > 0))
 			q = 0;
 		if (!isfinite(next) && !q)
@@ -328,7 +303,7 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		       char *err, size_t errlen)
 {
 	struct sweep w;
-	struct supply s;
+	double *prefix;
 	uint32_t leaves = 1;
 	int rc;
 
@@ -347,7 +322,7 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		return 0;
 	while (leaves < w.n)
 		leaves *= 2;
-	s.cum = malloc(cap->nsteps * sizeof(*s.cum));
+	prefix = malloc((size_t) cap->nres * cap->nsteps * sizeof(*prefix));
 	w.due = malloc(w.n * sizeof(*w.due));
 	w.ends = malloc(w.n * sizeof(*w.ends));
 	w.byrel = malloc(w.n * sizeof(*w.byrel));
@@ -359,11 +334,11 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 	w.tree.add = malloc(2 * (size_t) leaves * sizeof(*w.tree.add));
 	w.ranks.cnt = malloc((w.n + 1) * sizeof(*w.ranks.cnt));
 	w.ranks.sum = malloc((w.n + 1) * sizeof(*w.ranks.sum));
-	if (!s.cum || !w.due || !w.ends || !w.byrel || !w.bywork || !w.relpos ||
-	    !w.rellast || !w.rank || !w.tree.mx || !w.tree.add ||
+	if (!prefix || !w.due || !w.ends || !w.byrel || !w.bywork ||
+	    !w.relpos || !w.rellast || !w.rank || !w.tree.mx || !w.tree.add ||
 	    !w.ranks.cnt || !w.ranks.sum) {
 		snprintf(err, err ? errlen : 0, "out of memory");
-		free(s.cum);
+		free(prefix);
 		sweep_free(&w);
 		return ENOMEM;
 	}
@@ -380,21 +355,15 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 	}
 	qsort(w.due, w.n, sizeof(*w.due), cmp_keyed);
 	qsort(w.ends, w.nends, sizeof(*w.ends), cmp_keyed);
-	s.t = cap->t;
-	s.n = cap->nsteps;
+	dl_oracle_capacity_prefix(cap, prefix);
 	for (uint32_t r = 0; r < cap->nres; r++) {
 		double b;
 
-		s.units = cap->units + (size_t) r * cap->nsteps;
-		s.cum[0] = 0;
-		for (uint32_t k = 1; k < s.n; k++)
-			s.cum[k] = s.cum[k - 1] +
-				   units_of(&s, k - 1) * (s.t[k] - s.t[k - 1]);
-		b = sweep_resource(jobs, &w, &s, r);
+		b = sweep_resource(jobs, &w, cap, prefix, r);
 		if (b > *lb)
 			*lb = b;
 	}
-	free(s.cum);
+	free(prefix);
 	sweep_free(&w);
 	return 0;
 }
