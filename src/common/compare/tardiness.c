@@ -10,6 +10,11 @@
  * rate: the count of jobs it needs falls one by one, at times found in closed
  * form.  A job late alone leaves the ranks while its end alone is ahead (it is
  * counted as one, its work taken off the backlog) and joins them after.
+ *
+ * The backlog of one window (released at or after s) can only be held by
+ * that window's jobs, so each event also scans the windows nearest t, from
+ * the latest release back, with a second set of ranks, and integrates the
+ * window that needs the most jobs when that gives more.
  */
 #include "common/compare/tardiness.h"
 #include "common/estimate/stats.h"
@@ -57,17 +62,71 @@ static void tree_activate(struct maxtree *m, uint32_t leaf, double base)
 			      m->add[node];
 }
 
-/* The due jobs' work by rank (largest first): counts and sums. */
+/* The largest leaf value over leaves 0..last. */
+static double tree_max_to(const struct maxtree *m, uint32_t node, uint32_t lo,
+			  uint32_t hi, uint32_t last)
+{
+	uint32_t mid;
+
+	if (lo > last)
+		return -INFINITY;
+	if (hi <= last)
+		return m->mx[node];
+	mid = lo + (hi - lo) / 2;
+	return fmax(tree_max_to(m, 2 * node, lo, mid, last),
+		    tree_max_to(m, 2 * node + 1, mid + 1, hi, last)) +
+	       m->add[node];
+}
+
+static double tree_leaf(const struct maxtree *m, uint32_t leaf)
+{
+	uint32_t node = m->leaves + leaf;
+	double v = m->mx[node];
+
+	for (node /= 2; node; node /= 2)
+		v += m->add[node];
+	return v;
+}
+
+/* The due jobs' work by rank (largest first): counts and sums.  With stamps
+ * a node is empty unless stamped in the current epoch, so clearing the
+ * window's ranks costs nothing. */
 struct ranks {
 	uint32_t n, top; /* top: highest power of two <= n */
 	uint32_t *cnt;
 	double *sum;
 	uint32_t present;
+	uint32_t *stamp; /* NULL: never cleared */
+	uint32_t epoch;
 };
+
+static uint32_t rk_cnt(const struct ranks *f, uint32_t i)
+{
+	return !f->stamp || f->stamp[i] == f->epoch ? f->cnt[i] : 0;
+}
+
+static double rk_sum(const struct ranks *f, uint32_t i)
+{
+	return !f->stamp || f->stamp[i] == f->epoch ? f->sum[i] : 0;
+}
+
+static void ranks_clear(struct ranks *f)
+{
+	f->present = 0;
+	if (++f->epoch == 0) { /* wrapped: no stale stamp may match */
+		memset(f->stamp, 0, (f->n + 1) * sizeof(*f->stamp));
+		f->epoch = 1;
+	}
+}
 
 static void ranks_insert(struct ranks *f, uint32_t rank, double work)
 {
 	for (uint32_t i = rank + 1; i <= f->n; i += i & -i) {
+		if (f->stamp && f->stamp[i] != f->epoch) {
+			f->stamp[i] = f->epoch;
+			f->cnt[i] = 0;
+			f->sum[i] = 0;
+		}
 		f->cnt[i]++;
 		f->sum[i] += work;
 	}
@@ -81,10 +140,10 @@ static double ranks_top(const struct ranks *f, uint32_t m)
 	double acc = 0;
 
 	for (uint32_t step = f->top; step; step >>= 1)
-		if (pos + step <= f->n && f->cnt[pos + step] <= m) {
+		if (pos + step <= f->n && rk_cnt(f, pos + step) <= m) {
 			pos += step;
-			m -= f->cnt[pos];
-			acc += f->sum[pos];
+			m -= rk_cnt(f, pos);
+			acc += rk_sum(f, pos);
 		}
 	return acc;
 }
@@ -98,10 +157,10 @@ static uint32_t ranks_cover(const struct ranks *f, double x)
 	if (x <= 0)
 		return 0;
 	for (uint32_t step = f->top; step; step >>= 1)
-		if (pos + step <= f->n && acc + f->sum[pos + step] < x) {
+		if (pos + step <= f->n && acc + rk_sum(f, pos + step) < x) {
 			pos += step;
-			acc += f->sum[pos];
-			c += f->cnt[pos];
+			acc += rk_sum(f, pos);
+			c += rk_cnt(f, pos);
 		}
 	return c < f->present ? c + 1 : f->present;
 }
@@ -174,9 +233,92 @@ struct sweep {
 	uint32_t *relpos;  /* job -> its leaf */
 	uint32_t *rellast; /* job -> last leaf with its release */
 	uint32_t *rank;    /* job -> its rank by work */
+	uint8_t *state;    /* job -> enum due_state */
 	struct maxtree tree;
-	struct ranks ranks;
+	struct ranks ranks, window;
 };
+
+enum due_state { NOT_DUE, DUE_LATE_ALONE, DUE_RANKED };
+
+/* How many releases back from the latest a sweep event scans for windows:
+ * it bounds an event's cost; a window further back holds about every due
+ * job, which the whole set's count already gives. */
+#define WINDOW_SCAN 4096
+
+/* Among the windows (jobs released at or after the release of a leaf) with
+ * a backlog at t, the one whose ranked jobs need the most of them to hold
+ * what its late-alone jobs leave: its first leaf into *from and that rest
+ * into *x; returns the count (0: none needs any).  ct is C(t). */
+static uint32_t best_window(const struct dl_oracle_job *jobs, struct sweep *w,
+			    uint32_t nr, double ct, uint32_t r, uint32_t *from,
+			    double *x)
+{
+	uint32_t best = 0, i = nr;
+	double late_work = 0;
+
+	*x = 0;
+	*from = nr;
+	ranks_clear(&w->window);
+	while (i > 0 && nr - i < WINDOW_SCAN &&
+	       tree_max_to(&w->tree, 1, 0, w->tree.leaves - 1, i - 1) > ct) {
+		uint32_t g = i - 1;
+		double v = -INFINITY;
+
+		while (g > 0 && w->byrel[g - 1].key == w->byrel[i - 1].key)
+			g--;
+		for (uint32_t k = g; k < i; k++) {
+			uint32_t j = w->byrel[k].job;
+
+			if (w->state[j] == DUE_LATE_ALONE)
+				late_work += work_on(&jobs[j], r);
+			else if (w->state[j] == DUE_RANKED)
+				ranks_insert(&w->window, w->rank[j],
+					     work_on(&jobs[j], r));
+			if (w->state[j] != NOT_DUE)
+				v = fmax(v, tree_leaf(&w->tree, k));
+		}
+		if (isfinite(v)) {
+			double q = v - ct - late_work;
+			uint32_t c = ranks_cover(&w->window, q);
+
+			if (c > best || (c == best && c && q > *x)) {
+				best = c;
+				*x = q;
+				*from = g;
+			}
+		}
+		i = g;
+	}
+	return best;
+}
+
+/* The window's ranks hold the ranked jobs of leaves from..nr-1. */
+static void window_fill(const struct dl_oracle_job *jobs, struct sweep *w,
+			uint32_t nr, uint32_t from, uint32_t r)
+{
+	ranks_clear(&w->window);
+	for (uint32_t i = from; i < nr; i++) {
+		uint32_t j = w->byrel[i].job;
+
+		if (w->state[j] == DUE_RANKED)
+			ranks_insert(&w->window, w->rank[j],
+				     work_on(&jobs[j], r));
+	}
+}
+
+/* The integral over [a, b) with the best window's count (0 if none). */
+static double window_integral(const struct dl_oracle_job *jobs, struct sweep *w,
+			      uint32_t nr, double a, double b, double u,
+			      uint32_t r, uint32_t late, double ct)
+{
+	uint32_t from;
+	double x;
+
+	if (!best_window(jobs, w, nr, ct, r, &from, &x))
+		return 0;
+	window_fill(jobs, w, nr, from, r);
+	return integrate(&w->window, a, b, x, u, late);
+}
 
 /* The bound for resource r. */
 static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
@@ -198,6 +340,8 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			nr++;
 		}
 	}
+	for (uint32_t i = 0; i < nr; i++)
+		w->state[w->byrel[i].job] = NOT_DUE;
 	qsort(w->byrel, nr, sizeof(*w->byrel), cmp_keyed);
 	qsort(w->bywork, nr, sizeof(*w->bywork), cmp_keyed);
 	for (uint32_t i = 0; i < nr; i++) {
@@ -221,6 +365,10 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 		w->ranks.top *= 2;
 	memset(w->ranks.cnt, 0, (nr + 1) * sizeof(*w->ranks.cnt));
 	memset(w->ranks.sum, 0, (nr + 1) * sizeof(*w->ranks.sum));
+	w->window.n = nr;
+	w->window.top = w->ranks.top;
+	memset(w->window.stamp, 0, (nr + 1) * sizeof(*w->window.stamp));
+	w->window.epoch = 0;
 
 	t = w->due[0].key;
 	for (;;) {
@@ -242,10 +390,13 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 							    jobs[j].release));
 			/* a job late alone holds at most its whole work of
 			 * the backlog; the others are counted by rank */
-			if (late_alone(&jobs[j]))
+			if (late_alone(&jobs[j])) {
 				late_work += wk;
-			else
+				w->state[j] = DUE_LATE_ALONE;
+			} else {
 				ranks_insert(&w->ranks, w->rank[j], wk);
+				w->state[j] = DUE_RANKED;
+			}
 		}
 		while (ei < w->nends && w->ends[ei].key <= t) {
 			uint32_t j = w->ends[ei++].job;
@@ -255,6 +406,7 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			if (wk > 0) {
 				late_work -= wk;
 				ranks_insert(&w->ranks, w->rank[j], wk);
+				w->state[j] = DUE_RANKED;
 			}
 		}
 		if (di < w->n)
@@ -275,7 +427,13 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			q = 0;
 		if (!isfinite(next) && !q)
 			break;
-		lb += integrate(&w->ranks, t, next, q - late_work, u, late);
+		lb += fmax(
+			integrate(&w->ranks, t, next, q - late_work, u, late),
+			q > 0 ? window_integral(jobs, w, nr, t, next, u, r,
+						late,
+						dl_oracle_integral_to(
+							cap, prefix, r, t))
+			      : 0);
 		if (!isfinite(next))
 			break;
 		t = next;
@@ -292,6 +450,10 @@ static void sweep_free(struct sweep *w)
 	free(w->relpos);
 	free(w->rellast);
 	free(w->rank);
+	free(w->state);
+	free(w->window.cnt);
+	free(w->window.sum);
+	free(w->window.stamp);
 	free(w->tree.mx);
 	free(w->tree.add);
 	free(w->ranks.cnt);
@@ -330,13 +492,18 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 	w.relpos = calloc(njobs, sizeof(*w.relpos));
 	w.rellast = calloc(njobs, sizeof(*w.rellast));
 	w.rank = calloc(njobs, sizeof(*w.rank));
+	w.state = calloc(njobs, sizeof(*w.state));
+	w.window.cnt = malloc((w.n + 1) * sizeof(*w.window.cnt));
+	w.window.sum = malloc((w.n + 1) * sizeof(*w.window.sum));
+	w.window.stamp = malloc((w.n + 1) * sizeof(*w.window.stamp));
 	w.tree.mx = malloc(2 * (size_t) leaves * sizeof(*w.tree.mx));
 	w.tree.add = malloc(2 * (size_t) leaves * sizeof(*w.tree.add));
 	w.ranks.cnt = malloc((w.n + 1) * sizeof(*w.ranks.cnt));
 	w.ranks.sum = malloc((w.n + 1) * sizeof(*w.ranks.sum));
 	if (!prefix || !w.due || !w.ends || !w.byrel || !w.bywork ||
 	    !w.relpos || !w.rellast || !w.rank || !w.tree.mx || !w.tree.add ||
-	    !w.ranks.cnt || !w.ranks.sum) {
+	    !w.ranks.cnt || !w.ranks.sum || !w.state || !w.window.cnt ||
+	    !w.window.sum || !w.window.stamp) {
 		snprintf(err, err ? errlen : 0, "out of memory");
 		free(prefix);
 		sweep_free(&w);

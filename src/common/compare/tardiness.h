@@ -16,7 +16,10 @@
  *     (their work released at or after s - the capacity of [s, t]).  A job
  *     holds at most its own work, so the late-alone jobs hold at most
  *     theirs, and the rest needs at least the fewest of the largest other
- *     jobs whose work covers it.
+ *     jobs whose work covers it.  The backlog of one window s alone can
+ *     only be held by the jobs released at or after s (none runs before
+ *     its release), so counting in a window can need more jobs; the
+ *     larger count is kept.
  * This holds in every schedule the oracle bounds (its relaxation drops
  * task widths and the map-reduce order; jobs not counted only take
  * capacity), so its integral is a lower bound.  Each resource gives one;
