@@ -237,7 +237,8 @@ sim_target() {
 # jobs are late by at least bound / m on average: the fewest late jobs at
 # which they can be within 2x EDF's mean.  CAP (points above the deadline
 # bound, or empty) is a deadline target's cap on the misses; the line says
-# whether that cap already rules the lateness target out.  Everything is
+# whether that cap already rules the lateness target out, and another
+# whether triage's own number of late jobs does.  Everything is
 # counted over the bound's set: the jobs with a deadline that arrive in the
 # window (summaries' arrived_*).
 sim_lateness_bound() {
@@ -268,6 +269,8 @@ sim_lateness_bound() {
 		em = et / el; need = lb / (2 * em)
 		printf "late by at most 2x EDF'"'"'s mean (2 x %.0f s) needs at least %.1f late jobs a run (%.2f %% of %.1f deadlines); ", em, need / n, 100 * need / nd, nd / n
 		printf "triage has %.1f, late by %.0f s on average (over the jobs that arrive in the window)\n", tl / n, tl ? tt / tl : 0
+		if (tl > 0 && tl < need)
+			printf "lateness bound: %s: a schedule with no more late jobs than triage (%.1f a run) has them late by at least %.0f s on average, more than 2x EDF'"'"'s %.0f s: out of reach at triage'"'"'s misses (proven)\n", label, tl / n, lb / tl, em
 		if (cap == "") exit
 		most = nmax * n * (om / n + cap) / 100
 		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %.0f deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, lb / most
