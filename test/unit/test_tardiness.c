@@ -164,9 +164,11 @@ START_TEST(backlog_held_by_its_window)
 				     job(100, 102, 2), job(100, 102, 2)};
 
 	ck_assert_double_eq_tol(flat_bound(j, 4, 1), 6, 1e-9);
-	/* A late alone past the window holds only its own work, the window's
-	 * late-alone jobs only theirs: C late alone (ends at 103 at best,
-	 * needing 3 s from 100) holds at most 2 s; B or D the other 2 s */
+	/* C late alone until 103 (its end alone set by hand) counts on its
+	 * own and holds at most its 2 s of the window's 4 s; one of B and D
+	 * holds the rest: 2 until 103, then 3 s left need two jobs until
+	 * 104, one until 106: 2 + 2 + 2 = 6, the best schedule's (B, C, D
+	 * 2 and 4 s late).  Not taking C's work off would give 7. */
 	j[2].end_lb = 103;
 	ck_assert_double_eq_tol(flat_bound(j, 4, 1), 6, 1e-9);
 }
