@@ -372,7 +372,7 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 
 	t = w->due[0].key;
 	for (;;) {
-		double next = INFINITY, q, u;
+		double next = INFINITY, q, u, ct;
 		uint32_t k;
 
 		while (di < w->n && w->due[di].key <= t) {
@@ -422,7 +422,8 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			next = cap->t[k + 1];
 		}
 		u = dl_oracle_units_at(cap, r, t);
-		q = w->tree.mx[1] - dl_oracle_integral_to(cap, prefix, r, t);
+		ct = dl_oracle_integral_to(cap, prefix, r, t);
+		q = w->tree.mx[1] - ct;
 		if (!(q > 0))
 			q = 0;
 		if (!isfinite(next) && !q)
@@ -430,9 +431,7 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 		lb += fmax(
 			integrate(&w->ranks, t, next, q - late_work, u, late),
 			q > 0 ? window_integral(jobs, w, nr, t, next, u, r,
-						late,
-						dl_oracle_integral_to(
-							cap, prefix, r, t))
+						late, ct)
 			      : 0);
 		if (!isfinite(next))
 			break;
