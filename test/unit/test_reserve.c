@@ -545,6 +545,60 @@ START_TEST(no_reserve_beside_a_late_job)
 }
 END_TEST
 
+/* A job given up keeps nothing of the reserve: job 2, 40 tasks of 100 s
+ * due in 50 s (lost even alone), is given up for job 3 (80 short tasks due
+ * in 100 s, which it would make late) and runs at most 8 wide on 10 CPUs
+ * with 0.2 reserved.  But where a job without a deadline waits for the
+ * same nodes, Slurm would start it on the 2 CPUs kept idle, so they are no
+ * reserve: the given-up job may take every CPU (40), still after job 3.
+ * So where the job waits in another partition on the same node, and not
+ * where it waits in a partition without that node. */
+START_TEST(given_up_job_beside_work_without_deadline)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20, 5);
+	const struct dl_plan_job *pj;
+	int other;
+
+	w_init(&w, 10, "0.2");
+	w_job(&w, 2, 40, 100, 50);
+	w_job(&w, 3, 80, 10, 100);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(pj->rank, 2);
+	ck_assert_uint_eq(pj->alloc, 8);
+	/* a partition "other" without batch's node */
+	other = dl_cluster_add_partition(&w.cl, "other");
+	ck_assert_int_eq(other, 1);
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 1), 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 8);
+	/* "other" on batch's node too */
+	ck_assert_int_eq(dl_partset_add(&w.cl.nodes[0].partitions, 1), 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 40);
+	dl_partset_free(&w.cl.other_waiting);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 8);
+	/* waiting in batch itself */
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(pj->alloc, 40);
+	/* the reserve off: the same either way */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0", NULL, 0),
+			 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 40);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 /* Nor where the reserve itself would cost a deadline.  10 CPUs, long
  * tasks may hold 8: A (40 x 100 s, due 500 s) keeps 9 wide, B (52 x
  * 100 s, due 1,000 s) its floor of 7 once A's tasks end; B's first 4 tasks
@@ -839,6 +893,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, short_tasks_take_it);
 	tcase_add_test(tc, no_history_one_slot);
 	tcase_add_test(tc, no_reserve_beside_a_late_job);
+	tcase_add_test(tc, given_up_job_beside_work_without_deadline);
 	tcase_add_test(tc, reserve_never_costs_a_deadline);
 	tcase_add_test(tc, typical_grain);
 	tcase_add_test(tc, unknown_job_leaves_the_reserve);

@@ -747,6 +747,70 @@ START_TEST(unplanned_arrival_is_slurms_newest)
 }
 END_TEST
 
+/* What each plan saw of work without deadlines waiting (partition 0). */
+static double waits_at[64];
+static bool waits_seen[64];
+static uint32_t nwaits;
+
+static struct dl_plan *note_waits(void *st, const struct sim_policy *self,
+				  struct sim_engine *eng,
+				  const struct dl_policy_input *in, char *err,
+				  size_t errlen)
+{
+	if (nwaits < 64) {
+		waits_at[nwaits] = in->now;
+		waits_seen[nwaits++] =
+			dl_partset_has(&in->cluster->other_waiting, 0);
+	}
+	(void) st;
+	(void) self;
+	(void) eng;
+	return dl_edf_plan(in, err, errlen);
+}
+
+static const struct sim_policy waits_policy = {
+	.name = "waits-test", .summary = "other_waiting", .plan = note_waits};
+
+/* The plans see where a job without a deadline waits to start, as the sched
+ * plugin's snapshot does (dl_cluster.other_waiting): D holds both CPUs from
+ * 1 to 21, N (no deadline) waits from 5 and runs from 21 to 26. */
+START_TEST(plans_see_work_without_deadline_waiting)
+{
+	const char *w = "{\"jobs\":["
+			"{\"arrival\":0,\"relative_deadline\":100,\"maps\":2,"
+			"\"map_lengths\":[20,20]},"
+			"{\"arrival\":5,\"maps\":1,\"map_lengths\":[5]}]}";
+	const char *two = "{\"nodes\":[{\"name\":\"n\",\"count\":2,"
+			  "\"cpus\":1}]}";
+	struct run r;
+	char err[256] = "";
+	uint32_t before = 0, during = 0, after = 0;
+
+	nwaits = 0;
+	load(&r, two, w);
+	start(&r, &waits_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 21, 1e-9);
+	for (uint32_t i = 0; i < nwaits; i++) {
+		if (waits_at[i] < 5) {
+			ck_assert(!waits_seen[i]);
+			before++;
+		} else if (waits_at[i] < 21) {
+			ck_assert_msg(waits_seen[i], "plan at %g", waits_at[i]);
+			during++;
+		} else {
+			ck_assert_msg(!waits_seen[i], "plan at %g",
+				      waits_at[i]);
+			after++;
+		}
+	}
+	ck_assert_uint_gt(before, 0);
+	ck_assert_uint_gt(during, 0);
+	ck_assert_uint_gt(after, 0);
+	done(&r);
+}
+END_TEST
+
 /* Slurm without the plugin (fifo) with batch_sched_delay: tasks start only
  * in Slurm's background pass, at most one per 3 s -- a new job at once when
  * the last pass is old, a freed CPU at the next pass.  A plugin policy (edf)
@@ -1423,6 +1487,7 @@ int main(void)
 	tcase_add_test(tc, task_overhead_holds_the_slot);
 	tcase_add_test(tc, task_overhead_drawn_per_task);
 	tcase_add_test(tc, unplanned_arrival_is_slurms_newest);
+	tcase_add_test(tc, plans_see_work_without_deadline_waiting);
 	tcase_add_test(tc, slurm_passes_follow_batch_sched_delay);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);

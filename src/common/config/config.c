@@ -154,8 +154,9 @@ const struct dl_option dl_options[] = {
 	 "yes",
 	 "triage: while a job competing for a partition is given up or late, "
 	 "yes frees only the feasible jobs with known task lengths from "
-	 "BlockingReserve (given-up jobs and phases of unknown length keep "
-	 "leaving it), no turns the partition's reserve off",
+	 "BlockingReserve (given-up jobs, unless work without deadlines "
+	 "waits for their nodes, and phases of unknown length keep leaving "
+	 "it), no turns the partition's reserve off",
 	 yes_no_names},
 	{"LookaheadStep", DL_OPT_DURATION, OFF(lookahead_step), 0.01, 60, "1",
 	 "time grid of the dispatcher simulation of triage and edf", NULL},

@@ -301,6 +301,7 @@ void dl_cluster_free(struct dl_cluster *cl)
 	for (uint32_t i = 0; i < cl->npartitions; i++)
 		free(cl->partitions[i]);
 	free(cl->partitions);
+	dl_partset_free(&cl->other_waiting);
 	memset(cl, 0, sizeof(*cl));
 }
 

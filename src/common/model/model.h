@@ -129,6 +129,10 @@ struct dl_cluster {
 	uint32_t nheld, capheld;
 	char **partitions; /* names; a job's partition indexes them */
 	uint32_t npartitions, cappartitions;
+	/* the partitions where a job without a deadline waits to start: it
+	 * takes whatever CPUs the plan leaves idle there, so capacity kept
+	 * free (triage's reserve, policy/reserve.h) goes to it */
+	struct dl_partset other_waiting;
 	/* the simulator's Hadoop 1 model (typed slots): node 2n holds node
 	 * n's map slots (partition "map"), node 2n+1 its reduce slots
 	 * ("reduce"); a portfolio round rebuilds the typed cluster from it */

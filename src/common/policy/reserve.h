@@ -57,7 +57,9 @@
  * feasible one late:
  *   BlockingUnderLoad=yes  every feasible job with known task lengths is
  *     freed of the reserve there (it may run as wide as it can); given-up
- *     jobs and phases of unknown length keep leaving it, the latter
+ *     jobs (unless a job without a deadline waits for their nodes: Slurm
+ *     would start it on the CPUs kept idle, triage.c given_up_keep) and
+ *     phases of unknown length keep leaving it, the latter
  *     with their fair part of the reserve but without their presumed
  *     floor.  Under overload
  *     the jobs that can still meet their deadlines run unrestricted, while

@@ -115,6 +115,9 @@ struct tctx {
 	 * presumed to run, when that length is long; 0 when it is not (or
 	 * the option is off): one value per cycle (reserve_setup) */
 	double unknown_len;
+	/* per partition: a job without a deadline waits for nodes it shares,
+	 * so the reserve holds no given-up job back there (given_up_keep) */
+	bool *other_waits;
 };
 
 double dl_triage_length(double mean, double sd, double q, double waves)
@@ -620,14 +623,30 @@ static void sort_behind(struct tctx *c)
 	qsort_r(c->behind, c->nbehind, sizeof(*c->behind), behind_cmp, c->t);
 }
 
+/* What the reserve leaves a job given up on: nothing (it has no deadline
+ * to keep) -- except where a job without a deadline waits for the same
+ * nodes.  Slurm starts that job on whatever the plan leaves idle, so the
+ * CPUs kept from the given-up job would not stay free for the next tight
+ * arrival but go to work ranked below it (HopelessRank=above; with below
+ * the waiting job takes them first anyway). */
+static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
+{
+	uint32_t part = t->job->partition;
+
+	return c->other_waits && part < c->rl.npart && c->other_waits[part]
+		       ? t->rem
+		       : 0;
+}
+
 /* The reserve keeps a long job's need only while it is ahead (or tried as
- * ahead, `extra`): a job given up on has no deadline to keep. */
+ * ahead, `extra`); a job given up on keeps given_up_keep. */
 static void reserve_keeps(struct tctx *c, uint32_t extra)
 {
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		uint32_t i = c->edf[k];
 		struct tjob *t = &c->t[i];
-		uint32_t keep = ahead(c, t) || i == extra ? t->keep : 0;
+		uint32_t keep = ahead(c, t) || i == extra ? t->keep
+							  : given_up_keep(c, t);
 
 		if (!t->blocking)
 			continue;
@@ -1502,8 +1521,30 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 	}
 	/* triage decides without it: the budgets reach the lookahead only
 	 * in reserve_decide, where the reserve may cost no deadline */
-	return dl_reserve_ledger_init(&c->rl, cl->npartitions, full,
-				      c->in->cfg);
+	int rc = dl_reserve_ledger_init(&c->rl, cl->npartitions, full, cfg);
+
+	if (rc)
+		return rc;
+	if (dl_partset_empty(&cl->other_waiting) || !cl->npartitions)
+		return 0;
+	if (!(c->other_waits = calloc(cl->npartitions, sizeof(bool))))
+		return ENOMEM;
+	/* the partitions where such a job waits, and those sharing a node
+	 * class with one: one pass over the classes, not over pairs */
+	for (uint32_t p = 0; p < cl->npartitions; p++)
+		c->other_waits[p] = dl_partset_has(&cl->other_waiting, p);
+	for (uint32_t k = 0; full && k < full->ncls; k++) {
+		const struct dl_capclass *cls = &full->cls[k];
+		bool waits = false;
+
+		for (uint32_t q = 0; q < cl->npartitions && !waits; q++)
+			waits = dl_partset_has(&cl->other_waiting, q) &&
+				dl_capclass_serves(cls, q);
+		for (uint32_t p = 0; waits && p < cl->npartitions; p++)
+			if (dl_capclass_serves(cls, p))
+				c->other_waits[p] = true;
+	}
+	return 0;
 }
 
 /* BlockingUnderLoad=yes: the feasible jobs with known task lengths
@@ -1729,9 +1770,10 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 
 	if (!t->blocking)
 		return;
-	w = dl_reserve_allot(
-		&c->rl, t->job->partition, t->cpu, ahead(c, t) ? t->keep : 0,
-		t->job->phase[t->goal.phase_kind].nrunning, t->rem);
+	w = dl_reserve_allot(&c->rl, t->job->partition, t->cpu,
+			     ahead(c, t) ? t->keep : given_up_keep(c, t),
+			     t->job->phase[t->goal.phase_kind].nrunning,
+			     t->rem);
 	if (w >= o->alloc)
 		return;
 	o->alloc = w;
@@ -1790,6 +1832,7 @@ static void ctx_free(struct tctx *c)
 	free(c->behind);
 	free(c->anchored);
 	dl_reserve_ledger_free(&c->rl);
+	free(c->other_waits);
 }
 
 /* MaxDeadlineShare: jobs claim the concurrency that meets their goal (an

@@ -341,16 +341,32 @@ static void apply_ext(struct sim_engine *e)
 	recount_free(e);
 }
 
+static int startable_phase(const struct sim_job *j);
+
 /* Keep the policies' view of what the plan does not manage current, as
  * the sched plugin's snapshot sees it: the external load's share and the
  * running tasks of jobs without deadlines in each node's cpus_other and
  * mem_other, the latter also as held capacity that Slurm expects back at
- * start + time limit. */
+ * start + time limit; the partitions where such a job waits to start. */
 static int update_view(struct sim_engine *e)
 {
 	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
+	int rc;
 
 	e->view.nheld = 0;
+	dl_partset_free(&e->view.other_waiting);
+	for (uint32_t k = 0; k < e->nactive; k++) {
+		const struct sim_job *j = &e->jobs[e->active[k]];
+		int p = startable_phase(j);
+
+		if (j->deadline > 0 || p < 0 || j->mode[p] == DL_PRIO_HELD)
+			continue;
+		if ((rc = dl_partset_add(&e->view.other_waiting,
+					 typed && p == DL_REDUCE
+						 ? e->part_reduce
+						 : j->dj->partition)))
+			return rc;
+	}
 	for (uint32_t n = 0; n < e->nnodes; n++) {
 		const struct sim_node *nd = &e->nodes[n];
 		double h = 1 - nd->avail;
@@ -373,7 +389,6 @@ static int update_view(struct sim_engine *e)
 			uint32_t v = view_node(e, n, r->phase);
 			uint32_t cpus = phase_cpus(e, o, r->phase);
 			uint64_t mem = typed ? 0 : o->spec->phase[r->phase].mem;
-			int rc;
 
 			if (o->deadline > 0)
 				continue;

@@ -94,6 +94,11 @@ struct sdl_snapshot {
 	struct sdl_task *tasks;
 	uint32_t ntasks, cap_tasks;
 	uint32_t max_other_prio; /* highest priority of other pending jobs */
+	/* taking it: the partition records by index (cl.partitions), for
+	 * cl.other_waiting, and the last one found */
+	const void **part_ptrs;
+	const void *last_part;
+	int last_idx;
 	time_t taken;
 	time_t job_update; /* last_job_update seen under the lock */
 	char *mail_prog;   /* slurm.conf MailProg */

@@ -313,7 +313,46 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 			  job_ptr->start_time, job_ptr->end_time, node);
 }
 
-/* A job the plan does not manage: its CPUs and memory are not ours. */
+/* Partition `part_ptr` has a job without a deadline waiting to start.
+ * Found by pointer among the partitions taken, the last one first: most
+ * pending jobs share a few partitions, and this runs under the lock once
+ * per pending job. */
+static void _other_waits_in(struct sdl_snapshot *s, part_record_t *part_ptr)
+{
+	int idx = -1;
+
+	if (!part_ptr || !s->part_ptrs)
+		return;
+	if (part_ptr == s->last_part) {
+		idx = s->last_idx;
+	} else {
+		for (uint32_t p = 0; p < s->cl.npartitions && idx < 0; p++)
+			if (s->part_ptrs[p] == part_ptr)
+				idx = (int) p;
+		s->last_part = part_ptr;
+		s->last_idx = idx;
+	}
+	if (idx >= 0 && dl_partset_add(&s->cl.other_waiting, (uint32_t) idx))
+		error("%s: out of memory noting a job waiting in partition %s",
+		      SDL_PREFIX, part_ptr->name ? part_ptr->name : "?");
+}
+
+/* A pending job without a deadline that Slurm may start as soon as CPUs
+ * are free: not held, not waiting for a dependency or its begin time. */
+static bool _other_may_start(const struct sdl_snapshot *s,
+			     const job_record_t *job_ptr)
+{
+	if (!job_ptr->priority || job_ptr->state_reason == WAIT_HELD ||
+	    job_ptr->state_reason == WAIT_HELD_USER ||
+	    job_ptr->state_reason == WAIT_DEPENDENCY ||
+	    job_ptr->state_reason == WAIT_DEP_INVALID)
+		return false;
+	return !job_ptr->details || !job_ptr->details->begin_time ||
+	       job_ptr->details->begin_time <= s->taken;
+}
+
+/* A job the plan does not manage: its CPUs and memory are not ours; if it
+ * waits to start, the partitions it waits in (dl_cluster.other_waiting). */
 static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
 {
 	job_resources_t *jr = job_ptr->job_resrcs;
@@ -323,6 +362,19 @@ static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
 		if (job_ptr->priority > s->max_other_prio &&
 		    job_ptr->priority != INFINITE)
 			s->max_other_prio = job_ptr->priority;
+		if (!_other_may_start(s, job_ptr))
+			return;
+		if (job_ptr->part_ptr_list) {
+			list_itr_t *it =
+				list_iterator_create(job_ptr->part_ptr_list);
+			part_record_t *part_ptr;
+
+			while ((part_ptr = list_next(it)))
+				_other_waits_in(s, part_ptr);
+			list_iterator_destroy(it);
+		} else {
+			_other_waits_in(s, job_ptr->part_ptr);
+		}
 		return;
 	}
 	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr) ||
@@ -373,7 +425,7 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 	list_itr_t *it;
 	part_record_t *part_ptr;
 	node_record_t *node_ptr;
-	int i;
+	int i, nparts;
 
 	dl_cluster_init(&s->cl, node_record_count);
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
@@ -396,10 +448,15 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 			!IS_NODE_POWERED_DOWN(node_ptr);
 	}
 	/* every partition, however many (model/partset.h) */
+	nparts = list_count(part_list);
+	s->part_ptrs = xcalloc(nparts > 0 ? nparts : 1, sizeof(*s->part_ptrs));
+	s->last_idx = -1;
 	it = list_iterator_create(part_list);
 	while ((part_ptr = list_next(it))) {
 		int idx = dl_cluster_add_partition(&s->cl, part_ptr->name);
 
+		if (idx >= 0 && idx < nparts)
+			s->part_ptrs[idx] = part_ptr;
 		if (idx < 0) {
 			error("%s: out of memory describing partition %s: its "
 			      "jobs are not planned this cycle",
@@ -433,8 +490,10 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 	s->job_update = last_job_update;
 	s->mail_prog = xstrdup(slurm_conf.mail_prog); /* conf read lock */
 	_take_cluster(s, cfg);
-	if (!job_list)
+	if (!job_list) {
+		xfree(s->part_ptrs);
 		return SLURM_SUCCESS;
+	}
 
 	/* pass 1: the deadline arrays, and the map arrays they wait for */
 	it = list_iterator_create(job_list);
@@ -504,6 +563,9 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 			_other_use(s, job_ptr);
 	}
 	list_iterator_destroy(it);
+	/* Slurm's records: not to be followed once the lock is gone */
+	xfree(s->part_ptrs);
+	s->last_part = NULL;
 	return SLURM_SUCCESS;
 }
 
@@ -521,6 +583,7 @@ extern void sdl_snapshot_free(struct sdl_snapshot *s)
 	xfree(s->arrays);
 	xfree(s->tasks);
 	xfree(s->mail_prog);
+	xfree(s->part_ptrs);
 	dl_cluster_free(&s->cl);
 	memset(s, 0, sizeof(*s));
 }
