@@ -475,6 +475,79 @@ START_TEST(future_typed_view)
 }
 END_TEST
 
+/* Where the snapshot saw work without a deadline waiting to start, the
+ * future keeps it waiting (sim_cluster_spec.other_waiting), so triage's
+ * reserve decides there as on the live cluster; typed views by the
+ * engine's partition names. */
+START_TEST(future_keeps_work_waiting)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[1];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct sim_options opt = {.seed = 5};
+	struct sim_engine *e;
+	char err[256] = "";
+
+	fx_cluster(&cl, 2, 2, 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
+	jobs[0] = fx_job(10, 4, 900, 1100);
+	fx_done(jobs[0], DL_MAP, 1, 20, DL_POOL_REGULAR);
+	memset(&in, 0, sizeof(in));
+	in.cluster = &cl;
+	in.jobs = jobs;
+	in.njobs = 1;
+	in.cfg = &cfg;
+	in.now = 1000;
+	ck_assert_int_eq(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cs.other_waiting, 0);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+
+	ck_assert_int_eq(dl_partset_add(&cl.other_waiting, 1), 0);
+	ck_assert_int_eq(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cs.other_waiting, UINT64_C(1) << 1);
+	/* the run's plans see it waiting in gpu, not in batch */
+	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
+			   &opt, err, sizeof(err));
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(dl_partset_has(&e->view.other_waiting, 1));
+	ck_assert(!dl_partset_has(&e->view.other_waiting, 0));
+	sim_engine_free(e);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_cluster_free(&cl);
+
+	/* typed: the view's "reduce" is the engine's bit 1 wherever it is
+	 * listed; a partition of another name has no typed counterpart */
+	ck_assert_int_eq(dl_cluster_init(&cl, 2), 0);
+	cl.typed_slots = true;
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "other"), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "reduce"), 1);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "map"), 2);
+	for (uint32_t n = 0; n < 2; n++) {
+		ck_assert_int_eq(dl_node_set(&cl.nodes[n], n ? "r" : "m", 1, 0,
+					     DL_POOL_REGULAR),
+				 0);
+		ck_assert_int_eq(
+			dl_partset_add(&cl.nodes[n].partitions, n ? 1 : 2), 0);
+	}
+	ck_assert_int_eq(dl_partset_add(&cl.other_waiting, 0), 0);
+	ck_assert_int_eq(dl_partset_add(&cl.other_waiting, 1), 0);
+	ck_assert_int_eq(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)), 0);
+	ck_assert_int_eq(cs.mode, SIM_SLOTS_TYPED);
+	ck_assert_uint_eq(cs.other_waiting, UINT64_C(1) << 1);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_job_free(jobs[0]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 /* A drawn length past the task's time limit is the fitted tail's: the
  * round's task ends inside the limit instead of being killed (before: no
  * cap, and a job whose tasks all finished in time counted as missed). */
@@ -1346,6 +1419,7 @@ int main(void)
 	tcase_add_test(tc, round_budget_and_arguments);
 	tcase_add_test(tc, future_from_snapshot);
 	tcase_add_test(tc, future_typed_view);
+	tcase_add_test(tc, future_keeps_work_waiting);
 	tcase_add_test(tc, future_lengths_within_time_limit);
 	tcase_add_test(tc, forecast_replays_recent_arrivals);
 	tcase_add_test(tc, switch_needs_most_samples);

@@ -811,6 +811,40 @@ START_TEST(plans_see_work_without_deadline_waiting)
 }
 END_TEST
 
+/* A cluster whose work without deadlines is not simulated but waits all run
+ * long (a portfolio's future of a snapshot, sim_cluster_spec.other_waiting):
+ * every plan sees it waiting, in that partition only. */
+START_TEST(plans_see_work_the_cluster_keeps_waiting)
+{
+	const char *w = "{\"jobs\":["
+			"{\"arrival\":0,\"relative_deadline\":100,\"maps\":2,"
+			"\"map_lengths\":[20,20]}]}";
+	const char *two = "{\"partitions\":[\"a\",\"b\"],\"nodes\":[{"
+			  "\"name\":\"n\",\"count\":2,\"cpus\":1,"
+			  "\"partitions\":[\"a\",\"b\"]}]}";
+	struct run r;
+	char err[256] = "";
+
+	for (int waiting = 0; waiting < 2; waiting++) {
+		nwaits = 0;
+		load(&r, two, w);
+		/* partition b (index 1): the test policy looks at a (0) */
+		r.cs.other_waiting = waiting ? UINT64_C(1) : UINT64_C(2);
+		start(&r, &waits_policy, 1);
+		ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+		ck_assert_uint_gt(nwaits, 1);
+		for (uint32_t i = 0; i < nwaits; i++)
+			ck_assert_msg(waits_seen[i] == (waiting == 1),
+				      "plan at %g", waits_at[i]);
+		ck_assert(dl_partset_has(&r.e->view.other_waiting,
+					 waiting ? 0 : 1));
+		ck_assert(!dl_partset_has(&r.e->view.other_waiting,
+					  waiting ? 1 : 0));
+		done(&r);
+	}
+}
+END_TEST
+
 /* Slurm without the plugin (fifo) with batch_sched_delay: tasks start only
  * in Slurm's background pass, at most one per 3 s -- a new job at once when
  * the last pass is old, a freed CPU at the next pass.  A plugin policy (edf)
@@ -1488,6 +1522,7 @@ int main(void)
 	tcase_add_test(tc, task_overhead_drawn_per_task);
 	tcase_add_test(tc, unplanned_arrival_is_slurms_newest);
 	tcase_add_test(tc, plans_see_work_without_deadline_waiting);
+	tcase_add_test(tc, plans_see_work_the_cluster_keeps_waiting);
 	tcase_add_test(tc, slurm_passes_follow_batch_sched_delay);
 	tcase_add_test(tc, lengths_depend_on_node_speed_and_remote_reads);
 	suite_add_tcase(s, tc);

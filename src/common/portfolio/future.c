@@ -26,6 +26,33 @@ static uint32_t free_cpus(const struct dl_node *dn)
 						   : 0;
 }
 
+/* Where the snapshot saw work without a deadline waiting to start: the
+ * future keeps it waiting all run long, as it keeps that work's running
+ * tasks' CPUs held (cpus_other), so that triage's reserve decides in a
+ * future as it does on the live cluster (policy/reserve.h).  The typed
+ * view's partitions are the engine's, found by name. */
+static uint64_t other_waiting_mask(const struct dl_cluster *cl)
+{
+	uint64_t mask = 0;
+
+	for (uint32_t p = 0; p < cl->npartitions; p++) {
+		int bit = (int) p;
+
+		const char *name = cl->partitions ? cl->partitions[p] : NULL;
+
+		if (!dl_partset_has(&cl->other_waiting, p))
+			continue;
+		if (cl->typed_slots)
+			bit = !name                     ? -1
+			      : !strcmp(name, "map")    ? 0
+			      : !strcmp(name, "reduce") ? 1
+							: -1;
+		if (bit >= 0 && bit < SIM_MAX_PARTITIONS)
+			mask |= UINT64_C(1) << bit;
+	}
+	return mask;
+}
+
 /* The simulator's typed view (model.h, typed_slots) back as its typed
  * cluster: node n with the map slots of view node 2n and the reduce slots
  * of 2n+1, one partition, slots handed out round robin as Hadoop's
@@ -59,6 +86,7 @@ static int build_typed_cluster(const struct dl_cluster *cl,
 static int build_cluster(const struct dl_cluster *cl,
 			 struct sim_cluster_spec *cs, char *err, size_t errlen)
 {
+	cs->other_waiting = other_waiting_mask(cl);
 	if (cl->typed_slots)
 		return build_typed_cluster(cl, cs);
 	if (cl->npartitions > SIM_MAX_PARTITIONS) {

@@ -347,7 +347,8 @@ static int startable_phase(const struct sim_job *j);
  * the sched plugin's snapshot sees it: the external load's share and the
  * running tasks of jobs without deadlines in each node's cpus_other and
  * mem_other, the latter also as held capacity that Slurm expects back at
- * start + time limit; the partitions where such a job waits to start. */
+ * start + time limit; the partitions where such a job waits to start
+ * (and those the cluster says stay so, sim_cluster_spec.other_waiting). */
 static int update_view(struct sim_engine *e)
 {
 	bool typed = e->cs->mode == SIM_SLOTS_TYPED;
@@ -355,6 +356,10 @@ static int update_view(struct sim_engine *e)
 
 	e->view.nheld = 0;
 	dl_partset_free(&e->view.other_waiting);
+	if (e->cs->other_waiting &&
+	    (rc = dl_partset_from_mask(&e->view.other_waiting,
+				       e->cs->other_waiting)))
+		return rc;
 	for (uint32_t k = 0; k < e->nactive; k++) {
 		const struct sim_job *j = &e->jobs[e->active[k]];
 		int p = startable_phase(j);

@@ -72,6 +72,11 @@ struct sim_cluster_spec {
 	double batch_sched_delay; /* Slurm's background pass: at most one
 				   * per this many seconds (0: not modelled) */
 	struct sim_series ext;    /* n == 0: no external load */
+	/* partitions (bit k: partitions[k]; typed slots: bit 0 the view's
+	 * "map", bit 1 its "reduce") where work without a deadline that the
+	 * run does not simulate waits to start, all run long: a snapshot's
+	 * future keeps the queue as the snapshot saw it (portfolio/future.h) */
+	uint64_t other_waiting;
 };
 
 struct sim_phase_spec {
