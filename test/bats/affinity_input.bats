@@ -96,7 +96,7 @@ bad_spec() {
 	echo "$out" | grep -q "deadline: --input-nodes has no effect without --deadline or --soft-deadline"
 	out=$(ux_sbatch --array=0-1 --input-nodes=n1 --deadline=now+1hour --wrap true)
 	echo "$out"
-	! echo "$out" | grep -q "has no effect"
+	dl_refute grep -q "has no effect" <<<"$out"
 }
 
 @test "smapreduce --map-input-nodes goes to the map array only; a bad spec submits nothing" {
@@ -113,12 +113,12 @@ bad_spec() {
 	echo "map: $menv"
 	echo "reduce: $renv"
 	echo "$menv" | grep -qx 'DEADLINE_INPUT_NODES=0-1=n1;2-3=n2'
-	! echo "$renv" | grep -q DEADLINE_INPUT_NODES
+	dl_refute grep -q DEADLINE_INPUT_NODES <<<"$renv"
 	run smapreduce --maps=4 --reduces=1 --soft-deadline=now+1hour \
 		-J badmr --map-input-nodes='0-3=n1;3=n2' map.sh reduce.sh
 	echo "$output"
 	[ "$status" -eq 1 ]
 	echo "$output" | grep -qF "smapreduce: error: --map-input-nodes=0-3=n1;3=n2: entry '3=n2': task 3 is already listed in another entry"
-	! echo "$output" | grep -q Submitted
+	dl_refute grep -q Submitted <<<"$output"
 	[ -z "$(squeue -h -n badmr -o %i)" ]
 }

@@ -42,7 +42,7 @@ as_nobody() {
 		kill -0 "$EST_PID" 2>/dev/null || break
 		sleep 0.05
 	done
-	! kill -0 "$EST_PID" 2>/dev/null
+	dl_refute kill -0 "$EST_PID" 2>/dev/null
 	[ ! -e "$EST_DIR/est.pid" ]
 	[ ! -e "$EST_SOCK" ]
 	EST_PID=
@@ -314,7 +314,7 @@ EOF
 	hex=$(printf '%04X' "$port")
 	# listening on 127.0.0.1 (0100007F) and on nothing else
 	grep -q " 0100007F:$hex 00000000:0000 0A " /proc/net/tcp
-	! grep -q " 00000000:$hex 00000000:0000 0A " /proc/net/tcp
+	dl_refute grep -q " 00000000:$hex 00000000:0000 0A " /proc/net/tcp
 	run "$EST_RAW" --tcp "$port" --expect 2 < <(
 		echo '{"v":1,"id":1,"op":"predict","job":{"user":"u","name":"n","phase":"map"}}'
 		est_observe_req 2 801 u n 3

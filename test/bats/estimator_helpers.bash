@@ -2,6 +2,8 @@
 # test (socket, database, config, log), start/stop by pid, raw requests.
 # Nothing here needs Slurm.
 
+load helpers # dl_refute
+
 : "${DL_BUILD:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}"
 EST_SRCDIR=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 EST_BIN=$DL_BUILD/src/estimator/deadline-estimatord

@@ -49,6 +49,16 @@ dl_show_log() {
 	grep 'sched/deadline' "$(dl_ctld_log)" | tail -n "${1:-40}" >&2 || true
 }
 
+# Fails when the command succeeds.  A test must not write `! cmd`: bash's
+# errexit ignores a negated command, so anywhere but on a test's last line
+# it can never fail (bats-core's documentation says the same).
+dl_refute() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*" >&2
+		return 1
+	fi
+}
+
 # sbatch from the cluster's job directory; prints the job id
 dl_submit() {
 	(cd "$LC_DIR/jobs" && sbatch --parsable -o /dev/null "$@") | cut -d';' -f1

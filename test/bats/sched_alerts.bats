@@ -86,12 +86,12 @@ wait_line() {
 	wait_line "$REC/mail" "^-s Slurm Job_id=$ok Name=ok Deadline met: .*|met\$" 20
 	# no mail where --mail-type did not ask: quiet has none; ok (END
 	# only) no verdict mail
-	! grep -q "Job_id=$quiet .*Deadline" "$REC/mail"
+	dl_refute grep -q "Job_id=$quiet .*Deadline" "$REC/mail"
 	n=$(grep -c "Job_id=$ok .*Deadline" "$REC/mail")
 	[ "$n" -eq 1 ]
 	# the stub that hung was killed at AlertTimeout, with its child
 	grep -q "alert .* killed after 3s (AlertTimeout)" "$(dl_ctld_log)"
-	! kill -0 "$(cat "$REC/sleeper.pid")" 2>/dev/null
+	dl_refute kill -0 "$(cat "$REC/sleeper.pid")" 2>/dev/null
 	# and plan cycles went on meanwhile (PlanInterval=2)
 	n=$(grep -c 'sched/deadline: cycle' "$(dl_ctld_log)")
 	[ "$n" -ge 5 ]

@@ -38,7 +38,7 @@ teardown_file() {
 		sleep 0.5
 	done
 	[ "$(grep -c 'keeping the previous configuration' "$(dl_ctld_log)")" -gt "$n" ]
-	! grep -q 'PlanInterval=7s' "$(dl_ctld_log)"
+	dl_refute grep -q 'PlanInterval=7s' "$(dl_ctld_log)"
 	scontrol ping | grep -q UP
 
 	# the plugin still plans
@@ -102,8 +102,8 @@ teardown_file() {
 	tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'PlanInterval=abc' >"$BATS_FILE_TMPDIR/cold"
 	cat "$BATS_FILE_TMPDIR/cold"
 	grep -q 'sched/deadline: .*deadline.conf:[0-9]*: PlanInterval=abc: expected a duration' "$BATS_FILE_TMPDIR/cold"
-	! grep -q 'keeping the previous configuration' "$BATS_FILE_TMPDIR/cold"
-	! scontrol ping 2>/dev/null | grep -q UP
+	dl_refute grep -q 'keeping the previous configuration' "$BATS_FILE_TMPDIR/cold"
+	dl_refute grep -q UP <<<"$(scontrol ping 2>/dev/null)"
 	# the copy still holds the last good file, and the fixed file starts
 	grep -qx 'MaxDeadlineShare=0.25' "$LC_DIR/state/deadline.conf.last-good"
 	lc --deadline-conf "$BATS_FILE_TMPDIR/good.conf" restart-ctld

@@ -63,3 +63,45 @@ teardown_file() {
 	[ "$below" -eq 0 ]
 	[ "$(dl_completed "$j")" -eq 8 ]
 }
+
+# slurmctld's log lines about work without a deadline waiting, after line $1
+_waiting_since() { # line, pattern
+	tail -n "+$(($1 + 1))" "$(dl_ctld_log)" | grep -q -- "$2"
+}
+
+@test "the plan sees where work without a deadline waits to start: not held, not before its dependency or begin time, in each of its partitions" {
+	local busy held later dep multi second n0
+	scancel --user="$(id -un)" 2>/dev/null || true
+	dl_poll 60 test -z "$(squeue -h -o %i)"
+	# a deadline array holds every CPU, so that whatever else is
+	# submitted waits (and the plans run and log)
+	busy=$(dl_submit -J dl-busy -p debug --array=0-3 -t 10 \
+		--deadline=now+1hour --wrap='sleep 300')
+	dl_wait_n_running "$busy" 4
+	[ "$(squeue -h -j "$busy" -t R | wc -l)" -eq 4 ]
+	dl_wait_cycle
+	n0=$(wc -l <"$(dl_ctld_log)")
+	held=$(dl_submit -J held -H -p debug -t 1 --wrap='sleep 1')
+	later=$(dl_submit -J later --begin=now+1hour -p debug -t 1 --wrap='sleep 1')
+	dep=$(dl_submit -J dep --dependency="afterok:$held" -p debug -t 1 --wrap='sleep 1')
+	squeue -h -j "$held,$later,$dep" -o '%i %T %r' >&2
+	dl_wait_cycle
+	# none of them may start when CPUs free: nothing waits
+	dl_refute _waiting_since "$n0" "waits to start"
+	# a job in both partitions waits in both
+	multi=$(dl_submit -J multi -p second,debug -t 1 --wrap='sleep 1')
+	dl_poll 30 _waiting_since "$n0" "work without a deadline waits to start in partition(s) debug,second$"
+	n0=$(wc -l <"$(dl_ctld_log)")
+	scancel "$multi"
+	dl_poll 30 _waiting_since "$n0" "no work without a deadline waits to start$"
+	# one partition only
+	n0=$(wc -l <"$(dl_ctld_log)")
+	second=$(dl_submit -J second -p second -t 1 --wrap='sleep 1')
+	dl_poll 30 _waiting_since "$n0" "waits to start in partition(s) second$"
+	# released, the held job waits in its own partition too
+	n0=$(wc -l <"$(dl_ctld_log)")
+	scontrol release "$held"
+	dl_poll 30 _waiting_since "$n0" "waits to start in partition(s) debug,second$"
+	grep "waits to start" "$(dl_ctld_log)" >&2
+	scancel "$busy" "$held" "$later" "$dep" "$second" 2>/dev/null || true
+}

@@ -34,7 +34,7 @@ teardown_file() {
 	[ "$throttle" -ge 1 ] && [ "$throttle" -le 4 ] || { dl_show_log; false; }
 	dl_wait_jobs 120 "$id"
 	[ "$(dl_completed "$id")" -eq 40 ]
-	! grep -q 'is not one slurmctld has' "$(dl_ctld_log)"
+	dl_refute grep -q 'is not one slurmctld has' "$(dl_ctld_log)"
 }
 
 @test "partitions: an array whose partition the plan cannot know is left to Slurm, with a log line" {

@@ -56,6 +56,13 @@ state_completed() { # array id: completed tasks in the saved state
 
 	dl_wait_jobs 240 "$m" "$r"
 	"$SDEADLINE"
+	# shown only on failure: what the plan decided, and the tasks that
+	# did not complete with what Slurm logged about them
+	dl_show_log 60
+	dl_tasks "$m" | awk '$1 != "COMPLETED"' >&2
+	dl_tasks "$r" | awk '$1 != "COMPLETED"' >&2
+	grep -E "JobId=($m|$r)_.*(DEADLINE|deadline|TIMEOUT|Requeu|requeu|missing|NODE_FAIL)" \
+		"$(dl_ctld_log)" | tail -n 20 >&2 || true
 	[ "$(dl_completed "$m")" -eq 100 ]
 	[ "$(dl_completed "$r")" -eq 8 ]
 	[ "$(dl_outcome "$r" 8 "$(dl_deadline "$r")")" = met ]

@@ -22,14 +22,14 @@ client() {
 	run "$@"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	! grep -qiE 'undefined symbol|plugin_load|cannot (load|create)|fatal' <<<"$output"
+	dl_refute grep -qiE 'undefined symbol|plugin_load|cannot (load|create)|fatal' <<<"$output"
 }
 
 @test "clients load select_deadline.so" {
 	run env LD_DEBUG=files sinfo -h
 	echo "$output" | grep 'select_deadline.so' | head -n 3
 	grep -q 'file=.*select_deadline.so' <<<"$output"
-	! grep -qi 'undefined symbol' <<<"$output"
+	dl_refute grep -qi 'undefined symbol' <<<"$output"
 }
 
 @test "scontrol reports select/deadline" {

@@ -87,7 +87,7 @@ submit_pair() { # prints "cpu_array io_array"
 	# select/deadline enforces it until the first cycle replaces it
 	lc restart-ctld
 	grep -q 'sched/deadline: restored the plan of cycle [0-9]* ([0-9]* jobs, placement on 2 nodes)' "$(dl_ctld_log)"
-	! grep -q 'carries no nodes' "$(dl_ctld_log)"
+	dl_refute grep -q 'carries no nodes' "$(dl_ctld_log)"
 	for _ in $(seq 12); do
 		local i1 i2
 		i1=$(dl_running_on "$io" n1)
@@ -125,10 +125,10 @@ submit_pair() { # prints "cpu_array io_array"
 	done
 	echo "$bad of $samples samples over the I/O capacity"
 	[ "$bad" -eq 0 ]
-	! grep -q 'carries no nodes' "$(dl_ctld_log)"
+	dl_refute grep -q 'carries no nodes' "$(dl_ctld_log)"
 	# a slurmctld the reconfigure started restored the placement
-	! tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'restored the plan of cycle' |
-		grep -v 'placement on 2 nodes'
+	[ "$(tail -n +"$((n + 1))" "$(dl_ctld_log)" | grep 'restored the plan of cycle' |
+		grep -vc 'placement on 2 nodes')" -eq 0 ]
 	[ "$(squeue -h -t R -r -j "$cpu" | wc -l)" -ge 1 ]
 	scancel "$cpu" "$io"
 	dl_wait_jobs 60 "$cpu" "$io"

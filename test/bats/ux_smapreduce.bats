@@ -65,9 +65,9 @@ field() {
 	echo "$menv" | grep -qx 'DEADLINE_TASK_PROFILE=cpu=1,mem=100'
 	echo "$renv" | grep -qx 'DEADLINE_TASK_PROFILE=cpu=1,shuffle_io=20'
 	echo "$menv" | grep -qx 'DEADLINE_MR_REDUCES=2'
-	! echo "$renv" | grep -q 'DEADLINE_MR_REDUCES'
+	dl_refute grep -q 'DEADLINE_MR_REDUCES' <<<"$renv"
 	echo "$menv" | grep -qx 'DEADLINE_MAX_DELAYS=3'
-	! echo "$renv" | grep -q 'DEADLINE_MAX_DELAYS'
+	dl_refute grep -q 'DEADLINE_MAX_DELAYS' <<<"$renv"
 	echo "$menv" | grep -qx 'DEADLINE_REDUCE_COST=0.5'
 	echo "$renv" | grep -qx 'DEADLINE_REDUCE_COST=0.5'
 	# "now+1hour" was resolved once: the same soft deadline on both
@@ -88,7 +88,7 @@ field() {
 	[[ "$output" =~ ^[0-9]+$ ]]
 	[ "$(field "$output" ArrayTaskId)" = 0-2 ]
 	# no reduce array depends on it
-	! squeue -h -o '%E' | grep -q "afterok:${output}_"
+	dl_refute grep -q "afterok:${output}_" <<<"$(squeue -h -o '%E')"
 	scancel "$output"
 }
 

@@ -76,6 +76,7 @@ static char *state_text = NULL;         /* last saved state, to skip rewrites */
 static char *rt_text = NULL;            /* last saved realtime admitted set */
 static uint32_t rt_logged = UINT32_MAX; /* admitted-set size last logged */
 static struct dl_forecast *forecast = NULL; /* AvailabilityForecast= */
+static struct dl_partset waiting_logged;    /* other_waiting last logged */
 
 static uint64_t _usec(void)
 {
@@ -252,6 +253,30 @@ static void _save_state(void)
 	_save_realtime();
 }
 
+/* Log where work without a deadline waits to start, when that changes: the
+ * plans hand it the CPUs they leave idle there, so triage's reserve holds no
+ * given-up job back for nothing (policy/reserve.h). */
+static void _log_other_waiting(const struct dl_cluster *cl)
+{
+	char *names = NULL;
+
+	if (dl_partset_equal(&cl->other_waiting, &waiting_logged) ||
+	    dl_partset_copy(&waiting_logged, &cl->other_waiting))
+		return; /* unchanged, or no memory: tried again next cycle */
+	for (uint32_t p = 0; p < cl->npartitions; p++)
+		if (dl_partset_has(&cl->other_waiting, p))
+			xstrfmtcat(names, "%s%s", names ? "," : "",
+				   cl->partitions[p] ? cl->partitions[p] : "?");
+	if (names)
+		info("%s: work without a deadline waits to start in "
+		     "partition(s) %s",
+		     SDL_PREFIX, names);
+	else
+		info("%s: no work without a deadline waits to start",
+		     SDL_PREFIX);
+	xfree(names);
+}
+
 static void _cycle(bool due)
 {
 	/* conf READ, job READ, node READ, part READ */
@@ -386,6 +411,8 @@ static void _cycle(bool due)
 		     SDL_PREFIX, plan->cycle, njobs, managed, urgent, kept,
 		     changes, plan->stats.compute_us, snap_us + apply_us,
 		     snap_us, apply_us, late, plan->stats.estimator);
+	if (njobs || cfg.debug)
+		_log_other_waiting(&snap.cl);
 	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
 		rt_logged = dl_rt_count(in.rt);
 		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
@@ -559,6 +586,7 @@ extern void fini(void)
 	dl_config_free(&cfg);
 	dl_forecast_free(forecast);
 	forecast = NULL;
+	dl_partset_free(&waiting_logged);
 	if (portfolio_ready)
 		dl_pf_state_free(&portfolio);
 	portfolio_ready = false;
