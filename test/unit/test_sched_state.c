@@ -109,6 +109,86 @@ START_TEST(test_observe_once)
 }
 END_TEST
 
+/* A task whose end slurmctld heard of only after a restart: done, but its
+ * recorded length teaches nothing (4-s tasks recorded as 9 s after a 5-s
+ * outage); the count survives the state file, and a file without the
+ * field (written before it existed) still loads. */
+START_TEST(test_observe_unmeasured)
+{
+	struct dl_sstate st, back;
+	struct dl_array_rec *r;
+	struct dl_job *j = dl_job_new(1, "u", "n", "a");
+	struct dl_mu mu;
+	char *text, *old, *at, err[256] = "";
+
+	dl_sstate_init(&st);
+	r = dl_sstate_add(&st, 5);
+	r->tasks = 4;
+	r->present = true;
+	ck_assert_int_eq(dl_sstate_observe(r, 0, true, 100, 104, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe_unmeasured(r, 1, 109), 0);
+	ck_assert_int_eq(dl_sstate_observe_unmeasured(r, 1, 109), EEXIST);
+	ck_assert_int_eq(dl_sstate_observe(r, 1, true, 100, 109, 0), EEXIST);
+	ck_assert_int_eq(dl_sstate_observe_unmeasured(r, 2, NAN), EINVAL);
+	ck_assert_int_eq(dl_sstate_observe_unmeasured(NULL, 2, 1), EINVAL);
+	ck_assert_int_eq(dl_sstate_observe_unmeasured(r, DL_IDSET_MAX + 1u, 1),
+			 EINVAL);
+	ck_assert_uint_eq(r->completed, 2);
+	ck_assert_uint_eq(r->unmeasured, 1);
+	ck_assert_uint_eq(r->done_pool[0], 1);
+	ck_assert_double_eq_tol(r->last_end, 109, 1e-9);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(j->phase[DL_MAP].completed, 2);
+	ck_assert_uint_eq(dl_phase_pending(&j->phase[DL_MAP]), 2);
+	mu = dl_phase_mu(&j->phase[DL_MAP]);
+	ck_assert_double_eq_tol(mu.mean, 4, 1e-9);
+
+	text = dl_sstate_to_string(&st);
+	ck_assert_ptr_nonnull(text);
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, text, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_sstate_find(&back, 5)->unmeasured, 1);
+	ck_assert_uint_eq(dl_sstate_find(&back, 5)->completed, 2);
+	dl_sstate_free(&back);
+	/* the counts must agree: an unmeasured task taken away is refused
+	 * (the record is skipped, with a message) */
+	old = strdup(text);
+	at = strstr(old, "\"unmeasured\":1");
+	ck_assert_ptr_nonnull(at);
+	at[strlen("\"unmeasured\":")] = '0';
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, old, err, sizeof(err)),
+			 0);
+	ck_assert_ptr_null(dl_sstate_find(&back, 5));
+	ck_assert_ptr_nonnull(strstr(err, "unmeasured 0"));
+	dl_sstate_free(&back);
+	free(old);
+	free(text);
+
+	/* written before the field existed: every completion measured */
+	r->unmeasured = 0;
+	r->completed = 1;
+	dl_idset_free(&r->finished);
+	ck_assert_int_eq(dl_idset_add(&r->finished, 0), 1);
+	text = dl_sstate_to_string(&st);
+	at = strstr(text, "\"unmeasured\":0,");
+	ck_assert_ptr_nonnull(at);
+	memmove(at, at + strlen("\"unmeasured\":0,"),
+		strlen(at + strlen("\"unmeasured\":0,")) + 1);
+	ck_assert_ptr_null(strstr(text, "unmeasured"));
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, text, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_sstate_find(&back, 5)->completed, 1);
+	ck_assert_uint_eq(dl_sstate_find(&back, 5)->unmeasured, 0);
+	dl_sstate_free(&back);
+	free(text);
+	dl_job_free(j);
+	dl_sstate_free(&st);
+}
+END_TEST
+
 START_TEST(test_tasks_grow_with_observations)
 {
 	struct dl_sstate st;
@@ -399,6 +479,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_idset_basic);
 	tcase_add_test(tc, test_idset_parse);
 	tcase_add_test(tc, test_observe_once);
+	tcase_add_test(tc, test_observe_unmeasured);
 	tcase_add_test(tc, test_tasks_grow_with_observations);
 	tcase_add_test(tc, test_fill_phase);
 	tcase_add_test(tc, test_many_and_gc);

@@ -267,6 +267,25 @@ struct dl_array_rec *dl_sstate_add(struct dl_sstate *st, uint64_t id)
 	return r;
 }
 
+/* Count task_id as finished, once: 0, EEXIST when it already was, ENOMEM */
+static int count_once(struct dl_array_rec *rec, uint32_t task_id)
+{
+	int rc = dl_idset_add(&rec->finished, task_id);
+
+	if (rc < 0)
+		return -rc;
+	return rc == 0 ? EEXIST : 0;
+}
+
+/* The bookkeeping every finished task shares, once it is counted */
+static void finished_at(struct dl_array_rec *rec, double end)
+{
+	if (isfinite(end) && end > rec->last_end)
+		rec->last_end = end;
+	if (rec->finished.count > rec->tasks)
+		rec->tasks = rec->finished.count;
+}
+
 int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
 		      double start, double end, int pool)
 {
@@ -277,11 +296,8 @@ int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
 	if (ok && (!isfinite(start) || !isfinite(end) || start < 0 ||
 		   end < start || pool < 0 || pool >= DL_POOLS))
 		return EINVAL;
-	rc = dl_idset_add(&rec->finished, task_id);
-	if (rc < 0)
-		return -rc;
-	if (rc == 0)
-		return EEXIST;
+	if ((rc = count_once(rec, task_id)))
+		return rc;
 	if (ok) {
 		double len = end - start;
 
@@ -294,10 +310,22 @@ int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
 	} else {
 		rec->failed++;
 	}
-	if (isfinite(end) && end > rec->last_end)
-		rec->last_end = end;
-	if (rec->finished.count > rec->tasks)
-		rec->tasks = rec->finished.count;
+	finished_at(rec, end);
+	return 0;
+}
+
+int dl_sstate_observe_unmeasured(struct dl_array_rec *rec, uint32_t task_id,
+				 double end)
+{
+	int rc;
+
+	if (!rec || task_id > DL_IDSET_MAX || !isfinite(end) || end < 0)
+		return EINVAL;
+	if ((rc = count_once(rec, task_id)))
+		return rc;
+	rec->completed++;
+	rec->unmeasured++;
+	finished_at(rec, end);
 	return 0;
 }
 
@@ -395,6 +423,7 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	json_object_object_add(o, "finished", dl_json_string(ids));
 	free(ids);
 	dl_json_put_u64(o, "completed", r->completed);
+	dl_json_put_u64(o, "unmeasured", r->unmeasured);
 	dl_json_put_u64(o, "failed", r->failed);
 	dp = json_object_new_array_ext(DL_POOLS);
 	sl = json_object_new_array_ext(DL_POOLS);
@@ -539,6 +568,9 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 		dl_json_fail(&rd, path, ".finished: %s", sub);
 	r->completed = (uint32_t) dl_json_uint(&rd, o, path, "completed", 0, 0,
 					       DL_MAX_TASKS, 0);
+	/* absent from files written before it existed */
+	r->unmeasured = (uint32_t) dl_json_uint(&rd, o, path, "unmeasured", 0,
+						0, DL_MAX_TASKS, 0);
 	r->failed = (uint32_t) dl_json_uint(&rd, o, path, "failed", 0, 0,
 					    DL_MAX_TASKS, 0);
 	get_pool_array(&rd, o, path, "done_pool", r->done_pool, NULL);
@@ -561,13 +593,13 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 		return EINVAL;
 	for (int k = 0; k < DL_POOLS; k++)
 		done += r->done_pool[k];
-	if (done != r->completed ||
+	if (done + r->unmeasured != r->completed ||
 	    (uint64_t) r->completed + r->failed != r->finished.count) {
 		snprintf(err, err ? errlen : 0,
-			 "counts disagree (completed %u, failed %u, per pool "
-			 "%llu, task ids %u)",
-			 r->completed, r->failed, (unsigned long long) done,
-			 r->finished.count);
+			 "counts disagree (completed %u, unmeasured %u, failed "
+			 "%u, per pool %llu, task ids %u)",
+			 r->completed, r->unmeasured, r->failed,
+			 (unsigned long long) done, r->finished.count);
 		return EINVAL;
 	}
 	if (r->tasks < r->finished.count)

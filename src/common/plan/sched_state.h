@@ -71,6 +71,9 @@ struct dl_array_rec {
 	/* observed finished tasks */
 	struct dl_idset finished; /* task ids counted (completed or failed) */
 	uint32_t completed;
+	/* of those, completed with no length to learn (dl_sstate_observe_
+	 * unmeasured); the others are done_pool's */
+	uint32_t unmeasured;
 	uint32_t failed;
 	uint32_t done_pool[DL_POOLS];
 	double sum_len[DL_POOLS];
@@ -114,6 +117,12 @@ struct dl_array_rec *dl_sstate_add(struct dl_sstate *st, uint64_t id);
  * negative times, end before start), ENOMEM. */
 int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
 		      double start, double end, int pool);
+/* Count a task that completed successfully but whose length is not known:
+ * it is done, and feeds no estimate (the sched plugin: a task whose end
+ * slurmctld heard of only after a restart).  Returns as dl_sstate_observe;
+ * EINVAL also for an end that is not finite. */
+int dl_sstate_observe_unmeasured(struct dl_array_rec *rec, uint32_t task_id,
+				 double end);
 
 /* A phase of the core model from a record: tasks, what one task asks for,
  * time limit, hard deadline and the observed completions.  Running tasks

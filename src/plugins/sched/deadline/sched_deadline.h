@@ -58,6 +58,12 @@ struct sdl_task {
 
 #define SDL_NO_TASK UINT32_MAX
 
+/* A task that ends while slurmctld is down tells it at its slurmstepd's
+ * next retry, every 15 s (22.05 and 24.11), and slurmctld records the end
+ * when it hears of it: a task started before slurmctld did and ending this
+ * soon after has no known length (doc/slurm-facts.md) */
+#define SDL_RESTART_REPORT_WINDOW 30
+
 struct sdl_array {
 	uint32_t id;         /* ArrayJobId */
 	bool described;      /* the description fields below are set */
@@ -100,6 +106,7 @@ struct sdl_snapshot {
 	const void *last_part;
 	int last_idx;
 	time_t taken;
+	time_t ctld_boot;  /* when this slurmctld started */
 	time_t job_update; /* last_job_update seen under the lock */
 	char *mail_prog;   /* slurm.conf MailProg */
 	uint64_t hold_us;

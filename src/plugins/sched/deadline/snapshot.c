@@ -487,6 +487,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 
 	memset(s, 0, sizeof(*s));
 	s->taken = time(NULL);
+	s->ctld_boot = slurmctld_config.boot_time;
 	s->job_update = last_job_update;
 	s->mail_prog = xstrdup(slurm_conf.mail_prog); /* conf read lock */
 	_take_cluster(s, cfg);
@@ -624,6 +625,18 @@ static void _task_usage(const struct sdl_task *t, const struct dl_array_rec *r,
 	dl_usage_profile(&in, use, src);
 }
 
+/* A completed task that started before this slurmctld did and whose end
+ * it recorded within SDL_RESTART_REPORT_WINDOW of starting: the task may
+ * have ended while no slurmctld was up, up to the window earlier.  (An end
+ * before the start was recorded live by the previous slurmctld.) */
+static bool _end_heard_late(const struct sdl_snapshot *s,
+			    const struct sdl_task *t)
+{
+	return s->ctld_boot > 0 && t->start < s->ctld_boot &&
+	       t->end >= s->ctld_boot &&
+	       t->end <= s->ctld_boot + SDL_RESTART_REPORT_WINDOW;
+}
+
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now)
 {
@@ -706,6 +719,14 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		if (t->kind == SDL_TASK_DONE_OK &&
 		    (t->start <= 0 || t->end < t->start))
 			t->kind = SDL_TASK_DONE_FAIL; /* no usable length */
+		if (t->kind == SDL_TASK_DONE_OK && _end_heard_late(s, t)) {
+			/* done; its recorded length is up to the outage
+			 * plus a retry too long: neither the plan's mean
+			 * nor the estimator's history learns it */
+			(void) dl_sstate_observe_unmeasured(r, t->task_id,
+							    (double) t->end);
+			continue;
+		}
 		if (!dl_sstate_observe(
 			    r, t->task_id, t->kind == SDL_TASK_DONE_OK,
 			    (double) t->start, (double) t->end, pool) &&
