@@ -26,6 +26,19 @@
 
 static const struct dl_pf_weights unit_weights = {1, 1, 1};
 
+/* A plan cycle's input at now = 1000 */
+static void input_at_1000(struct dl_policy_input *in, struct dl_cluster *cl,
+			  struct dl_job **jobs, uint32_t njobs,
+			  struct dl_config *cfg)
+{
+	memset(in, 0, sizeof(*in));
+	in->cluster = cl;
+	in->jobs = jobs;
+	in->njobs = njobs;
+	in->cfg = cfg;
+	in->now = 1000;
+}
+
 START_TEST(score_worked_example)
 {
 	struct dl_pf_tally t;
@@ -369,12 +382,7 @@ START_TEST(future_from_snapshot)
 				 0);
 	jobs[1] = fx_job(11, 1, 900, 1100);
 	fx_done(jobs[1], DL_MAP, 1, 20, DL_POOL_REGULAR);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 2;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 2, &cfg);
 	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_uint_eq(cs.nnodes, 2);
@@ -449,12 +457,7 @@ START_TEST(future_typed_view)
 	ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP], 990, 2,
 					      DL_POOL_REGULAR),
 			 0);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 1;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 1, &cfg);
 	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_int_eq(cs.mode, SIM_SLOTS_TYPED);
@@ -495,12 +498,7 @@ START_TEST(future_keeps_work_waiting)
 	ck_assert_int_eq(dl_cluster_add_partition(&cl, "gpu"), 1);
 	jobs[0] = fx_job(10, 4, 900, 1100);
 	fx_done(jobs[0], DL_MAP, 1, 20, DL_POOL_REGULAR);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 1;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 1, &cfg);
 	ck_assert_int_eq(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)), 0);
 	ck_assert_uint_eq(cs.other_waiting, 0);
 	sim_workload_spec_free(&ws);
@@ -569,12 +567,7 @@ START_TEST(future_lengths_within_time_limit)
 	jobs[0]->phase[DL_MAP].prior_mean = 50;
 	jobs[0]->phase[DL_MAP].prior_p90 = 50 + 1.2815515655 * 40;
 	jobs[0]->phase[DL_MAP].time_limit = 60;
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 1;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 1, &cfg);
 	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_int_eq(ws.jobs[0].phase[0].len.kind, SIM_DIST_LOGNORMAL);
@@ -616,12 +609,7 @@ START_TEST(forecast_replays_recent_arrivals)
 	jobs[0] = fx_job(10, 6, 700, 1300); /* due 600 s after arrival */
 	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
 	jobs[1] = fx_job(11, 3, 950, 0);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 2;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 2, &cfg);
 	ck_assert_int_eq(dl_pf_recent_note(&r, &in, 600, 60), 0);
 	ck_assert_uint_eq(r.n, 2);
 	ck_assert_uint_eq(r.last_id, 11);
@@ -1216,12 +1204,7 @@ START_TEST(policy_portfolio_judges_the_recent_past)
 	ck_assert_int_eq(
 		dl_config_set(&cfg, "PortfolioBudget", "60", err, sizeof(err)),
 		0);
-	memset(&in, 0, sizeof(in));
-	in.cluster = &cl;
-	in.jobs = jobs;
-	in.njobs = 2;
-	in.cfg = &cfg;
-	in.now = 1000;
+	input_at_1000(&in, &cl, jobs, 2, &cfg);
 	dl_pf_state_init(&st);
 	plan = dl_pf_plan(&st, &in, err, sizeof(err));
 	ck_assert_msg(plan != NULL, "%s", err);
