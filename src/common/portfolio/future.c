@@ -36,9 +36,8 @@ static uint64_t other_waiting_mask(const struct dl_cluster *cl)
 	uint64_t mask = 0;
 
 	for (uint32_t p = 0; p < cl->npartitions; p++) {
-		int bit = (int) p;
-
 		const char *name = cl->partitions ? cl->partitions[p] : NULL;
+		int bit = (int) p;
 
 		if (!dl_partset_has(&cl->other_waiting, p))
 			continue;
