@@ -69,7 +69,7 @@ _waiting_since() { # line, pattern
 	tail -n "+$(($1 + 1))" "$(dl_ctld_log)" | grep -q -- "$2"
 }
 
-@test "the plan sees where work without a deadline waits to start: not held, not before its dependency or begin time, in each of its partitions" {
+@test "the plan sees where work without a deadline waits to start: not held, not before its dependency or begin time, in each of its partitions that starts jobs" {
 	local busy held later dep multi second n0
 	scancel --user="$(id -un)" 2>/dev/null || true
 	dl_poll 60 test -z "$(squeue -h -o %i)"
@@ -101,6 +101,14 @@ _waiting_since() { # line, pattern
 	# released, the held job waits in its own partition too
 	n0=$(wc -l <"$(dl_ctld_log)")
 	scontrol release "$held"
+	dl_poll 30 _waiting_since "$n0" "waits to start in partition(s) debug,second$"
+	# a partition that starts no job keeps its pending jobs waiting
+	# whatever CPUs free: the job in `second` alone no longer counts
+	n0=$(wc -l <"$(dl_ctld_log)")
+	scontrol update PartitionName=second State=DOWN
+	dl_poll 30 _waiting_since "$n0" "waits to start in partition(s) debug$"
+	n0=$(wc -l <"$(dl_ctld_log)")
+	scontrol update PartitionName=second State=UP
 	dl_poll 30 _waiting_since "$n0" "waits to start in partition(s) debug,second$"
 	grep "waits to start" "$(dl_ctld_log)" >&2
 	scancel "$busy" "$held" "$later" "$dep" "$second" 2>/dev/null || true

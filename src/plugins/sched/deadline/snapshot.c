@@ -321,7 +321,10 @@ static void _other_waits_in(struct sdl_snapshot *s, part_record_t *part_ptr)
 {
 	int idx = -1;
 
-	if (!part_ptr || !s->part_ptrs)
+	/* a partition that starts no job (State=DOWN or INACTIVE) keeps its
+	 * pending jobs from the CPUs whatever frees */
+	if (!part_ptr || !s->part_ptrs ||
+	    !(part_ptr->state_up & PARTITION_SCHED))
 		return;
 	if (part_ptr == s->last_part) {
 		idx = s->last_idx;
