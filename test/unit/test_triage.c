@@ -1046,6 +1046,70 @@ START_TEST(hopeless_slack_leaves_room_for_arrivals)
 }
 END_TEST
 
+/* HopelessSlackWaiting: where a job without a deadline waits for the same
+ * nodes, a given-up job borrows that share of a feasible job's spare slack
+ * by default (HopelessSlack is 0).  The jobs of the test above with job 1
+ * due in 400 s: job 2 before it ends it at 90 s, 50 s later, within 0.2 of
+ * its spare slack (400 - 40 less 10 s for the work arriving, 90 CPU-s an
+ * hour). */
+START_TEST(hopeless_slack_where_work_without_deadline_waits)
+{
+	struct fx_world w;
+	int other;
+
+	w_init(&w, 1, 1);
+	w_task(&w, 1, 10, 400);
+	w_task(&w, 2, 50, 40);
+	w_task(&w, 3, 30, 45);
+	ck_assert(w.cfg.hopeless_slack == 0);
+	ck_assert(w.cfg.hopeless_slack_waiting == 0.2);
+	/* nothing waits: nothing lent */
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	/* waiting in a partition without the node: nothing lent */
+	other = dl_cluster_add_partition(&w.cl, "other");
+	ck_assert_int_eq(other, 1);
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 1), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* waiting for the node: job 2 runs in job 1's slack */
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 90,
+				1e-9);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
+	/* 0.1 of 350 s is 35 s, less than the 50 s it would cost */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0.1", NULL, 0),
+		0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* the reserve off does not turn it off */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0.2", NULL, 0),
+		0);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	/* 0 lends nothing */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	dl_partset_free(&w.cl.other_waiting);
+	fx_world_free(&w);
+}
+END_TEST
+
 /* HopelessSlackLoad: lending follows the load, the larger of the arrival
  * share and the share of the CPUs the jobs ahead need until their
  * deadlines.  One CPU, HopelessSlack=0: job 1 (10 s, due in 400 s), job 2
@@ -1278,6 +1342,7 @@ int main(void)
 	tcase_add_test(tc, aged_job_not_postponed_by_later_given_up_jobs);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
+	tcase_add_test(tc, hopeless_slack_where_work_without_deadline_waits);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);

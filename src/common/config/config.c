@@ -111,6 +111,12 @@ const struct dl_option dl_options[] = {
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
+	{"HopelessSlackWaiting", DL_OPT_DOUBLE, OFF(hopeless_slack_waiting), 0,
+	 1, "0.2",
+	 "share of a feasible job's spare slack that hopeless jobs may take "
+	 "by running before it where a job without a deadline waits to start "
+	 "on the same nodes",
+	 NULL},
 	{"HopelessSlackLoad", DL_OPT_DOUBLE, OFF(hopeless_slack_load), 0, 10,
 	 "0",
 	 "the load (the share of the CPUs that deadline work arriving or "

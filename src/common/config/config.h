@@ -70,6 +70,8 @@ struct dl_config {
 	enum dl_hopeless_rank hopeless_rank;
 	double hopeless_aging; /* s given up before it goes first among them */
 	double hopeless_slack; /* share of a feasible job's slack lent */
+	/* the same where a job without a deadline waits for the same nodes */
+	double hopeless_slack_waiting;
 	/* the load (share of the CPUs) lending to hopeless jobs ends at */
 	double hopeless_slack_load;
 	/* jobs past their deadline that keep their place (PassedAhead) */

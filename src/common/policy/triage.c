@@ -623,6 +623,13 @@ static void sort_behind(struct tctx *c)
 	qsort_r(c->behind, c->nbehind, sizeof(*c->behind), behind_cmp, c->t);
 }
 
+/* Whether a job without a deadline waits for the nodes of partition part. */
+static bool other_waits_in(const struct tctx *c, uint32_t part)
+{
+	return c->other_waits && part < c->in->cluster->npartitions &&
+	       c->other_waits[part];
+}
+
 /* What the reserve leaves a job given up on: nothing (it has no deadline
  * to keep) -- except where a job without a deadline waits for the same
  * nodes.  Slurm starts that job on whatever the plan leaves idle, so the
@@ -631,11 +638,7 @@ static void sort_behind(struct tctx *c)
  * the waiting job takes them first anyway). */
 static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
 {
-	uint32_t part = t->job->partition;
-
-	return c->other_waits && part < c->rl.npart && c->other_waits[part]
-		       ? t->rem
-		       : 0;
+	return other_waits_in(c, t->job->partition) ? t->rem : 0;
 }
 
 /* The reserve keeps a long job's need only while it is ahead (or tried as
@@ -1219,6 +1222,14 @@ static int steal_slack(struct tctx *c)
 	double lend = dl_triage_lend_share(
 		c->in->cfg->hopeless_slack, c->in->cfg->hopeless_slack_load,
 		c->in->cfg->hopeless_slack_load > 0 ? lend_load(c) : 0);
+	/* where a job without a deadline waits for the same nodes, at least
+	 * HopelessSlackWaiting (bench/results/sim-summary.md, 2026-12-02
+	 * (19)): the default ranks given-up jobs above such work, so what
+	 * they borrow delays only feasible jobs that the lookahead still
+	 * sees on time */
+	double lend_waiting = c->in->cfg->hopeless_slack_waiting > lend
+				      ? c->in->cfg->hopeless_slack_waiting
+				      : lend;
 	int rc = 0;
 
 	if (!places || !fin0) {
@@ -1229,14 +1240,17 @@ static int steal_slack(struct tctx *c)
 	for (uint32_t k = 0; k < c->nedf; k++)
 		if (ahead(c, &c->t[c->edf[k]]))
 			places[np++] = k;
-	for (uint32_t b = 0;
-	     lend > 0 && b < c->nbehind && runs < DL_TRIAGE_MAX_SLACK_RUNS;
+	for (uint32_t b = 0; (lend > 0 || lend_waiting > 0) && b < c->nbehind &&
+			     runs < DL_TRIAGE_MAX_SLACK_RUNS;
 	     b++) {
 		struct tjob *d = &c->t[c->behind[b]];
 		uint32_t was = d->anchor, lo = 0, hi = np, best;
+		double share = other_waits_in(c, d->job->partition)
+				       ? lend_waiting
+				       : lend;
 
-		if (!(d->work > 0))
-			continue; /* nothing left to start */
+		if (!(d->work > 0) || !(share > 0))
+			continue; /* nothing left to start, or none lent */
 		while (hi > 0 && was != NO_ANCHOR && places[hi - 1] >= was)
 			hi--; /* below its current place only */
 		best = hi;
@@ -1256,7 +1270,7 @@ static int steal_slack(struct tctx *c)
 			if ((rc = dl_la_run(c->mean, c->order, n, horizon)))
 				goto out;
 			runs++;
-			if (harmless(c, fin0, lend)) {
+			if (harmless(c, fin0, share)) {
 				best = mid;
 				hi = mid;
 			} else {
@@ -1521,16 +1535,21 @@ static int reserve_setup(struct tctx *c, struct dl_plan *plan,
 	}
 	/* triage decides without it: the budgets reach the lookahead only
 	 * in reserve_decide, where the reserve may cost no deadline */
-	int rc = dl_reserve_ledger_init(&c->rl, cl->npartitions, full, cfg);
+	return dl_reserve_ledger_init(&c->rl, cl->npartitions, full, cfg);
+}
 
-	if (rc)
-		return rc;
-	if (dl_partset_empty(&cl->other_waiting) || !cl->npartitions)
+/* The partitions where a job without a deadline waits to start, and those
+ * sharing a node class with one (c->other_waits; NULL where none waits):
+ * one pass over the classes, not over pairs. */
+static int other_waiting_setup(struct tctx *c, const struct dl_capacity *full)
+{
+	const struct dl_cluster *cl = c->in->cluster;
+
+	if (!c->triage || dl_partset_empty(&cl->other_waiting) ||
+	    !cl->npartitions)
 		return 0;
 	if (!(c->other_waits = calloc(cl->npartitions, sizeof(bool))))
 		return ENOMEM;
-	/* the partitions where such a job waits, and those sharing a node
-	 * class with one: one pass over the classes, not over pairs */
 	for (uint32_t p = 0; p < cl->npartitions; p++)
 		c->other_waits[p] = dl_partset_has(&cl->other_waiting, p);
 	for (uint32_t k = 0; full && k < full->ncls; k++) {
@@ -1960,7 +1979,8 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 					 (double) h->mem, h->end)))
 			goto fail;
 	}
-	if ((rc = reserve_setup(&c, plan, &full)))
+	if ((rc = other_waiting_setup(&c, &full)) ||
+	    (rc = reserve_setup(&c, plan, &full)))
 		goto fail;
 	for (uint32_t i = 0; i < c.n; i++) {
 		struct tjob *t = &c.t[i];
