@@ -1052,6 +1052,20 @@ END_TEST
  * due in 400 s: job 2 before it ends it at 90 s, 50 s later, within 0.2 of
  * its spare slack (400 - 40 less 10 s for the work arriving, 90 CPU-s an
  * hour). */
+/* Plans at T0: job 2 is given up and goes just before job `ahead_of` (0:
+ * after the feasible jobs) at `rank`; job 1 is predicted to end at
+ * `finish1`. */
+static void plan_lent(struct fx_world *w, uint64_t ahead_of, uint32_t rank,
+		      double finish1)
+{
+	w_plan(w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(w, 2)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(w, 2)->ahead_of, ahead_of);
+	ck_assert_uint_eq(fx_world_get(w, 2)->rank, rank);
+	ck_assert_double_eq_tol(fx_world_get(w, 1)->predicted_finish, finish1,
+				1e-9);
+}
+
 START_TEST(hopeless_slack_where_work_without_deadline_waits)
 {
 	struct fx_world w;
@@ -1064,12 +1078,7 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	ck_assert(w.cfg.hopeless_slack == 0);
 	ck_assert(w.cfg.hopeless_slack_waiting == 0.2);
 	/* nothing waits: nothing lent */
-	w_plan(&w, "triage", T0, NULL);
-	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
-	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
-				1e-9);
+	plan_lent(&w, 0, 3, T0 + 40);
 	/* waiting in a partition without the node: nothing lent */
 	other = dl_cluster_add_partition(&w.cl, "other");
 	ck_assert_int_eq(other, 1);
@@ -1078,12 +1087,7 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
 	/* waiting for the node: job 2 runs in job 1's slack */
 	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
-	w_plan(&w, "triage", T0, NULL);
-	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
-	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 90,
-				1e-9);
+	plan_lent(&w, 1, 2, T0 + 90);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
 	/* 0.1 of 350 s is 35 s, less than the 50 s it would cost */
