@@ -116,7 +116,8 @@ struct tctx {
 	 * the option is off): one value per cycle (reserve_setup) */
 	double unknown_len;
 	/* per partition: a job without a deadline waits for nodes it shares,
-	 * so the reserve holds no given-up job back there (given_up_keep) */
+	 * so the reserve holds no given-up job back there (given_up_keep)
+	 * and such a job may borrow HopelessSlackWaiting (steal_slack) */
 	bool *other_waits;
 };
 
@@ -1223,10 +1224,11 @@ static int steal_slack(struct tctx *c)
 		c->in->cfg->hopeless_slack, c->in->cfg->hopeless_slack_load,
 		c->in->cfg->hopeless_slack_load > 0 ? lend_load(c) : 0);
 	/* where a job without a deadline waits for the same nodes, at least
-	 * HopelessSlackWaiting (bench/results/sim-summary.md, 2026-12-02
-	 * (19)): the default ranks given-up jobs above such work, so what
-	 * they borrow delays only feasible jobs that the lookahead still
-	 * sees on time */
+	 * HopelessSlackWaiting: there a given-up job otherwise waits behind
+	 * every feasible job, also one due hours later, while the CPUs it
+	 * is not given go to that work; lent everywhere, jobs due seconds
+	 * after they arrive found the CPUs taken on Alibaba's trace
+	 * (bench/results/sim-summary.md, 2026-12-02 (19)) */
 	double lend_waiting = c->in->cfg->hopeless_slack_waiting > lend
 				      ? c->in->cfg->hopeless_slack_waiting
 				      : lend;
