@@ -1046,12 +1046,6 @@ START_TEST(hopeless_slack_leaves_room_for_arrivals)
 }
 END_TEST
 
-/* HopelessSlackWaiting: where a job without a deadline waits for the same
- * nodes, a given-up job borrows that share of a feasible job's spare slack
- * by default (HopelessSlack is 0).  The jobs of the test above with job 1
- * due in 400 s: job 2 before it ends it at 90 s, 50 s later, within 0.2 of
- * its spare slack (400 - 40 less 10 s for the work arriving, 90 CPU-s an
- * hour). */
 /* Plans at T0: job 2 is given up and goes just before job `ahead_of` (0:
  * after the feasible jobs) at `rank`; job 1 is predicted to end at
  * `finish1`. */
@@ -1066,6 +1060,12 @@ static void plan_lent(struct fx_world *w, uint64_t ahead_of, uint32_t rank,
 				1e-9);
 }
 
+/* HopelessSlackWaiting: where a job without a deadline waits for the same
+ * nodes, a given-up job borrows that share of a feasible job's spare slack
+ * by default (HopelessSlack is 0).  The jobs of the test above with job 1
+ * due in 400 s: job 2 before it ends it at 90 s, 50 s later, within 0.2 of
+ * its spare slack (400 - 40 less 10 s for the work arriving, 90 CPU-s an
+ * hour). */
 START_TEST(hopeless_slack_where_work_without_deadline_waits)
 {
 	struct fx_world w;
