@@ -20,7 +20,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
 	ck_assert(c.hopeless_aging == 1800);
 	ck_assert(c.hopeless_slack == 0);
-	ck_assert(c.hopeless_slack_waiting == 0.2);
+	ck_assert(c.hopeless_slack_waiting == 1);
 	ck_assert(c.hopeless_slack_load == 0);
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);

@@ -988,6 +988,44 @@ START_TEST(arrival_rate_and_spare_slack)
 }
 END_TEST
 
+/* Of the work arriving in the next `left` seconds, the share due within
+ * them: a job of slack v arriving evenly is, for the first left - v. */
+START_TEST(work_due_within)
+{
+	struct dl_plan_slacks h = {0};
+
+	/* no history: all of it, as if every job were due as it arrives */
+	ck_assert_double_eq(dl_triage_competing(NULL, 100), 1);
+	ck_assert_double_eq(dl_triage_competing(&h, 100), 1);
+	h.v[0] = 0;
+	h.v[1] = 25;
+	h.v[2] = 100;
+	h.v[3] = 400;
+	h.n = 4;
+	/* (1 + 0.75 + 0 + 0) / 4 */
+	ck_assert_double_eq_tol(dl_triage_competing(&h, 100), 0.4375, 1e-12);
+	/* (1 + 0.95 + 0.8 + 0.2) / 4 */
+	ck_assert_double_eq_tol(dl_triage_competing(&h, 500), 0.7375, 1e-12);
+	/* far ahead, nearly every arrival is due before */
+	ck_assert(dl_triage_competing(&h, 1e9) > 0.999);
+	/* a NaN slack does not count; a negative one is due at once */
+	h.v[2] = NAN;
+	h.v[3] = -5;
+	ck_assert_double_eq_tol(dl_triage_competing(&h, 100), 2.75 / 3, 1e-12);
+	/* due now or past, or no time at all: all of it */
+	ck_assert_double_eq(dl_triage_competing(&h, 0), 1);
+	ck_assert_double_eq(dl_triage_competing(&h, -10), 1);
+	ck_assert_double_eq(dl_triage_competing(&h, NAN), 1);
+	ck_assert_double_eq(dl_triage_competing(&h, INFINITY), 1);
+	/* a count beyond the ring reads the ring only: the 60 slots never
+	 * written hold 0, due at once */
+	h.n = DL_PLAN_SLACKS + 5;
+	ck_assert_double_eq_tol(
+		dl_triage_competing(&h, 100),
+		(2.75 + (DL_PLAN_SLACKS - 4)) / (DL_PLAN_SLACKS - 1), 1e-12);
+}
+END_TEST
+
 /* HopelessSlack lends only the slack the work arriving meanwhile will not
  * need.  On one CPU: job 1 (10 s, due in 100 s), job 2 (50 s, due in 40 s:
  * impossible), job 3 (30 s, due in 45 s).  Job 2 gives way to job 3; then
@@ -1062,10 +1100,11 @@ static void plan_lent(struct fx_world *w, uint64_t ahead_of, uint32_t rank,
 
 /* HopelessSlackWaiting: where a job without a deadline waits for the same
  * nodes, a given-up job borrows that share of a feasible job's spare slack
- * by default (HopelessSlack is 0).  The jobs of the test above with job 1
- * due in 400 s: job 2 before it ends it at 90 s, 50 s later, within 0.2 of
- * its spare slack (400 - 40 less 10 s for the work arriving, 90 CPU-s an
- * hour). */
+ * by default (all of it; HopelessSlack is 0).  The jobs of the test above
+ * with job 1 due in 400 s: job 2 before it ends it at 90 s, 50 s later,
+ * within 0.2 of its spare slack: 400 - 40 less 6.6 s for the work arriving
+ * (90 CPU-s an hour, of which (10/400 + 1 + 385/400) / 3 = 0.66 is due
+ * before job 1 by the slacks of the three jobs, 390, 0 and 15 s). */
 START_TEST(hopeless_slack_where_work_without_deadline_waits)
 {
 	struct fx_world w;
@@ -1076,7 +1115,7 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	w_task(&w, 2, 50, 40);
 	w_task(&w, 3, 30, 45);
 	ck_assert(w.cfg.hopeless_slack == 0);
-	ck_assert(w.cfg.hopeless_slack_waiting == 0.2);
+	ck_assert(w.cfg.hopeless_slack_waiting == 1);
 	/* nothing waits: nothing lent */
 	plan_lent(&w, 0, 3, T0 + 40);
 	/* waiting in a partition without the node: nothing lent */
@@ -1090,7 +1129,7 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	plan_lent(&w, 1, 2, T0 + 90);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
-	/* 0.1 of 350 s is 35 s, less than the 50 s it would cost */
+	/* 0.1 of 353 s is 35 s, less than the 50 s it would cost */
 	ck_assert_int_eq(
 		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0.1", NULL, 0),
 		0);
@@ -1126,8 +1165,22 @@ END_TEST
  * slack 400 - 40 - 0.025 x 400 = 350 s: 70 s >= 50 s, job 2 runs before
  * it.  Job 3 due in 65 s needs 30 / 65 = 0.46: 1 - 0.46 / 0.5 = 0.077 x
  * 350 s = 27 s < 50 s, job 2 waits.  Deadline work arriving at 0.3 CPU
- * (share 0.325; job 3 due in 75 s): 0.2 x (400 - 40 - 130) = 46 s < 50 s,
- * job 2 waits. */
+ * (share 0.325; job 3 due in 75 s), by a history of 61 jobs due as they
+ * arrived (slack 0) besides the three (slacks 390, 0 and 45 s): of the
+ * work arriving in 400 s, (61 + 10/400 + 1 + 355/400) / 64 = 0.983 is due
+ * before job 1, 128 s of its slack; 0.2 x (400 - 40 - 128) = 46 s < 50 s,
+ * job 2 waits.  The same rate of jobs due 1,000 s after arriving: only
+ * the three count, (10/400 + 1 + 355/400) / 64 = 0.030, 3.9 s; 0.2 x 356
+ * = 71 s >= 50 s, job 2 runs before job 1. */
+/* A previous plan's slack history: n recent jobs of slack v each. */
+static void prev_slacks(struct dl_plan *prev, uint32_t n, double v)
+{
+	for (uint32_t i = 0; i < n; i++)
+		prev->slacks.v[i] = v;
+	prev->slacks.n = n;
+	prev->slacks.next = n % DL_PLAN_SLACKS;
+}
+
 START_TEST(hopeless_slack_load_lends_while_idle)
 {
 	struct fx_world w;
@@ -1177,13 +1230,22 @@ START_TEST(hopeless_slack_load_lends_while_idle)
 	prev->policy = DL_POLICY_TRIAGE;
 	prev->arrivals.rate = 0.3;
 	prev->arrivals.at = T0;
+	prev_slacks(prev, 61, 0);
 	dl_plan_finalize(prev);
 	w_plan(&w, "triage", T0, prev);
 	ck_assert_double_eq_tol(w.plan->arrivals.rate, 0.3 + 90 / 3600.0,
 				1e-12);
+	ck_assert_uint_eq(w.plan->slacks.n, 64);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
 	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
+				1e-9);
+	/* the work arriving is due after job 1: it leaves job 1's slack */
+	prev_slacks(prev, 61, 1000);
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
+	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 90,
 				1e-9);
 	dl_plan_free(prev);
 	fx_world_free(&w);
@@ -1345,6 +1407,7 @@ int main(void)
 	tcase_add_test(tc, hopeless_rank_and_aging);
 	tcase_add_test(tc, aged_job_not_postponed_by_later_given_up_jobs);
 	tcase_add_test(tc, arrival_rate_and_spare_slack);
+	tcase_add_test(tc, work_due_within);
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, hopeless_slack_where_work_without_deadline_waits);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);

@@ -112,7 +112,7 @@ const struct dl_option dl_options[] = {
 	 "by running before it",
 	 NULL},
 	{"HopelessSlackWaiting", DL_OPT_DOUBLE, OFF(hopeless_slack_waiting), 0,
-	 1, "0.2",
+	 1, "1",
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it where a job without a deadline waits to start "
 	 "on the same nodes",

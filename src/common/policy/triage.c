@@ -78,7 +78,11 @@ struct tjob {
 	uint32_t keep;
 	uint32_t pool_keep; /* unknown length: its part of the reserve */
 	double grain; /* the longest mean task length of its phases left */
-	bool aged;    /* given up for HopelessAging or longer (sort_behind) */
+	/* of the deadline work arriving until its deadline, the share due
+	 * before it (dl_triage_competing), times the arrival share: what
+	 * its spare slack leaves for arrivals (steal_slack) */
+	double arrivals_ahead;
+	bool aged; /* given up for HopelessAging or longer (sort_behind) */
 	/* T_PASSED that PassedAhead lets keep its place (by default with one
 	 * task left): late already, it stays there while that costs no other
 	 * job its deadline, as EDF would run it; given up at once, a short
@@ -109,7 +113,10 @@ struct tctx {
 	const struct dl_plan_slacks *slacks;
 	double long_above;    /* dl_reserve_long_above of slacks */
 	double arrival_share; /* deadline work arriving, share of the CPUs */
-	double cpus;          /* the CPUs of the partitions planned */
+	/* the slacks of recent jobs, kept whether the reserve is on or not:
+	 * how soon after arriving work is due (dl_triage_competing) */
+	const struct dl_plan_slacks *arrived;
+	double cpus; /* the CPUs of the partitions planned */
 	struct dl_reserve_ledger rl;
 	/* BlockingUnknown: the task length a job of unknown length is
 	 * presumed to run, when that length is long; 0 when it is not (or
@@ -160,6 +167,24 @@ double dl_triage_spare_slack(double deadline, double finish, double now,
 		share = 0;
 	s = deadline - finish - share * (deadline - now);
 	return s > 0 ? s : 0;
+}
+
+double dl_triage_competing(const struct dl_plan_slacks *h, double left)
+{
+	double sum = 0;
+	uint32_t n = 0;
+
+	if (!h || !(left > 0) || !isfinite(left))
+		return 1;
+	for (uint32_t i = 0; i < h->n && i < DL_PLAN_SLACKS; i++) {
+		double v = h->v[i];
+
+		if (isnan(v))
+			continue;
+		sum += v <= 0 ? 1 : v < left ? (left - v) / left : 0;
+		n++;
+	}
+	return n ? sum / n : 1;
 }
 
 double dl_triage_lend_share(double slack, double load_limit, double load)
@@ -1169,7 +1194,7 @@ static bool harmless(const struct tctx *c, const double *fin0, double lend)
 					lend * dl_triage_spare_slack(
 						       t->goal.job, f0,
 						       c->in->now,
-						       c->arrival_share) +
+						       t->arrivals_ahead) +
 					c->tol)
 				return false;
 		} else if (f > f0 + c->tol) {
@@ -1239,9 +1264,19 @@ static int steal_slack(struct tctx *c)
 		free(fin0);
 		return ENOMEM;
 	}
-	for (uint32_t k = 0; k < c->nedf; k++)
-		if (ahead(c, &c->t[c->edf[k]]))
-			places[np++] = k;
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		struct tjob *t = &c->t[c->edf[k]];
+
+		if (!ahead(c, t))
+			continue;
+		places[np++] = k;
+		/* a pass over the history per job: only when some is lent */
+		if ((lend > 0 || lend_waiting > 0) && c->nbehind)
+			t->arrivals_ahead =
+				c->arrival_share *
+				dl_triage_competing(c->arrived,
+						    t->goal.job - c->in->now);
+	}
 	for (uint32_t b = 0; (lend > 0 || lend_waiting > 0) && b < c->nbehind &&
 			     runs < DL_TRIAGE_MAX_SLACK_RUNS;
 	     b++) {
@@ -1998,6 +2033,7 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		c.edf[c.nedf++] = i;
 	}
 	reserve_learn(&c, plan);
+	c.arrived = &plan->slacks;
 	qsort_r(c.edf, c.nedf, sizeof(*c.edf), edf_cmp, c.t);
 	for (uint32_t k = 0; k < c.nedf; k++) {
 		struct tjob *t = &c.t[c.edf[k]];

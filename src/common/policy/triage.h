@@ -70,9 +70,20 @@ double dl_triage_arrival_rate(double rate, double at, double now, double work,
 /* The slack a job on time may lend (HopelessSlack): its slack, deadline
  * minus finish, less the delay work arriving until its deadline would
  * cost it if all of it came first (share = that work's share of the
- * cluster, the arrival rate over the capacity); never below 0. */
+ * cluster: the arrival rate over the capacity, times dl_triage_competing
+ * where only the work due before it counts); never below 0. */
 double dl_triage_spare_slack(double deadline, double finish, double now,
 			     double share);
+
+/* Of the deadline work that arrives in the next `left` seconds, the share
+ * due within them, by the slacks of recent jobs (deadline minus the
+ * earliest finish alone; h->v): arriving evenly, a job of slack v is due
+ * in time only when it arrives in the first left - v seconds.  The work
+ * due later runs after a job due in `left` seconds in deadline order, so
+ * it takes none of that job's slack.  A slack stands for the window (its
+ * deadline minus its arrival), which is longer: the share is an upper
+ * bound.  1 (all of it) without history or for left not > 0. */
+double dl_triage_competing(const struct dl_plan_slacks *h, double left);
 
 /* The share of its spare slack a job on time lends (HopelessSlack and
  * HopelessSlackLoad): `slack` whatever the load; with `load_limit` > 0
