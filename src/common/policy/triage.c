@@ -1232,6 +1232,22 @@ static double lend_load(const struct tctx *c)
 	return load;
 }
 
+/* What each job ahead keeps of its slack for the deadline work arriving
+ * (harmless): the arrival share times the part of it due before the
+ * job. */
+static void arrivals_ahead_setup(struct tctx *c)
+{
+	for (uint32_t k = 0; k < c->nedf; k++) {
+		struct tjob *t = &c->t[c->edf[k]];
+
+		if (ahead(c, t))
+			t->arrivals_ahead =
+				c->arrival_share *
+				dl_triage_competing(c->arrived,
+						    t->goal.job - c->in->now);
+	}
+}
+
 /* Slack stealing: a job behind runs as early as it can without costing a
  * job ahead its deadline (or a late one more lateness), with mean task
  * lengths -- so hopeless jobs end as little late as the feasible ones
@@ -1243,7 +1259,7 @@ static int steal_slack(struct tctx *c)
 	uint32_t *places = malloc((c->nedf ? c->nedf : 1) * sizeof(*places));
 	double *fin0 = malloc((c->n ? c->n : 1) * sizeof(*fin0));
 	uint32_t np = 0, runs = 0;
-	bool measured = false;
+	bool measured = false, reserved = false;
 	/* HopelessSlack, more while the cluster is not busy */
 	double lend = dl_triage_lend_share(
 		c->in->cfg->hopeless_slack, c->in->cfg->hopeless_slack_load,
@@ -1264,19 +1280,9 @@ static int steal_slack(struct tctx *c)
 		free(fin0);
 		return ENOMEM;
 	}
-	for (uint32_t k = 0; k < c->nedf; k++) {
-		struct tjob *t = &c->t[c->edf[k]];
-
-		if (!ahead(c, t))
-			continue;
-		places[np++] = k;
-		/* a pass over the history per job: only when some is lent */
-		if ((lend > 0 || lend_waiting > 0) && c->nbehind)
-			t->arrivals_ahead =
-				c->arrival_share *
-				dl_triage_competing(c->arrived,
-						    t->goal.job - c->in->now);
-	}
+	for (uint32_t k = 0; k < c->nedf; k++)
+		if (ahead(c, &c->t[c->edf[k]]))
+			places[np++] = k;
 	for (uint32_t b = 0; (lend > 0 || lend_waiting > 0) && b < c->nbehind &&
 			     runs < DL_TRIAGE_MAX_SLACK_RUNS;
 	     b++) {
@@ -1291,6 +1297,10 @@ static int steal_slack(struct tctx *c)
 		while (hi > 0 && was != NO_ANCHOR && places[hi - 1] >= was)
 			hi--; /* below its current place only */
 		best = hi;
+		if (!reserved) { /* once, and only when something is lent */
+			arrivals_ahead_setup(c);
+			reserved = true;
+		}
 		if (!measured) {
 			if ((rc = ahead_finishes(c, fin0)))
 				break;
