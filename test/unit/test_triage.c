@@ -1031,8 +1031,9 @@ END_TEST
  * impossible), job 3 (30 s, due in 45 s).  Job 2 gives way to job 3; then
  * job 3 ends at 30 s and job 1 at 40 s.  Job 2 before job 1 ends job 1 at
  * 90 s: within its 60 s of slack while little work arrives, not when the
- * work arriving takes 80 % of the CPU (80 s of the 100 s to its deadline,
- * more than its slack). */
+ * work arriving takes 80 % of the CPU: of it, (10/100 + 1 + 85/100) / 3 =
+ * 0.65 is due before job 1 by the three jobs' slacks (90, 0 and 15 s), 54
+ * s of the 100 s to its deadline, which leaves 6 s of its slack. */
 START_TEST(hopeless_slack_leaves_room_for_arrivals)
 {
 	struct fx_world w;
@@ -1153,25 +1154,6 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 }
 END_TEST
 
-/* HopelessSlackLoad: lending follows the load, the larger of the arrival
- * share and the share of the CPUs the jobs ahead need until their
- * deadlines.  One CPU, HopelessSlack=0: job 1 (10 s, due in 400 s), job 2
- * (50 s, due in 40 s: impossible), job 3 (30 s, due in 75 s; job 2 before
- * it would make it late).  Job 3 then job 1 end at 30 and 40 s; job 2
- * between them ends job 1 at 90 s, 50 s later.  Load: the arrival share
- * is 90 CPU-s an hour (0.025); job 3 needs 30 / 75 = 0.4 of the CPU until
- * its deadline, jobs 3 and 1 together 40 / 400 = 0.1, so 0.4.  With
- * HopelessSlackLoad=0.5 job 1 lends 1 - 0.4 / 0.5 = 0.2 of its spare
- * slack 400 - 40 - 0.025 x 400 = 350 s: 70 s >= 50 s, job 2 runs before
- * it.  Job 3 due in 65 s needs 30 / 65 = 0.46: 1 - 0.46 / 0.5 = 0.077 x
- * 350 s = 27 s < 50 s, job 2 waits.  Deadline work arriving at 0.3 CPU
- * (share 0.325; job 3 due in 75 s), by a history of 61 jobs due as they
- * arrived (slack 0) besides the three (slacks 390, 0 and 45 s): of the
- * work arriving in 400 s, (61 + 10/400 + 1 + 355/400) / 64 = 0.983 is due
- * before job 1, 128 s of its slack; 0.2 x (400 - 40 - 128) = 46 s < 50 s,
- * job 2 waits.  The same rate of jobs due 1,000 s after arriving: only
- * the three count, (10/400 + 1 + 355/400) / 64 = 0.030, 3.9 s; 0.2 x 356
- * = 71 s >= 50 s, job 2 runs before job 1. */
 /* A previous plan's slack history: n recent jobs of slack v each. */
 static void prev_slacks(struct dl_plan *prev, uint32_t n, double v)
 {
@@ -1181,6 +1163,27 @@ static void prev_slacks(struct dl_plan *prev, uint32_t n, double v)
 	prev->slacks.next = n % DL_PLAN_SLACKS;
 }
 
+/* HopelessSlackLoad: lending follows the load, the larger of the arrival
+ * share and the share of the CPUs the jobs ahead need until their
+ * deadlines.  One CPU, HopelessSlack=0: job 1 (10 s, due in 400 s), job 2
+ * (50 s, due in 40 s: impossible), job 3 (30 s, due in 75 s; job 2 before
+ * it would make it late).  Job 3 then job 1 end at 30 and 40 s; job 2
+ * between them ends job 1 at 90 s, 50 s later.  Load: the arrival share
+ * is 90 CPU-s an hour (0.025); job 3 needs 30 / 75 = 0.4 of the CPU until
+ * its deadline, jobs 3 and 1 together 40 / 400 = 0.1, so 0.4.  With
+ * HopelessSlackLoad=0.5 job 1 lends 1 - 0.4 / 0.5 = 0.2 of its spare
+ * slack 400 - 40 - 0.025 x 0.64 x 400 = 354 s (0.64 = (10/400 + 1 +
+ * 355/400) / 3 of the work arriving is due before it, by the slacks of
+ * the three jobs): 71 s >= 50 s, job 2 runs before it.  Job 3 due in 65 s
+ * needs 30 / 65 = 0.46: 1 - 0.46 / 0.5 = 0.077 x 354 s = 27 s < 50 s,
+ * job 2 waits.  Deadline work arriving at 0.3 CPU
+ * (share 0.325; job 3 due in 75 s), by a history of 61 jobs due as they
+ * arrived (slack 0) besides the three (slacks 390, 0 and 45 s): of the
+ * work arriving in 400 s, (61 + 10/400 + 1 + 355/400) / 64 = 0.983 is due
+ * before job 1, 128 s of its slack; 0.2 x (400 - 40 - 128) = 46 s < 50 s,
+ * job 2 waits.  The same rate of jobs due 1,000 s after arriving: only
+ * the three count, (10/400 + 1 + 355/400) / 64 = 0.030, 3.9 s; 0.2 x 356
+ * = 71 s >= 50 s, job 2 runs before job 1. */
 START_TEST(hopeless_slack_load_lends_while_idle)
 {
 	struct fx_world w;
