@@ -1188,8 +1188,8 @@ static bool harmless(const struct tctx *c, const double *fin0, double lend)
 			continue;
 		f = dl_la_job(c->mean, t->la)->finish;
 		if (!late(c, t, f0)) {
-			/* of its slack that the work arriving until its
-			 * deadline will not take, it lends `lend` */
+			/* of its slack that the work arriving and due
+			 * before it will not take, it lends `lend` */
 			if (f > f0 +
 					lend * dl_triage_spare_slack(
 						       t->goal.job, f0,
