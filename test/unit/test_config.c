@@ -19,9 +19,10 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(c.policy, DL_POLICY_TRIAGE);
 	ck_assert_int_eq(c.hopeless_rank, DL_HOPELESS_ABOVE);
 	ck_assert(c.hopeless_aging == 1800);
-	ck_assert(c.hopeless_slack == 0);
+	ck_assert(c.hopeless_slack == 1);
 	ck_assert(c.hopeless_slack_waiting == 1);
 	ck_assert(c.hopeless_slack_load == 0);
+	ck_assert(c.hopeless_slack_backlog == 300);
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);

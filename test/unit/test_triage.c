@@ -37,6 +37,14 @@ static struct dl_job *w_task(struct fx_world *w, uint64_t id, double len,
 	return j;
 }
 
+/* HopelessSlack=0: a given-up job lends nothing and waits behind the
+ * feasible ones, for the tests of where it ranks then. */
+static void no_lending(struct fx_world *w)
+{
+	ck_assert_int_eq(dl_config_set(&w->cfg, "HopelessSlack", "0", NULL, 0),
+			 0);
+}
+
 static void w_plan(struct fx_world *w, const char *policy, double now,
 		   const struct dl_plan *prev)
 {
@@ -305,6 +313,7 @@ START_TEST(deadline_passed)
 	/* job 1 due at T0 + 25 would miss it behind job 2: job 2 is given up
 	 * (after job 1), and stays given up the next cycle */
 	w_init(&w, 1, 1);
+	no_lending(&w);
 	w_task(&w, 1, 10, 25);
 	w_task(&w, 2, 10, 5);
 	w_plan(&w, "triage", T0 + 10, NULL);
@@ -328,6 +337,7 @@ START_TEST(deadline_passed)
 	 * PassedAhead=all keeps it too; PassedAhead=none gives up a job with
 	 * one task left as well */
 	w_init(&w, 1, 1);
+	no_lending(&w);
 	w_task(&w, 1, 10, 50);
 	two = fx_job(2, 2, T0, T0 + 5);
 	two->phase[DL_MAP].prior_mean = two->phase[DL_MAP].prior_p90 = 5;
@@ -342,6 +352,7 @@ START_TEST(deadline_passed)
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, 0);
 	fx_world_free(&w);
 	w_init(&w, 1, 1);
+	no_lending(&w);
 	w_task(&w, 1, 10, 50);
 	w_task(&w, 2, 10, 5);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "PassedAhead", "none", NULL, 0),
@@ -359,14 +370,15 @@ START_TEST(deadline_passed)
 	w_task(&w, 1, 10, 50);
 	w_task(&w, 2, 10, 5);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	no_lending(&w);
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
 	ck_assert_double_eq(fx_world_get(&w, 2)->hopeless_since, T0 + 10);
-	/* by default (HopelessSlack=0) it goes after job 1 */
+	/* with HopelessSlack=0 it goes after job 1 */
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
-	/* with HopelessSlack=1 it runs in job 1's 30 s of slack: first, and
-	 * job 1 still ends 20 s before its deadline */
+	/* with HopelessSlack=1 (the default) it runs in job 1's 30 s of
+	 * slack: first, and job 1 still ends 20 s before its deadline */
 	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
 			 0);
 	w_plan(&w, "triage", T0 + 10, NULL);
@@ -473,6 +485,7 @@ START_TEST(late_ahead_no_gives_up_a_kept_job)
 	/* LateAhead=no: job 1, late at its place though giving it up helps
 	 * no one, is given up like a demoted job: hopeless, after job 2 */
 	tiny_late_jobs(&w, 100);
+	no_lending(&w);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
 	pj = fx_world_get(&w, 1);
@@ -541,6 +554,7 @@ START_TEST(deadline_passed_reduce)
 
 	/* PassedAheadReduce=0: three tasks left, given up behind job 1 */
 	passed_reduce_jobs(&w, 2);
+	no_lending(&w);
 	pj = plan_reduce_limit(&w, "0");
 	ck_assert_uint_eq(pj->rank, 2);
 	ck_assert_double_eq(pj->hopeless_since, T0 + 10);
@@ -564,6 +578,7 @@ START_TEST(deadline_passed_reduce)
 
 	/* a map not yet run: its reduce has not begun, given up */
 	passed_reduce_jobs(&w, 1);
+	no_lending(&w);
 	pj = plan_reduce_limit(&w, "4");
 	ck_assert_uint_eq(pj->rank, 2);
 	ck_assert_double_eq(pj->hopeless_since, T0 + 10);
@@ -589,6 +604,7 @@ START_TEST(late_ahead_no_keeps_a_job_late_on_a_guess)
 	 * is not known to be late, so it keeps its place as with the
 	 * default */
 	tiny_late_jobs(&w, 100);
+	no_lending(&w);
 	ck_assert_int_eq(dl_phase_init(w.jobs[0], DL_REDUCE, 1, 1, 0), 0);
 	w.jobs[0]->reduce_cost = 0.1; /* alone it would make it */
 	red = &w.jobs[0]->phase[DL_REDUCE];
@@ -836,6 +852,7 @@ START_TEST(hopeless_rank_and_aging)
 	struct dl_plan *first;
 
 	mh_jobs(&w);
+	no_lending(&w);
 	/* HopelessRank=below: after jobs without deadlines until aged */
 	ck_assert_int_eq(
 		dl_config_set(&w.cfg, "HopelessRank", "below", NULL, 0), 0);
@@ -1034,15 +1051,22 @@ END_TEST
  * work arriving takes 80 % of the CPU: of it, (10/100 + 1 + 85/100) / 3 =
  * 0.65 is due before job 1 by the three jobs' slacks (90, 0 and 15 s), 54
  * s of the 100 s to its deadline, which leaves 6 s of its slack. */
+/* The lending tests' jobs: job 1 (10 s, due in due1), job 2 (50 s, due
+ * in 40 s: cannot make it) and job 3 (30 s, due in 45 s), lengths known. */
+static void slack_jobs(struct fx_world *w, double due1)
+{
+	w_task(w, 1, 10, due1);
+	w_task(w, 2, 50, 40);
+	w_task(w, 3, 30, 45);
+}
+
 START_TEST(hopeless_slack_leaves_room_for_arrivals)
 {
 	struct fx_world w;
 	struct dl_plan *prev;
 
 	w_init(&w, 1, 1);
-	w_task(&w, 1, 10, 100);
-	w_task(&w, 2, 50, 40);
-	w_task(&w, 3, 30, 45);
+	slack_jobs(&w, 100);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
 			 0);
 	/* the first plan counts only these three: 90 CPU-s an hour */
@@ -1099,9 +1123,19 @@ static void plan_lent(struct fx_world *w, uint64_t ahead_of, uint32_t rank,
 				1e-9);
 }
 
+/* Sets key=val, plans at T0 and checks where job 2 goes (0: after the
+ * feasible jobs). */
+static void lends_with(struct fx_world *w, const char *key, const char *val,
+		       uint64_t ahead_of)
+{
+	ck_assert_int_eq(dl_config_set(&w->cfg, key, val, NULL, 0), 0);
+	w_plan(w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(w, 2)->ahead_of, ahead_of);
+}
+
 /* HopelessSlackWaiting: where a job without a deadline waits for the same
  * nodes, a given-up job borrows that share of a feasible job's spare slack
- * by default (all of it; HopelessSlack is 0).  The jobs of the test above
+ * (all of it by default; here HopelessSlack=0).  The jobs of the test above
  * with job 1 due in 400 s: job 2 before it ends it at 90 s, 50 s later,
  * within 0.2 of its spare slack: 400 - 40 less 6.6 s for the work arriving
  * (90 CPU-s an hour, of which (10/400 + 1 + 385/400) / 3 = 0.66 is due
@@ -1112,10 +1146,9 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	int other;
 
 	w_init(&w, 1, 1);
-	w_task(&w, 1, 10, 400);
-	w_task(&w, 2, 50, 40);
-	w_task(&w, 3, 30, 45);
-	ck_assert(w.cfg.hopeless_slack == 0);
+	slack_jobs(&w, 400);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
+			 0);
 	ck_assert(w.cfg.hopeless_slack_waiting == 1);
 	/* nothing waits: nothing lent */
 	plan_lent(&w, 0, 3, T0 + 40);
@@ -1131,24 +1164,92 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
 	ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
 	/* 0.1 of 353 s is 35 s, less than the 50 s it would cost */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0.1", NULL, 0),
-		0);
-	w_plan(&w, "triage", T0, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	lends_with(&w, "HopelessSlackWaiting", "0.1", 0);
 	/* the reserve off does not turn it off */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0.2", NULL, 0),
-		0);
 	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0", NULL, 0),
 			 0);
+	lends_with(&w, "HopelessSlackWaiting", "0.2", 1);
+	/* 0 lends nothing */
+	lends_with(&w, "HopelessSlackWaiting", "0", 0);
+	dl_partset_free(&w.cl.other_waiting);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* HopelessSlackBacklog: lent only while the given-up jobs' pending work
+ * would take every CPU at most that long: past it the cluster is
+ * overloaded and the slack lent is what the next arrivals need.  The jobs
+ * of hopeless_slack_leaves_room_for_arrivals with the defaults: job 2,
+ * given up, has 50 CPU-s left on one CPU, a backlog of 50 s. */
+START_TEST(hopeless_slack_backlog)
+{
+	struct fx_world w;
+
+	w_init(&w, 1, 1);
+	slack_jobs(&w, 100);
+	ck_assert(w.cfg.hopeless_slack == 1);
+	plan_lent(&w, 1, 2, T0 + 90);
+	lends_with(&w, "HopelessSlackBacklog", "49", 0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 3);
+	lends_with(&w, "HopelessSlackBacklog", "50", 1);
+	/* a second job given up (it cannot make it even alone, and at its
+	 * place it would make job 1 late), 70 s on one CPU: 120 s in all */
+	w_task(&w, 4, 70, 55);
+	lends_with(&w, "HopelessSlackBacklog", "119", 0);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->ahead_of, 0);
+	lends_with(&w, "HopelessSlackBacklog", "120", 1);
+	/* where work without deadlines waits, HopelessSlackWaiting lends
+	 * whatever the backlog */
+	lends_with(&w, "HopelessSlackBacklog", "0", 0);
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
-	/* 0 lends nothing */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "HopelessSlackWaiting", "0", NULL, 0), 0);
-	w_plan(&w, "triage", T0, NULL);
-	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	dl_partset_free(&w.cl.other_waiting);
+	fx_world_free(&w);
+}
+END_TEST
+
+/* HopelessSlack lends only where the lookahead knows every competing job's
+ * task length: its harm check is blind to a job whose tasks it guesses
+ * (on Alibaba's trace a borrower took the CPUs of small jobs of unknown
+ * length the lookahead judged unharmed).  The jobs of
+ * hopeless_slack_leaves_room_for_arrivals (job 2 lent before job 1) with
+ * job 4, one task of unknown length due in an hour. */
+START_TEST(hopeless_slack_needs_known_lengths)
+{
+	struct fx_world w;
+	struct dl_job *j;
+
+	w_init(&w, 2, 1);
+	/* node 2 only in partition "side" */
+	dl_partset_free(&w.cl.nodes[1].partitions);
+	ck_assert_int_eq(dl_cluster_add_partition(&w.cl, "side"), 1);
+	ck_assert_int_eq(dl_partset_add(&w.cl.nodes[1].partitions, 1), 0);
+	slack_jobs(&w, 100);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "1", NULL, 0),
+			 0);
+	plan_lent(&w, 1, 2, T0 + 90);
+	/* job 4's task length unknown, on the same node: nothing lent */
+	j = fx_job(4, 1, T0, T0 + 3600);
+	j->phase[DL_MAP].time_limit = 600;
+	w.jobs[w.n++] = j;
+	plan_lent(&w, 0, 4, T0 + 40);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_NO_DATA);
+	/* its length known: lent again */
+	j->phase[DL_MAP].prior_mean = 20;
+	j->phase[DL_MAP].prior_p90 = 20;
+	plan_lent(&w, 1, 2, T0 + 90);
+	/* unknown again, but on the other node: lent */
+	j->phase[DL_MAP].prior_mean = j->phase[DL_MAP].prior_p90 = 0;
+	j->partition = 1;
+	plan_lent(&w, 1, 2, T0 + 90);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_NO_DATA);
+	/* on job 2's node where work without deadlines waits for it:
+	 * HopelessSlackWaiting lends also on guessed lengths */
+	j->partition = 0;
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+	plan_lent(&w, 1, 2, T0 + 90);
 	dl_partset_free(&w.cl.other_waiting);
 	fx_world_free(&w);
 }
@@ -1202,7 +1303,9 @@ START_TEST(hopeless_slack_load_lends_while_idle)
 	w_task(&w, 1, 10, 400);
 	w_task(&w, 2, 50, 40);
 	w_task(&w, 3, 30, 75);
-	/* the default lends nothing */
+	/* HopelessSlack=0 alone lends nothing */
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
+			 0);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
@@ -1413,6 +1516,8 @@ int main(void)
 	tcase_add_test(tc, work_due_within);
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, hopeless_slack_where_work_without_deadline_waits);
+	tcase_add_test(tc, hopeless_slack_backlog);
+	tcase_add_test(tc, hopeless_slack_needs_known_lengths);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);

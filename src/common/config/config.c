@@ -107,7 +107,7 @@ const struct dl_option dl_options[] = {
 	 "how long a job triage gave up on waits before it goes first among "
 	 "the jobs given up",
 	 NULL},
-	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "0",
+	{"HopelessSlack", DL_OPT_DOUBLE, OFF(hopeless_slack), 0, 1, "1",
 	 "share of a feasible job's spare slack that hopeless jobs may take "
 	 "by running before it",
 	 NULL},
@@ -122,6 +122,11 @@ const struct dl_option dl_options[] = {
 	 "the load (the share of the CPUs that deadline work arriving or "
 	 "due needs) below which hopeless jobs may run in the spare slack "
 	 "of feasible jobs",
+	 NULL},
+	{"HopelessSlackBacklog", DL_OPT_DURATION, OFF(hopeless_slack_backlog),
+	 0, 31536000, "5m",
+	 "HopelessSlack lends only while the pending work of the jobs given "
+	 "up would take every CPU at most this long",
 	 NULL},
 	{"LateAhead", DL_OPT_CHOICE, OFF(late_ahead), 0, 0, "yes",
 	 "triage: whether a job late at its place even with short tasks, "

@@ -74,6 +74,9 @@ struct dl_config {
 	double hopeless_slack_waiting;
 	/* the load (share of the CPUs) lending to hopeless jobs ends at */
 	double hopeless_slack_load;
+	/* HopelessSlack lends while the given-up jobs' pending work would
+	 * take all CPUs at most this long (s) */
+	double hopeless_slack_backlog;
 	/* jobs past their deadline that keep their place (PassedAhead) */
 	enum dl_passed_ahead passed_ahead;
 	/* PassedAhead=one also keeps a job whose maps have all started while
