@@ -1331,7 +1331,9 @@ static int steal_slack(struct tctx *c)
 	 * earlier at little cost; a longer one means overload, where the
 	 * slack lent to jobs already lost is what the next arrivals need
 	 * (reverse family at load 1.0: 8-60 % more misses lent without
-	 * this) */
+	 * this).  It stops new lends only: a job lent a place earlier keeps
+	 * it until Moore-Hodgson finds it makes a job late (as when lending
+	 * is off) */
 	if (lend > 0 &&
 	    given_up_backlog(c) > c->in->cfg->hopeless_slack_backlog)
 		lend = 0;
