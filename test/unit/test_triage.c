@@ -388,8 +388,7 @@ START_TEST(deadline_passed)
 	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 30,
 				1e-9);
 	/* lending nothing, it goes after job 1 */
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
-			 0);
+	no_lending(&w);
 	w_plan(&w, "triage", T0 + 10, NULL);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 2);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
@@ -1043,14 +1042,6 @@ START_TEST(work_due_within)
 }
 END_TEST
 
-/* HopelessSlack lends only the slack the work arriving meanwhile will not
- * need.  On one CPU: job 1 (10 s, due in 100 s), job 2 (50 s, due in 40 s:
- * impossible), job 3 (30 s, due in 45 s).  Job 2 gives way to job 3; then
- * job 3 ends at 30 s and job 1 at 40 s.  Job 2 before job 1 ends job 1 at
- * 90 s: within its 60 s of slack while little work arrives, not when the
- * work arriving takes 80 % of the CPU: of it, (10/100 + 1 + 85/100) / 3 =
- * 0.65 is due before job 1 by the three jobs' slacks (90, 0 and 15 s), 54
- * s of the 100 s to its deadline, which leaves 6 s of its slack. */
 /* The lending tests' jobs: job 1 (10 s, due in due1), job 2 (50 s, due
  * in 40 s: cannot make it) and job 3 (30 s, due in 45 s), lengths known. */
 static void slack_jobs(struct fx_world *w, double due1)
@@ -1060,6 +1051,14 @@ static void slack_jobs(struct fx_world *w, double due1)
 	w_task(w, 3, 30, 45);
 }
 
+/* HopelessSlack lends only the slack the work arriving meanwhile will not
+ * need.  On one CPU: job 1 (10 s, due in 100 s), job 2 (50 s, due in 40 s:
+ * impossible), job 3 (30 s, due in 45 s).  Job 2 gives way to job 3; then
+ * job 3 ends at 30 s and job 1 at 40 s.  Job 2 before job 1 ends job 1 at
+ * 90 s: within its 60 s of slack while little work arrives, not when the
+ * work arriving takes 80 % of the CPU: of it, (10/100 + 1 + 85/100) / 3 =
+ * 0.65 is due before job 1 by the three jobs' slacks (90, 0 and 15 s), 54
+ * s of the 100 s to its deadline, which leaves 6 s of its slack. */
 START_TEST(hopeless_slack_leaves_room_for_arrivals)
 {
 	struct fx_world w;
@@ -1100,8 +1099,7 @@ START_TEST(hopeless_slack_leaves_room_for_arrivals)
 	ck_assert_double_eq_tol(fx_world_get(&w, 1)->predicted_finish, T0 + 40,
 				1e-9);
 	/* HopelessSlack=0 lends nothing whatever arrives */
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
-			 0);
+	no_lending(&w);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
 	dl_plan_free(prev);
@@ -1147,8 +1145,7 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 
 	w_init(&w, 1, 1);
 	slack_jobs(&w, 400);
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
-			 0);
+	no_lending(&w);
 	ck_assert(w.cfg.hopeless_slack_waiting == 1);
 	/* nothing waits: nothing lent */
 	plan_lent(&w, 0, 3, T0 + 40);
@@ -1304,8 +1301,7 @@ START_TEST(hopeless_slack_load_lends_while_idle)
 	w_task(&w, 2, 50, 40);
 	w_task(&w, 3, 30, 75);
 	/* HopelessSlack=0 alone lends nothing */
-	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlack", "0", NULL, 0),
-			 0);
+	no_lending(&w);
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_HOPELESS);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
