@@ -23,6 +23,7 @@ START_TEST(test_defaults)
 	ck_assert(c.hopeless_slack_waiting == 1);
 	ck_assert(c.hopeless_slack_load == 0);
 	ck_assert(c.hopeless_slack_backlog == 300);
+	ck_assert(c.hopeless_slack_max_arrivals == 0.8);
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);

@@ -181,6 +181,7 @@ START_TEST(test_json_reserve_memory_survives)
 		dl_reserve_note(p, i == 7 ? INFINITY : 10.0 + i, 3.0 + i);
 	p->arrivals.rate = 1.75;
 	p->arrivals.at = 1700000000;
+	p->arrivals.since = 1699990000;
 	for (uint32_t i = 0; i < DL_PLAN_SLACKS; i++)
 		sum_in += p->slacks.grain[i];
 	text = dl_plan_to_string(p);
@@ -201,6 +202,7 @@ START_TEST(test_json_reserve_memory_survives)
 	ck_assert_double_eq(sum_in, sum_out);
 	ck_assert_double_eq(q->arrivals.rate, 1.75);
 	ck_assert_double_eq(q->arrivals.at, 1700000000);
+	ck_assert_double_eq(q->arrivals.since, 1699990000);
 	/* the same answers from the restored history */
 	ck_assert_int_eq(dl_reserve_is_long(&p->slacks, 0.15, 40),
 			 dl_reserve_is_long(&q->slacks, 0.15, 40));
@@ -263,6 +265,21 @@ START_TEST(test_json_reserve_memory_survives)
 							  "\"at\":5}"));
 		ck_assert_ptr_null(dl_plan_from_json(o, err, sizeof(err)));
 		ck_assert_ptr_nonnull(strstr(err, "arrivals"));
+		json_object_object_add(o, "arrivals",
+				       json_tokener_parse("{\"rate\":2,"
+							  "\"at\":5,"
+							  "\"since\":\"x\"}"));
+		ck_assert_ptr_null(dl_plan_from_json(o, err, sizeof(err)));
+		ck_assert_ptr_nonnull(strstr(err, "since"));
+		/* saved before "since" was kept: learnt from time 0 */
+		json_object_object_add(o, "arrivals",
+				       json_tokener_parse("{\"rate\":2,"
+							  "\"at\":5}"));
+		q = dl_plan_from_json(o, err, sizeof(err));
+		ck_assert_msg(q != NULL, "%s", err);
+		ck_assert_double_eq(q->arrivals.rate, 2);
+		ck_assert_double_eq(q->arrivals.since, 0);
+		dl_plan_free(q);
 	}
 	/* a file from before: nothing learnt */
 	json_object_object_del(o, "arrivals");

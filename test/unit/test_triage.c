@@ -994,6 +994,32 @@ START_TEST(arrival_rate_and_spare_slack)
 	ck_assert_double_eq(dl_triage_arrival_rate(NAN, 0, 10, 36, 3600), 0.01);
 	ck_assert_double_eq(dl_triage_arrival_rate(-1, 0, 10, NAN, 3600), 0);
 	ck_assert_double_eq(dl_triage_arrival_rate(2, 0, 10, 36, 0), 2);
+	/* while the rate is learnt: the same arrivals for 30 minutes from
+	 * the first plan (at 60 s) count 0.79 of the 2 CPU-seconds a
+	 * second; scaled by what the window has seen, 1 - e^(-1740/3600),
+	 * 2.07 (the steady state's 2.0167 within 3 %) */
+	r = 0;
+	for (int i = 1; i <= 30; i++)
+		r = dl_triage_arrival_rate(r, 60.0 * (i - 1), 60.0 * i, 120,
+					   3600);
+	ck_assert(r < 0.8);
+	ck_assert_double_eq_tol(r / dl_triage_arrival_seen(60, 1800, 3600),
+				2.0167, 0.06);
+	ck_assert_double_eq_tol(dl_triage_arrival_seen(0, 3600, 3600),
+				1 - 1 / M_E, 1e-12);
+	ck_assert(dl_triage_arrival_seen(0, 1e6, 3600) == 1);
+	/* at least DL_TRIAGE_ARRIVAL_MIN_SEEN: the first plan counts the
+	 * whole queue as arrived */
+	ck_assert_double_eq_tol(dl_triage_arrival_seen(100, 100, 3600),
+				1 - exp(-DL_TRIAGE_ARRIVAL_MIN_SEEN / 3600),
+				1e-12);
+	ck_assert_double_eq(dl_triage_arrival_seen(500, 100, 3600),
+			    dl_triage_arrival_seen(100, 100, 3600));
+	/* bad input: the rate as learnt */
+	ck_assert_double_eq(dl_triage_arrival_seen(NAN, 100, 3600), 1);
+	ck_assert_double_eq(dl_triage_arrival_seen(0, INFINITY, 3600), 1);
+	ck_assert_double_eq(dl_triage_arrival_seen(0, 100, 0), 1);
+	ck_assert_double_eq(dl_triage_arrival_seen(0, 100, NAN), 1);
 	/* due in 100 s, ends in 10: 90 s of slack; with arrivals taking a
 	 * quarter of the cluster, 25 s of it is theirs */
 	ck_assert_double_eq(dl_triage_spare_slack(1100, 1010, 1000, 0), 90);
@@ -1173,6 +1199,59 @@ START_TEST(hopeless_slack_where_work_without_deadline_waits)
 }
 END_TEST
 
+/* HopelessSlackMaxArrivals: lent only while deadline work arrives at less
+ * than that share of the CPUs, counted in full while the rate is being
+ * learnt.  The jobs of hopeless_slack_backlog: the first plan counts their
+ * 90 CPU-s as arrived within the last DL_TRIAGE_ARRIVAL_MIN_SEEN, 0.025 /
+ * (1 - e^(-1/6)) = 0.163 of the one CPU; learnt for ten hours, 0.025. */
+START_TEST(hopeless_slack_max_arrivals)
+{
+	struct fx_world w;
+	struct dl_plan *prev;
+
+	w_init(&w, 1, 1);
+	slack_jobs(&w, 100);
+	ck_assert(w.cfg.hopeless_slack_max_arrivals == 0.8);
+	plan_lent(&w, 1, 2, T0 + 90);
+	ck_assert_double_eq(w.plan->arrivals.since, T0);
+	lends_with(&w, "HopelessSlackMaxArrivals", "0.16", 0);
+	lends_with(&w, "HopelessSlackMaxArrivals", "0.17", 1);
+	/* learnt since ten hours before: 0.025 */
+	prev = dl_plan_new(0);
+	ck_assert_ptr_nonnull(prev);
+	prev->policy = DL_POLICY_TRIAGE;
+	prev->arrivals.at = T0;
+	prev->arrivals.since = T0 - 36000;
+	dl_plan_finalize(prev);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlackMaxArrivals",
+				       "0.025", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	ck_assert_double_eq(w.plan->arrivals.since, T0 - 36000);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessSlackMaxArrivals",
+				       "0.026", NULL, 0),
+			 0);
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	/* a previous plan from after now (a clock set back): learning
+	 * starts again */
+	prev->arrivals.since = T0 + 5;
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_double_eq(w.plan->arrivals.since, T0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	/* where work without deadlines waits, HopelessSlackWaiting lends
+	 * whatever arrives */
+	lends_with(&w, "HopelessSlackMaxArrivals", "0", 0);
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	dl_partset_free(&w.cl.other_waiting);
+	dl_plan_free(prev);
+	fx_world_free(&w);
+}
+END_TEST
+
 /* HopelessSlackBacklog: lent only while the given-up jobs' pending work
  * would take every CPU at most that long: past it the cluster is
  * overloaded and the slack lent is what the next arrivals need.  The jobs
@@ -1332,6 +1411,7 @@ START_TEST(hopeless_slack_load_lends_while_idle)
 	prev->policy = DL_POLICY_TRIAGE;
 	prev->arrivals.rate = 0.3;
 	prev->arrivals.at = T0;
+	prev->arrivals.since = T0 - 36000; /* learnt for ten hours */
 	prev_slacks(prev, 61, 0);
 	dl_plan_finalize(prev);
 	w_plan(&w, "triage", T0, prev);
@@ -1513,6 +1593,7 @@ int main(void)
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, hopeless_slack_where_work_without_deadline_waits);
 	tcase_add_test(tc, hopeless_slack_backlog);
+	tcase_add_test(tc, hopeless_slack_max_arrivals);
 	tcase_add_test(tc, hopeless_slack_needs_known_lengths);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);

@@ -128,6 +128,11 @@ const struct dl_option dl_options[] = {
 	 "HopelessSlack lends only while the pending work of the jobs given "
 	 "up would take every CPU at most this long",
 	 NULL},
+	{"HopelessSlackMaxArrivals", DL_OPT_DOUBLE,
+	 OFF(hopeless_slack_max_arrivals), 0, 10, "0.8",
+	 "HopelessSlack lends only while deadline work arrives at less than "
+	 "this share of the CPUs",
+	 NULL},
 	{"LateAhead", DL_OPT_CHOICE, OFF(late_ahead), 0, 0, "yes",
 	 "triage: whether a job late at its place even with short tasks, "
 	 "whose demotion would let no other job meet its deadline, keeps its "

@@ -77,6 +77,9 @@ struct dl_config {
 	/* HopelessSlack lends while the given-up jobs' pending work would
 	 * take all CPUs at most this long (s) */
 	double hopeless_slack_backlog;
+	/* ... and while deadline work arrives at less than this share of
+	 * the CPUs */
+	double hopeless_slack_max_arrivals;
 	/* jobs past their deadline that keep their place (PassedAhead) */
 	enum dl_passed_ahead passed_ahead;
 	/* PassedAhead=one also keeps a job whose maps have all started while

@@ -148,11 +148,13 @@ struct dl_plan_slacks {
 };
 
 /* The rate deadline work arrives at: CPU-seconds per second, decayed
- * over an hour (policy/triage.c), and when it was last updated.  Each
- * plan carries it on to the next. */
+ * over an hour (policy/triage.c), when it was last updated, and when
+ * learning it began (until a window has passed, the rate counts only part
+ * of it).  Each plan carries them on to the next. */
 struct dl_plan_arrivals {
 	double rate;
 	double at;
+	double since;
 };
 
 struct dl_plan {

@@ -175,6 +175,7 @@ static void add_memory(struct json_object *o, const struct dl_plan *plan)
 
 		dl_json_put_num(a, "rate", plan->arrivals.rate);
 		dl_json_put_num(a, "at", plan->arrivals.at);
+		dl_json_put_num(a, "since", plan->arrivals.since);
 		json_object_object_add(o, "arrivals", a);
 	}
 }
@@ -324,6 +325,9 @@ static void get_memory(struct dl_json_rd *r, const struct json_object *obj,
 		dl_json_num(r, o, "arrivals", "rate", REQ, 0, INFINITY, 0);
 	plan->arrivals.at =
 		dl_json_num(r, o, "arrivals", "at", REQ, 0, INFINITY, 0);
+	/* absent in state saved before it was kept: learnt long enough */
+	plan->arrivals.since =
+		dl_json_num(r, o, "arrivals", "since", 0, 0, INFINITY, 0);
 }
 
 /* The optional "portfolio" object (Policy=portfolio's plans). */

@@ -49,6 +49,9 @@
 #define DL_TRIAGE_MAX_SLACK_RUNS 16
 /* The window over which the rate deadline work arrives at is learnt. */
 #define DL_TRIAGE_ARRIVAL_WINDOW 3600.0
+/* The least time a rate learnt since its first plan is scaled up for
+ * (dl_triage_arrival_seen): the first plan counts the whole queue. */
+#define DL_TRIAGE_ARRIVAL_MIN_SEEN 600.0
 
 struct dl_plan *dl_triage_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen);
@@ -66,6 +69,13 @@ double dl_triage_length(double mean, double sd, double q, double waves);
  * `now`, plus `work` that arrived since.  Constant arrivals r give r. */
 double dl_triage_arrival_rate(double rate, double at, double now, double work,
 			      double window);
+
+/* The share of the steady rate dl_triage_arrival_rate has counted when
+ * learning began at `since`: 1 - e^(-elapsed / window), the elapsed time
+ * at least DL_TRIAGE_ARRIVAL_MIN_SEEN; 1 for a bad input.  Constant
+ * arrivals r since `since` give rate / seen = r from the first window on
+ * (the bare rate reaches 0.63 r after an hour). */
+double dl_triage_arrival_seen(double since, double now, double window);
 
 /* The slack a job on time may lend (HopelessSlack): its slack, deadline
  * minus finish, less the delay work arriving until its deadline would
