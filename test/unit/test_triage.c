@@ -1234,6 +1234,13 @@ START_TEST(hopeless_slack_max_arrivals)
 			 0);
 	w_plan(&w, "triage", T0, prev);
 	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 1);
+	/* a previous plan that learnt nothing (another policy's): learning
+	 * starts with this one */
+	prev->arrivals.at = 0;
+	w_plan(&w, "triage", T0, prev);
+	ck_assert_double_eq(w.plan->arrivals.since, T0);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->ahead_of, 0);
+	prev->arrivals.at = T0;
 	/* a previous plan from after now (a clock set back): learning
 	 * starts again */
 	prev->arrivals.since = T0 + 5;

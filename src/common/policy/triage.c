@@ -1918,9 +1918,13 @@ static void reserve_learn(struct tctx *c, struct dl_plan *plan)
 	plan->arrivals.rate = dl_triage_arrival_rate(
 		prev ? prev->arrivals.rate : 0, prev ? prev->arrivals.at : 0,
 		c->in->now, work, DL_TRIAGE_ARRIVAL_WINDOW);
-	plan->arrivals.since = prev && prev->arrivals.since <= c->in->now
-				       ? prev->arrivals.since
-				       : c->in->now;
+	/* learning began with the first plan that learnt something (a plan
+	 * of another policy learnt nothing: the rate restarts from 0) */
+	plan->arrivals.since =
+		prev && (prev->arrivals.rate > 0 || prev->arrivals.at > 0) &&
+				prev->arrivals.since <= c->in->now
+			? prev->arrivals.since
+			: c->in->now;
 	c->arrival_share =
 		plan->stats.capacity_cpus > 0
 			? plan->arrivals.rate / plan->stats.capacity_cpus
