@@ -29,6 +29,12 @@
 #                          arrays, the users' requested times as limits
 #   thunder-d47            two days of LLNL Thunder (Slurm, 4,008 CPUs)
 #                          from day 47 (day 48 submits 1.85 days of work)
+# More slices of the same logs, named only (not in the default set; the
+# generalisation check of bench/results/sim-traces.md, 2026-12-03):
+#   alibaba-hH             two hours of Alibaba's batch jobs from hour H
+#                          (0-10)
+#   google-p3, google-p4   the third and fourth task_events file alone
+#   fb2010-1.5h-2, -3      the second and third 90 minutes of SWIM FB-2010
 # Policies (default): triage, edf, fifo, adaptive.  Writes DIR/<cell>-k<K>/
 # (summaries, oracle.json, the command), DIR/traces.tsv and DIR/table.md.
 # Claims checked (exit status 1 when one fails): no policy meets more
@@ -69,12 +75,12 @@ gparts() {
 # gen CELL K DIR: the cell's workload and cluster at deadline factor K
 gen() {
 	case "$1" in
-	google-p1) set -- "$2" "$3" google2011 --task-events "$(gparts 1)" ;;
-	google-p2) set -- "$2" "$3" google2011 --task-events "$(gparts 2)" ;;
+	google-p[1-4]) set -- "$2" "$3" google2011 --task-events "$(gparts "${1#google-p}")" ;;
 	google-all) set -- "$2" "$3" google2011 --task-events "$(gparts 1 2 3 4)" ;;
 	alibaba-3h) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from 0 --to 10800 ;;
-	alibaba-h[369]) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from $((${1#alibaba-h} * 3600)) --to $((${1#alibaba-h} * 3600 + 7200)) ;;
+	alibaba-h[0-9] | alibaba-h10) set -- "$2" "$3" alibaba2017 --trace "$TRACES/alibaba-2017/batch_task_jobs_first_12h.csv" --from $((${1#alibaba-h} * 3600)) --to $((${1#alibaba-h} * 3600 + 7200)) ;;
 	fb2010-1.5h) set -- "$2" "$3" swim --trace "$TRACES/swim-fb2010/FB-2010_samples_24_times_1hr_0.tsv" --from 0 --to 5400 ;;
+	fb2010-1.5h-[23]) set -- "$2" "$3" swim --trace "$TRACES/swim-fb2010/FB-2010_samples_24_times_1hr_0.tsv" --from $(((${1#fb2010-1.5h-} - 1) * 5400)) --to $((${1#fb2010-1.5h-} * 5400)) ;;
 	kth-w[0-9]*) set -- "$2" "$3" swf --trace "$TRACES/pwa-swf/KTH-SP2-1996-2.1-cln.swf.gz" --from $((${1#kth-w} * 604800)) --to $(((${1#kth-w} + 2) * 604800)) ;;
 	thunder-d[0-9]*) set -- "$2" "$3" swf --trace "$TRACES/pwa-swf/LLNL-Thunder-2007-1.1-cln.swf.gz" --from $((${1#thunder-d} * 86400)) --to $(((${1#thunder-d} + 2) * 86400)) ;;
 	*) sim_die "unknown cell $1" ;;
