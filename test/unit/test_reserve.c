@@ -876,6 +876,49 @@ START_TEST(unknown_jobs_share_the_reserve)
 }
 END_TEST
 
+/* Under load a job of unknown length is held to its part of the reserve
+ * only while no job competing with it whose active phase is a guess is
+ * due later: job 3 (100 tasks of unknown length, due in 30,000 s) beside
+ * job 5's 100 reduces, guessed from its maps and due in `due5` s.  Job
+ * 3's allocation. */
+static uint32_t unknown_beside_guess(const struct dl_plan *prev, double due5,
+				     bool measured)
+{
+	struct fx_world w;
+	struct dl_job *j;
+	uint32_t alloc;
+
+	w_under_load(&w, 10);
+	w_unknown(&w, 3, 100, 30000);
+	j = w_job(&w, 5, 50, 5, due5);
+	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	if (measured)
+		fx_done(j, DL_REDUCE, 1, 300, DL_POOL_REGULAR);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_int_eq(fx_world_get(&w, 5)->verdict, DL_VERDICT_ON_TRACK);
+	alloc = fx_world_get(&w, 3)->alloc;
+	fx_world_free(&w);
+	return alloc;
+}
+
+/* Held back, job 3 would leave its CPUs to the guess due after it, not to
+ * arrivals: it runs free (every task).  Job 5 due first, or its reduces
+ * measured (a 300-s task ended): job 3 keeps its part of the reserve
+ * (0.2 x 10 CPUs) as in reserve_under_load. */
+START_TEST(unknown_before_a_guess_runs_free)
+{
+	struct dl_plan *prev = history3(300);
+
+	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, false), 100);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 20000, false), 2);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, true), 2);
+	dl_plan_free(prev);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reserve");
@@ -900,6 +943,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, reserve_under_load);
 	tcase_add_test(tc, fair_split);
 	tcase_add_test(tc, unknown_jobs_share_the_reserve);
+	tcase_add_test(tc, unknown_before_a_guess_runs_free);
 	suite_add_tcase(s, tc);
 	return s;
 }
