@@ -1730,7 +1730,7 @@ static int other_waiting_setup(struct tctx *c, const struct dl_capacity *full)
  * compete (t->before_guess).  Holding such a job to its part of the
  * reserve keeps CPUs for arrivals only if nothing equally unknown takes
  * them: freed, the guess takes them instead, though it is due later.
- * Alibaba 2018, hours 1-2 at k = 2: six jobs of unknown length held to
+ * Alibaba 2017, hours 1-2 at k = 2: six jobs of unknown length held to
  * 137 tasks while a later one's reduces, guessed at 65 s from its maps,
  * took 1,197 CPUs for 3,900 s; EDF met the six.  Freeing every job of
  * unknown length under load instead lost on Google 2011 (file 4 at
