@@ -879,10 +879,10 @@ END_TEST
 /* Under load a job of unknown length is held to its part of the reserve
  * only while no job competing with it whose active phase is a guess is
  * due later: job 3 (100 tasks of unknown length, due in 30,000 s) beside
- * job 5's 100 reduces, guessed from its maps and due in `due5` s.  Job
- * 3's allocation. */
+ * job 5's `reduces` reduces, guessed from its maps and due in `due5` s.
+ * Job 3's allocation. */
 static uint32_t unknown_beside_guess(const struct dl_plan *prev, double due5,
-				     bool measured)
+				     uint32_t reduces, bool measured)
 {
 	struct fx_world w;
 	struct dl_job *j;
@@ -892,7 +892,7 @@ static uint32_t unknown_beside_guess(const struct dl_plan *prev, double due5,
 	w_unknown(&w, 3, 100, 30000);
 	j = w_job(&w, 5, 50, 5, due5);
 	fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
-	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 100, 1, 0), 0);
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, reduces, 1, 0), 0);
 	if (measured)
 		fx_done(j, DL_REDUCE, 1, 300, DL_POOL_REGULAR);
 	w_plan(&w, prev);
@@ -905,16 +905,20 @@ static uint32_t unknown_beside_guess(const struct dl_plan *prev, double due5,
 }
 
 /* Held back, job 3 would leave its CPUs to the guess due after it, not to
- * arrivals: it runs free (every task).  Job 5 due first, or its reduces
- * measured (a 300-s task ended): job 3 keeps its part of the reserve
- * (0.2 x 10 CPUs) as in reserve_under_load. */
+ * arrivals: beyond its part of the reserve (0.2 x 10 CPUs: 2 tasks) it
+ * may take what the guess has left, 100 reduces (every task of its own)
+ * or 10 (2 + 10 = 12: a big job of unknown length does not take the
+ * whole partition for a small guess).  Job 5 due first, or its reduces
+ * measured (a 300-s task ended): job 3 keeps its part, as in
+ * reserve_under_load. */
 START_TEST(unknown_before_a_guess_runs_free)
 {
 	struct dl_plan *prev = history3(300);
 
-	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, false), 100);
-	ck_assert_uint_eq(unknown_beside_guess(prev, 20000, false), 2);
-	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, true), 2);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, 100, false), 100);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, 10, false), 12);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 20000, 100, false), 2);
+	ck_assert_uint_eq(unknown_beside_guess(prev, 40000, 100, true), 2);
 	dl_plan_free(prev);
 }
 END_TEST

@@ -93,8 +93,10 @@ struct tjob {
 	 * map's length times a ratio, not a measured one) */
 	bool guess_active;
 	/* BlockingUnderLoad=yes, no length: due before a job ahead whose
-	 * active phase is a guess and competes with it (free_before_guess) */
+	 * active phase is a guess and competes with it, it may take the
+	 * CPUs that guess would (free_before_guess): guess_keep tasks */
 	bool before_guess;
+	uint32_t guess_keep;
 };
 
 #define NO_ANCHOR UINT32_MAX
@@ -1725,48 +1727,62 @@ static int other_waiting_setup(struct tctx *c, const struct dl_capacity *full)
 	return 0;
 }
 
-/* BlockingUnderLoad=yes: the jobs of unknown length due before a job
- * ahead whose active phase runs on a guessed length, where the two
- * compete (t->before_guess).  Holding such a job to its part of the
- * reserve keeps CPUs for arrivals only if nothing equally unknown takes
- * them: freed, the guess takes them instead, though it is due later.
- * Alibaba 2017, hours 1-2 at k = 2: six jobs of unknown length held to
- * 137 tasks while a later one's reduces, guessed at 65 s from its maps,
- * took 1,197 CPUs for 3,900 s; EDF met the six.  Freeing every job of
- * unknown length under load instead lost on Google 2011 (file 4 at
- * k = 1.5: 788 misses against 305), where no guess competes.  Set once
- * per plan, before reserve_decide's loop: the partition of neither job
- * changes, so each job's rule stays the same in every pass. */
+/* BlockingUnderLoad=yes: a job of unknown length due before jobs ahead
+ * whose active phase runs on a guessed length, where they compete, may
+ * run beyond its part of the reserve as many tasks as those guesses have
+ * left (t->guess_keep; shared in deadline order, so two such jobs do not
+ * both take one guess's CPUs).  Holding it to its part keeps CPUs for
+ * arrivals only if nothing equally unknown takes them: freed, the guess
+ * takes them instead, though it is due later.  Alibaba 2017, hours 1-2
+ * at k = 2: six jobs of unknown length held to 137 tasks while a later
+ * one's reduces, guessed at 65 s from its maps, took 1,197 CPUs for
+ * 3,900 s; EDF met the six.  Freeing every job of unknown length under
+ * load instead lost on Google 2011 (file 4 at k = 1.5: 788 misses
+ * against 305), where no guess competes; freeing those due before a
+ * guess of every task they have left lost hours 2-3 at k = 2 (122 -> 163:
+ * a job of 2,000 maps took 821 more CPUs than a small guess would have).
+ * Set once per plan, before reserve_decide's loop, so each pass applies
+ * the same keeps. */
 static int free_before_guess(struct tctx *c)
 {
-	uint32_t np = c->rl.npart;
-	double *due;
+	uint32_t *guess, nguess = 0;
+	double taken = 0;
 
-	if (!np)
-		return 0;
-	if (!(due = malloc(np * sizeof(*due))))
+	if (!(guess = malloc((c->nedf + 1) * sizeof(*guess))))
 		return ENOMEM;
-	for (uint32_t p = 0; p < np; p++)
-		due[p] = -INFINITY;
 	for (uint32_t k = 0; k < c->nedf; k++) {
-		const struct tjob *t = &c->t[c->edf[k]];
-		uint32_t p = t->job->partition;
+		const struct tjob *u = &c->t[c->edf[k]];
 
-		if (t->blocking && t->guess_active && t->state != T_NODATA &&
-		    ahead(c, t) && p < np && t->goal.job > due[p])
-			due[p] = t->goal.job;
+		if (u->blocking && u->guess_active && u->state != T_NODATA &&
+		    ahead(c, u))
+			guess[nguess++] = c->edf[k];
 	}
-	for (uint32_t k = 0; k < c->nedf; k++) {
+	for (uint32_t k = 0; nguess && k < c->nedf; k++) {
 		struct tjob *t = &c->t[c->edf[k]];
+		double room = -taken, want;
 
-		if (!t->blocking || t->state != T_NODATA)
+		if (!t->blocking || t->state != T_NODATA ||
+		    t->rem <= t->pool_keep)
 			continue;
-		for (uint32_t p = 0; p < np && !t->before_guess; p++)
-			t->before_guess =
-				t->goal.job < due[p] &&
-				dl_la_compete(c->mean, t->job->partition, p);
+		for (uint32_t j = 0; j < nguess; j++) {
+			const struct tjob *u = &c->t[guess[j]];
+
+			if (u->goal.job > t->goal.job &&
+			    dl_la_compete(c->mean, u->job->partition,
+					  t->job->partition))
+				room += (double) u->rem * u->cpu;
+		}
+		want = (double) (t->rem - t->pool_keep) * t->cpu;
+		if (want > room)
+			want = room;
+		if (!(want >= t->cpu))
+			continue;
+		t->before_guess = true;
+		t->guess_keep =
+			t->pool_keep + (uint32_t) floor(want / t->cpu + 1e-9);
+		taken += want;
 	}
-	free(due);
+	free(guess);
 	return 0;
 }
 
@@ -1774,10 +1790,11 @@ static int free_before_guess(struct tctx *c)
  * competing with `part` run free of the reserve (they keep every task
  * left); given-up jobs keep leaving it, and so do phases of unknown
  * length, now without the floor their presumed length gave them: under
- * load a guess holds no CPUs a measured job could use.  A job of unknown
- * length due before a guessed one runs free too (free_before_guess).
- * Whether anything changed (keeps only rise for the jobs freed, only fall
- * for the others, so reserve_decide's loop ends). */
+ * load a guess holds no CPUs a measured job could use, except those a
+ * guessed job due later would take (free_before_guess).  Whether anything
+ * changed (keeps only rise for the known jobs, and the unknown ones are
+ * set to what the plan fixed before the loop, so reserve_decide's loop
+ * ends). */
 static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 {
 	bool was = false;
@@ -1788,12 +1805,16 @@ static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 		if (!t->blocking || !ahead(c, t) ||
 		    !dl_la_compete(c->mean, t->job->partition, part))
 			continue;
-		if (t->state == T_NODATA && !t->before_guess &&
-		    t->keep > t->pool_keep) {
-			t->keep = t->pool_keep;
-			was = true;
-		} else if ((t->state != T_NODATA || t->before_guess) &&
-			   t->keep < t->rem) {
+		if (t->state == T_NODATA) {
+			uint32_t to =
+				t->before_guess ? t->guess_keep : t->pool_keep;
+
+			/* a part of the reserve only ever lowers the keep */
+			if (t->before_guess ? t->keep != to : t->keep > to) {
+				t->keep = to;
+				was = true;
+			}
+		} else if (t->keep < t->rem) {
 			t->keep = t->rem;
 			was = true;
 		}
