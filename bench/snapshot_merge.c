@@ -43,6 +43,7 @@
 List job_list;
 List part_list;
 time_t last_job_update;
+slurmctld_config_t slurmctld_config; /* its boot time, for restarts */
 
 static uint32_t next_job_id = 1000;
 
