@@ -26,6 +26,11 @@ setup_file() {
 		--deadline-conf "$FAULT_DIR/deadline.conf"
 }
 
+# the latest published plan says the estimator answers
+_est_status_ok() {
+	[[ "$("$SDEADLINE" --json 2>/dev/null | jq -r .estimator)" == ok* ]]
+}
+
 teardown_file() {
 	dl_cluster_stop
 	[ ! -s "${FAULT_DIR:-/nonexistent}/est.pid" ] || est_kill KILL
@@ -104,6 +109,9 @@ while time.time() < end:
 	back=$(log_count "answers again")
 	est_run
 	wait_log_more "answers again" "$back" 30
+	# sdeadline shows the published plan's status: a plan made before
+	# the answer may still be the latest one for a cycle
+	dl_poll 15 _est_status_ok || true
 	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == ok* ]]
 }
 
