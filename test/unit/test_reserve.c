@@ -923,6 +923,63 @@ START_TEST(unknown_before_a_guess_runs_free)
 }
 END_TEST
 
+/* Two partitions on their own nodes (10 CPUs each), each under load with
+ * a job of unknown length due before a guess of 10 reduces: what one
+ * partition's job takes from its guess leaves the other's room whole,
+ * so each gets 2 + 10 as alone.  Job 3 (partition a) is due before job 13
+ * (partition b); counting job 3's take against every partition left job
+ * 13 its part only (2). */
+START_TEST(guess_room_is_per_partition)
+{
+	struct dl_plan *prev = history3(300);
+	struct fx_world w;
+	char err[128];
+
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(dl_cluster_init(&w.cl, 2), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&w.cl, "a"), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&w.cl, "b"), 1);
+	for (uint32_t n = 0; n < 2; n++) {
+		ck_assert_int_eq(dl_node_set(&w.cl.nodes[n], n ? "n2" : "n1",
+					     10, 4000, DL_POOL_REGULAR),
+				 0);
+		ck_assert_int_eq(dl_partset_add(&w.cl.nodes[n].partitions, n),
+				 0);
+		w.cl.nodes[n].up = true;
+	}
+	w.cfg = fx_config();
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "Policy", "triage", err, sizeof(err)), 0);
+	ck_assert_int_eq(dl_config_set(&w.cfg, "BlockingReserve", "0.2", err,
+				       sizeof(err)),
+			 0);
+	for (uint32_t part = 0; part < 2; part++) {
+		uint64_t base = 10 * part;
+		struct dl_job *j;
+		uint32_t from = w.n;
+
+		w_job(&w, base + 1, 100, 100, 3000);
+		w_job(&w, base + 2, 1, 100, 50);
+		w_unknown(&w, base + 3, 100, 30000 + 5000 * part);
+		j = w_job(&w, base + 5, 50, 5, 40000 + 5000 * part);
+		fx_done(j, DL_MAP, 50, 5, DL_POOL_REGULAR);
+		ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 10, 1, 0), 0);
+		for (uint32_t k = from; k < w.n; k++)
+			w.jobs[k]->partition = part;
+	}
+	w_plan(&w, prev);
+	for (uint64_t base = 0; base <= 10; base += 10) {
+		ck_assert_int_eq(fx_world_get(&w, base + 2)->verdict,
+				 DL_VERDICT_LATE);
+		ck_assert_int_eq(fx_world_get(&w, base + 3)->verdict,
+				 DL_VERDICT_NO_DATA);
+		ck_assert_uint_eq(fx_world_get(&w, base + 3)->alloc, 12);
+	}
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reserve");
@@ -948,6 +1005,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, fair_split);
 	tcase_add_test(tc, unknown_jobs_share_the_reserve);
 	tcase_add_test(tc, unknown_before_a_guess_runs_free);
+	tcase_add_test(tc, guess_room_is_per_partition);
 	suite_add_tcase(s, tc);
 	return s;
 }
