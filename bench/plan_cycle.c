@@ -5,7 +5,14 @@
  * 10 minutes and 2 hours away (more work than the cluster can do by then).
  *
  *   plan_cycle [--arrays N] [--nodes M] [--runs R] [--seed S]
- *              [--policy NAME]
+ *              [--policy NAME] [--unknown F] [--guessed F]
+ *
+ * --unknown F: that share of the arrays has no task ended yet (no length:
+ * triage's jobs of unknown length); --guessed F: that share is a
+ * MapReduce pair whose maps have all ended and whose reduces run on a
+ * guessed length (no reduce ended).  Both 0 by default; together they are
+ * the case where triage matches every job of unknown length against every
+ * guess due after it (free_before_guess).
  *
  * Each cycle gets the previous cycle's plan, as in slurmctld, so a policy
  * that remembers (triage's hysteresis) is measured in its steady state:
@@ -16,6 +23,7 @@
  * command.  The default policy is deadline.conf's default.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +39,7 @@ int main(int argc, char **argv)
 	uint32_t arrays = 1000, nodes = 1000, runs = 50;
 	uint64_t seed = 42;
 	const char *policy = NULL;
+	double unknown = 0, guessed = 0;
 	struct dl_plan *prev = NULL;
 	double cold_ms = 0;
 	uint32_t total;
@@ -53,10 +62,15 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--policy"))
 			policy = argv[i + 1];
+		else if (!strcmp(argv[i], "--unknown"))
+			unknown = strtod(argv[i + 1], NULL);
+		else if (!strcmp(argv[i], "--guessed"))
+			guessed = strtod(argv[i + 1], NULL);
 		else {
 			fprintf(stderr,
 				"usage: %s [--arrays N] [--nodes M] [--runs R] "
-				"[--seed S] [--policy NAME]\n",
+				"[--seed S] [--policy NAME] [--unknown F] "
+				"[--guessed F]\n",
 				argv[0]);
 			return 2;
 		}
@@ -64,6 +78,11 @@ int main(int argc, char **argv)
 	if (!arrays || !nodes || !runs) {
 		fprintf(stderr,
 			"plan_cycle: arrays, nodes and runs must be > 0\n");
+		return 2;
+	}
+	if (!(unknown >= 0 && guessed >= 0 && unknown + guessed <= 1)) {
+		fprintf(stderr, "plan_cycle: --unknown and --guessed are "
+				"shares in [0, 1] with a sum of at most 1\n");
 		return 2;
 	}
 	bench_seed(seed);
@@ -88,7 +107,16 @@ int main(int argc, char **argv)
 					   arrays);
 		double mu = 20 + bench_urand() * 580;
 		struct dl_job *j = dl_job_new(i + 1, "user", "array", "acct");
+		/* drawn only when asked: defaults keep the old workload */
+		double kind = unknown + guessed > 0 ? bench_urand() : 1;
+		bool is_unknown = kind < unknown;
+		bool is_guessed = !is_unknown && kind < unknown + guessed;
+		uint32_t drawn_run = run;
 
+		if (is_unknown)
+			done = 0;
+		if (is_guessed)
+			done = tasks;
 		if (run > tasks - done)
 			run = tasks - done;
 		dl_phase_init(j, DL_MAP, tasks, 1 + (bench_urand() < 0.2),
@@ -103,11 +131,21 @@ int main(int argc, char **argv)
 					     t0 - bench_urand() * mu * 1.5,
 					     DL_NO_NODE, 0);
 		running_cpus += run * j->phase[DL_MAP].cpus_per_task;
-		if (bench_urand() < 0.3) { /* a MapReduce pair */
+		if (is_guessed || bench_urand() < 0.3) { /* a MapReduce pair */
 			j->reduce_id = arrays + i + 1;
 			dl_phase_init(j, DL_REDUCE,
 				      1 + (uint32_t) (bench_urand() * 50), 1,
 				      2000);
+		}
+		if (is_guessed) { /* the reduces run; none has ended */
+			struct dl_phase *r = &j->phase[DL_REDUCE];
+
+			run = drawn_run < r->tasks ? drawn_run : r->tasks;
+			for (uint32_t k = 0; k < run; k++)
+				dl_phase_add_running(
+					r, t0 - bench_urand() * mu * 1.5,
+					DL_NO_NODE, 0);
+			running_cpus += run * r->cpus_per_task;
 		}
 		jobs[i] = j;
 	}
