@@ -56,7 +56,8 @@
 #                         overheads and latency, "calibrated")
 #   --fit-model DIR[,DIR...]  write --model FILE from the measured overheads
 #                         and latencies of earlier runs (their --work
-#                         directories) and exit
+#                         directories) and exit; without a sched/backfill
+#                         run among them the model's backfill part is kept
 #   --max-wait S          per scheduler, wait at most S after the last
 #                         submission for the queue to empty [1200]
 #   --build DIR           build tree [./build]
@@ -254,8 +255,17 @@ fit_model() { # out-file work-dir...
 					"$d/runs/$s/diag.tsv" >>"$tmp/deadline.latency"
 		done
 	done
-	[ -s "$tmp/deadline.overhead" ] && [ -s "$tmp/backfill.overhead" ] ||
-		die "--fit-model needs runs of sched/backfill and of sched/deadline"
+	[ -s "$tmp/deadline.overhead" ] || die "--fit-model needs runs of sched/deadline"
+	# Runs of sched/deadline alone refit its kind and keep the backfill
+	# kind of the model there is (fitted on other runs, named in fitted_on).
+	local keep_backfill=null
+	if [ ! -s "$tmp/backfill.overhead" ]; then
+		[ -r "$out" ] && jq -e .backfill.tasks_measured "$out" >/dev/null 2>&1 ||
+			die "--fit-model needs runs of sched/backfill, or a model $out to keep its sched/backfill part from"
+		keep_backfill=$(jq -c .backfill "$out")
+		src+="; sched/backfill kept from the previous model ($(jq -r .fitted_on "$out"))"
+		echo 0.001 >"$tmp/backfill.overhead" # unused: replaced by keep_backfill
+	fi
 	# 100 quantiles (k + 0.5) / 100, nearest rank, to the millisecond
 	quantiles() { sort -g "$1" | awk '{ v[++n] = $1 }
 		END { for (k = 0; k < 100; k++) { i = int((k + 0.5) / 100 * n) + 1; if (i > n) i = n
@@ -266,12 +276,13 @@ fit_model() { # out-file work-dir...
 		--argjson b "[$(quantiles "$tmp/backfill.overhead")]" \
 		--argjson l "$(median "$tmp/deadline.latency")" --argjson bsd "$batch_sched_delay" \
 		--argjson nd "$(wc -l <"$tmp/deadline.overhead")" --argjson nb "$(wc -l <"$tmp/backfill.overhead")" \
-		--arg src "$src" '{
+		--arg src "$src" --argjson keep "$keep_backfill" '{
 		description: "a-priori model of the local Slurm for bench/replay-swim.sh, written by its --fit-model",
 		fitted_on: $src,
 		deadline: {task_overhead: {dist: "empirical", values: $d}, dispatch_latency: $l, tasks_measured: $nd},
-		backfill: {task_overhead: {dist: "empirical", values: $b}, batch_sched_delay: $bsd, tasks_measured: $nb}
-	}' >"$out"
+		backfill: ($keep // {task_overhead: {dist: "empirical", values: $b}, batch_sched_delay: $bsd, tasks_measured: $nb})
+	}' >"$tmp/model.json"
+	mv "$tmp/model.json" "$out"
 	rm -rf "$tmp"
 	say "model: $out ($(jq .deadline.tasks_measured "$out") sched/deadline tasks, $(jq .backfill.tasks_measured "$out") sched/backfill tasks)"
 }
