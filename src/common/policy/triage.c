@@ -1787,7 +1787,12 @@ static int free_before_guess(struct tctx *c)
 
 			passed[u->job->partition] += (double) u->rem * u->cpu;
 		}
-		/* where it competes; jobs due before it there took first */
+		/* where it competes; jobs due before it there took first.
+		 * A take is counted on the taker's partition, not on the
+		 * guesses' it came from (the same where partitions do not
+		 * share nodes), and one taken from a guess later passed is
+		 * subtracted twice, which narrows the room; per-guess counts
+		 * would cost jobs x guesses */
 		for (uint32_t p = 0; p < np; p++)
 			if ((left[p] > 0 || taken[p] > 0) &&
 			    dl_la_compete(c->mean, p, part))
