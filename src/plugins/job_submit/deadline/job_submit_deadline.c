@@ -44,6 +44,7 @@
 
 #include "plugins/slurm_compat.h"
 
+#include "common/io/clock.h"
 #include "common/io/log.h"
 #include "common/model/job_hints.h"
 #include "common/plan/plan.h"
@@ -58,14 +59,6 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static struct dl_config cfg;
 static bool cfg_loaded = false;
-
-static uint64_t _usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 extern int init(void)
 {
@@ -524,7 +517,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	time_t now = time(NULL), hard;
 	char err[256] = "";
 	double deadline;
-	uint64_t t0 = _usec();
+	uint64_t t0 = dl_monotonic_us();
 	int rc;
 
 	if (!job_desc)
@@ -556,7 +549,8 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		       job_desc->user_id != NO_VAL ? job_desc->user_id
 						   : submit_uid,
 		       &h, deadline, now, err_msg);
-	debug("%s: judged in %" PRIu64 " us", JSD_PREFIX, _usec() - t0);
+	debug("%s: judged in %" PRIu64 " us", JSD_PREFIX,
+	      dl_monotonic_us() - t0);
 	return rc;
 }
 

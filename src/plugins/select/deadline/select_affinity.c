@@ -23,6 +23,7 @@
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/io/clock.h"
 #include "common/model/job_hints.h"
 #include "common/model/locality.h"
 #include "common/model/nodeset.h"
@@ -65,14 +66,6 @@ static struct sd_aff_array *arrays = NULL; /* sorted by array_id */
 static uint32_t narrays = 0, cap_arrays = 0;
 static struct dl_deferrals deferrals = {.max = DL_DEFERRALS_MAX};
 static uint64_t n_local, n_deferred, n_elsewhere;
-
-static uint64_t _usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 /* The index of the task a start attempt is about: the meta record of a
  * pending array carries it after job_array_pre_sched(). */
@@ -148,7 +141,7 @@ static void _load_hint(struct sd_aff_array *a, job_record_t *job_ptr)
 	struct dl_locality_opts opts = {_max_task(job_ptr), false, false};
 	const char *text, *md;
 	char err[256];
-	uint64_t t0 = _usec();
+	uint64_t t0 = dl_monotonic_us();
 
 	a->max_delays = -1;
 	a->set = -1;
@@ -179,10 +172,11 @@ static void _load_hint(struct sd_aff_array *a, job_record_t *job_ptr)
 		a->max_delays = -1;
 	}
 	a->has_hint = true;
-	if (_usec() - t0 > SD_SLOW_US)
+	if (dl_monotonic_us() - t0 > SD_SLOW_US)
 		info("%s: array %u: reading --input-nodes (%u host lists) took "
 		     "%" PRIu64 " us",
-		     SD_PREFIX, a->array_id, a->loc.nsets, _usec() - t0);
+		     SD_PREFIX, a->array_id, a->loc.nsets,
+		     dl_monotonic_us() - t0);
 }
 
 static struct sd_aff_array *_get_locked(job_record_t *job_ptr)

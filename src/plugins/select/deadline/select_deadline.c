@@ -56,6 +56,7 @@ int node_record_count;
  * (log.c aliases it; only slurm_xlator.h declares the name) */
 extern int slurm_error(const char *, ...) __attribute__((format(printf, 1, 2)));
 
+#include "common/io/clock.h"
 #include "common/policy/place_index.h"
 #include "common/plan/plan.h"
 
@@ -102,14 +103,6 @@ static int32_t *slurm_to_plan = NULL;   /* Slurm node -> plan node */
 static uint32_t slurm_map_len = 0;
 
 static uint64_t n_tests, n_restricted, n_refused;
-
-static uint64_t _usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 extern int sd_other_init(void)
 {
@@ -286,7 +279,7 @@ static enum sd_mode _index_refresh_locked(void)
 	_index_drop_locked();
 	cur_plan = plan;
 	cur_mode = SD_PASS;
-	t0 = _usec();
+	t0 = dl_monotonic_us();
 	rc = dl_place_index_build(&cur_index, plan);
 	if (rc) {
 		error("%s: cannot index plan cycle %" PRIu64
@@ -324,11 +317,11 @@ static enum sd_mode _index_refresh_locked(void)
 		plan_to_slurm[p] = (int32_t) node_ptr->index;
 		slurm_to_plan[node_ptr->index] = (int32_t) p;
 	}
-	if (_usec() - t0 > SD_SLOW_US)
+	if (dl_monotonic_us() - t0 > SD_SLOW_US)
 		info("%s: indexing plan cycle %" PRIu64
 		     " (%u jobs, %u rows) took %" PRIu64 " us",
 		     SD_PREFIX, plan->cycle, plan->njobs, plan->nplace,
-		     _usec() - t0);
+		     dl_monotonic_us() - t0);
 	cur_mode = SD_ENFORCE;
 	return cur_mode;
 }
