@@ -7,7 +7,9 @@
  * ended), it takes a snapshot under the read locks, plans with no lock held
  * (the core's dl_policy_plan(); estimator calls belong there too), applies
  * the plan under the job write lock, then publishes the plan and saves its
- * state with no lock held.  See doc/sched-deadline.md.
+ * state with no lock held.  Between cycles the same thread asks for a
+ * main-scheduler pass when a finished job's CPUs are released
+ * (release_watch.c).  See doc/sched-deadline.md.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +33,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/io/atomic_file.h"
+#include "common/io/clock.h"
 #include "common/io/log.h"
 #include "common/model/forecast.h"
 #include "common/plan/plan_json.h"
@@ -72,19 +75,12 @@ static time_t next_plan = 0;
 static double cycle_late = 0;
 static time_t seen_job_update = 0;
 static time_t seen_at = 0;              /* when seen_job_update was read */
+static uint64_t seen_events = 0;        /* sdl_job_events() before it */
 static char *state_text = NULL;         /* last saved state, to skip rewrites */
 static char *rt_text = NULL;            /* last saved realtime admitted set */
 static uint32_t rt_logged = UINT32_MAX; /* admitted-set size last logged */
 static struct dl_forecast *forecast = NULL; /* AvailabilityForecast= */
 static struct dl_partset waiting_logged;    /* other_waiting last logged */
-
-static uint64_t _usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000;
-}
 
 static double _realtime(void)
 {
@@ -277,6 +273,21 @@ static void _log_other_waiting(const struct dl_cluster *cl)
 	xfree(names);
 }
 
+/* Debug>=1: what the release watch did since the last cycle, and what it
+ * cost slurmctld (node read lock) */
+static void _log_release_watch(uint64_t cycle)
+{
+	struct sdl_release_stats st;
+
+	sdl_release_watch_take_stats(&st);
+	if (st.looks || st.passes)
+		info("%s: cycle %" PRIu64 ": release watch since the last "
+		     "cycle: %" PRIu64 " scheduling passes requested, %" PRIu64
+		     " looks under the node read lock (max hold %" PRIu64
+		     " us)",
+		     SDL_PREFIX, cycle, st.passes, st.looks, st.max_hold_us);
+}
+
 static void _cycle(bool due)
 {
 	/* conf READ, job READ, node READ, part READ */
@@ -297,11 +308,12 @@ static void _cycle(bool due)
 	bool placed;
 	time_t now, due_at = next_plan;
 
-	t0 = _usec();
+	seen_events = sdl_job_events(); /* before: a later change is seen */
+	t0 = dl_monotonic_us();
 	lock_slurmctld(read_lock);
 	sdl_snapshot_take(&snap, &tracker, &cfg);
 	unlock_slurmctld(read_lock);
-	snap_us = _usec() - t0;
+	snap_us = dl_monotonic_us() - t0;
 	seen_job_update = snap.job_update;
 	seen_at = snap.taken;
 	now = snap.taken;
@@ -379,13 +391,13 @@ static void _cycle(bool due)
 	sdl_annotate_plan(plan, &tracker);
 
 	dec = sdl_decide(plan, &tracker, &ndec);
-	t0 = _usec();
+	t0 = dl_monotonic_us();
 	lock_slurmctld(write_lock);
 	changes = sdl_apply(dec, ndec, &cfg, snap.max_other_prio, time(NULL));
 	seen_job_update = last_job_update;
 	seen_at = time(NULL);
 	unlock_slurmctld(write_lock);
-	apply_us = _usec() - t0;
+	apply_us = dl_monotonic_us() - t0;
 	if (due && due_at) {
 		double l = fmax(_realtime() - (double) due_at, 0);
 
@@ -413,6 +425,8 @@ static void _cycle(bool due)
 		     snap_us, apply_us, late, plan->stats.estimator);
 	if (njobs || cfg.debug)
 		_log_other_waiting(&snap.cl);
+	if (cfg.debug >= 1)
+		_log_release_watch(plan->cycle);
 	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
 		rt_logged = dl_rt_count(in.rt);
 		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
@@ -439,16 +453,25 @@ static void _cycle(bool due)
 static void *_plan_agent(void *arg)
 {
 	struct timespec ts;
+	double next_look = 0; /* monotonic: the next look for a due cycle */
+	bool watch_ready = false, watch_on = false;
 
 	(void) arg;
 	while (true) {
-		double poll = _poll_interval();
+		double wait, now_m = dl_monotonic_s();
 		bool reconf, due, changed;
 		time_t now, update;
 
+		if (next_look <= 0)
+			next_look = now_m + _poll_interval();
+		wait = fmax(next_look - now_m, 0);
+		/* between looks, the release watch ticks (a job may end
+		 * while deadline work waits that no plan has seen yet) */
+		if (watch_on)
+			wait = fmin(wait, SDL_RELEASE_TICK);
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += (time_t) poll;
-		ts.tv_nsec += (long) ((poll - (time_t) poll) * 1e9);
+		ts.tv_sec += (time_t) wait;
+		ts.tv_nsec += (long) ((wait - (time_t) wait) * 1e9);
 		if (ts.tv_nsec >= 1000000000L) {
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
@@ -465,13 +488,24 @@ static void *_plan_agent(void *arg)
 			_reload_config();
 		if (!job_list)
 			continue; /* slurmctld still starting */
+		if (reconf || !watch_ready) {
+			watch_on = sdl_release_watch_configure();
+			watch_ready = true;
+		}
+		if (watch_on)
+			sdl_release_watch_tick();
+		if (!reconf && dl_monotonic_s() < next_look)
+			continue;
+		next_look = dl_monotonic_s() + _poll_interval();
 		now = time(NULL);
 		due = now >= next_plan;
 		/* last_job_update has whole seconds: an update in the second
 		 * we last looked may have come after the look, so look again
-		 * once that second is over */
+		 * once that second is over; slurmctld's job counters tell of
+		 * a job submitted, started or ended at once */
 		update = __atomic_load_n(&last_job_update, __ATOMIC_RELAXED);
 		changed = update != seen_job_update ||
+			  sdl_job_events() != seen_events ||
 			  (update >= seen_at && now > seen_at);
 		if (due || changed)
 			_cycle(due);
@@ -568,6 +602,7 @@ extern void fini(void)
 		pthread_join(plan_thread, NULL);
 		plan_thread = 0;
 	}
+	sdl_release_watch_fini();
 	sdl_alert_stop();
 	if (bf_context)
 		plugin_context_destroy(bf_context); /* backfill's fini() */

@@ -230,4 +230,27 @@ extern void sdl_state_save(const struct dl_sstate *st);
 extern void sdl_plan_write(const struct dl_plan *plan,
 			   const struct dl_config *cfg);
 
+/* release_watch.c (plan thread): between plan cycles, every
+ * SDL_RELEASE_TICK, ask slurmctld's main
+ * scheduler for a pass when a job ended or a completing node was released */
+#define SDL_RELEASE_TICK 0.05 /* seconds */
+
+struct sdl_release_stats {
+	uint64_t looks;       /* looks under the node read lock */
+	uint64_t passes;      /* scheduling passes requested */
+	uint64_t max_hold_us; /* longest node read lock hold */
+};
+
+/* jobs submitted, started or ended so far (slurmctld's counters, read
+ * without a lock): a change tells that job records changed within the
+ * second last_job_update cannot resolve */
+extern uint64_t sdl_job_events(void);
+/* at start and reconfigure: whether it is on (off under
+ * SchedulerParameters=defer) */
+extern bool sdl_release_watch_configure(void);
+extern void sdl_release_watch_tick(void);
+/* since the last call, then reset */
+extern void sdl_release_watch_take_stats(struct sdl_release_stats *out);
+extern void sdl_release_watch_fini(void);
+
 #endif
