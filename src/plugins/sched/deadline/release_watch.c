@@ -94,26 +94,24 @@ extern void sdl_release_watch_tick(void)
 	if (job_ended || completing) {
 		lock_slurmctld(node_lock);
 		t0 = dl_monotonic_us();
-		if (!cg_node_bitmap) {
-			completing = false;
-		} else if (completing_seen &&
-			   bit_size(completing_seen) ==
-				   bit_size(cg_node_bitmap)) {
-			/* released: completing at the last look, not now */
-			bit_copybits(scratch, completing_seen);
-			bit_and_not(scratch, cg_node_bitmap);
-			released = bit_ffs(scratch) >= 0;
-			bit_copybits(completing_seen, cg_node_bitmap);
-			completing = bit_ffs(cg_node_bitmap) >= 0;
-		} else {
-			/* first look, or the node table changed size */
+		if (cg_node_bitmap &&
+		    (!completing_seen ||
+		     bit_size(completing_seen) != bit_size(cg_node_bitmap))) {
+			/* first look, or the node table changed size: a node
+			 * completing before may be free now */
 			released = completing;
 			FREE_NULL_BITMAP(completing_seen);
 			FREE_NULL_BITMAP(scratch);
 			completing_seen = bit_copy(cg_node_bitmap);
 			scratch = bit_copy(cg_node_bitmap);
-			completing = bit_ffs(cg_node_bitmap) >= 0;
+		} else if (cg_node_bitmap) {
+			/* released: completing at the last look, not now */
+			bit_copybits(scratch, completing_seen);
+			bit_and_not(scratch, cg_node_bitmap);
+			released = bit_ffs(scratch) >= 0;
+			bit_copybits(completing_seen, cg_node_bitmap);
 		}
+		completing = cg_node_bitmap && bit_ffs(cg_node_bitmap) >= 0;
 		hold = dl_monotonic_us() - t0;
 		unlock_slurmctld(node_lock);
 		stats.looks++;

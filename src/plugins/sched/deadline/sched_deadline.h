@@ -231,8 +231,8 @@ extern void sdl_plan_write(const struct dl_plan *plan,
 			   const struct dl_config *cfg);
 
 /* release_watch.c (plan thread): between plan cycles, every
- * SDL_RELEASE_TICK, ask slurmctld's main
- * scheduler for a pass when a job ended or a completing node was released */
+ * SDL_RELEASE_TICK, ask slurmctld's main scheduler for a pass when a job
+ * ended or a completing node was released */
 #define SDL_RELEASE_TICK 0.05 /* seconds */
 
 struct sdl_release_stats {
