@@ -61,9 +61,11 @@ for r in "${runs[@]}"; do
 	read -r n p50 p90 max <<<"$(python3 bench/dispatch-latency.py "$dir/log/slurmctld.log")"
 	bdone=$(grep "ArrayJobId=$b " "$dir/log/jobcomp.txt" | grep -c JobState=COMPLETED || true)
 	adone=$(grep "ArrayJobId=$a " "$dir/log/jobcomp.txt" | grep -c JobState=COMPLETED || true)
-	# "release watch since the last cycle: P scheduling passes requested,
-	# L looks under the node read lock (max hold H us)"
-	watch=$(awk '/release watch since the last cycle/ {
+	# "release watch since the last look: P scheduling passes requested,
+	# I ends or releases with no deadline work waiting, L looks under the
+	# node read lock (max hold H us)" ("last cycle", no I: builds before
+	# 2026-12-04, for --compare-build)
+	watch=$(awk '/release watch since the last (cycle|look)/ {
 			for (i = 1; i <= NF; i++) {
 				if ($i == "scheduling") p += $(i - 1)
 				if ($i == "looks") l += $(i - 1)

@@ -32,11 +32,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # The suites that exercise Slurm's own behaviour (doc/slurm-versions.md):
 # two tenants, restart, deadline.conf and reconfigure, realtime admission,
 # the per-partition priorities, the urgent band above priority/basic's,
+# the release watch (slurmctld's job counters and completing nodes),
 # select/deadline in clients, ras placement, reverse forecast, SPANK
 # options; the fault suites (test/bats/faults*.bats) by name.
 BATS_SUITES="sched_two_tenants sched_restart sched_config realtime_admission
-sched_part_priority sched_submit_between_cycles select_clients select_colocate
-select_forecast ux_spank"
+sched_part_priority sched_submit_between_cycles sched_release_watch
+select_clients select_colocate select_forecast ux_spank"
 build=build-slurm-24.11
 
 [ -x ./configure ] || { echo "test-slurm-chroot: run ./autogen.sh first" >&2; exit 2; }

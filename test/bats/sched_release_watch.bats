@@ -21,6 +21,12 @@ teardown_file() {
 	dl_cluster_stop
 }
 
+# the log from line $1 on shows job ends the watch left to Slurm
+_watch_left_to_slurm() {
+	tail -n +"$1" "$(dl_ctld_log)" |
+		grep -qE 'release watch since the last look: 0 scheduling passes requested, [1-9][0-9]* ends or releases with no deadline work waiting'
+}
+
 @test "release watch: each freed CPU starts the next deadline task within 2 s of the end" {
 	local j gaps
 	j=$(dl_submit -J chain --array=0-7 -t 1 --deadline=now+10minutes --wrap='sleep 3')
@@ -35,7 +41,27 @@ teardown_file() {
 	for g in $gaps; do
 		[ "$g" -le 2 ]
 	done
-	grep -E 'release watch since the last cycle: [1-9][0-9]* scheduling passes requested' "$(dl_ctld_log)"
+	grep -E 'release watch since the last look: [1-9][0-9]* scheduling passes requested' "$(dl_ctld_log)"
+}
+
+@test "release watch: no extra scheduling passes while no deadline work waits" {
+	local j from
+	# the deadline work of the test above is done; the plugin's next
+	# look (every 10 s here) sees it done and logs what the watch did
+	# before: from then on, job ends are left to Slurm's own passes
+	sleep 12
+	from=$(($(wc -l <"$(dl_ctld_log)") + 1))
+	# a job submitted since the last look may have a deadline: until the
+	# next look (10 s) the watch still asks; these tasks end after it
+	j=$(dl_submit -J plain --array=0-3 -t 1 --wrap='sleep 12')
+	dl_wait_jobs 240 "$j"
+	[ "$(dl_completed "$j")" -eq 4 ]
+	# a look after the last end logs what the watch did meanwhile
+	dl_poll 30 _watch_left_to_slurm "$from"
+	# and no look since the submission logged a pass it asked for
+	tail -n +"$from" "$(dl_ctld_log)" | grep 'release watch since the last look'
+	! tail -n +"$from" "$(dl_ctld_log)" |
+		grep -E 'release watch since the last look: [1-9][0-9]* scheduling passes'
 }
 
 @test "release watch: off under SchedulerParameters=defer, and the log says so" {

@@ -13,7 +13,10 @@
  * (no lock; a torn read only asks for one pass too many) and, while nodes
  * are completing, compares the completing-node bitmap with its last look
  * under the node read lock.  A job ended, or a node released, requests a
- * pass; slurmctld's scheduler thread coalesces the requests.
+ * pass while deadline tasks wait to start (or a job was submitted since the
+ * last look: it may have a deadline); slurmctld's scheduler thread
+ * coalesces the requests.  With no deadline work waiting, Slurm schedules
+ * as it ships: its own passes, no extra ones.
  */
 #include <inttypes.h>
 
@@ -47,11 +50,15 @@ static uint64_t _ended(void)
 			       __ATOMIC_RELAXED);
 }
 
+extern uint64_t sdl_jobs_submitted(void)
+{
+	return __atomic_load_n(&slurmctld_diag_stats.jobs_submitted,
+			       __ATOMIC_RELAXED);
+}
+
 extern uint64_t sdl_job_events(void)
 {
-	return _ended() +
-	       __atomic_load_n(&slurmctld_diag_stats.jobs_submitted,
-			       __ATOMIC_RELAXED) +
+	return _ended() + sdl_jobs_submitted() +
 	       __atomic_load_n(&slurmctld_diag_stats.jobs_started,
 			       __ATOMIC_RELAXED);
 }
@@ -78,7 +85,7 @@ extern bool sdl_release_watch_configure(void)
 	return enabled;
 }
 
-extern void sdl_release_watch_tick(void)
+extern void sdl_release_watch_tick(bool deadline_waits)
 {
 	/* node READ: cg_node_bitmap */
 	slurmctld_lock_t node_lock = {NO_LOCK, NO_LOCK, READ_LOCK, NO_LOCK,
@@ -118,7 +125,9 @@ extern void sdl_release_watch_tick(void)
 		if (hold > stats.max_hold_us)
 			stats.max_hold_us = hold;
 	}
-	if (job_ended || released) {
+	if ((job_ended || released) && !deadline_waits) {
+		stats.idle++;
+	} else if (job_ended || released) {
 		/* a job that just ended may still hold its node: the look
 		 * after its release asks again */
 		schedule(false);

@@ -73,6 +73,12 @@ static time_t next_plan = 0;
 /* how late due cycles applied their plan after next_plan, in seconds:
  * the latest lateness seen, halving each due cycle after it */
 static double cycle_late = 0;
+/* the last snapshot had deadline tasks waiting to start (true until the
+ * first one: the release watch asks for passes until it knows), and
+ * sdl_jobs_submitted() when it was taken: a job submitted since may have
+ * a deadline the next look will see */
+static bool deadline_waits = true;
+static uint64_t submitted_seen = 0;
 static time_t seen_job_update = 0;
 static time_t seen_at = 0;              /* when seen_job_update was read */
 static uint64_t seen_events = 0;        /* sdl_job_events() before it */
@@ -273,19 +279,20 @@ static void _log_other_waiting(const struct dl_cluster *cl)
 	xfree(names);
 }
 
-/* Debug>=1: what the release watch did since the last cycle, and what it
- * cost slurmctld (node read lock) */
-static void _log_release_watch(uint64_t cycle)
+/* Debug>=1: what the release watch did since the last look that found
+ * jobs changed, and what it cost slurmctld (node read lock) */
+static void _log_release_watch(void)
 {
 	struct sdl_release_stats st;
 
 	sdl_release_watch_take_stats(&st);
-	if (st.looks || st.passes)
-		info("%s: cycle %" PRIu64 ": release watch since the last "
-		     "cycle: %" PRIu64 " scheduling passes requested, %" PRIu64
+	if (st.looks || st.passes || st.idle)
+		info("%s: release watch since the last look: %" PRIu64
+		     " scheduling passes requested, %" PRIu64
+		     " ends or releases with no deadline work waiting, %" PRIu64
 		     " looks under the node read lock (max hold %" PRIu64
 		     " us)",
-		     SDL_PREFIX, cycle, st.passes, st.looks, st.max_hold_us);
+		     SDL_PREFIX, st.passes, st.idle, st.looks, st.max_hold_us);
 }
 
 static void _cycle(bool due)
@@ -309,6 +316,7 @@ static void _cycle(bool due)
 	time_t now, due_at = next_plan;
 
 	seen_events = sdl_job_events(); /* before: a later change is seen */
+	submitted_seen = sdl_jobs_submitted();
 	t0 = dl_monotonic_us();
 	lock_slurmctld(read_lock);
 	sdl_snapshot_take(&snap, &tracker, &cfg);
@@ -317,6 +325,11 @@ static void _cycle(bool due)
 	seen_job_update = snap.job_update;
 	seen_at = snap.taken;
 	now = snap.taken;
+	deadline_waits = false;
+	for (uint32_t i = 0; i < snap.narrays && !deadline_waits; i++)
+		deadline_waits = snap.arrays[i].pending > 0;
+	if (cfg.debug >= 1)
+		_log_release_watch();
 
 	sig = sdl_snapshot_merge(&snap, &tracker, (double) now);
 	finished = 0;
@@ -425,8 +438,6 @@ static void _cycle(bool due)
 		     snap_us, apply_us, late, plan->stats.estimator);
 	if (njobs || cfg.debug)
 		_log_other_waiting(&snap.cl);
-	if (cfg.debug >= 1)
-		_log_release_watch(plan->cycle);
 	if (in.rt && dl_rt_count(in.rt) != rt_logged) {
 		rt_logged = dl_rt_count(in.rt);
 		info("%s: realtime admitted set: %u jobs", SDL_PREFIX,
@@ -493,7 +504,9 @@ static void *_plan_agent(void *arg)
 			watch_ready = true;
 		}
 		if (watch_on)
-			sdl_release_watch_tick();
+			sdl_release_watch_tick(deadline_waits ||
+					       sdl_jobs_submitted() !=
+						       submitted_seen);
 		if (!reconf && dl_monotonic_s() < next_look)
 			continue;
 		next_look = dl_monotonic_s() + _poll_interval();

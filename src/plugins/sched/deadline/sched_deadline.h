@@ -232,12 +232,14 @@ extern void sdl_plan_write(const struct dl_plan *plan,
 
 /* release_watch.c (plan thread): between plan cycles, every
  * SDL_RELEASE_TICK, ask slurmctld's main scheduler for a pass when a job
- * ended or a completing node was released */
+ * ended or a completing node was released while deadline work waits */
 #define SDL_RELEASE_TICK 0.05 /* seconds */
 
 struct sdl_release_stats {
 	uint64_t looks;       /* looks under the node read lock */
 	uint64_t passes;      /* scheduling passes requested */
+	uint64_t idle;        /* ends or releases with no deadline work
+				 waiting: left to Slurm */
 	uint64_t max_hold_us; /* longest node read lock hold */
 };
 
@@ -245,10 +247,14 @@ struct sdl_release_stats {
  * without a lock): a change tells that job records changed within the
  * second last_job_update cannot resolve */
 extern uint64_t sdl_job_events(void);
+/* jobs submitted so far (the same counters) */
+extern uint64_t sdl_jobs_submitted(void);
 /* at start and reconfigure: whether it is on (off under
  * SchedulerParameters=defer) */
 extern bool sdl_release_watch_configure(void);
-extern void sdl_release_watch_tick(void);
+/* deadline_waits: the last look saw deadline tasks waiting to start, or a
+ * job was submitted since */
+extern void sdl_release_watch_tick(bool deadline_waits);
 /* since the last call, then reset */
 extern void sdl_release_watch_take_stats(struct sdl_release_stats *out);
 extern void sdl_release_watch_fini(void);
