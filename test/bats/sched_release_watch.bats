@@ -45,10 +45,13 @@ _watch_left_to_slurm() {
 }
 
 @test "release watch: no extra scheduling passes while no deadline work waits" {
-	local j from
-	# the deadline work of the test above is done; the plugin's next
-	# look (every 10 s here) sees it done and logs what the watch did
-	# before: from then on, job ends are left to Slurm's own passes
+	local j h from
+	# the deadline work of the test above is done, and a user holds the
+	# only deadline array left: no pass could start its tasks.  The
+	# plugin's next look (every 10 s here) sees that and logs what the
+	# watch did before: from then on, job ends are left to Slurm's own
+	# passes
+	h=$(dl_submit -J heldwork -H --array=0-3 -t 1 --deadline=now+30minutes --wrap='sleep 1')
 	sleep 12
 	from=$(($(wc -l <"$(dl_ctld_log)") + 1))
 	# a job submitted since the last look may have a deadline: until the
@@ -60,8 +63,11 @@ _watch_left_to_slurm() {
 	dl_poll 30 _watch_left_to_slurm "$from"
 	# and no look since the submission logged a pass it asked for
 	tail -n +"$from" "$(dl_ctld_log)" | grep 'release watch since the last look'
-	! tail -n +"$from" "$(dl_ctld_log)" |
-		grep -E 'release watch since the last look: [1-9][0-9]* scheduling passes'
+	[ "$(tail -n +"$from" "$(dl_ctld_log)" |
+		grep -cE 'release watch since the last look: [1-9][0-9]* scheduling passes')" -eq 0 ]
+	# the held array stayed held, all four tasks pending
+	[ "$(squeue -h -r -j "$h" -t PD | wc -l)" -eq 4 ]
+	scancel "$h"
 }
 
 @test "release watch: off under SchedulerParameters=defer, and the log says so" {

@@ -325,9 +325,11 @@ static void _cycle(bool due)
 	seen_job_update = snap.job_update;
 	seen_at = snap.taken;
 	now = snap.taken;
+	/* tasks a pass could start: a held array's cannot */
 	deadline_waits = false;
 	for (uint32_t i = 0; i < snap.narrays && !deadline_waits; i++)
-		deadline_waits = snap.arrays[i].pending > 0;
+		deadline_waits =
+			snap.arrays[i].pending > 0 && !snap.arrays[i].held;
 	if (cfg.debug >= 1)
 		_log_release_watch();
 
