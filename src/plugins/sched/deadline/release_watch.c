@@ -125,14 +125,16 @@ extern void sdl_release_watch_tick(bool deadline_waits)
 		if (hold > stats.max_hold_us)
 			stats.max_hold_us = hold;
 	}
-	if ((job_ended || released) && !deadline_waits) {
+	if (!job_ended && !released)
+		return;
+	if (!deadline_waits) {
 		stats.idle++;
-	} else if (job_ended || released) {
-		/* a job that just ended may still hold its node: the look
-		 * after its release asks again */
-		schedule(false);
-		stats.passes++;
+		return;
 	}
+	/* a job that just ended may still hold its node: the look after its
+	 * release asks again */
+	schedule(false);
+	stats.passes++;
 }
 
 extern void sdl_release_watch_take_stats(struct sdl_release_stats *out)
