@@ -37,6 +37,12 @@
 #   --schedulers LIST     of backfill,edf,adaptive,triage [all four]
 #   --plan-interval S     PlanInterval of deadline.conf [10]
 #   --replan-delay S      ReplanDelay of deadline.conf [1]
+#   --history N           the jobs ran N times before: the cluster's
+#                         deadline-estimatord is given the tasks of N more
+#                         draws of the same jobs (their "earlier days"),
+#                         and the simulator the estimator's answers as
+#                         priors [0: no estimator, each job learns from its
+#                         own tasks]
 #   --param NAME=VALUE    one more deadline.conf line for every sched/deadline
 #                         run and its simulation (repeatable), e.g.
 #                         --param BlockingReserve=0 [none]
@@ -71,6 +77,10 @@
 #                         simulator's predictions are made again with the
 #                         current --model and deadline-sim
 set -euo pipefail
+# The whole script is one brace group: bash reads it all before running
+# any of it, so editing this file during a run (20 minutes and more) does
+# not change the run.
+{
 cd "$(dirname "$0")/.."
 top=$(pwd)
 
@@ -105,6 +115,7 @@ port_base=20080
 out=""
 sim_only=0
 report_dirs=""
+history=0
 args=("$@")
 
 die() { echo "replay-swim: $*" >&2; exit 1; }
@@ -131,6 +142,7 @@ while [ $# -gt 0 ]; do
 	--k) number "$1" "$2"; k=$2 ;;
 	--no-deadline) number "$1" "$2"; no_deadline=$2 ;;
 	--seed) [[ $2 =~ ^[0-9]+$ ]] || die "--seed expects an integer"; seed=$2 ;;
+	--history) [[ $2 =~ ^[0-9]+$ ]] || die "--history expects an integer"; history=$2 ;;
 	--schedulers) schedulers=$2 ;;
 	--plan-interval) number "$1" "$2"; plan_interval=$2 ;;
 	--replan-delay) number "$1" "$2"; replan_delay=$2 ;;
@@ -201,9 +213,14 @@ metrics() { # outcome file
 sim_policy() { [ "$1" = backfill ] && echo fifo || echo "$1"; }
 
 # deadline.conf of the runs and of the simulator
-deadline_conf() { # policy
-	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n# the estimator is not running: each job'"'"'s own tasks, as in the simulator\nEstimatorSocket=""\n' \
-		"$1" "$plan_interval" "$replan_delay"
+# (the simulator's never names an estimator; with --history, a real run's
+# leaves the line to localcluster, which starts the cluster's own)
+deadline_conf() { # policy [real]
+	printf 'Policy=%s\nPlanInterval=%s\nReplanDelay=%s\n' "$1" "$plan_interval" "$replan_delay"
+	if [ "${2:-}" != real ] || [ "$history" = 0 ]; then
+		printf '# no estimator: each job'"'"'s own tasks%s\nEstimatorSocket=""\n' \
+			"$([ "$history" = 0 ] && echo ", as in the simulator" || echo "; the history's answers are the workload's priors")"
+	fi
 	local p
 	for p in $conf_params; do printf '%s\n' "$p"; done
 }
@@ -451,7 +468,7 @@ report() { # out-file work-dir...
 			# shellcheck disable=SC2154 # meta.env sets them
 			(
 				# shellcheck disable=SC2030 # this run's own, in this subshell
-				conf_params=""
+				conf_params="" history=0
 				# shellcheck disable=SC1091
 				. "$d/meta.env"
 				echo
@@ -459,7 +476,7 @@ report() { # out-file work-dir...
 				echo
 				echo "- date: $date; machine: $machine; Slurm $slurm; commit $commit (the replayed sched/deadline and policies); simulated with commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD 2>/dev/null || echo +changes)"
 				echo "- command: \`$command\` (trace sha256 ${trace_sha256:-not recorded})"
-				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay${conf_params:+ $conf_params}\` and no estimator"
+				echo "- local cluster: 16 nodes x 2 CPUs (contrib/localcluster), select/cons_tres, priority/basic, default SchedulerParameters; sched/deadline with \`Policy=<policy> PlanInterval=$plan_interval ReplanDelay=$replan_delay${conf_params:+ $conf_params}\`$( [ "${history:-0}" -gt 0 ] && echo ", the cluster's deadline-estimatord given the tasks of $history earlier runs of the same jobs (\`--history $history\`; the simulator has its answers as priors)" || echo " and no estimator")"
 				echo "- workload: $workload; $jobs jobs ($deadline_jobs with a deadline, $mapreduce MapReduce pairs), $tasks tasks, $work_s CPU-s submitted over ${span} s (load $load)"
 				echo "- simulator: the same workload.json on 16 nodes x 2 CPUs (first-fit), the same deadline.conf; sched/backfill simulated as policy fifo with Slurm's batch_sched_delay. Columns: the a-priori model (median of the draws, their range); the previous model (one run, constant task_overhead ${overhead} s, dispatch_latency ${lat_deadline} s); calibrated (the median of draws from this run's own measured overheads, its own median freed-slot latency)"
 				echo "- outcomes: a job met its deadline when all its tasks completed and the last ended by it, in whole seconds as Slurm records end times (the simulator's finish is cut to the second likewise)"
@@ -647,6 +664,82 @@ jq 'def r: map(. * 100 | round / 100);
 		  else . end
 		| if .deadline then .deadline |= floor else . end)' \
 	"$work/drawn.json" >"$work/workload.json"
+
+# ------------------------------------------------------------ history
+# --history N: the same jobs ran N times before (N more draws of this
+# workload's task lengths), and deadline-estimatord has their tasks, as on
+# a cluster where jobs recur under the same name.  WORK/history.req holds
+# the observe requests; every real run's estimator gets them before its
+# first submission.  A private estimator with the same history answers
+# the plugin's question for every job and phase now, and the answers go
+# into workload.json as map_prior/reduce_prior: the simulator is told
+# what slurmctld will be told (a "default" answer is not used, as in
+# dl_phase_use_prediction).
+est_raw=$build/test/bats/estimator_raw
+estd=$build/src/estimator/deadline-estimatord
+# send the request lines of a file to an estimator socket; fail unless
+# every line is answered without an error
+est_send() { # socket file
+	local n out
+	n=$(wc -l <"$2")
+	out=$("$est_raw" --socket "$1" --expect "$n" --timeout 60 <"$2") ||
+		die "the estimator at $1 did not answer $n requests"
+	[ "$(grep -c '"result"' <<<"$out")" = "$n" ] ||
+		die "the estimator refused a request: $(grep -m1 '"error"' <<<"$out")"
+	printf '%s\n' "$out"
+}
+# shellcheck disable=SC2031 # the one from the command line
+if [ "$history" -gt 0 ]; then
+	[ -x "$estd" ] && [ -x "$est_raw" ] || die "--history needs deadline-estimatord and test/bats/estimator_raw in $build"
+	say "history: $history earlier runs of the same jobs"
+	hist_t=$(date +%s)
+	for h in $(seq 1 "$history"); do
+		# job ids above Slurm's largest (2^26), so no real task is taken
+		# for a duplicate
+		"$sim" draw --cluster "$work/cluster.json" --workload "$work/scaled.json" \
+			--seed $((seed * 100 + 50 + h)) |
+			jq -c --argjson h "$h" --argjson t "$hist_t" '
+			[.jobs | to_entries[] | .key as $i | .value as $j
+			 | ("map", "reduce") as $ph
+			 | ($j[$ph + "_lengths"] // []) | to_entries[]
+			 | ($t - $h * 86400 + $j.arrival) as $s
+			 | {job_id: (100000000 + $h * 100000 + $i), task: .key, user: "root",
+			    name: $j.name, phase: $ph, start: $s, end: ($s + .value)}]
+			| _nwise(1000) | {v: 1, id: "history", op: "observe", tasks: .}'
+	done >"$work/history.req"
+	jq -c '[.jobs | to_entries[] | .key as $i | .value
+		| ("map", "reduce") as $ph | select(.[$ph + "s"] > 0)
+		| {i: $i, user: "root", name: .name, phase: $ph, tasks: .[$ph + "s"]}]
+		| _nwise(1000) | {v: 1, id: "prior", op: "predict", jobs: map(del(.i))}' \
+		"$work/workload.json" >"$work/history-predict.req"
+	rm -rf "$work/estimator"
+	mkdir -p "$work/estimator"
+	# SlurmUser: whoever runs this may observe (--sim-only needs no root)
+	printf 'Socket=%s\nDatabase=%s\nPidFile=%s\nSlurmUser=%s\n' "$work/estimator/sock" \
+		"$work/estimator/db" "$work/estimator/pid" "$(id -un)" >"$work/estimator/conf"
+	"$estd" --foreground --config "$work/estimator/conf" 2>"$work/estimator/log" &
+	est_pid=$!
+	trap 'kill "$est_pid" 2>/dev/null || true' EXIT
+	for _ in $(seq 100); do [ -S "$work/estimator/sock" ] && break; sleep 0.1; done
+	[ -S "$work/estimator/sock" ] ||
+		die "deadline-estimatord did not start: $(tail -n 3 "$work/estimator/log")"
+	est_send "$work/estimator/sock" "$work/history.req" >/dev/null
+	est_send "$work/estimator/sock" "$work/history-predict.req" |
+		jq -c '.result.predictions[]' >"$work/history-answers.jsonl"
+	kill "$est_pid"
+	wait "$est_pid" 2>/dev/null || true
+	trap - EXIT
+	jq --slurpfile a "$work/history-answers.jsonl" '
+		[.jobs | to_entries[] | .key as $i | .value
+		 | ("map", "reduce") as $ph | select(.[$ph + "s"] > 0) | [$i, $ph]] as $keys
+		| reduce range(0; $keys | length) as $k (.;
+			$a[$k] as $p
+			| if ($p.source // "default") != "default" and ($p.mean // 0) > 0 then
+				.jobs[$keys[$k][0]][$keys[$k][1] + "_prior"] = {mean: $p.mean, p90: $p.p90}
+			  else . end)' "$work/workload.json" >"$work/workload-history.json"
+	mv "$work/workload-history.json" "$work/workload.json"
+	say "history: $(jq '[.jobs[] | (.map_prior, .reduce_prior) | select(.)] | length' "$work/workload.json") of $(wc -l <"$work/history-answers.jsonl") phases answered from history ($(jq -r .source "$work/history-answers.jsonl" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }'))"
+fi
 
 # one line per job: index name arrival(0.1 s) deadline(0 = none) maps
 # reduces map-limit-minutes reduce-limit-minutes; lengths in WORK/lengths/
@@ -900,6 +993,8 @@ started=$(date -u +%Y-%m-%dT%H:%MZ)
 	# shellcheck disable=SC2031 # the one from the command line
 	printf 'conf_params=%q\n' "$conf_params"
 	printf 'schedulers=%q\n' "$schedulers"
+	# shellcheck disable=SC2031 # the one from the command line
+	printf 'history=%q\n' "$history"
 } >"$work/meta.env"
 : >"$work/results.tsv"
 for s in "${sched_list[@]}"; do
@@ -911,10 +1006,19 @@ for s in "${sched_list[@]}"; do
 	if [ "$s" = backfill ]; then
 		opts+=(--sched sched/backfill --deadline-conf none)
 	else
-		deadline_conf "$s" >"$run/deadline.conf"
+		deadline_conf "$s" real >"$run/deadline.conf"
 		opts+=(--sched sched/deadline --deadline-conf "$run/deadline.conf")
 	fi
+	# every run's estimator starts from the same history: none of an
+	# earlier run's tasks
+	rm -f "$cdir/state/estimator.db" "$cdir/state/estimator.db-wal" "$cdir/state/estimator.db-shm"
 	lc "${opts[@]}" start
+	# shellcheck disable=SC2031 # the one from the command line
+	if [ "$history" -gt 0 ] && [ "$s" != backfill ]; then
+		[ -S "$cdir/run/estimator.sock" ] || die "$s: the local cluster started no estimator"
+		est_send "$cdir/run/estimator.sock" "$work/history.req" >/dev/null
+		say "$s: the cluster's estimator has the history ($(jq '.tasks | length' "$work/history.req" | awk '{ n += $1 } END { print n }') tasks)"
+	fi
 	cd "$cdir/jobs"
 	t0=$(($(date +%s) + 3))
 	echo "$t0" >"$run/t0"
@@ -954,3 +1058,5 @@ for s in "${sched_list[@]}"; do
 done
 trap - EXIT
 [ -z "$out" ] || report "$out" "$work"
+exit
+}
