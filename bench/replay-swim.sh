@@ -707,11 +707,14 @@ if [ "$history" -gt 0 ]; then
 			    name: $j.name, phase: $ph, start: $s, end: ($s + .value)}]
 			| _nwise(1000) | {v: 1, id: "history", op: "observe", tasks: .}'
 	done >"$work/history.req"
+	# the plugin's question for every phase, with the job's index (i) to
+	# put the answer back where it belongs
 	jq -c '[.jobs | to_entries[] | .key as $i | .value
 		| ("map", "reduce") as $ph | select(.[$ph + "s"] > 0)
-		| {i: $i, user: "root", name: .name, phase: $ph, tasks: .[$ph + "s"]}]
-		| _nwise(1000) | {v: 1, id: "prior", op: "predict", jobs: map(del(.i))}' \
-		"$work/workload.json" >"$work/history-predict.req"
+		| {i: $i, user: "root", name: .name, phase: $ph, tasks: .[$ph + "s"]}]' \
+		"$work/workload.json" >"$work/history-questions.json"
+	jq -c '_nwise(1000) | {v: 1, id: "prior", op: "predict", jobs: map(del(.i))}' \
+		"$work/history-questions.json" >"$work/history-predict.req"
 	rm -rf "$work/estimator"
 	mkdir -p "$work/estimator"
 	# SlurmUser: whoever runs this may observe (--sim-only needs no root)
@@ -729,13 +732,11 @@ if [ "$history" -gt 0 ]; then
 	kill "$est_pid"
 	wait "$est_pid" 2>/dev/null || true
 	trap - EXIT
-	jq --slurpfile a "$work/history-answers.jsonl" '
-		[.jobs | to_entries[] | .key as $i | .value
-		 | ("map", "reduce") as $ph | select(.[$ph + "s"] > 0) | [$i, $ph]] as $keys
-		| reduce range(0; $keys | length) as $k (.;
-			$a[$k] as $p
+	jq --slurpfile a "$work/history-answers.jsonl" --slurpfile q "$work/history-questions.json" '
+		reduce range(0; $q[0] | length) as $k (.;
+			$q[0][$k] as $x | $a[$k] as $p
 			| if ($p.source // "default") != "default" and ($p.mean // 0) > 0 then
-				.jobs[$keys[$k][0]][$keys[$k][1] + "_prior"] = {mean: $p.mean, p90: $p.p90}
+				.jobs[$x.i][$x.phase + "_prior"] = {mean: $p.mean, p90: $p.p90}
 			  else . end)' "$work/workload.json" >"$work/workload-history.json"
 	mv "$work/workload-history.json" "$work/workload.json"
 	say "history: $(jq '[.jobs[] | (.map_prior, .reduce_prior) | select(.)] | length' "$work/workload.json") of $(wc -l <"$work/history-answers.jsonl") phases answered from history ($(jq -r .source "$work/history-answers.jsonl" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }'))"
