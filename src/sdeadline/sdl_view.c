@@ -807,6 +807,9 @@ static struct json_object *row_json(const struct dl_plan *p,
 	dl_json_put_num(r, "predicted_finish", j->predicted_finish);
 	dl_json_put_num(r, "finish_err", j->finish_err);
 	dl_json_put_num(r, "finish_p90", dl_plan_finish_p90(j));
+	/* HopelessPromise: the finish a given-up job was promised; null =
+	 * none */
+	dl_json_put_num(r, "promise", j->promise > 0 ? j->promise : NAN);
 	dl_json_put_u64(r, "tasks", both(j->tasks));
 	dl_json_put_u64(r, "done", both(j->done));
 	dl_json_put_u64(r, "running", both(j->running));

@@ -103,6 +103,29 @@ dl_last_end() {
 	dl_tasks "$1" | awk 'BEGIN { m = 0 } $1 == "COMPLETED" && $4 > m { m = $4 } END { print m }'
 }
 
+# an epoch as --soft-deadline and --deadline take it
+dl_deadline_arg() {
+	date -d "@$1" +%Y-%m-%dT%H:%M:%S
+}
+
+# The three arrays of the triage demonstration (sched_triage,
+# sched_promise, sched_portfolio), submitted in this order: PREFIX-first (32
+# tasks) due at epoch $3, PREFIX-big (64) due at $4 and PREFIX-last (32) due
+# at $5, every task sleeping $2 s.  Prints the three array ids.
+dl_submit_trio() { # prefix seconds d_first d_big d_last
+	echo "$(dl_submit -J "$1-first" --array=0-31 -t 2:00 \
+		--soft-deadline="$(dl_deadline_arg "$3")" --wrap="sleep $2")" \
+		"$(dl_submit -J "$1-big" --array=0-63 -t 2:00 \
+			--soft-deadline="$(dl_deadline_arg "$4")" --wrap="sleep $2")" \
+		"$(dl_submit -J "$1-last" --array=0-31 -t 2:00 \
+			--soft-deadline="$(dl_deadline_arg "$5")" --wrap="sleep $2")"
+}
+
+# epoch of the first task start of an array (0 when none)
+dl_first_start() {
+	dl_tasks "$1" | awk '$1 == "COMPLETED" && (m == "" || $3 < m) { m = $3 } END { print m + 0 }'
+}
+
 # a job's deadline as epoch seconds (scontrol)
 dl_deadline() {
 	local d

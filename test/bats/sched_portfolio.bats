@@ -64,17 +64,13 @@ round_saw() {
 		[ "$(dl_plan_field "$1" verdict)" != null ]
 }
 
-deadline_arg() {
-	date -d "@$1" +%Y-%m-%dT%H:%M:%S
-}
-
 @test "portfolio: keeps edf while it does as well, switches to triage when the queue favours it, and the deadlines triage keeps are met" {
 	local now warm d_warm first big last d_first d_big d_last
 	# first half: one array that every candidate meets
 	now=$(date +%s)
 	d_warm=$((now + 60))
 	warm=$(dl_submit -J pf-warmup --array=0-31 -t 2:00 \
-		--soft-deadline="$(deadline_arg "$d_warm")" --wrap='sleep 20')
+		--soft-deadline="$(dl_deadline_arg "$d_warm")" --wrap='sleep 20')
 	dl_wait_planned "$warm"
 	# wait on a round that has seen the array, not on the clock (a round
 	# is due every 10 s: 30 s leaves room for one run late)
@@ -93,12 +89,7 @@ deadline_arg() {
 	d_first=$((now + 62))
 	d_big=$((now + 70))
 	d_last=$((now + 92))
-	first=$(dl_submit -J pf-first --array=0-31 -t 2:00 \
-		--soft-deadline="$(deadline_arg "$d_first")" --wrap='sleep 25')
-	big=$(dl_submit -J pf-big --array=0-63 -t 2:00 \
-		--soft-deadline="$(deadline_arg "$d_big")" --wrap='sleep 25')
-	last=$(dl_submit -J pf-last --array=0-31 -t 2:00 \
-		--soft-deadline="$(deadline_arg "$d_last")" --wrap='sleep 25')
+	read -r first big last < <(dl_submit_trio pf 25 "$d_first" "$d_big" "$d_last")
 	dl_wait_planned "$last"
 	dl_poll 30 policy_is triage || echo "no switch to triage within 30 s"
 	"$SDEADLINE"

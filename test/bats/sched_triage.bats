@@ -35,12 +35,7 @@ teardown_file() {
 	d_first=$((now + 50))
 	d_big=$((now + 55))
 	d_last=$((now + 75))
-	first=$(dl_submit -J triage-first --array=0-31 -t 2:00 \
-		--soft-deadline="$(date -d "@$d_first" +%Y-%m-%dT%H:%M:%S)" --wrap='sleep 20')
-	big=$(dl_submit -J triage-big --array=0-63 -t 2:00 \
-		--soft-deadline="$(date -d "@$d_big" +%Y-%m-%dT%H:%M:%S)" --wrap='sleep 20')
-	last=$(dl_submit -J triage-last --array=0-31 -t 2:00 \
-		--soft-deadline="$(date -d "@$d_last" +%Y-%m-%dT%H:%M:%S)" --wrap='sleep 20')
+	read -r first big last < <(dl_submit_trio triage 20 "$d_first" "$d_big" "$d_last")
 	dl_wait_planned "$last"
 	# the plan gives up the big array, with what it would take
 	for _ in $(seq 20); do

@@ -24,6 +24,8 @@ START_TEST(test_defaults)
 	ck_assert(c.hopeless_slack_load == 0);
 	ck_assert(c.hopeless_slack_backlog == 300);
 	ck_assert(c.hopeless_slack_max_arrivals == 0.8);
+	ck_assert_int_eq(c.hopeless_promise, DL_NO);
+	ck_assert(c.hopeless_promise_margin == 0);
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);
@@ -58,6 +60,14 @@ START_TEST(test_set_valid)
 	ck_assert_int_eq(
 		dl_config_set(&c, "EstimatorSocket", "", err, sizeof(err)), 0);
 	ck_assert_str_eq(c.estimator_socket, "");
+	ck_assert_int_eq(
+		dl_config_set(&c, "HopelessPromise", "yes", err, sizeof(err)),
+		0);
+	ck_assert_int_eq(c.hopeless_promise, DL_YES);
+	ck_assert_int_eq(dl_config_set(&c, "HopelessPromiseMargin", "0.5", err,
+				       sizeof(err)),
+			 0);
+	ck_assert(c.hopeless_promise_margin == 0.5);
 	dl_config_free(&c);
 }
 END_TEST
@@ -94,6 +104,15 @@ START_TEST(test_set_invalid)
 		dl_config_set(&c, "TriageQuantile", "0.99", err, sizeof(err)),
 		EINVAL);
 	ck_assert_int_eq(
+		dl_config_set(&c, "HopelessPromise", "maybe", err, sizeof(err)),
+		EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "HopelessPromiseMargin", "-0.5", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(dl_config_set(&c, "HopelessPromiseMargin", "inf", err,
+				       sizeof(err)),
+			 EINVAL);
+	ck_assert_int_eq(
 		dl_config_set(&c, "PlanInterval", "0", err, sizeof(err)),
 		EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "PlanInterval"));
@@ -124,6 +143,8 @@ START_TEST(test_set_invalid)
 	ck_assert(c.triage_quantile == 0.5);
 	ck_assert(c.plan_interval == 10);
 	ck_assert(c.max_deadline_share == 1);
+	ck_assert_int_eq(c.hopeless_promise, DL_NO);
+	ck_assert(c.hopeless_promise_margin == 0);
 	dl_config_free(&c);
 }
 END_TEST

@@ -50,6 +50,7 @@ static struct dl_plan *sample_plan(void)
 		j->pending[1] = 7;
 		j->hopeless_since = i == 1 ? 1699999000.25 : 0;
 		j->ahead_of = i == 2 ? 101 : 0;
+		j->promise = i == 1 ? 1700003600.5 : 0;
 		j->given_up_late = i == 1;
 		snprintf(j->explain, sizeof(j->explain), "why %u", i);
 	}
@@ -115,6 +116,7 @@ START_TEST(test_json_roundtrip)
 		ck_assert_double_eq_tol(a->hopeless_since, b->hopeless_since,
 					1e-6);
 		ck_assert_uint_eq(a->ahead_of, b->ahead_of);
+		ck_assert_double_eq_tol(a->promise, b->promise, 1e-6);
 		ck_assert_int_eq(a->given_up_late, b->given_up_late);
 		/* non-finite numbers travel as null and come back as NaN */
 		if (isfinite(a->need))
@@ -133,7 +135,7 @@ START_TEST(test_json_roundtrip)
 END_TEST
 
 /* A plan file written before triage's memory was saved reads as "never
- * given up, ahead of nobody". */
+ * given up, ahead of nobody, promised nothing". */
 START_TEST(test_json_without_triage_memory)
 {
 	struct dl_plan *p = sample_plan(), *q;
@@ -151,12 +153,15 @@ START_TEST(test_json_without_triage_memory)
 				       "ahead_of");
 		json_object_object_del(json_object_array_get_idx(jobs, i),
 				       "given_up_late");
+		json_object_object_del(json_object_array_get_idx(jobs, i),
+				       "promise");
 	}
 	q = dl_plan_from_json(o, err, sizeof(err));
 	ck_assert_msg(q != NULL, "%s", err);
 	for (uint32_t i = 0; i < q->njobs; i++) {
 		ck_assert_double_eq(q->jobs[i].hopeless_since, 0);
 		ck_assert_uint_eq(q->jobs[i].ahead_of, 0);
+		ck_assert_double_eq(q->jobs[i].promise, 0);
 		ck_assert(!q->jobs[i].given_up_late);
 	}
 	json_object_put(o);

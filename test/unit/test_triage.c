@@ -974,6 +974,107 @@ START_TEST(aged_job_not_postponed_by_later_given_up_jobs)
 }
 END_TEST
 
+/* HopelessPromise, 1 CPU, a 10-s lookahead grid: job 1 (one 100-s task
+ * due at T0 + 5) cannot make it even alone and is given up at T0, behind
+ * job 100 (a 12-s task due 15 s later): it is predicted to end at T0 + 120
+ * (on the grid), and with HopelessPromise=yes that is its promise.  Every
+ * 10 s another such feasible job arrives.  By default each passes job 1
+ * for ever (it has nothing given up to age against).  Promised, job 1
+ * still lets them pass while they are due by T0 + 120; the first due after
+ * it (at T0 + 110, due T0 + 125) runs after it and is late, as the promise
+ * costs.  No task runs in this test, so the promise passes: at T0 + 130 it
+ * says so, and once more than a lookahead step late (T0 + 140) it is made
+ * again from that cycle's prediction, behind that cycle's feasible job.
+ * With HopelessPromiseMargin=1 the promise adds the predicted lateness
+ * once more: T0 + 120 + 115 = T0 + 235, not passed within the test. */
+static void promise_run(struct fx_world *w, const char *margin, double promise)
+{
+	struct dl_plan *prev = NULL;
+
+	w_init(w, 1, 1);
+	if (promise > 0) {
+		ck_assert_int_eq(dl_config_set(&w->cfg, "HopelessPromise",
+					       "yes", NULL, 0),
+				 0);
+		ck_assert_int_eq(dl_config_set(&w->cfg, "HopelessPromiseMargin",
+					       margin, NULL, 0),
+				 0);
+	}
+	/* a promise is made again once it is a lookahead step late: 10 s
+	 * here, so one cycle shows it passed */
+	ck_assert_int_eq(dl_config_set(&w->cfg, "LookaheadStep", "10", NULL, 0),
+			 0);
+	w_task(w, 1, 100, 5);
+	w->n++;
+	for (uint32_t k = 0; k <= 14; k++) {
+		double now = T0 + 10.0 * k;
+		struct dl_job *f = fx_job(100 + k, 1, now, now + 15);
+		const struct dl_plan_job *pj, *fj;
+
+		f->phase[DL_MAP].prior_mean = f->phase[DL_MAP].prior_p90 = 12;
+		if (w->jobs[1])
+			dl_job_free(w->jobs[1]);
+		w->jobs[1] = f;
+		w->plan = NULL;
+		w_plan(w, "triage", now, prev);
+		dl_plan_free(prev);
+		prev = w->plan;
+		pj = fx_world_get(w, 1);
+		fj = fx_world_get(w, 100 + k);
+		/* given up at T0, past its deadline from T0 + 10 on */
+		ck_assert_int_eq(pj->verdict,
+				 k ? DL_VERDICT_LATE : DL_VERDICT_HOPELESS);
+		ck_assert_double_eq(pj->hopeless_since, T0);
+		if (!(promise > 0)) {
+			ck_assert_double_eq(pj->promise, 0);
+			ck_assert_uint_eq(fj->rank, 1);
+			ck_assert_uint_eq(pj->rank, 2);
+			ck_assert_msg(strstr(pj->explain,
+					     "after feasible deadline jobs"),
+				      "%s", pj->explain);
+			continue;
+		}
+		if (now > promise + 10) { /* broken: made again */
+			ck_assert_msg(pj->promise >= now + 112 &&
+					      pj->promise <= now + 130,
+				      "%f", pj->promise - now);
+			promise = pj->promise;
+		}
+		ck_assert_double_eq_tol(pj->promise, promise, 1.0);
+		if (now + 15 <= promise) {
+			ck_assert_uint_eq(fj->rank, 1);
+			ck_assert_int_eq(fj->verdict, DL_VERDICT_ON_TRACK);
+			ck_assert_uint_eq(pj->rank, 2);
+		} else {
+			ck_assert_uint_eq(pj->rank, 1);
+			ck_assert_uint_eq(fj->rank, 2);
+			ck_assert_int_ne(fj->verdict, DL_VERDICT_ON_TRACK);
+		}
+		ck_assert_msg(strstr(pj->explain,
+				     now <= promise ? "promised to end in "
+						    : "promised end passed "),
+			      "%s", pj->explain);
+		ck_assert_msg(strstr(pj->explain, " (HopelessPromise)"), "%s",
+			      pj->explain);
+		ck_assert_msg(!strstr(pj->explain, "..."), "cut: %s",
+			      pj->explain);
+	}
+	w->plan = prev;
+}
+
+START_TEST(hopeless_promise)
+{
+	struct fx_world w;
+
+	promise_run(&w, NULL, 0);
+	fx_world_free(&w);
+	promise_run(&w, "0", T0 + 120);
+	fx_world_free(&w);
+	promise_run(&w, "1", T0 + 235);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(arrival_rate_and_spare_slack)
 {
 	double r = 0;
@@ -1600,6 +1701,7 @@ int main(void)
 	tcase_add_test(tc, hopeless_slack_leaves_room_for_arrivals);
 	tcase_add_test(tc, hopeless_slack_where_work_without_deadline_waits);
 	tcase_add_test(tc, hopeless_slack_backlog);
+	tcase_add_test(tc, hopeless_promise);
 	tcase_add_test(tc, hopeless_slack_max_arrivals);
 	tcase_add_test(tc, hopeless_slack_needs_known_lengths);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);

@@ -133,6 +133,15 @@ const struct dl_option dl_options[] = {
 	 "HopelessSlack lends only while deadline work arrives at less than "
 	 "this share of the CPUs",
 	 NULL},
+	{"HopelessPromise", DL_OPT_CHOICE, OFF(hopeless_promise), 0, 0, "no",
+	 "whether a job triage gives up on is promised a finish and kept to "
+	 "it",
+	 yes_no_names},
+	{"HopelessPromiseMargin", DL_OPT_DOUBLE, OFF(hopeless_promise_margin),
+	 0, 100, "0",
+	 "with HopelessPromise=yes the promise adds this multiple of the "
+	 "predicted lateness to the predicted finish",
+	 NULL},
 	{"LateAhead", DL_OPT_CHOICE, OFF(late_ahead), 0, 0, "yes",
 	 "triage: whether a job late at its place even with short tasks, "
 	 "whose demotion would let no other job meet its deadline, keeps its "

@@ -80,6 +80,10 @@ struct dl_config {
 	/* ... and while deadline work arrives at less than this share of
 	 * the CPUs */
 	double hopeless_slack_max_arrivals;
+	/* HopelessPromise: a job given up keeps the place of the finish
+	 * predicted when it was (plus the margin times its lateness) */
+	enum dl_yes_no hopeless_promise;
+	double hopeless_promise_margin;
 	/* jobs past their deadline that keep their place (PassedAhead) */
 	enum dl_passed_ahead passed_ahead;
 	/* PassedAhead=one also keeps a job whose maps have all started while

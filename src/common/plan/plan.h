@@ -73,6 +73,8 @@ struct dl_plan_job {
 	double hopeless_since; /* triage: first plan that gave up on it; 0 */
 	uint64_t ahead_of;     /* triage: hopeless, run in the slack just
 				  before this feasible job; 0 = none */
+	double promise;        /* triage, HopelessPromise: the finish promised
+				  when first given up; 0 = none */
 	bool given_up_late;    /* triage (LateAhead=no): given up as late at
 				  its place, not for another job's sake */
 	char hold_reason[48];  /* Slurm Reason text (no spaces) */

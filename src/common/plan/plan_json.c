@@ -97,6 +97,7 @@ static struct json_object *job_to_json(const struct dl_plan_job *j)
 	 * after a restart decides as the one before it would have */
 	dl_json_put_num(o, "hopeless_since", j->hopeless_since);
 	dl_json_put_u64(o, "ahead_of", j->ahead_of);
+	dl_json_put_num(o, "promise", j->promise);
 	json_object_object_add(o, "given_up_late",
 			       json_object_new_boolean(j->given_up_late));
 	json_object_object_add(o, "tasks", phase_counts(j->tasks));
@@ -544,10 +545,12 @@ static void job_from_json(struct dl_json_rd *r, const struct json_object *o,
 	j->goal = get_num(r, o, path, "goal");
 	j->predicted_finish = get_num(r, o, path, "predicted_finish");
 	j->finish_err = get_num(r, o, path, "finish_err");
-	/* older plan files lack these: never given up, ahead of nobody */
+	/* older plan files lack these: never given up, ahead of nobody,
+	 * promised nothing */
 	j->hopeless_since =
 		dl_json_num(r, o, path, "hopeless_since", 0, 0, INFINITY, 0);
 	j->ahead_of = dl_json_uint(r, o, path, "ahead_of", 0, 0, UINT64_MAX, 0);
+	j->promise = dl_json_num(r, o, path, "promise", 0, 0, INFINITY, 0);
 	j->given_up_late = dl_json_bool(r, o, path, "given_up_late", 0, false);
 	get_counts(r, o, path, "tasks", j->tasks, DL_PHASES);
 	get_counts(r, o, path, "done", j->done, DL_PHASES);

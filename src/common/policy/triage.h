@@ -28,7 +28,10 @@
  * without deadlines (HopelessRank=below) until they have been hopeless for
  * HopelessAging, or above them (HopelessRank=above).  Aging: those
  * hopeless for HopelessAging go first among them, in deadline order, so
- * jobs given up later cannot pass them for ever.  Hysteresis: a job
+ * jobs given up later cannot pass them for ever.  HopelessPromise=yes
+ * bounds the wait instead: a job given up is promised the finish predicted
+ * then and from the next cycle goes before every job due after that time
+ * (a job it makes late is given up in its place).  Hysteresis: a job
  * hopeless in the previous plan comes back only when it is feasible with
  * its mean task lengths, not merely the optimistic ones, so it does not
  * flip from one cycle to the next.
