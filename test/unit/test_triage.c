@@ -1058,6 +1058,11 @@ static void promise_run(struct fx_world *w, const char *margin, double promise)
 			      pj->explain);
 		ck_assert_msg(!strstr(pj->explain, "..."), "cut: %s",
 			      pj->explain);
+		/* the feasible job is the only one ahead, whether job 1 runs
+		 * before it or not */
+		ck_assert_msg(strstr(fj->explain, "deadline order 1 of 1"),
+			      "%s", fj->explain);
+		ck_assert_msg(!strstr(fj->explain, "never"), "%s", fj->explain);
 	}
 	w->plan = prev;
 }

@@ -1505,7 +1505,7 @@ out:
 
 /* ------------------------------------------------------------ results */
 
-static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
+static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t place,
 			  uint32_t nahead)
 {
 	struct dl_plan_job *o = t->out;
@@ -1523,7 +1523,7 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 					      "deadline order %u of %u, every "
 					      "task allowed at once; judged "
 					      "once a task ends",
-				rank, nahead);
+				place, nahead);
 		return;
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
@@ -1536,19 +1536,24 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 			"even with short tasks; runs in deadline order %u of "
 			"%u while it makes no other job late, finishing in "
 			"about %s",
-			margin, rank, nahead, when);
+			margin, place, nahead, when);
 		return;
 	}
 	if (t->state == T_KEPT) {
-		dl_format_span(t->finish_opt - t->goal.job, margin,
-			       sizeof(margin));
+		char late_by[48] = "late";
+
+		/* not finite: it ends past the lookahead's horizon */
+		if (isfinite(t->finish_opt)) {
+			dl_format_span(t->finish_opt - t->goal.job, margin,
+				       sizeof(margin));
+			snprintf(late_by, sizeof(late_by), "%s late", margin);
+		}
 		o->verdict = DL_VERDICT_AT_RISK;
-		dl_plan_explain(
-			o,
-			"deadline order %u of %u: %s late even with short "
-			"tasks, but giving it up would let no other job meet "
-			"its deadline; finishes in about %s",
-			rank, nahead, margin, when);
+		dl_plan_explain(o,
+				"deadline order %u of %u: %s even with short "
+				"tasks, but giving it up would let no other "
+				"job meet its deadline; finishes in about %s",
+				place, nahead, late_by, when);
 		return;
 	}
 	if (t->state == T_PASSED) { /* edf: it keeps its place */
@@ -1558,7 +1563,7 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 			o,
 			"deadline passed %s ago: deadline order %u of %u, "
 			"finishing in about %s",
-			margin, rank, nahead, when);
+			margin, place, nahead, when);
 		return;
 	}
 	if (!late(c, t, t->finish_mean)) {
@@ -1570,7 +1575,7 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 			"deadline order %u of %u, ahead of jobs without "
 			"deadlines: finishes in about %s, %s before its "
 			"deadline",
-			rank, nahead, when, margin);
+			place, nahead, when, margin);
 		return;
 	}
 	dl_format_span(t->finish_mean - t->goal.job, margin, sizeof(margin));
@@ -1580,7 +1585,7 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t rank,
 		"deadline order %u of %u, ahead of jobs without deadlines: "
 		"finishes in about %s, %s late with mean task lengths "
 		"(in time if they run short)",
-		rank, nahead, when, margin);
+		place, nahead, when, margin);
 }
 
 static void explain_hopeless(const struct tctx *c, struct tjob *t, bool urgent)
@@ -1695,8 +1700,11 @@ static double promise_for(const struct tctx *c, const struct tjob *t)
 	       (late_by > 0 ? cfg->hopeless_promise_margin * late_by : 0);
 }
 
+/* rank: among every job planned; place: among the jobs ahead alone (a job
+ * given up may run among them, in the slack or at its promise), which the
+ * explanation counts, "deadline order place of nahead" */
 static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
-		     uint32_t nahead)
+		     uint32_t place, uint32_t nahead)
 {
 	const struct dl_config *cfg = c->in->cfg;
 	struct dl_plan_job *o = t->out;
@@ -1735,7 +1743,7 @@ static void conclude(struct tctx *c, struct tjob *t, uint32_t rank,
 						: DL_CLASS_NEED;
 		o->urgent = true;
 		o->alloc_for_need = t->rem;
-		explain_ahead(c, t, rank, nahead);
+		explain_ahead(c, t, place, nahead);
 		return;
 	}
 	t->promise = promise_for(c, t);
@@ -2406,9 +2414,11 @@ static struct dl_plan *plan_edf(const struct dl_policy_input *in, bool triage,
 		}
 		for (uint32_t k = 0; k < n; k++)
 			reserve_running(&c, &c.t[c.seq[k]]);
-		for (uint32_t k = 0; k < n; k++) {
-			conclude(&c, &c.t[c.seq[k]], ++rank, nahead);
-			reserve_cap(&c, &c.t[c.seq[k]]);
+		for (uint32_t k = 0, place = 0; k < n; k++) {
+			struct tjob *t = &c.t[c.seq[k]];
+
+			conclude(&c, t, ++rank, place += ahead(&c, t), nahead);
+			reserve_cap(&c, t);
 		}
 	}
 
