@@ -7,7 +7,8 @@
  * take it, coarse arrivals leave nothing long, r = 0, one slot and no
  * history change nothing; a job of unknown length is judged by recent
  * jobs' typical task (BlockingUnknown), and beside a job given up only
- * feasible jobs are freed of the reserve (BlockingUnderLoad).
+ * feasible jobs are freed of the reserve (BlockingUnderLoad); a job
+ * given up keeps what its promise needs (HopelessPromise).
  */
 #include <errno.h>
 #include <math.h>
@@ -599,6 +600,60 @@ START_TEST(given_up_job_beside_work_without_deadline)
 }
 END_TEST
 
+/* HopelessPromise: a promised job keeps what its promise needs.  Job 2
+ * (10 tasks of 100 s due in 50 s, lost even alone) is given up for job 3
+ * (80 tasks of 10 s due in 100 s) while a job without a deadline waits for
+ * the node: it may take all 10 CPUs (given_up_job_beside_work_without_
+ * deadline), one wave after job 3, and is promised that end, T0 + 180.
+ * Once nothing else waits, the reserve would hold it to 8 CPUs, two waves,
+ * T0 + 280, and the 2 CPUs kept idle would go to whatever arrives, due
+ * after the promise or not (on a real slurmctld, sched_promise.bats: the
+ * promised array capped at 27 tasks at once ended 8 s past its promise).
+ * Its promise is its deadline for the reserve instead: one wave of 10.
+ * Unpromised, as before, 8. */
+START_TEST(promised_job_keeps_what_its_promise_needs)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20, 5), *first;
+	const struct dl_plan_job *pj;
+
+	for (int promised = 0; promised < 2; promised++) {
+		w_init(&w, 10, "0.2");
+		ck_assert_int_eq(dl_config_set(&w.cfg, "HopelessPromise",
+					       promised ? "yes" : "no", NULL,
+					       0),
+				 0);
+		w_job(&w, 2, 10, 100, 50);
+		w_job(&w, 3, 80, 10, 100);
+		ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+		w_plan(&w, prev);
+		pj = fx_world_get(&w, 2);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+		ck_assert_uint_eq(pj->alloc, 10);
+		ck_assert_double_eq_tol(pj->predicted_finish, T0 + 180, 1);
+		ck_assert_double_eq_tol(pj->promise, promised ? T0 + 180 : 0,
+					1);
+		/* the next cycle, nothing else waits */
+		first = w.plan;
+		w.plan = NULL;
+		dl_partset_free(&w.cl.other_waiting);
+		w_plan(&w, first);
+		dl_plan_free(first);
+		pj = fx_world_get(&w, 2);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+		ck_assert_uint_eq(fx_world_get(&w, 3)->rank, 1);
+		ck_assert_uint_eq(pj->rank, 2);
+		ck_assert_uint_eq(pj->alloc, promised ? 10 : 8);
+		ck_assert_double_eq_tol(pj->predicted_finish,
+					promised ? T0 + 180 : T0 + 280, 1);
+		ck_assert_double_eq_tol(pj->promise, promised ? T0 + 180 : 0,
+					1);
+		fx_world_free(&w);
+	}
+	dl_plan_free(prev);
+}
+END_TEST
+
 /* Nor where the reserve itself would cost a deadline.  10 CPUs, long
  * tasks may hold 8: A (40 x 100 s, due 500 s) keeps 9 wide, B (52 x
  * 100 s, due 1,000 s) its floor of 7 once A's tasks end; B's first 4 tasks
@@ -1006,6 +1061,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unknown_jobs_share_the_reserve);
 	tcase_add_test(tc, unknown_before_a_guess_runs_free);
 	tcase_add_test(tc, guess_room_is_per_partition);
+	tcase_add_test(tc, promised_job_keeps_what_its_promise_needs);
 	suite_add_tcase(s, tc);
 	return s;
 }
