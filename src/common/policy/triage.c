@@ -699,11 +699,11 @@ static bool other_waits_in(const struct tctx *c, uint32_t part)
 }
 
 /* What the reserve leaves a job given up on: nothing (it has no deadline
- * to keep) -- except where a job without a deadline waits for the same
- * nodes.  Slurm starts that job on whatever the plan leaves idle, so the
- * CPUs kept from the given-up job would not stay free for the next tight
- * arrival but go to work ranked below it (HopelessRank=above; with below
- * the waiting job takes them first anyway). */
+ * to keep; a promised one keeps its promise, below) -- except where a job
+ * without a deadline waits for the same nodes.  Slurm starts that job on
+ * whatever the plan leaves idle, so the CPUs kept from the given-up job would
+ * not stay free for the next tight arrival but go to work ranked below it
+ * (HopelessRank=above; with below the waiting job takes them first anyway). */
 static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
 {
 	if (other_waits_in(c, t->job->partition))
