@@ -5,14 +5,18 @@
  * 10 minutes and 2 hours away (more work than the cluster can do by then).
  *
  *   plan_cycle [--arrays N] [--nodes M] [--runs R] [--seed S]
- *              [--policy NAME] [--unknown F] [--guessed F]
+ *              [--policy NAME] [--unknown F] [--guessed F] [--tight F]
  *
  * --unknown F: that share of the arrays has no task ended yet (no length:
  * triage's jobs of unknown length); --guessed F: that share is a
  * MapReduce pair whose maps have all ended and whose reduces run on a
  * guessed length (no reduce ended).  Both 0 by default; together they are
  * the case where triage matches every job of unknown length against every
- * guess due after it (free_before_guess).
+ * guess due after it (free_before_guess).  --tight F: that share of the
+ * arrays has short tasks (2-10 s) and a deadline 30-120 s away, so the
+ * others' tasks are long against recent jobs' slack and triage's
+ * blocking reserve holds them back (reserve.h), the lookahead's costliest
+ * path; 0 by default.
  *
  * Each cycle gets the previous cycle's plan, as in slurmctld, so a policy
  * that remembers (triage's hysteresis) is measured in its steady state:
@@ -39,7 +43,7 @@ int main(int argc, char **argv)
 	uint32_t arrays = 1000, nodes = 1000, runs = 50;
 	uint64_t seed = 42;
 	const char *policy = NULL;
-	double unknown = 0, guessed = 0;
+	double unknown = 0, guessed = 0, tight = 0;
 	struct dl_plan *prev = NULL;
 	double cold_ms = 0;
 	uint32_t total;
@@ -66,11 +70,13 @@ int main(int argc, char **argv)
 			unknown = strtod(argv[i + 1], NULL);
 		else if (!strcmp(argv[i], "--guessed"))
 			guessed = strtod(argv[i + 1], NULL);
+		else if (!strcmp(argv[i], "--tight"))
+			tight = strtod(argv[i + 1], NULL);
 		else {
 			fprintf(stderr,
 				"usage: %s [--arrays N] [--nodes M] [--runs R] "
 				"[--seed S] [--policy NAME] [--unknown F] "
-				"[--guessed F]\n",
+				"[--guessed F] [--tight F]\n",
 				argv[0]);
 			return 2;
 		}
@@ -83,6 +89,10 @@ int main(int argc, char **argv)
 	if (!(unknown >= 0 && guessed >= 0 && unknown + guessed <= 1)) {
 		fprintf(stderr, "plan_cycle: --unknown and --guessed are "
 				"shares in [0, 1] with a sum of at most 1\n");
+		return 2;
+	}
+	if (!(tight >= 0 && tight <= 1)) {
+		fprintf(stderr, "plan_cycle: --tight is a share in [0, 1]\n");
 		return 2;
 	}
 	bench_seed(seed);
@@ -111,7 +121,15 @@ int main(int argc, char **argv)
 		double kind = unknown + guessed > 0 ? bench_urand() : 1;
 		bool is_unknown = kind < unknown;
 		bool is_guessed = !is_unknown && kind < unknown + guessed;
+		bool is_tight = tight > 0 && bench_urand() < tight;
 		uint32_t drawn_run = run;
+		double due;
+
+		if (is_tight) { /* short tasks, due soon */
+			tasks = 10 + tasks % 91;
+			done = done < tasks / 2 ? done : tasks / 2;
+			mu = 2 + (mu - 20) / 580 * 8;
+		}
 
 		if (is_unknown)
 			done = 0;
@@ -122,7 +140,9 @@ int main(int argc, char **argv)
 		dl_phase_init(j, DL_MAP, tasks, 1 + (bench_urand() < 0.2),
 			      1000);
 		j->submit = t0 - 600 * bench_urand();
-		j->soft_deadline = t0 + 600 + bench_urand() * 6600;
+		due = bench_urand();
+		j->soft_deadline =
+			is_tight ? t0 + 30 + due * 90 : t0 + 600 + due * 6600;
 		for (uint32_t k = 0; k < done; k++)
 			dl_phase_add_completed(&j->phase[DL_MAP],
 					       mu * (0.5 + bench_urand()), 0);

@@ -187,6 +187,38 @@ START_TEST(budget)
 }
 END_TEST
 
+/* One node of 10 CPUs and a lookahead over it with a budget for long
+ * tasks; long and short map phases of 1-CPU tasks. */
+static struct dl_lookahead *ten_cpus(struct dl_cluster *cl, double long_cpus)
+{
+	struct dl_lookahead *la;
+
+	fx_cluster(cl, 1, 10, 0);
+	cl->nodes[0].up = true;
+	la = dl_la_new(cl, NULL, 0, 1);
+	ck_assert_ptr_nonnull(la);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, long_cpus), 0);
+	return la;
+}
+
+static struct dl_la_phase long_tasks(uint32_t pending)
+{
+	return (struct dl_la_phase){.pending = pending,
+				    .cpus = 1,
+				    .len = 10,
+				    .latest_start = INFINITY,
+				    .blocking = true,
+				    .keep = 0};
+}
+
+static struct dl_la_phase short_tasks(uint32_t pending, double len)
+{
+	return (struct dl_la_phase){.pending = pending,
+				    .cpus = 1,
+				    .len = len,
+				    .latest_start = INFINITY};
+}
+
 /* The lookahead: on 10 CPUs with a budget of 8 for long tasks, a long
  * job of 24 ten-second tasks runs 8 wide (3 waves) while a short job
  * beside it takes the 2 CPUs left at once. */
@@ -197,20 +229,10 @@ START_TEST(lookahead_applies_the_rule)
 	struct dl_la_job lj = {0}, sj = {0};
 	uint32_t order[2], a, b;
 
-	fx_cluster(&cl, 1, 10, 0);
-	cl.nodes[0].up = true;
-	la = dl_la_new(&cl, NULL, 0, 1);
-	ck_assert_ptr_nonnull(la);
-	ck_assert_int_eq(dl_la_set_budget(la, 0, 8), 0);
+	la = ten_cpus(&cl, 8);
 	ck_assert_int_eq(dl_la_set_budget(la, 0, NAN), EINVAL);
-	lj.phase[DL_MAP] = (struct dl_la_phase){.pending = 24,
-						.cpus = 1,
-						.len = 10,
-						.latest_start = INFINITY,
-						.blocking = true,
-						.keep = 0};
-	sj.phase[DL_MAP] = (struct dl_la_phase){
-		.pending = 2, .cpus = 1, .len = 10, .latest_start = INFINITY};
+	lj.phase[DL_MAP] = long_tasks(24);
+	sj.phase[DL_MAP] = short_tasks(2, 10);
 	a = dl_la_add_job(la, &lj);
 	b = dl_la_add_job(la, &sj);
 	order[0] = a;
@@ -253,6 +275,49 @@ START_TEST(lookahead_applies_the_rule)
 	 * then 8 wide: 1 task at 0, 10, 20, 30, 40 = 5 done by 50, 15 left
 	 * = 2 waves of 8 from 50: ends at 70 */
 	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 70, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* Jobs the reserve holds back wait off the dispatch's scan (lookahead.c,
+ * "parked") and come back exactly when the rule lets them start: on 10
+ * CPUs with a budget of 4 held until 47 by another job's long tasks, long
+ * jobs A and B (keep 0, ten 10-s tasks each) run one task at a time, each
+ * again as soon as its own task ends, although the room stays negative
+ * and a short job S (5-s tasks, ranked last) takes the free CPUs every
+ * 5 s.  At 47, while their tasks run and nothing else ends, the room
+ * opens and goes in rank order: A takes 2 more at once, B none; A ends at
+ * 67, B at 77. */
+START_TEST(held_back_jobs_come_back_in_rank_order)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job lj = {0}, sj = {0};
+	uint32_t order[3], a, b, x, sh;
+
+	la = ten_cpus(&cl, 4);
+	lj.phase[DL_MAP] = long_tasks(10);
+	sj.phase[DL_MAP] = short_tasks(200, 5);
+	a = dl_la_add_job(la, &lj);
+	b = dl_la_add_job(la, &lj);
+	sh = dl_la_add_job(la, &sj);
+	lj.phase[DL_MAP].pending = 0;
+	x = dl_la_add_job(la, &lj);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(
+			dl_la_add_running(la, x, DL_MAP, DL_NO_NODE, 1, 0, 47),
+			0);
+	order[0] = a;
+	order[1] = b;
+	order[2] = sh;
+	ck_assert_int_eq(dl_la_run(la, order, 3, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 67, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, b)->finish, 77, 1e-9);
+	/* the same run again: nothing parked is left over from the first */
+	ck_assert_int_eq(dl_la_run(la, order, 3, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 67, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, b)->finish, 77, 1e-9);
 	dl_la_free(la);
 	dl_cluster_free(&cl);
 }
@@ -1045,6 +1110,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, floor_and_width);
 	tcase_add_test(tc, budget);
 	tcase_add_test(tc, lookahead_applies_the_rule);
+	tcase_add_test(tc, held_back_jobs_come_back_in_rank_order);
 	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
 	tcase_add_test(tc, no_reserve_for_coarse_arrivals);
 	tcase_add_test(tc, guessed_reduce_leaves_the_reserve);

@@ -60,7 +60,9 @@ struct la_state {
 	double map_free;             /* when its started maps have all ended */
 	double last_end;             /* when its started tasks have all ended */
 	bool reduce_ready;
+	bool parked;  /* on its partition's parked list (below) */
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
+	uint32_t park_prev, park_next; /* its partition's parked list */
 };
 
 struct dl_lookahead {
@@ -99,6 +101,14 @@ struct dl_lookahead {
 	uint32_t npart;
 	double *budget, *blk0, *blk_used;
 	uint32_t (*run0)[DL_PHASES];
+	/* per partition the jobs the reserve holds back (reserve_allows 0),
+	 * out of the ready set: nothing lets one start until a long task of
+	 * its partition ends, so a dispatch does not scan them at every
+	 * event.  A budget set (dl_la_set_budget) or a keep changed between
+	 * dl_la_advance calls brings them all back; park_cpu: the fewest
+	 * CPUs a task of one of them takes */
+	uint32_t *park_head;
+	double *park_cpu;
 	/* the run */
 	struct la_state *st;
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
@@ -507,10 +517,16 @@ struct dl_lookahead *dl_la_new(const struct dl_cluster *cl,
 	la->budget = malloc((la->npart + 1) * sizeof(double));
 	la->blk0 = calloc(la->npart + 1, sizeof(double));
 	la->blk_used = calloc(la->npart + 1, sizeof(double));
-	if (!la->budget || !la->blk0 || !la->blk_used)
+	la->park_head = malloc((la->npart + 1) * sizeof(uint32_t));
+	la->park_cpu = malloc((la->npart + 1) * sizeof(double));
+	if (!la->budget || !la->blk0 || !la->blk_used || !la->park_head ||
+	    !la->park_cpu)
 		goto fail;
-	for (uint32_t p = 0; p <= la->npart; p++)
+	for (uint32_t p = 0; p <= la->npart; p++) {
 		la->budget[p] = INFINITY;
+		la->park_head[p] = DL_LA_NONE;
+		la->park_cpu[p] = INFINITY;
+	}
 	if (!la->node_cls || !la->node_fc || !la->base_cpu || !la->base_mem ||
 	    !la->hold_cpu || !la->hold_mem || !la->free_cpu || !la->free_mem ||
 	    !la->cap_cpu || !la->cap_mem)
@@ -584,6 +600,8 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->budget);
 	free(la->blk0);
 	free(la->blk_used);
+	free(la->park_head);
+	free(la->park_cpu);
 	free(la->run0);
 	free(la->st);
 	free(la->free_cpu);
@@ -797,12 +815,17 @@ static bool has_budget(const struct dl_lookahead *la, uint32_t j)
 	return part < la->npart && la->budget[part] < INFINITY;
 }
 
+static void unpark(struct dl_lookahead *la, uint32_t part);
+
 int dl_la_set_budget(struct dl_lookahead *la, uint32_t partition, double cpus)
 {
 	if (!la || isnan(cpus) || cpus < 0)
 		return EINVAL;
-	if (partition < la->npart)
+	if (partition < la->npart) {
 		la->budget[partition] = cpus;
+		if (la->started && !la->done)
+			unpark(la, partition);
+	}
 	return 0;
 }
 
@@ -952,6 +975,83 @@ static void mark_ready(struct dl_lookahead *la, uint32_t j)
 			  startable(s) >= 0 && !la->jobs[j].cancelled);
 }
 
+/* Job j, at order position pos, is held back by the reserve in phase p:
+ * out of the ready set until a long task of its partition ends. */
+static void park(struct dl_lookahead *la, uint32_t j, uint32_t pos, int p)
+{
+	struct la_state *s = &la->st[j];
+	uint32_t part = la->jobs[j].partition;
+	double cpu = la->jobs[j].phase[p].cpus;
+
+	if (part > la->npart) /* no list: it stays ready */
+		return;
+	ready_set(la, pos, false);
+	if (s->parked)
+		return;
+	if (!(cpu > 0))
+		cpu = 1;
+	if (cpu < la->park_cpu[part])
+		la->park_cpu[part] = cpu;
+	s->parked = true;
+	s->park_prev = DL_LA_NONE;
+	s->park_next = la->park_head[part];
+	if (s->park_next != DL_LA_NONE)
+		la->st[s->park_next].park_prev = j;
+	la->park_head[part] = j;
+}
+
+/* Job j alone may start again (it runs fewer tasks than it keeps, or
+ * none). */
+static void unpark_one(struct dl_lookahead *la, uint32_t j, uint32_t part)
+{
+	struct la_state *s = &la->st[j];
+
+	if (s->park_prev != DL_LA_NONE)
+		la->st[s->park_prev].park_next = s->park_next;
+	else
+		la->park_head[part] = s->park_next;
+	if (s->park_next != DL_LA_NONE)
+		la->st[s->park_next].park_prev = s->park_prev;
+	s->parked = false;
+	mark_ready(la, j);
+}
+
+/* The partition's reserve has room again: its parked jobs are ready. */
+static void unpark(struct dl_lookahead *la, uint32_t part)
+{
+	if (part > la->npart)
+		return;
+	for (uint32_t j = la->park_head[part]; j != DL_LA_NONE;) {
+		struct la_state *s = &la->st[j];
+
+		s->parked = false;
+		mark_ready(la, j);
+		j = s->park_next;
+	}
+	la->park_head[part] = DL_LA_NONE;
+	la->park_cpu[part] = INFINITY;
+}
+
+/* A long task of job j's phase p has ended.  A parked job (its keep at
+ * most its running tasks, at least one, reserve_allows) may start again
+ * only if the reserve's room now holds one of its tasks, which unparks
+ * them all, or, for job j itself, it runs fewer than it keeps or none
+ * (one task may always run), which unparks j.  The room test errs
+ * towards unparking, which the dispatch checks exactly. */
+static void long_task_ended(struct dl_lookahead *la, uint32_t j, int p)
+{
+	uint32_t part = la->jobs[j].partition;
+	const struct la_state *s = &la->st[j];
+
+	if (part > la->npart || la->park_head[part] == DL_LA_NONE)
+		return;
+	if (la->budget[part] - la->blk_used[part] >= la->park_cpu[part] - 1e-6)
+		unpark(la, part);
+	else if (s->parked &&
+		 (la->jobs[j].phase[p].keep > s->running[p] || !s->running[p]))
+		unpark_one(la, j, part);
+}
+
 /* Every map has started: the reduces wait for the last one to end.  When
  * it has already ended they may start now, in the same dispatch as every
  * other job's tasks (an event at now would come after that dispatch and
@@ -1046,6 +1146,10 @@ static int dispatch(struct dl_lookahead *la, double t)
 		}
 		ph.pending = s->pending[p];
 		allowed = reserve_allows(la, j, p);
+		if (!allowed) {
+			park(la, j, pos, p);
+			continue;
+		}
 		for (uint32_t c = 0; c < la->jcls_n[j] && ph.pending && allowed;
 		     c++) {
 			uint32_t k = la->jcls[la->jcls_off[j] + c];
@@ -1123,6 +1227,7 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 	if (e->blocking) {
 		la->st[e->job].running[e->phase] -= e->ntasks;
 		la->blk_used[la->jobs[e->job].partition] -= e->cpu;
+		long_task_ended(la, e->job, e->phase);
 	}
 }
 
@@ -1187,6 +1292,10 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->nbev = 0;
 	la->bcur = 0;
 	memcpy(la->blk_used, la->blk0, (la->npart + 1) * sizeof(double));
+	for (uint32_t p = 0; p <= la->npart; p++) {
+		la->park_head[p] = DL_LA_NONE;
+		la->park_cpu[p] = INFINITY;
+	}
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		class_capacity(la, k, la->now, &la->cap_cpu[k],
 			       &la->cap_mem[k]);
@@ -1215,6 +1324,7 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		s->last_end = la->end0[j];
 		memcpy(s->running, la->run0[j], sizeof(s->running));
 		s->reduce_ready = false;
+		s->parked = false;
 		s->pos = DL_LA_NONE;
 		job->map_end = INFINITY;
 		job->finish = INFINITY;
@@ -1244,6 +1354,9 @@ int dl_la_advance(struct dl_lookahead *la, double until)
 		return EINVAL;
 	if (la->done)
 		return 0;
+	/* a caller may have changed a keep since the last call */
+	for (uint32_t p = 0; p <= la->npart; p++)
+		unpark(la, p);
 	stop = until < la->horizon ? until : la->horizon;
 	for (;;) {
 		enum la_source src;
