@@ -219,6 +219,20 @@ static struct dl_la_phase short_tasks(uint32_t pending, double len)
 				    .latest_start = INFINITY};
 }
 
+/* Another job's 4 long tasks, running until `end`. */
+static void four_long_until(struct dl_lookahead *la, double end)
+{
+	struct dl_la_job x = {0};
+	uint32_t j;
+
+	x.phase[DL_MAP] = long_tasks(0);
+	j = dl_la_add_job(la, &x);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(
+			dl_la_add_running(la, j, DL_MAP, DL_NO_NODE, 1, 0, end),
+			0);
+}
+
 /* The lookahead: on 10 CPUs with a budget of 8 for long tasks, a long
  * job of 24 ten-second tasks runs 8 wide (3 waves) while a short job
  * beside it takes the 2 CPUs left at once. */
@@ -294,7 +308,7 @@ START_TEST(held_back_jobs_come_back_in_rank_order)
 	struct dl_cluster cl;
 	struct dl_lookahead *la;
 	struct dl_la_job lj = {0}, sj = {0};
-	uint32_t order[3], a, b, x, sh;
+	uint32_t order[3], a, b, sh;
 
 	la = ten_cpus(&cl, 4);
 	lj.phase[DL_MAP] = long_tasks(10);
@@ -302,12 +316,7 @@ START_TEST(held_back_jobs_come_back_in_rank_order)
 	a = dl_la_add_job(la, &lj);
 	b = dl_la_add_job(la, &lj);
 	sh = dl_la_add_job(la, &sj);
-	lj.phase[DL_MAP].pending = 0;
-	x = dl_la_add_job(la, &lj);
-	for (int i = 0; i < 4; i++)
-		ck_assert_int_eq(
-			dl_la_add_running(la, x, DL_MAP, DL_NO_NODE, 1, 0, 47),
-			0);
+	four_long_until(la, 47);
 	order[0] = a;
 	order[1] = b;
 	order[2] = sh;
@@ -318,6 +327,33 @@ START_TEST(held_back_jobs_come_back_in_rank_order)
 	ck_assert_int_eq(dl_la_run(la, order, 3, 1000), 0);
 	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 67, 1e-9);
 	ck_assert_double_eq_tol(dl_la_job(la, b)->finish, 77, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* A keep changed between the steps of a run (triage sets keeps while a
+ * stepped run is under way) applies at the next dispatch, parked or not:
+ * job A (10 tasks of 10 s, keep 0) runs one task beside 4 long CPUs that
+ * fill the budget until 100 and is held back at 3; its keep raised to 5
+ * at 4, it starts 4 more at 6 (the next task end) and ends at 26; held
+ * back until its own task ends at 10, it would end at 32. */
+START_TEST(keep_changed_between_steps_applies_at_once)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = ten_cpus(&cl, 4);
+	struct dl_la_job a = {.phase = {[DL_MAP] = long_tasks(10)}};
+	struct dl_la_job s = {.phase = {[DL_MAP] = short_tasks(200, 3)}};
+	uint32_t order[2];
+
+	order[0] = dl_la_add_job(la, &a);
+	order[1] = dl_la_add_job(la, &s);
+	four_long_until(la, 100);
+	ck_assert_int_eq(dl_la_start(la, order, 2, 1000), 0);
+	ck_assert_int_eq(dl_la_advance(la, 4), 0);
+	dl_la_job(la, order[0])->phase[DL_MAP].keep = 5;
+	ck_assert_int_eq(dl_la_advance(la, INFINITY), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, order[0])->finish, 26, 1e-9);
 	dl_la_free(la);
 	dl_cluster_free(&cl);
 }
@@ -1111,6 +1147,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, budget);
 	tcase_add_test(tc, lookahead_applies_the_rule);
 	tcase_add_test(tc, held_back_jobs_come_back_in_rank_order);
+	tcase_add_test(tc, keep_changed_between_steps_applies_at_once);
 	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
 	tcase_add_test(tc, no_reserve_for_coarse_arrivals);
 	tcase_add_test(tc, guessed_reduce_leaves_the_reserve);
