@@ -492,6 +492,63 @@ START_TEST(test_finish_matches_list_scheduling)
 }
 END_TEST
 
+/* The wave need is the smallest slot count from Eq. 1's (rounded up) whose
+ * list schedule meets the goal (every task when none does): checked against the
+ * brute-force schedule of every slot count.  The running tasks have from
+ * none to all of a task length left, so some slots free before the pending
+ * tasks on the idle ones are done and some after. */
+START_TEST(test_wave_need_matches_list_scheduling)
+{
+	uint64_t seed = 987654321;
+
+	for (int trial = 0; trial < 1000; trial++) {
+		uint32_t tasks, run, from, want = 0;
+		struct dl_job *j;
+		struct dl_phase *ph;
+		double mu, goal, fluid, got;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		tasks = 1 + (uint32_t) ((seed >> 33) % 40);
+		run = (uint32_t) ((seed >> 20) % 16);
+		run = run >= tasks ? tasks - 1 : run; /* some pending */
+		mu = 1 + (double) ((seed >> 12) % 997) / 10;
+		goal = 1000 + mu * (1 + (double) ((seed >> 45) % 400) / 40);
+		j = fx_job(1, tasks, 0, 1e6);
+		ph = &j->phase[DL_MAP];
+		for (uint32_t i = 0; i < run; i++)
+			ck_assert_int_eq(
+				dl_phase_add_running(
+					ph,
+					1000 - mu *
+							(double) ((seed >>
+								   (i % 50)) %
+								  120) /
+							100,
+					DL_NO_NODE, 0),
+				0);
+		fluid = dl_need(ph, mu, goal, 1000, 0.1);
+		/* whole tasks from Eq. 1 up, when that leaves room to search */
+		from = fluid > 1 && ceil(fluid - 1e-9) < tasks
+			       ? (uint32_t) ceil(fluid - 1e-9)
+			       : 1;
+		for (uint32_t s = from; s <= tasks && !want; s++)
+			if (brute_finish(ph, mu, 1000, s) <= goal + 1e-6)
+				want = s;
+		got = dl_wave_need(ph, mu, goal, 1000, 0.1, fluid);
+		if (!want)
+			ck_assert_msg(got == tasks, "trial %d: %g, not all %u",
+				      trial, got, tasks);
+		else
+			ck_assert_msg(
+				got == (want > fluid ? want : fluid),
+				"trial %d: tasks %u run %u mu %g goal %g: "
+				"%g, brute force %u (Eq. 1 %g)",
+				trial, tasks, run, mu, goal, got, want, fluid);
+		dl_job_free(j);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("estimate");
@@ -515,6 +572,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_finish_matches_list_scheduling);
 	tcase_add_test(tc, test_big_array);
 	tcase_add_test(tc, test_wave_need);
+	tcase_add_test(tc, test_wave_need_matches_list_scheduling);
 	suite_add_tcase(s, tc);
 	return s;
 }

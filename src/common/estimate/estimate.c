@@ -281,63 +281,131 @@ static double nth_smallest(double *a, uint32_t n, uint32_t k)
 
 /*
  * When the last of `pending` tasks of length mu ends, list-scheduled on
- * slots that free at free_at[0..n): the pending-th smallest of the
- * completion times free_at[k] + i * mu, i >= 1.
+ * `idle` slots free now and busy slots that free at busy[0..nbusy): the
+ * pending-th smallest of the completion times free_at + i * mu, i >= 1.
  *
  * g(T) = sum_k max(0, T - free_at[k]) bounds the completions by T from
  * above (g/mu) and from below (g/mu - active slots).  T_lb, the first T with
  * g(T) = pending * mu, is therefore a lower bound, at most one completion
  * per active slot is missing there, and every active slot's next completion
  * lies within one task length after T_lb, before any second one: the
- * answer is the missing-th smallest of those next completions.  When every
- * slot is free by T_lb (the usual case) this is O(n); otherwise free_at is
- * sorted to find the active slots.  scratch holds n doubles.
+ * answer is the missing-th smallest of those next completions.  The idle
+ * slots are alike (free at 0, the same next completion), so they count as
+ * one block: the cost is O(nbusy) whatever the slot count, which is what
+ * keeps dl_wave_need's search cheap for a wide job with few running tasks.
+ * When every slot is free by T_lb (the usual case) no sort is needed;
+ * otherwise busy is sorted to find the active slots.  scratch holds nbusy
+ * doubles.
  */
-static double list_finish(double *free_at, uint32_t n, double mu,
-			  uint32_t pending, double *scratch)
+static double list_finish(uint32_t idle, double *busy, uint32_t nbusy,
+			  double mu, uint32_t pending, double *scratch)
 {
-	double sum = 0, max = 0, t_lb, done = 0;
-	uint32_t active = n, missing;
+	double sum = 0, max = 0, t_lb, done = 0, idle_next, i_idle;
+	uint32_t active = idle + nbusy, busy_active = nbusy, missing, below = 0;
 
-	for (uint32_t k = 0; k < n; k++) {
-		sum += free_at[k];
-		max = free_at[k] > max ? free_at[k] : max;
+	for (uint32_t k = 0; k < nbusy; k++) {
+		sum += busy[k];
+		max = busy[k] > max ? busy[k] : max;
 	}
-	t_lb = (pending * mu + sum) / n;
+	t_lb = (pending * mu + sum) / active;
 	if (t_lb < max) {
-		/* some slots free only after T_lb: sweep in order */
-		dl_sort_doubles(free_at, n);
+		/* some slots free only after T_lb: sweep in order.  g's slope
+		 * counts the idle slots from 0 on; T_lb > 0 lies past them */
+		dl_sort_doubles(busy, nbusy);
 		sum = 0;
-		for (uint32_t k = 0; k < n; k++) {
-			sum += free_at[k];
-			/* g on [free_at[k], free_at[k+1]] is (k+1) T - sum */
-			t_lb = (pending * mu + sum) / (k + 1);
-			active = k + 1;
-			if (k + 1 == n || t_lb <= free_at[k + 1])
+		busy_active = 0;
+		if (idle) {
+			t_lb = pending * mu / idle;
+			active = idle;
+		}
+		for (uint32_t k = 0; !(idle && t_lb <= busy[0]) && k < nbusy;
+		     k++) {
+			sum += busy[k];
+			/* g on [busy[k], busy[k+1]] is (idle+k+1) T - sum */
+			t_lb = (pending * mu + sum) / (idle + k + 1);
+			active = idle + k + 1;
+			busy_active = k + 1;
+			if (k + 1 == nbusy || t_lb <= busy[k + 1])
 				break;
 		}
 	}
-	for (uint32_t k = 0; k < active; k++) {
-		double i = floor((t_lb - free_at[k]) / mu + 1e-9);
+	i_idle = floor(t_lb / mu + 1e-9);
+	done = idle * (i_idle > 0 ? i_idle : 0);
+	idle_next = (i_idle > 0 ? i_idle + 1 : 1) * mu;
+	for (uint32_t k = 0; k < busy_active; k++) {
+		double i = floor((t_lb - busy[k]) / mu + 1e-9);
 
 		done += i > 0 ? i : 0;
-		scratch[k] = free_at[k] + (i > 0 ? i + 1 : 1) * mu;
+		scratch[k] = busy[k] + (i > 0 ? i + 1 : 1) * mu;
+		below += scratch[k] < idle_next;
 	}
 	if (done >= pending) /* t_lb is itself a completion time */
 		return t_lb;
 	missing = pending - (uint32_t) done;
 	if (missing > active)
 		missing = active; /* guards rounding; cannot happen exactly */
-	return nth_smallest(scratch, active, missing - 1);
+	/* the missing-th smallest of the busy slots' next completions and
+	 * `idle` copies of the idle slots' one */
+	if (missing - 1 < below)
+		return nth_smallest(scratch, busy_active, missing - 1);
+	if (missing - 1 < below + idle)
+		return idle_next;
+	return nth_smallest(scratch, busy_active, missing - 1 - idle);
+}
+
+/* The finish in seconds from now of `pending` (> 0) tasks behind running
+ * ones with remaining times delta[0..r) (rearranged), the longest `last`,
+ * on nslots (>= 1) slots.  scratch holds r doubles. */
+static double finish_after(double *delta, uint32_t r, double last,
+			   uint32_t pending, double mu, uint32_t nslots,
+			   double *scratch)
+{
+	double t;
+
+	if (!r) /* every slot free now: whole waves */
+		return ceil((double) pending / nslots) * mu;
+	/* A slot frees when a running task ends, but only once concurrency
+	 * has drained below the slot count: with r > slots, the first
+	 * r - slots endings free nothing usable. */
+	if (r > nslots) {
+		nth_smallest(delta, r, r - nslots);
+		t = list_finish(0, delta + (r - nslots), nslots, mu, pending,
+				scratch);
+	} else {
+		t = list_finish(nslots - r, delta, r, mu, pending, scratch);
+	}
+	return t > last ? t : last;
+}
+
+/* The longest of the running tasks' remaining times; with delta, each of
+ * them too, in running order. */
+static double running_deltas(const struct dl_phase *ph, double mu, double now,
+			     double floor_frac, double *delta)
+{
+	double last = 0;
+
+	for (uint32_t i = 0; i < ph->nrunning; i++) {
+		double d = dl_delta(mu, ph->running[i].start, now, floor_frac);
+
+		if (delta)
+			delta[i] = d;
+		last = d > last ? d : last;
+	}
+	return last;
 }
 
 #define FINISH_STACK 256
 
+/* n doubles on the stack when they fit, else on the heap (NULL: none) */
+static double *finish_buffer(double *stack, size_t n)
+{
+	return n <= 3 * FINISH_STACK ? stack : malloc(n * sizeof(double));
+}
+
 double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		       double slots, double floor_frac)
 {
-	double stack_delta[FINISH_STACK], stack_free[2 * FINISH_STACK];
-	double *delta = stack_delta, *free_at = stack_free, last = 0, t;
+	double stack[3 * FINISH_STACK], *buf, last = 0, t;
 	uint32_t pending, nslots, r;
 
 	if (!ph || !isfinite(now))
@@ -353,50 +421,16 @@ double dl_phase_finish(const struct dl_phase *ph, double mu, double now,
 		return INFINITY;
 	if (pending > 0 && nslots > pending + r)
 		nslots = pending + r; /* more slots than tasks do not help */
-	if (!pending) {
-		for (uint32_t i = 0; i < r; i++) {
-			double d = dl_delta(mu, ph->running[i].start, now,
-					    floor_frac);
-
-			last = d > last ? d : last;
-		}
-		return now + last;
-	}
-	if (!r) /* every slot free now: whole waves */
-		return now + ceil((double) pending / nslots) * mu;
-
-	if (r > FINISH_STACK)
-		delta = malloc(r * sizeof(*delta));
-	if (nslots > FINISH_STACK)
-		free_at = malloc(2 * (size_t) nslots * sizeof(*free_at));
-	if (!delta || !free_at) {
-		if (delta != stack_delta)
-			free(delta);
-		if (free_at != stack_free)
-			free(free_at);
+	if (!pending)
+		return now + running_deltas(ph, mu, now, floor_frac, NULL);
+	buf = finish_buffer(stack, 2 * (size_t) r);
+	if (!buf)
 		return NAN;
-	}
-	for (uint32_t i = 0; i < r; i++) {
-		delta[i] = dl_delta(mu, ph->running[i].start, now, floor_frac);
-		last = delta[i] > last ? delta[i] : last;
-	}
-	/* A slot frees when a running task ends, but only once concurrency
-	 * has drained below the slot count: with r > slots, the first
-	 * r - slots endings free nothing usable. */
-	if (r > nslots) {
-		nth_smallest(delta, r, r - nslots);
-		memcpy(free_at, delta + (r - nslots),
-		       nslots * sizeof(*free_at));
-	} else {
-		memset(free_at, 0, (nslots - r) * sizeof(*free_at));
-		memcpy(free_at + (nslots - r), delta, r * sizeof(*free_at));
-	}
-	t = list_finish(free_at, nslots, mu, pending, free_at + nslots);
-	if (delta != stack_delta)
-		free(delta);
-	if (free_at != stack_free)
-		free(free_at);
-	return now + (t > last ? t : last);
+	last = running_deltas(ph, mu, now, floor_frac, buf);
+	t = finish_after(buf, r, last, pending, mu, nslots, buf + r);
+	if (buf != stack)
+		free(buf);
+	return now + t;
 }
 
 double dl_phase_finish_err(const struct dl_phase *ph, double sd, double slots)
@@ -422,6 +456,25 @@ double dl_finish_quantile(double finish, double err, double q)
 	return finish + dl_normal_quantile(q) * err;
 }
 
+/* dl_wave_need's search: the running tasks' remaining times are computed
+ * once, and each probe works on a copy in running order, so it sums exactly
+ * as dl_phase_finish does. */
+struct wave_search {
+	double *delta;   /* the running tasks' remaining times, running order */
+	double *work;    /* a copy a probe may rearrange */
+	double *scratch; /* list_finish's */
+	double last, mu, now;
+	uint32_t r, pending;
+};
+
+/* A probe of dl_wave_need's search: the finish with `slots` slots. */
+static double wave_finish(const struct wave_search *w, uint32_t slots)
+{
+	memcpy(w->work, w->delta, w->r * sizeof(*w->work));
+	return w->now + finish_after(w->work, w->r, w->last, w->pending, w->mu,
+				     slots, w->scratch);
+}
+
 /* The need in whole tasks: the smallest concurrency (running tasks
  * included) whose list-scheduled finish (dl_phase_finish: running tasks
  * end, pending ones start in waves as slots free) meets the goal.  Polo's
@@ -432,24 +485,38 @@ double dl_finish_quantile(double finish, double err, double q)
 double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 		    double now, double floor_frac, double fluid)
 {
-	uint32_t lo = 1, hi = dl_phase_pending(ph) + ph->nrunning;
+	double stack[3 * FINISH_STACK];
+	struct wave_search w = {.mu = mu, .now = now};
+	uint32_t lo = 1, hi;
 
-	if (!(mu > 0) || !isfinite(fluid) || !(goal > now) || !hi ||
-	    !dl_phase_pending(ph))
+	w.pending = dl_phase_pending(ph);
+	w.r = ph->nrunning;
+	hi = w.pending + w.r;
+	if (!(mu > 0) || !isfinite(fluid) || !(goal > now) || !isfinite(now) ||
+	    !w.pending)
 		return fluid;
-	if (dl_phase_finish(ph, mu, now, hi, floor_frac) > goal + 1e-6)
+	w.delta = finish_buffer(stack, 3 * (size_t) w.r);
+	if (!w.delta) /* no memory to search: every task left, the safe side */
 		return hi;
-	/* never below Eq. 1: start there (most often the answer) */
-	if (fluid > 1 && ceil(fluid - 1e-9) < hi)
-		lo = (uint32_t) ceil(fluid - 1e-9);
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	w.work = w.delta + w.r;
+	w.scratch = w.work + w.r;
+	w.last = running_deltas(ph, mu, now, floor_frac, w.delta);
+	if (wave_finish(&w, hi) > goal + 1e-6) {
+		fluid = hi; /* even everything at once misses: all of it */
+	} else {
+		/* never below Eq. 1: start there (most often the answer) */
+		if (fluid > 1 && ceil(fluid - 1e-9) < hi)
+			lo = (uint32_t) ceil(fluid - 1e-9);
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
 
-		if (dl_phase_finish(ph, mu, now, mid, floor_frac) <=
-		    goal + 1e-6)
-			hi = mid;
-		else
-			lo = mid + 1;
+			if (wave_finish(&w, mid) <= goal + 1e-6)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
 	}
+	if (w.delta != stack)
+		free(w.delta);
 	return lo > fluid ? lo : fluid;
 }
