@@ -219,10 +219,11 @@ static struct dl_la_phase short_tasks(uint32_t pending, double len)
 				    .latest_start = INFINITY};
 }
 
-/* Another job's 4 long tasks, running until `end`. */
-static void four_long_until(struct dl_lookahead *la, double end)
+/* Another job's 4 long tasks in partition `part`, running until `end`. */
+static void four_long_in_until(struct dl_lookahead *la, uint32_t part,
+			       double end)
 {
-	struct dl_la_job x = {0};
+	struct dl_la_job x = {.partition = part};
 	uint32_t j;
 
 	x.phase[DL_MAP] = long_tasks(0);
@@ -231,6 +232,11 @@ static void four_long_until(struct dl_lookahead *la, double end)
 		ck_assert_int_eq(
 			dl_la_add_running(la, j, DL_MAP, DL_NO_NODE, 1, 0, end),
 			0);
+}
+
+static void four_long_until(struct dl_lookahead *la, double end)
+{
+	four_long_in_until(la, 0, end);
 }
 
 /* The lookahead: on 10 CPUs with a budget of 8 for long tasks, a long
@@ -327,6 +333,54 @@ START_TEST(held_back_jobs_come_back_in_rank_order)
 	ck_assert_int_eq(dl_la_run(la, order, 3, 1000), 0);
 	ck_assert_double_eq_tol(dl_la_job(la, a)->finish, 67, 1e-9);
 	ck_assert_double_eq_tol(dl_la_job(la, b)->finish, 77, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* The room opening in one partition brings back the jobs held back there
+ * and no others, past a job ranked first in a partition still full: two
+ * nodes of 10 CPUs, each its own partition with a budget of 4 for long
+ * tasks, held by another job's long tasks until 100 in partition 0 and
+ * until 47 in partition 1.  Long jobs A (partition 0, ranked first) and B
+ * (partition 1), ten 10-s tasks each, run one task at a time until then,
+ * held back in between: a short job S in partition 0 (5-s tasks, ranked
+ * last) makes a dispatch every 5 s.  At 47 B takes 3 more at once (its
+ * room of 4 less the task it runs) and ends at 67; A stays at one at a
+ * time and ends at 100. */
+START_TEST(room_opening_in_one_partition_skips_the_others)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la;
+	struct dl_la_job ja = {.partition = 0}, jb = {.partition = 1};
+	struct dl_la_job js = {.partition = 0};
+	uint32_t order[3];
+
+	ck_assert_int_eq(dl_cluster_init(&cl, 2), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "a"), 0);
+	ck_assert_int_eq(dl_cluster_add_partition(&cl, "b"), 1);
+	for (uint32_t n = 0; n < 2; n++) {
+		ck_assert_int_eq(dl_node_set(&cl.nodes[n], n ? "n2" : "n1", 10,
+					     4000, DL_POOL_REGULAR),
+				 0);
+		ck_assert_int_eq(dl_partset_add(&cl.nodes[n].partitions, n), 0);
+		cl.nodes[n].up = true;
+	}
+	la = dl_la_new(&cl, NULL, 0, 1);
+	ck_assert_ptr_nonnull(la);
+	ck_assert_int_eq(dl_la_set_budget(la, 0, 4), 0);
+	ck_assert_int_eq(dl_la_set_budget(la, 1, 4), 0);
+	ja.phase[DL_MAP] = long_tasks(10);
+	jb.phase[DL_MAP] = long_tasks(10);
+	js.phase[DL_MAP] = short_tasks(200, 5);
+	order[0] = dl_la_add_job(la, &ja);
+	order[1] = dl_la_add_job(la, &jb);
+	order[2] = dl_la_add_job(la, &js);
+	four_long_in_until(la, 0, 100);
+	four_long_in_until(la, 1, 47);
+	ck_assert_int_eq(dl_la_run(la, order, 3, 1000), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, order[0])->finish, 100, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, order[1])->finish, 67, 1e-9);
 	dl_la_free(la);
 	dl_cluster_free(&cl);
 }
@@ -1147,6 +1201,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, budget);
 	tcase_add_test(tc, lookahead_applies_the_rule);
 	tcase_add_test(tc, held_back_jobs_come_back_in_rank_order);
+	tcase_add_test(tc, room_opening_in_one_partition_skips_the_others);
 	tcase_add_test(tc, keep_changed_between_steps_applies_at_once);
 	tcase_add_test(tc, long_job_with_slack_leaves_the_reserve);
 	tcase_add_test(tc, no_reserve_for_coarse_arrivals);

@@ -60,9 +60,8 @@ struct la_state {
 	double map_free;             /* when its started maps have all ended */
 	double last_end;             /* when its started tasks have all ended */
 	bool reduce_ready;
-	bool parked;  /* on its partition's parked list (below) */
+	bool parked;  /* held back by the reserve: in `parked` (below) */
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
-	uint32_t park_prev, park_next; /* its partition's parked list */
 };
 
 struct dl_lookahead {
@@ -101,14 +100,23 @@ struct dl_lookahead {
 	uint32_t npart;
 	double *budget, *blk0, *blk_used;
 	uint32_t (*run0)[DL_PHASES];
-	/* per partition the jobs the reserve holds back (reserve_allows 0),
-	 * out of the ready set: nothing lets one start until a long task of
-	 * its partition ends, so a dispatch does not scan them at every
-	 * event.  A budget set (dl_la_set_budget) or a keep changed between
-	 * dl_la_advance calls brings them all back; park_cpu: the fewest
-	 * CPUs a task of one of them takes */
-	uint32_t *park_head;
+	/* the jobs the reserve holds back (reserve_allows 0), out of the
+	 * ready set: bits over order positions.  Such a job (running at
+	 * least one task and its keep) may start one only when its
+	 * partition's room (budget less the long tasks' CPUs) holds a task of
+	 * it, so a dispatch visits them, in rank order, only while the room
+	 * holds the smallest task of one (park_open, nopen such partitions):
+	 * after a long task ends, the first of them take the room and the
+	 * rest cost nothing.  A budget set (dl_la_set_budget) or a keep
+	 * changed between dl_la_advance calls brings them all back; per
+	 * partition park_n of them, park_cpu the fewest CPUs a task of one
+	 * takes (at most) */
+	uint64_t *parked;
+	uint32_t capparked;
+	uint32_t *park_n;
 	double *park_cpu;
+	bool *park_open;
+	uint32_t nopen;
 	/* the run */
 	struct la_state *st;
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
@@ -517,14 +525,14 @@ struct dl_lookahead *dl_la_new(const struct dl_cluster *cl,
 	la->budget = malloc((la->npart + 1) * sizeof(double));
 	la->blk0 = calloc(la->npart + 1, sizeof(double));
 	la->blk_used = calloc(la->npart + 1, sizeof(double));
-	la->park_head = malloc((la->npart + 1) * sizeof(uint32_t));
+	la->park_n = calloc(la->npart + 1, sizeof(uint32_t));
 	la->park_cpu = malloc((la->npart + 1) * sizeof(double));
-	if (!la->budget || !la->blk0 || !la->blk_used || !la->park_head ||
-	    !la->park_cpu)
+	la->park_open = calloc(la->npart + 1, sizeof(bool));
+	if (!la->budget || !la->blk0 || !la->blk_used || !la->park_n ||
+	    !la->park_cpu || !la->park_open)
 		goto fail;
 	for (uint32_t p = 0; p <= la->npart; p++) {
 		la->budget[p] = INFINITY;
-		la->park_head[p] = DL_LA_NONE;
 		la->park_cpu[p] = INFINITY;
 	}
 	if (!la->node_cls || !la->node_fc || !la->base_cpu || !la->base_mem ||
@@ -600,8 +608,10 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->budget);
 	free(la->blk0);
 	free(la->blk_used);
-	free(la->park_head);
+	free(la->parked);
+	free(la->park_n);
 	free(la->park_cpu);
+	free(la->park_open);
 	free(la->run0);
 	free(la->st);
 	free(la->free_cpu);
@@ -975,15 +985,43 @@ static void mark_ready(struct dl_lookahead *la, uint32_t j)
 			  startable(s) >= 0 && !la->jobs[j].cancelled);
 }
 
+/* The first parked position at or after pos, or DL_LA_NONE. */
+static uint32_t parked_next(const struct dl_lookahead *la, uint32_t pos)
+{
+	return pos < la->norder ? bits_next(la->parked, la->nready_words, pos)
+				: DL_LA_NONE;
+}
+
+/* Whether the room of partition part (its budget less its long tasks'
+ * CPUs) holds the smallest task of a job parked there; the test errs
+ * towards open, which reserve_allows checks exactly per job. */
+static inline void park_gate(struct dl_lookahead *la, uint32_t part)
+{
+	bool open;
+
+	/* nothing parked there: closed since its last one left */
+	if (part >= la->npart || !la->park_n[part])
+		return;
+	open = la->budget[part] - la->blk_used[part] >=
+	       la->park_cpu[part] - 1e-6;
+	if (open == la->park_open[part])
+		return;
+	la->park_open[part] = open;
+	if (open)
+		la->nopen++;
+	else
+		la->nopen--;
+}
+
 /* Job j, at order position pos, is held back by the reserve in phase p:
- * out of the ready set until a long task of its partition ends. */
+ * out of the ready set until its partition's room holds a task of it. */
 static void park(struct dl_lookahead *la, uint32_t j, uint32_t pos, int p)
 {
 	struct la_state *s = &la->st[j];
 	uint32_t part = la->jobs[j].partition;
 	double cpu = la->jobs[j].phase[p].cpus;
 
-	if (part > la->npart) /* no list: it stays ready */
+	if (part >= la->npart) /* no budget there: it stays ready */
 		return;
 	ready_set(la, pos, false);
 	if (s->parked)
@@ -993,63 +1031,57 @@ static void park(struct dl_lookahead *la, uint32_t j, uint32_t pos, int p)
 	if (cpu < la->park_cpu[part])
 		la->park_cpu[part] = cpu;
 	s->parked = true;
-	s->park_prev = DL_LA_NONE;
-	s->park_next = la->park_head[part];
-	if (s->park_next != DL_LA_NONE)
-		la->st[s->park_next].park_prev = j;
-	la->park_head[part] = j;
+	la->parked[pos / 64] |= UINT64_C(1) << (pos % 64);
+	la->park_n[part]++;
+	park_gate(la, part);
 }
 
-/* Job j alone may start again (it runs fewer tasks than it keeps, or
- * none). */
-static void unpark_one(struct dl_lookahead *la, uint32_t j, uint32_t part)
+/* Job j may start again: ready, no longer parked. */
+static void unpark_one(struct dl_lookahead *la, uint32_t j)
 {
 	struct la_state *s = &la->st[j];
+	uint32_t part = la->jobs[j].partition;
 
-	if (s->park_prev != DL_LA_NONE)
-		la->st[s->park_prev].park_next = s->park_next;
-	else
-		la->park_head[part] = s->park_next;
-	if (s->park_next != DL_LA_NONE)
-		la->st[s->park_next].park_prev = s->park_prev;
 	s->parked = false;
+	la->parked[s->pos / 64] &= ~(UINT64_C(1) << (s->pos % 64));
+	if (--la->park_n[part]) {
+		park_gate(la, part);
+	} else { /* the last one: closed */
+		la->park_cpu[part] = INFINITY;
+		if (la->park_open[part]) {
+			la->park_open[part] = false;
+			la->nopen--;
+		}
+	}
 	mark_ready(la, j);
 }
 
-/* The partition's reserve has room again: its parked jobs are ready. */
+/* Every job parked in partition part (DL_LA_NONE: in any) is ready. */
 static void unpark(struct dl_lookahead *la, uint32_t part)
 {
-	if (part > la->npart)
-		return;
-	for (uint32_t j = la->park_head[part]; j != DL_LA_NONE;) {
-		struct la_state *s = &la->st[j];
+	for (uint32_t q = parked_next(la, 0); q != DL_LA_NONE;
+	     q = parked_next(la, q + 1)) {
+		uint32_t j = la->order[q];
 
-		s->parked = false;
-		mark_ready(la, j);
-		j = s->park_next;
+		if (part == DL_LA_NONE || la->jobs[j].partition == part)
+			unpark_one(la, j);
 	}
-	la->park_head[part] = DL_LA_NONE;
-	la->park_cpu[part] = INFINITY;
 }
 
-/* A long task of job j's phase p has ended.  A parked job (its keep at
- * most its running tasks, at least one, reserve_allows) may start again
- * only if the reserve's room now holds one of its tasks, which unparks
- * them all, or, for job j itself, it runs fewer than it keeps or none
- * (one task may always run), which unparks j.  The room test errs
- * towards unparking, which the dispatch checks exactly. */
+/* A long task of job j's phase p has ended: its partition's room grew
+ * (park_gate), and job j itself, parked, may start again if it now runs
+ * fewer tasks than it keeps, or none (one task may always run). */
 static void long_task_ended(struct dl_lookahead *la, uint32_t j, int p)
 {
 	uint32_t part = la->jobs[j].partition;
 	const struct la_state *s = &la->st[j];
 
-	if (part > la->npart || la->park_head[part] == DL_LA_NONE)
+	if (part >= la->npart)
 		return;
-	if (la->budget[part] - la->blk_used[part] >= la->park_cpu[part] - 1e-6)
-		unpark(la, part);
-	else if (s->parked &&
-		 (la->jobs[j].phase[p].keep > s->running[p] || !s->running[p]))
-		unpark_one(la, j, part);
+	if (s->parked &&
+	    (la->jobs[j].phase[p].keep > s->running[p] || !s->running[p]))
+		unpark_one(la, j);
+	park_gate(la, part);
 }
 
 /* Every map has started: the reduces wait for the last one to end.  When
@@ -1117,12 +1149,35 @@ static uint32_t reserve_allows(const struct dl_lookahead *la, uint32_t j, int p)
 	return w > s->running[p] ? w - s->running[p] : 0;
 }
 
+/* The next position a dispatch visits: the first ready one at or after
+ * `ready_from`, or before it a parked one at or after `parked_from` whose
+ * partition's room is open. */
+static uint32_t visit_next(const struct dl_lookahead *la, uint32_t ready_from,
+			   uint32_t parked_from)
+{
+	uint32_t r = ready_next(la, ready_from), words;
+
+	if (!la->nopen || parked_from >= la->norder)
+		return r;
+	/* the parked bits up to r's word only */
+	words = r < la->norder ? r / 64 + 1 : la->nready_words;
+	for (uint32_t q = bits_next(la->parked, words, parked_from);
+	     q != DL_LA_NONE && q < r; q = bits_next(la->parked, words, q + 1))
+		if (la->park_open[la->jobs[la->order[q]].partition])
+			return q;
+	return r;
+}
+
 static int dispatch(struct dl_lookahead *la, double t)
 {
 	uint32_t pos = ready_next(la, la->rfirst);
 
 	la->rfirst = pos != DL_LA_NONE ? pos : la->norder;
-	for (; pos != DL_LA_NONE; pos = ready_next(la, pos + 1)) {
+	if (la->nopen)
+		pos = visit_next(la, la->rfirst, 0);
+	for (; pos != DL_LA_NONE;
+	     pos = la->nopen ? visit_next(la, pos + 1, pos + 1)
+			     : ready_next(la, pos + 1)) {
 		uint32_t j = la->order[pos];
 		struct la_state *s = &la->st[j];
 		struct dl_la_job *job = &la->jobs[j];
@@ -1133,6 +1188,9 @@ static int dispatch(struct dl_lookahead *la, double t)
 
 		if (!any_free(la))
 			break;
+		/* parked, and its partition's room opened: visited in rank */
+		if (s->parked)
+			unpark_one(la, j);
 		if (p < 0) {
 			ready_set(la, pos, false);
 			continue;
@@ -1177,6 +1235,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 				e.ntasks = n;
 				s->running[p] += n;
 				la->blk_used[job->partition] += e.cpu;
+				park_gate(la, job->partition);
 			}
 			if (push_at(la, &e, step))
 				return ENOMEM;
@@ -1278,6 +1337,10 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		 sizeof(*la->ready)))
 		return ENOMEM;
 	memset(la->ready, 0, (size_t) words * sizeof(*la->ready));
+	if (grow((void **) &la->parked, &la->capparked, words,
+		 sizeof(*la->parked)))
+		return ENOMEM;
+	memset(la->parked, 0, (size_t) words * sizeof(*la->parked));
 	la->nready_words = words;
 	la->rfirst = 0;
 	la->order = order;
@@ -1293,9 +1356,11 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	la->bcur = 0;
 	memcpy(la->blk_used, la->blk0, (la->npart + 1) * sizeof(double));
 	for (uint32_t p = 0; p <= la->npart; p++) {
-		la->park_head[p] = DL_LA_NONE;
+		la->park_n[p] = 0;
 		la->park_cpu[p] = INFINITY;
+		la->park_open[p] = false;
 	}
+	la->nopen = 0;
 	for (uint32_t k = 0; k < la->ncls; k++) {
 		class_capacity(la, k, la->now, &la->cap_cpu[k],
 			       &la->cap_mem[k]);
@@ -1355,8 +1420,7 @@ int dl_la_advance(struct dl_lookahead *la, double until)
 	if (la->done)
 		return 0;
 	/* a caller may have changed a keep since the last call */
-	for (uint32_t p = 0; p <= la->npart; p++)
-		unpark(la, p);
+	unpark(la, DL_LA_NONE);
 	stop = until < la->horizon ? until : la->horizon;
 	for (;;) {
 		enum la_source src;
