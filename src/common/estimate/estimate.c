@@ -318,7 +318,8 @@ static double list_finish(uint32_t idle, double *busy, uint32_t nbusy,
 			t_lb = pending * mu / idle;
 			active = idle;
 		}
-		for (uint32_t k = 0; !(idle && t_lb <= busy[0]) && k < nbusy;
+		/* with idle slots, T_lb may come before any busy one frees */
+		for (uint32_t k = 0; (!idle || t_lb > busy[0]) && k < nbusy;
 		     k++) {
 			sum += busy[k];
 			/* g on [busy[k], busy[k+1]] is (idle+k+1) T - sum */
