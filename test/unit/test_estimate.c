@@ -492,11 +492,11 @@ START_TEST(test_finish_matches_list_scheduling)
 }
 END_TEST
 
-/* The wave need is the smallest slot count from Eq. 1's (rounded up) whose
- * list schedule meets the goal (every task when none does): checked against the
- * brute-force schedule of every slot count.  The running tasks have from
- * none to all of a task length left, so some slots free before the pending
- * tasks on the idle ones are done and some after. */
+/* The wave need is the smallest slot count from Eq. 1's (rounded up)
+ * whose list schedule meets the goal (every task when none does): checked
+ * against the brute-force schedule of every slot count.  The running
+ * tasks have from none to all of a task length left, so some slots free
+ * before the pending tasks on the idle ones are done and some after. */
 START_TEST(test_wave_need_matches_list_scheduling)
 {
 	uint64_t seed = 987654321;
@@ -515,17 +515,15 @@ START_TEST(test_wave_need_matches_list_scheduling)
 		goal = 1000 + mu * (1 + (double) ((seed >> 45) % 400) / 40);
 		j = fx_job(1, tasks, 0, 1e6);
 		ph = &j->phase[DL_MAP];
-		for (uint32_t i = 0; i < run; i++)
-			ck_assert_int_eq(
-				dl_phase_add_running(
-					ph,
-					1000 - mu *
-							(double) ((seed >>
-								   (i % 50)) %
-								  120) /
-							100,
-					DL_NO_NODE, 0),
-				0);
+		for (uint32_t i = 0; i < run; i++) {
+			/* started 0 to 1.2 task lengths ago */
+			double ago =
+				mu * (double) ((seed >> (i % 50)) % 120) / 100;
+
+			ck_assert_int_eq(dl_phase_add_running(ph, 1000 - ago,
+							      DL_NO_NODE, 0),
+					 0);
+		}
 		fluid = dl_need(ph, mu, goal, 1000, 0.1);
 		/* whole tasks from Eq. 1 up, when that leaves room to search */
 		from = fluid > 1 && ceil(fluid - 1e-9) < tasks
