@@ -486,7 +486,7 @@ static double wave_finish(const struct wave_search *w, uint32_t slots)
 double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 		    double now, double floor_frac, double fluid)
 {
-	double stack[3 * FINISH_STACK];
+	double stack[3 * FINISH_STACK], need;
 	struct wave_search w = {.mu = mu, .now = now};
 	uint32_t lo = 1, hi;
 
@@ -503,7 +503,7 @@ double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 	w.scratch = w.work + w.r;
 	w.last = running_deltas(ph, mu, now, floor_frac, w.delta);
 	if (wave_finish(&w, hi) > goal + 1e-6) {
-		fluid = hi; /* even everything at once misses: all of it */
+		need = hi; /* even everything at once misses: all of it */
 	} else {
 		/* never below Eq. 1: start there (most often the answer) */
 		if (fluid > 1 && ceil(fluid - 1e-9) < hi)
@@ -516,8 +516,9 @@ double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 			else
 				lo = mid + 1;
 		}
+		need = lo > fluid ? lo : fluid;
 	}
 	if (w.delta != stack)
 		free(w.delta);
-	return lo > fluid ? lo : fluid;
+	return need;
 }

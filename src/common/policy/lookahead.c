@@ -194,6 +194,19 @@ static inline uint32_t bits_next(const uint64_t *bits, uint32_t nwords,
 	}
 }
 
+static inline bool bit_get(const uint64_t *bits, uint32_t pos)
+{
+	return bits[pos / 64] & (UINT64_C(1) << (pos % 64));
+}
+
+static inline void bit_put(uint64_t *bits, uint32_t pos, bool on)
+{
+	if (on)
+		bits[pos / 64] |= UINT64_C(1) << (pos % 64);
+	else
+		bits[pos / 64] &= ~(UINT64_C(1) << (pos % 64));
+}
+
 /* A capacity of at least `need`, doubling from cap (or `first`). */
 static uint32_t doubled(uint32_t cap, uint32_t need, uint32_t first)
 {
@@ -312,11 +325,11 @@ push_at(struct dl_lookahead *la, const struct la_event *e, double kd)
 	}
 	i = la->nbev++;
 	la->bev[i] = *e;
-	if (la->bbits[k / 64] & (UINT64_C(1) << (k % 64))) {
+	if (bit_get(la->bbits, k)) {
 		la->bnext[i] = la->bhead[k];
 	} else {
 		la->bnext[i] = DL_LA_NONE;
-		la->bbits[k / 64] |= UINT64_C(1) << (k % 64);
+		bit_put(la->bbits, k, true);
 	}
 	la->bhead[k] = i;
 	if (k < la->bcur)
@@ -351,7 +364,7 @@ static void bucket_take(struct dl_lookahead *la)
 	uint32_t k = la->bcur, i = la->bhead[k];
 
 	if (la->bnext[i] == DL_LA_NONE)
-		la->bbits[k / 64] &= ~(UINT64_C(1) << (k % 64));
+		bit_put(la->bbits, k, false);
 	else
 		la->bhead[k] = la->bnext[i];
 }
@@ -949,22 +962,23 @@ uint64_t dl_la_batches(const struct dl_lookahead *la)
 
 static void ready_set(struct dl_lookahead *la, uint32_t pos, bool on)
 {
-	uint64_t bit = UINT64_C(1) << (pos % 64);
-
-	if (on) {
-		la->ready[pos / 64] |= bit;
-		if (pos < la->rfirst)
-			la->rfirst = pos;
-	} else {
-		la->ready[pos / 64] &= ~bit;
-	}
+	bit_put(la->ready, pos, on);
+	if (on && pos < la->rfirst)
+		la->rfirst = pos;
 }
 
-/* The first ready position at or after pos, or DL_LA_NONE. */
+/* The first position at or after pos set in `bits` (ready or parked), or
+ * DL_LA_NONE. */
+static uint32_t position_next(const struct dl_lookahead *la,
+			      const uint64_t *bits, uint32_t pos)
+{
+	return pos < la->norder ? bits_next(bits, la->nready_words, pos)
+				: DL_LA_NONE;
+}
+
 static uint32_t ready_next(const struct dl_lookahead *la, uint32_t pos)
 {
-	return pos < la->norder ? bits_next(la->ready, la->nready_words, pos)
-				: DL_LA_NONE;
+	return position_next(la, la->ready, pos);
 }
 
 /* The phase whose tasks may start: maps, then reduces once every map has
@@ -983,13 +997,6 @@ static void mark_ready(struct dl_lookahead *la, uint32_t j)
 	if (s->pos != DL_LA_NONE)
 		ready_set(la, s->pos,
 			  startable(s) >= 0 && !la->jobs[j].cancelled);
-}
-
-/* The first parked position at or after pos, or DL_LA_NONE. */
-static uint32_t parked_next(const struct dl_lookahead *la, uint32_t pos)
-{
-	return pos < la->norder ? bits_next(la->parked, la->nready_words, pos)
-				: DL_LA_NONE;
 }
 
 /* Whether the room of partition part (its budget less its long tasks'
@@ -1031,7 +1038,7 @@ static void park(struct dl_lookahead *la, uint32_t j, uint32_t pos, int p)
 	if (cpu < la->park_cpu[part])
 		la->park_cpu[part] = cpu;
 	s->parked = true;
-	la->parked[pos / 64] |= UINT64_C(1) << (pos % 64);
+	bit_put(la->parked, pos, true);
 	la->park_n[part]++;
 	park_gate(la, part);
 }
@@ -1043,7 +1050,7 @@ static void unpark_one(struct dl_lookahead *la, uint32_t j)
 	uint32_t part = la->jobs[j].partition;
 
 	s->parked = false;
-	la->parked[s->pos / 64] &= ~(UINT64_C(1) << (s->pos % 64));
+	bit_put(la->parked, s->pos, false);
 	if (--la->park_n[part]) {
 		park_gate(la, part);
 	} else { /* the last one: closed */
@@ -1059,8 +1066,8 @@ static void unpark_one(struct dl_lookahead *la, uint32_t j)
 /* Every job parked in partition part (DL_LA_NONE: in any) is ready. */
 static void unpark(struct dl_lookahead *la, uint32_t part)
 {
-	for (uint32_t q = parked_next(la, 0); q != DL_LA_NONE;
-	     q = parked_next(la, q + 1)) {
+	for (uint32_t q = position_next(la, la->parked, 0); q != DL_LA_NONE;
+	     q = position_next(la, la->parked, q + 1)) {
 		uint32_t j = la->order[q];
 
 		if (part == DL_LA_NONE || la->jobs[j].partition == part)
