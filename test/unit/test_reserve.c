@@ -755,6 +755,54 @@ START_TEST(given_up_job_beside_work_without_deadline)
 }
 END_TEST
 
+/* A job late at its place keeps its place but no floor of the reserve.
+ * Job 1, 40 tasks of 100 s due in 300 s, is late even alone (4 waves on
+ * 10 CPUs) and nothing due earlier can be helped, so it stays ahead, late;
+ * it no longer runs every task at once but at most 8 (r = 0.2), 5 waves.
+ * Late on a guessed phase (a reduce of no measured length) it is not known
+ * to be late, and keeps its width. */
+START_TEST(late_job_leaves_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history(20, 5);
+	const struct dl_plan_job *pj;
+	struct dl_job *j;
+
+	w_init(&w, 10, "0.2");
+	j = w_job(&w, 1, 40, 100, 300);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert_uint_eq(pj->alloc, 8);
+	ck_assert_msg(strstr(pj->explain, "even alone") &&
+			      strstr(pj->explain, "at most 8 tasks at once"),
+		      "%s", pj->explain);
+	ck_assert_double_eq_tol(pj->predicted_finish, T0 + 500, 1e-6);
+	/* a feasible long job due after it takes the 2 CPUs left, freed
+	 * of the reserve under load */
+	w_job(&w, 2, 20, 100, 3000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->alloc, 20);
+	/* a job without a deadline waits for the node: Slurm would start it
+	 * on the CPUs kept idle, so they are no reserve (given_up_keep) */
+	ck_assert_int_eq(dl_partset_add(&w.cl.other_waiting, 0), 0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 40);
+	dl_partset_free(&w.cl.other_waiting);
+	/* a reduce after the maps, of no measured length: a guess */
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 1, 1, 0), 0);
+	w_plan(&w, prev);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(pj->alloc, 40);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 /* HopelessPromise: a promised job keeps what its promise needs.  Job 2
  * (10 tasks of 100 s due in 50 s, lost even alone) is given up for job 3
  * (80 tasks of 10 s due in 100 s) while a job without a deadline waits for
@@ -1211,6 +1259,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, no_history_one_slot);
 	tcase_add_test(tc, no_reserve_beside_a_late_job);
 	tcase_add_test(tc, given_up_job_beside_work_without_deadline);
+	tcase_add_test(tc, late_job_leaves_the_reserve);
 	tcase_add_test(tc, reserve_never_costs_a_deadline);
 	tcase_add_test(tc, typical_grain);
 	tcase_add_test(tc, unknown_job_leaves_the_reserve);

@@ -42,7 +42,10 @@
  *   max(floor, room)  tasks at once, never more than it has left, and at
  *   least one,
  * where floor = ceil(need x (1 + BlockingMargin)) for a job ahead (its
- * concurrency for its deadline, whole waves; 0 for a job given up on) and
+ * concurrency for its deadline, whole waves; 0 for a job given up on, and
+ * for one late at its place on measured lengths: it keeps its place, but
+ * a width for a deadline it misses anyway would only take CPUs from the
+ * jobs arriving next and the feasible ones due after it) and
  * room = ((1 - r) x the partition's CPUs - CPUs of the other long tasks)
  * / its CPUs per task.  The plan applies it to the allocation (hence the
  * throttle, plan/decide.c); the lookahead applies it at every dispatch,

@@ -722,15 +722,32 @@ static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
 	return 0;
 }
 
+/* Whether the reserve leaves a job the floor its deadline needs: a job
+ * ahead, unless it is late at its place on measured lengths.  Such a job
+ * keeps its place in deadline order but, as one given up, no width for a
+ * deadline it misses anyway: its long tasks would take the CPUs the
+ * reserve keeps for the tight jobs arriving next, or that the feasible
+ * jobs due after it use to meet theirs (FB-2010: a job of 2,877 maps,
+ * late even alone, held 186 of 200 CPUs with 40-s tasks while jobs due
+ * within 30 s queued; bench/results/sim-summary.md (31)).  Late on a
+ * guessed phase (a reduce at the map's length times a ratio) is not known
+ * to be late, as for LateAhead=no (Polo Ch.3 B: such a job met its
+ * deadline at its full width, and missed it held back). */
+static bool keeps_floor(const struct tctx *c, const struct tjob *t)
+{
+	return ahead(c, t) && !(late_kept(t) && !t->guessed);
+}
+
 /* The reserve keeps a long job's need only while it is ahead (or tried as
- * ahead, `extra`); a job given up on keeps given_up_keep. */
+ * ahead, `extra`) and keeps_floor; any other keeps given_up_keep. */
 static void reserve_keeps(struct tctx *c, uint32_t extra)
 {
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		uint32_t i = c->edf[k];
 		struct tjob *t = &c->t[i];
-		uint32_t keep = ahead(c, t) || i == extra ? t->keep
-							  : given_up_keep(c, t);
+		uint32_t keep = keeps_floor(c, t) || i == extra
+					? t->keep
+					: given_up_keep(c, t);
 
 		if (!t->blocking)
 			continue;
@@ -1939,7 +1956,7 @@ static bool reserve_free_feasible(struct tctx *c, uint32_t part)
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		struct tjob *t = &c->t[c->edf[k]];
 
-		if (!t->blocking || !ahead(c, t) ||
+		if (!t->blocking || !keeps_floor(c, t) ||
 		    !dl_la_compete(c->mean, t->job->partition, part))
 			continue;
 		if (t->state == T_NODATA) {
@@ -2171,7 +2188,7 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 	if (!t->blocking)
 		return;
 	w = dl_reserve_allot(&c->rl, t->job->partition, t->cpu,
-			     ahead(c, t) ? t->keep : given_up_keep(c, t),
+			     keeps_floor(c, t) ? t->keep : given_up_keep(c, t),
 			     t->job->phase[t->goal.phase_kind].nrunning,
 			     t->rem);
 	if (w >= o->alloc)
