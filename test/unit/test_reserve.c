@@ -758,9 +758,11 @@ END_TEST
 /* A job late at its place keeps its place but no floor of the reserve.
  * Job 1, 40 tasks of 100 s due in 300 s, is late even alone (4 waves on
  * 10 CPUs) and nothing due earlier can be helped, so it stays ahead, late;
- * it no longer runs every task at once but at most 8 (r = 0.2), 5 waves.
- * Late on a guessed phase (a reduce of no measured length) it is not known
- * to be late, and keeps its width. */
+ * it no longer runs every task at once but at most 8 (r = 0.2), 5 waves;
+ * a feasible long job due after it takes the 2 CPUs it leaves.  Where a
+ * job without a deadline waits for the node, or late on a guessed phase
+ * (a reduce of no measured length, so not known to be late), it keeps
+ * its width. */
 START_TEST(late_job_leaves_the_reserve)
 {
 	struct fx_world w;
