@@ -738,16 +738,21 @@ static bool keeps_floor(const struct tctx *c, const struct tjob *t)
 	return ahead(c, t) && !(late_kept(t) && !t->guessed);
 }
 
-/* The reserve keeps a long job's need only while it is ahead (or tried as
- * ahead, `extra`) and keeps_floor; any other keeps given_up_keep. */
+/* What the reserve leaves a long job: its floor (keeps_floor), else
+ * given_up_keep. */
+static uint32_t reserve_keep_of(const struct tctx *c, const struct tjob *t)
+{
+	return keeps_floor(c, t) ? t->keep : given_up_keep(c, t);
+}
+
+/* The reserve keeps a long job's need only while keeps_floor (or while it
+ * is tried as ahead, `extra`). */
 static void reserve_keeps(struct tctx *c, uint32_t extra)
 {
 	for (uint32_t k = 0; k < c->nedf; k++) {
 		uint32_t i = c->edf[k];
 		struct tjob *t = &c->t[i];
-		uint32_t keep = keeps_floor(c, t) || i == extra
-					? t->keep
-					: given_up_keep(c, t);
+		uint32_t keep = i == extra ? t->keep : reserve_keep_of(c, t);
 
 		if (!t->blocking)
 			continue;
@@ -2187,10 +2192,9 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 
 	if (!t->blocking)
 		return;
-	w = dl_reserve_allot(&c->rl, t->job->partition, t->cpu,
-			     keeps_floor(c, t) ? t->keep : given_up_keep(c, t),
-			     t->job->phase[t->goal.phase_kind].nrunning,
-			     t->rem);
+	w = dl_reserve_allot(
+		&c->rl, t->job->partition, t->cpu, reserve_keep_of(c, t),
+		t->job->phase[t->goal.phase_kind].nrunning, t->rem);
 	if (w >= o->alloc)
 		return;
 	o->alloc = w;
