@@ -6,7 +6,8 @@
  * leaves the reserve, the same job without slack takes it, short tasks
  * take it, coarse arrivals leave nothing long, r = 0, one slot and no
  * history change nothing; a job of unknown length is judged by recent
- * jobs' typical task (BlockingUnknown), and beside a job given up only
+ * jobs' typical task (BlockingUnknown) and keeps no floor once its
+ * deadline has passed, and beside a job given up only
  * feasible jobs are freed of the reserve (BlockingUnderLoad); a job
  * given up keeps what its promise needs (HopelessPromise).
  */
@@ -933,6 +934,42 @@ static struct dl_job *w_unknown(struct fx_world *w, uint64_t id, uint32_t tasks,
 	return j;
 }
 
+/* On 10 CPUs with r = 0.2, job 1 alone: 100 tasks of unknown length
+ * submitted at `submit`, due `deadline` s after T0; planned, it is
+ * unjudged and held to the 8 CPUs outside the reserve. */
+static struct dl_job *plan_one_unknown(struct fx_world *w,
+				       const struct dl_plan *prev,
+				       double submit, double deadline)
+{
+	struct dl_job *j;
+
+	w_init(w, 10, "0.2");
+	j = w_unknown(w, 1, 100, deadline);
+	j->submit = submit;
+	w_plan(w, prev);
+	ck_assert_int_eq(fx_world_get(w, 1)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(w, 1)->alloc, 8);
+	return j;
+}
+
+/* With BlockingUnknown=no job 1 of w (100 tasks of unknown length) runs
+ * every task at once and says so; the option is set back to yes. */
+static void every_task_without_blocking_unknown(struct fx_world *w,
+						const struct dl_plan *prev)
+{
+	const struct dl_plan_job *pj;
+
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "BlockingUnknown", "no", NULL, 0), 0);
+	w_plan(w, prev);
+	pj = fx_world_get(w, 1);
+	ck_assert_uint_eq(pj->alloc, 100);
+	ck_assert_msg(strstr(pj->explain, "every task allowed at once"), "%s",
+		      pj->explain);
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "BlockingUnknown", "yes", NULL, 0), 0);
+}
+
 /* BlockingUnknown: where recent jobs typically ran 300-s tasks (which
  * would have blocked the tight one), a new job is presumed to run such
  * tasks too, unless its time limit is short: it keeps the concurrency its
@@ -948,12 +985,8 @@ START_TEST(unknown_job_leaves_the_reserve)
 
 	/* 100 tasks due in 30,000 s: with 300-s tasks it needs 1 at once,
 	 * keeps 2 with the margin, and gets the room: 8 of 10 CPUs */
-	w_init(&w, 10, "0.2");
-	j = w_unknown(&w, 1, 100, 30000);
-	w_plan(&w, prev);
+	j = plan_one_unknown(&w, prev, T0, 30000);
 	pj = fx_world_get(&w, 1);
-	ck_assert_int_eq(pj->verdict, DL_VERDICT_NO_DATA);
-	ck_assert_uint_eq(pj->alloc, 8);
 	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once until "
 					  "then: tasks of unknown length"),
 		      "%s", pj->explain);
@@ -971,15 +1004,7 @@ START_TEST(unknown_job_leaves_the_reserve)
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
 	j->phase[DL_MAP].time_limit = 0;
 	/* BlockingUnknown=no: as before, every task at once */
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "BlockingUnknown", "no", NULL, 0), 0);
-	w_plan(&w, prev);
-	pj = fx_world_get(&w, 1);
-	ck_assert_uint_eq(pj->alloc, 100);
-	ck_assert_msg(strstr(pj->explain, "every task allowed at once"), "%s",
-		      pj->explain);
-	ck_assert_int_eq(
-		dl_config_set(&w.cfg, "BlockingUnknown", "yes", NULL, 0), 0);
+	every_task_without_blocking_unknown(&w, prev);
 	/* a task ended after 5 s: measured short, every task at once */
 	fx_done(j, DL_MAP, 1, 5, DL_POOL_REGULAR);
 	w_plan(&w, prev);
@@ -1164,6 +1189,49 @@ static uint32_t unknown_beside_guess(const struct dl_plan *prev, double due5,
 	return alloc;
 }
 
+/* A job of unknown length past its deadline is late whatever its tasks
+ * take: it keeps its place in deadline order (it is not judged), but the
+ * reserve leaves it neither the floor its deadline would need nor a part
+ * of the pool for unknown lengths.  Alone on 10 CPUs with r = 0.2, job 1
+ * (100 tasks, due 10 s ago) gets the 8 CPUs outside the reserve, where
+ * the floor of a deadline already passed was every task; under load the
+ * pool (2 CPUs) goes whole to job 4, of unknown length and due later. */
+START_TEST(unknown_job_past_its_deadline_leaves_the_reserve)
+{
+	struct fx_world w;
+	struct dl_plan *prev = history3(300);
+	const struct dl_plan_job *pj;
+	struct dl_job *j;
+
+	plan_one_unknown(&w, prev, T0 - 100, -10);
+	pj = fx_world_get(&w, 1);
+	ck_assert_msg(strstr(pj->explain, "deadline passed 10s ago: deadline "
+					  "order 1 of 1; judged"),
+		      "%s", pj->explain);
+	ck_assert_msg(strstr(pj->explain, "at most 8 tasks at once"), "%s",
+		      pj->explain);
+	/* BlockingUnknown=no: every task at once, as for any such job */
+	every_task_without_blocking_unknown(&w, prev);
+	fx_world_free(&w);
+
+	w_under_load(&w, 10);
+	j = w_unknown(&w, 3, 100, -10);
+	j->submit = T0 - 100;
+	w_unknown(&w, 4, 100, 40000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 2)->verdict, DL_VERDICT_LATE);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
+	ck_assert_int_eq(fx_world_get(&w, 3)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_int_eq(fx_world_get(&w, 4)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(&w, 4)->alloc, 2);
+	pj = fx_world_get(&w, 4);
+	ck_assert_msg(strstr(pj->explain, "at most 2 tasks at once"), "%s",
+		      pj->explain);
+	fx_world_free(&w);
+	dl_plan_free(prev);
+}
+END_TEST
+
 /* Held back, job 3 would leave its CPUs to the guess due after it, not to
  * arrivals: beyond its part of the reserve (0.2 x 10 CPUs: 2 tasks) it
  * may take what the guess has left, 100 reduces (every task of its own)
@@ -1269,6 +1337,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, fair_split);
 	tcase_add_test(tc, unknown_jobs_share_the_reserve);
 	tcase_add_test(tc, unknown_before_a_guess_runs_free);
+	tcase_add_test(tc, unknown_job_past_its_deadline_leaves_the_reserve);
 	tcase_add_test(tc, guess_room_is_per_partition);
 	tcase_add_test(tc, promised_job_keeps_what_its_promise_needs);
 	suite_add_tcase(s, tc);

@@ -722,6 +722,18 @@ static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
 	return 0;
 }
 
+/* Past its deadline with no task length known: late whatever its tasks
+ * take, yet unjudged, so it keeps its place in deadline order.  Its width
+ * can no longer meet a deadline, so the reserve gives it no floor and no
+ * part of the pool for unknown lengths (FB-2010 hours 21.0-22.5, k = 2:
+ * four such jobs held 96-164 of 200 CPUs each, started at or after their
+ * deadlines and ended 6.6-10 h late, while 45 one-task jobs due within
+ * seconds queued behind them; bench/results/sim-summary.md (32), (33)). */
+static bool unknown_passed(const struct tctx *c, const struct tjob *t)
+{
+	return t->state == T_NODATA && t->goal.job <= c->in->now;
+}
+
 /* Whether the reserve leaves a job the floor its deadline needs: a job
  * ahead, unless it is late at its place on measured lengths.  Such a job
  * keeps its place in deadline order but, as one given up, no width for a
@@ -735,7 +747,8 @@ static uint32_t given_up_keep(const struct tctx *c, const struct tjob *t)
  * deadline at its full width, and missed it held back). */
 static bool keeps_floor(const struct tctx *c, const struct tjob *t)
 {
-	return ahead(c, t) && !(late_kept(t) && !t->guessed);
+	return ahead(c, t) && !(late_kept(t) && !t->guessed) &&
+	       !unknown_passed(c, t);
 }
 
 /* What the reserve leaves a long job: its floor (keeps_floor), else
@@ -1552,6 +1565,18 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t place,
 	double now = c->in->now;
 	char when[32], margin[32];
 
+	if (unknown_passed(c, t)) {
+		dl_format_span(now - t->goal.job, margin, sizeof(margin));
+		o->verdict = DL_VERDICT_NO_DATA;
+		dl_plan_explain(o,
+				"no task length known yet, deadline passed %s "
+				"ago: deadline order %u of %u%s; judged once a "
+				"task ends",
+				margin, place, nahead,
+				t->blocking ? ""
+					    : ", every task allowed at once");
+		return;
+	}
 	if (t->state == T_NODATA) {
 		o->verdict = DL_VERDICT_NO_DATA;
 		/* held to the reserve's room instead (reserve_cap) */
@@ -2021,7 +2046,8 @@ static int reserve_unknown_pool(struct tctx *c, const struct dl_capacity *full)
 		const struct tjob *t = &c->t[c->edf[k]];
 
 		if (t->blocking && t->state == T_NODATA &&
-		    t->job->partition < c->rl.npart && t->cpu > 0)
+		    !unknown_passed(c, t) && t->job->partition < c->rl.npart &&
+		    t->cpu > 0)
 			idx[n++] = c->edf[k];
 	}
 	/* one partition's jobs after another: each shares its own reserve */
@@ -2207,15 +2233,15 @@ static void reserve_cap(struct tctx *c, const struct tjob *t)
 		memcpy(was, o->explain, sizeof(was));
 		dl_plan_explain(o,
 				t->state == T_NODATA
-					? "%s; at most %u tasks at once until "
+					? "%s; at most %u task%s at once until "
 					  "then: tasks of unknown length, "
 					  "presumed as long as recent jobs' "
 					  "typical ones, leave BlockingReserve "
 					  "to jobs that arrive"
-					: "%s; at most %u tasks at once: its "
+					: "%s; at most %u task%s at once: its "
 					  "long tasks leave BlockingReserve to "
 					  "jobs that arrive",
-				was, w);
+				was, w, w == 1 ? "" : "s");
 	}
 }
 
