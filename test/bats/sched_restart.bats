@@ -80,7 +80,11 @@ state_completed() { # array id: completed tasks in the saved state
 	# tasks that ended while slurmctld was down count as done, but the
 	# lengths slurmctld recorded for them (up to the outage plus a 15-s
 	# retry too long: 9 s for these 4-s tasks after a 5-s outage) are
-	# not learnt: what was observed is the 4-s tasks' mean and spread
+	# not learnt: what was observed is the 4-s tasks' mean and spread.
+	# The mean stays below 6.5 s: a loaded CI machine measured 5.6 s for
+	# these tasks (slurmd's overhead included), and learning the 32 or so
+	# that end during the outage, at 9 s or more, would lift it to 6.7 s
+	# or more even then (and the spread to 1.6 s)
 	read -r n mean sd unmeasured < <(jq -r --argjson id "$m" '
 		.arrays[] | select(.id == $id) |
 		(.sum_len[0] / .done_pool[0]) as $mu |
@@ -90,5 +94,6 @@ state_completed() { # array id: completed tasks in the saved state
 		 (.unmeasured // 0)] | @tsv' "$LC_DIR/state/deadline_state.json")
 	echo "observed: $n map tasks, mean $mean s, sd $sd s; $unmeasured done with no known length"
 	[ $((n + unmeasured)) -eq 100 ]
-	awk -v m="$mean" -v s="$sd" 'BEGIN { exit !(m < 5.5 && s < 1.5) }'
+	[ "$unmeasured" -ge 1 ]
+	awk -v m="$mean" -v s="$sd" 'BEGIN { exit !(m < 6.5 && s < 1.5) }'
 }
