@@ -1564,30 +1564,23 @@ static void explain_ahead(const struct tctx *c, struct tjob *t, uint32_t place,
 	double now = c->in->now;
 	char when[32], margin[32];
 
-	if (unknown_passed(c, t)) {
-		dl_format_span(now - t->goal.job, margin, sizeof(margin));
-		o->verdict = DL_VERDICT_NO_DATA;
-		dl_plan_explain(o,
-				"no task length known yet, deadline passed %s "
-				"ago: deadline order %u of %u%s; judged once a "
-				"task ends",
-				margin, place, nahead,
-				t->blocking ? ""
-					    : ", every task allowed at once");
-		return;
-	}
 	if (t->state == T_NODATA) {
+		char passed[64] = "";
+
+		if (unknown_passed(c, t)) {
+			dl_format_span(now - t->goal.job, margin,
+				       sizeof(margin));
+			snprintf(passed, sizeof(passed),
+				 ", deadline passed %s ago", margin);
+		}
 		o->verdict = DL_VERDICT_NO_DATA;
 		/* held to the reserve's room instead (reserve_cap) */
 		dl_plan_explain(o,
-				t->blocking ? "no task length known yet: "
-					      "deadline order %u of %u; judged "
-					      "once a task ends"
-					    : "no task length known yet: "
-					      "deadline order %u of %u, every "
-					      "task allowed at once; judged "
-					      "once a task ends",
-				place, nahead);
+				"no task length known yet%s: deadline order "
+				"%u of %u%s; judged once a task ends",
+				passed, place, nahead,
+				t->blocking ? ""
+					    : ", every task allowed at once");
 		return;
 	}
 	dl_format_span(t->finish_mean - now, when, sizeof(when));
