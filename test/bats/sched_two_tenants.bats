@@ -65,7 +65,7 @@ result() { # sched job field
 	[ "$status" -eq 0 ]
 	# the side-by-side table
 	echo "$output" | grep -E '^job: tasks x length, deadline +sched/backfill +sched/deadline'
-	echo "$output" | grep -E '^tenantA: 400 x 6 s, \+200 s +met, [0-9]+ s to spare +met, [0-9]+ s to spare'
+	echo "$output" | grep -E '^tenantA: 400 x 6 s, \+250 s +met, [0-9]+ s to spare +met, [0-9]+ s to spare'
 	echo "$output" | grep -E '^tenantB: 64 x 3 s, \+1[23][0-9] s +MISSED: [0-9]+ of 64 tasks ran +met, [0-9]+ s to spare'
 	echo "$output" | grep -E '^quickstart finished in [0-9]+ s: sched/backfill missed [1-9][0-9]* deadline\(s\), sched/deadline 0$'
 	# its figures: plain Slurm misses at least one deadline, slurm-deadline none
