@@ -50,6 +50,9 @@ build=build-slurm-24.11
 built_stamp=$build/.built
 [ "$run_bats" = 1 ] || [ "$run_build" = 1 ] ||
 	{ echo "test-slurm-chroot: --no-bats and --bats-only exclude each other" >&2; exit 2; }
+# a run that builds removes the stamp first: should its setup fail, a
+# --bats-only run after it must not take an older build for its own
+[ "$run_build" = 0 ] || rm -f "$built_stamp"
 
 [ -x ./configure ] || { echo "test-slurm-chroot: run ./autogen.sh first" >&2; exit 2; }
 stage "Slurm 24.11 (Debian 13 chroot): setup"
