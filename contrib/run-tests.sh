@@ -118,11 +118,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-if [ "$run_2411" = 1 ] && [ -z "$chroot_dir" ]; then
-	chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
-	own_chroot=1
-fi
 if [ "$run_2411" = 1 ]; then
+	if [ -z "$chroot_dir" ]; then
+		chroot_dir=$(mktemp -d /var/tmp/slurm-deadline-trixie.XXXXXX)
+		own_chroot=1
+	fi
 	echo "the Slurm 24.11 chroot in $chroot_dir, its build and Check suite: in the background (build/slurm-24.11-build.log)"
 	background contrib/test-slurm-chroot.sh --slurm-chroot "$chroot_dir" --no-bats \
 		>build/slurm-24.11-build.log 2>&1 &
