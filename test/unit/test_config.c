@@ -24,6 +24,7 @@ START_TEST(test_defaults)
 	ck_assert(c.hopeless_slack_load == 0);
 	ck_assert(c.hopeless_slack_backlog == 300);
 	ck_assert(c.hopeless_slack_max_arrivals == 0.8);
+	ck_assert(c.late_ahead_max_arrivals == 10);
 	ck_assert_int_eq(c.hopeless_promise, DL_NO);
 	ck_assert(c.hopeless_promise_margin == 0);
 	ck_assert(c.triage_quantile == 0.5);

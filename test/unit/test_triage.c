@@ -476,6 +476,110 @@ static void still_given_up_next_cycle(struct fx_world *w)
 	dl_plan_free(first);
 }
 
+/* LateAheadMaxArrivals.  One node of 2 CPUs: job 1 has two 4-s tasks due
+ * at T0 + 5.5, one running since T0; the other CPU runs a 3-s task of job
+ * 3 (no deadline), so job 1's second task ends at T0 + 7, late at its
+ * place, though alone it would make it.  Job 2 (10 s, due at T0 + 100) is
+ * on time either way, so giving job 1 up helps no job present. */
+static void running_late_jobs(struct fx_world *w, const char *max_arrivals)
+{
+	struct dl_job *late, *other;
+
+	w_init(w, 1, 2);
+	late = fx_job(1, 2, T0, T0 + 5.5);
+	late->phase[DL_MAP].prior_mean = late->phase[DL_MAP].prior_p90 = 4;
+	fx_run(late, DL_MAP, 1, T0, 0);
+	w->jobs[w->n++] = late;
+	w_task(w, 2, 10, 100);
+	other = fx_job(3, 1, T0, 0); /* no deadline */
+	other->phase[DL_MAP].prior_mean = other->phase[DL_MAP].prior_p90 = 3;
+	fx_run(other, DL_MAP, 1, T0, 0);
+	w->jobs[w->n++] = other;
+	ck_assert_int_eq(dl_config_set(&w->cfg, "LateAheadMaxArrivals",
+				       max_arrivals, NULL, 0),
+			 0);
+}
+
+/* Job 1's verdict with LateAheadMaxArrivals at `limit`. */
+static enum dl_verdict verdict_at_limit(struct fx_world *w, double limit)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%.17g", limit);
+	ck_assert_int_eq(
+		dl_config_set(&w->cfg, "LateAheadMaxArrivals", text, NULL, 0),
+		0);
+	w_plan(w, "triage", T0, NULL);
+	return fx_world_get(w, 1)->verdict;
+}
+
+START_TEST(late_ahead_max_arrivals)
+{
+	struct fx_world w;
+	const struct dl_plan_job *pj;
+
+	/* no limit: kept at its place, as EDF would run it */
+	running_late_jobs(&w, "10");
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_uint_eq(pj->rank, 1);
+	ck_assert_double_eq(pj->hopeless_since, 0);
+	fx_world_free(&w);
+	/* arrivals at or above the limit (0: any rate): it runs a task, so
+	 * it is given up, and says why; job 2 goes first (nothing lent) */
+	running_late_jobs(&w, "0");
+	no_lending(&w);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_double_eq(pj->hopeless_since, T0);
+	ck_assert_msg(strstr(pj->explain, "late at its place: it would end "
+					  "2s after it") &&
+			      strstr(pj->explain, "(LateAheadMaxArrivals: "
+						  "arrivals at ") &&
+			      strstr(pj->explain, "after feasible deadline "
+						  "jobs, about 2s late"),
+		      "%s", pj->explain);
+	ck_assert_uint_eq(fx_world_get(&w, 2)->rank, 1);
+	ck_assert_uint_eq(pj->rank, 2);
+	still_given_up_next_cycle(&w);
+	fx_world_free(&w);
+	/* the limit is on the share of the last hour, not counted in full
+	 * while that hour is learnt: just above it, the job is kept */
+	running_late_jobs(&w, "10");
+	w_plan(&w, "triage", T0, NULL);
+	{
+		double share =
+			w.plan->arrivals.rate / w.plan->stats.capacity_cpus;
+
+		ck_assert(share > 0);
+		ck_assert_int_eq(verdict_at_limit(&w, share * 1.01),
+				 DL_VERDICT_AT_RISK);
+		ck_assert_int_eq(verdict_at_limit(&w, share * 0.99),
+				 DL_VERDICT_HOPELESS);
+	}
+	fx_world_free(&w);
+	/* running no task yet, it keeps its place at any rate */
+	tiny_late_jobs(&w, 100);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "LateAheadMaxArrivals", "0", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_AT_RISK);
+	ck_assert_uint_eq(pj->rank, 1);
+	fx_world_free(&w);
+	/* with LateAhead=no it is given up for that rule, as before */
+	running_late_jobs(&w, "10");
+	ck_assert_int_eq(dl_config_set(&w.cfg, "LateAhead", "no", NULL, 0), 0);
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_HOPELESS);
+	ck_assert_msg(strstr(pj->explain, "(LateAhead=no)"), "%s", pj->explain);
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(late_ahead_no_gives_up_a_kept_job)
 {
 	struct fx_world w;
@@ -1691,6 +1795,7 @@ int main(void)
 	tcase_add_test(tc, deadline_passed_reduce);
 	tcase_add_test(tc, late_job_helping_no_one_keeps_its_place);
 	tcase_add_test(tc, late_ahead_no_gives_up_a_kept_job);
+	tcase_add_test(tc, late_ahead_max_arrivals);
 	tcase_add_test(tc, late_ahead_no_keeps_a_job_late_on_a_guess);
 	tcase_add_test(tc,
 		       late_ahead_no_judges_a_given_up_job_as_it_gave_it_up);

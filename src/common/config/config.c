@@ -147,6 +147,12 @@ const struct dl_option dl_options[] = {
 	 "whose demotion would let no other job meet its deadline, keeps its "
 	 "place in deadline order",
 	 yes_no_names},
+	{"LateAheadMaxArrivals", DL_OPT_DOUBLE, OFF(late_ahead_max_arrivals), 0,
+	 10, "10",
+	 "triage with LateAhead=yes: a job late at its place that already "
+	 "runs tasks keeps its place only while deadline work arrives at "
+	 "less than this share of the CPUs",
+	 NULL},
 	{"PassedAhead", DL_OPT_CHOICE, OFF(passed_ahead), 0, 0, "one",
 	 "triage: which jobs whose deadline has passed keep their place in "
 	 "deadline order while they make no other job late",

@@ -90,10 +90,13 @@ struct dl_config {
 	 * at most this many reduce tasks are left to start; 0 = off */
 	uint32_t passed_ahead_reduce;
 	enum dl_yes_no late_ahead; /* late jobs that help no one stay ahead */
-	double lookahead_step;     /* time grid of the dispatcher lookahead */
-	double blocking_reserve;   /* share of a partition long tasks leave */
-	double blocking_horizon;   /* share of recent jobs a long task blocks */
-	double blocking_margin;    /* safety margin on a long job's own need */
+	/* ... unless they run tasks while deadline work arrives at this
+	 * share of the CPUs or more (10: always kept) */
+	double late_ahead_max_arrivals;
+	double lookahead_step;   /* time grid of the dispatcher lookahead */
+	double blocking_reserve; /* share of a partition long tasks leave */
+	double blocking_horizon; /* share of recent jobs a long task blocks */
+	double blocking_margin;  /* safety margin on a long job's own need */
 	/* a phase of unknown task length is as long as recent jobs' tasks */
 	enum dl_yes_no blocking_unknown;
 	/* while a job is late: the reserve stays for given-up and unknown
