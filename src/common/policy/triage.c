@@ -1035,6 +1035,7 @@ static int moore_hodgson(struct tctx *c)
 		double horizon;
 		uint32_t n = build_order(c, true, UINT32_MAX, &horizon);
 		struct tjob *lj = NULL, *victim = NULL;
+		bool helps_none;
 		uint32_t lk = 0;
 		int rc;
 
@@ -1095,19 +1096,16 @@ static int moore_hodgson(struct tctx *c)
 		}
 		if (!victim) /* nothing pending left to give: it is lost */
 			victim = lj;
-		if (victim == lj && lj->work > 0 &&
-		    !(isfinite(lj->alone) && late(c, lj, lj->alone))) {
-			/* giving up the late job itself would make no other
-			 * job meet its deadline (none due before it is late):
-			 * it keeps its place until it costs one a deadline */
-			if (given_up_for_arrivals(c, lj)) {
-				lj->state = T_DEMOTED;
-				lj->for_arrivals = true;
-				give_up_since(c, lj);
-				lj->anchor = lj->promise_anchor;
-				sort_behind(c);
-				continue;
-			}
+		/* giving up the late job itself would make no other job meet
+		 * its deadline (none due before it is late): it keeps its
+		 * place until it costs one a deadline, unless the jobs that
+		 * arrive pay for it (given up below all the same) */
+		helps_none = victim == lj && lj->work > 0 &&
+			     !(isfinite(lj->alone) && late(c, lj, lj->alone));
+		if (helps_none && given_up_for_arrivals(c, lj)) {
+			lj->state = T_DEMOTED;
+			lj->for_arrivals = true;
+		} else if (helps_none) {
 			lj->state = T_KEPT;
 			if (!ahead(c, lj)) { /* LateAhead=no: given up */
 				give_up_since(c, lj);
