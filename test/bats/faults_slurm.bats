@@ -94,10 +94,7 @@ teardown_file() {
 	grep -q "reduce array of JobId=$a (user $USER_A)" "$(dl_ctld_log)"
 	[ "$(log_count "reduce array of JobId=$a (user $USER_B)")" -eq 0 ]
 	dl_wait_planned "$b"
-	for _ in $(seq 40); do
-		[ "$(dl_plan_field "$a" reduce_id)" = "$ar" ] && break
-		sleep 0.5
-	done
+	dl_wait_plan_field "$a" reduce_id "$ar"
 	[ "$(dl_plan_field "$a" reduce_id)" = "$ar" ]
 	# compared as numbers: the plan writes 1795534970.0, which jq 1.6
 	# (Debian 12) prints as 1795534970 and jq 1.7 (Debian 13) as written

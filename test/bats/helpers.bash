@@ -242,6 +242,13 @@ dl_wait_running() {
 _dl_n_running() { [ "$(squeue -h -r -j "$1" -t R 2>/dev/null | wc -l)" -ge "$2" ]; }
 _dl_urgent() { grep -q "JobId=$1 throttle .*priority slurm -> urgent" "$(dl_ctld_log)"; }
 _dl_planned() { [ -n "$(dl_plan_field "$1" job_id 2>/dev/null)" ]; }
+_dl_plan_field_is() { [ "$(dl_plan_field "$1" "$2" 2>/dev/null)" = "$3" ]; }
+
+# Wait until field $2 of job $1 in the published plan reads $3 (at most $4
+# s, default 20): a plan made between two submissions (a map array and its
+# reduce array) shows the first alone until the next cycle; the caller
+# asserts the field
+dl_wait_plan_field() { dl_poll "${4:-20}" _dl_plan_field_is "$1" "$2" "$3" || true; }
 
 # Wait until array $1 has $2 tasks running (at most 20 s); the caller
 # asserts what it waited for

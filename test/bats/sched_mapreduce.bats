@@ -30,6 +30,8 @@ submit_mr() { # name maps map-seconds deadline
 	read -r lm lr <<<"$loose"
 	read -r tm tr <<<"$tight"
 	dl_wait_planned "$tm"
+	dl_wait_plan_field "$tm" reduce_id "$tr"
+	dl_wait_plan_field "$lm" reduce_id "$lr"
 	# the pair is one job in the plan, keyed by its map array
 	[ "$(dl_plan_field "$tm" reduce_id)" = "$tr" ]
 	[ "$(dl_plan_field "$lm" reduce_id)" = "$lr" ]
