@@ -25,6 +25,7 @@ DL_CORE_SOURCES = \
 	src/common/estimate/est_proto.c src/common/estimate/est_proto.h \
 	src/common/estimate/estimator_client.c \
 	src/common/estimate/estimator_client.h \
+	src/common/estimate/prior_cache.c src/common/estimate/prior_cache.h \
 	src/common/policy/policy.c src/common/policy/policy.h \
 	src/common/policy/input.c src/common/policy/input.h \
 	src/common/policy/adaptive.c src/common/policy/adaptive.h \

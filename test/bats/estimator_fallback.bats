@@ -2,8 +2,8 @@
 # sched/deadline with deadline-estimatord on a real local Slurm: finished
 # tasks reach the estimator once each, the next job of the same name gets a
 # history prior before its own tasks finish; when the estimator is killed
-# mid-run the plan goes on with the jobs' own task lengths and says so (log
-# line, sdeadline); tasks finished meanwhile are kept, across a slurmctld
+# mid-run the plan keeps the priors it had and goes on with the jobs' own
+# task lengths for the others, and says so (log line, sdeadline); tasks finished meanwhile are kept, across a slurmctld
 # restart, and arrive when the estimator is back.
 load helpers
 
@@ -96,31 +96,43 @@ teardown_file() {
 	[ "$(est_records)" -eq 10 ]
 }
 
-@test "estimator killed mid-run: the plan falls back to the jobs' own mu and says so" {
+@test "estimator killed mid-run: the plan keeps its last priors, falls back to the jobs' own mu for the rest, and says so" {
+	local j jk j3 mu
 	j=$(dl_submit -J sort --array=0-5 -t 1:00 --deadline=now+600seconds --wrap='sleep 8')
 	dl_wait_planned "$j"
 	# mid-run: its tasks are running, none has finished
 	[ "$(dl_completed "$j")" -eq 0 ]
+	# a job planned with a history prior before the estimator dies (held
+	# so that no task of its own ends meanwhile)
+	jk=$(dl_submit -H -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 3')
+	dl_wait_plan_field "$jk" source "history:name"
+	[ "$(dl_plan_field "$jk" source)" = "history:name" ]
+	mu=$(dl_plan_field "$jk" mu)
 	kill -KILL "$(cat "$EST_DIR/est.pid")"
 	# the cycle log line and sdeadline show the fallback
 	wait_log "estimator at $EST_SOCK is down (" 15
-	wait_log "planning with the jobs' own task lengths" 1
-	wait_log "; estimator down since [0-9:]*: using job mu" 10
-	"$SDEADLINE" | grep -q "estimator down since .*: using job mu"
+	wait_log "planning with the jobs' own task lengths and its last answers" 1
+	wait_log "; estimator down since [0-9:]*: last priors kept" 10
+	"$SDEADLINE" | grep -q "estimator down since .*: last priors kept"
 	[[ "$("$SDEADLINE" --json | jq -r .estimator)" == "down since "* ]]
-	# a job whose name has history gets no prior now: it is planned as
-	# having no data until its own tasks finish (Polo's sampling).  Held
-	# (-H: the plan still estimates it) until this is read: its 3-s tasks
-	# could otherwise end, and a cycle judge it, between the plan that
-	# first has it and these reads
+	# planned after the estimator died with the answer it gave before
+	dl_wait_cycle
+	[ "$(dl_plan_field "$jk" source)" = "history:name" ]
+	[ "$(dl_plan_field "$jk" mu)" = "$mu" ]
+	# a job whose name has history but that the estimator never answered
+	# for gets no prior now: it is planned as having no data until its own
+	# tasks finish (Polo's sampling).  Held (-H: the plan still estimates
+	# it) until this is read: its 3-s tasks could otherwise end, and a
+	# cycle judge it, between the plan that first has it and these reads
 	j3=$(dl_submit -H -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 3')
 	dl_wait_planned "$j3"
 	[ "$(dl_plan_field "$j3" source)" = none ]
 	[ "$(dl_plan_field "$j3" verdict)" = no_data ]
-	scontrol release "$j3"
+	scontrol release "$jk" "$j3"
 	# planning goes on and the jobs finish
-	dl_wait_jobs 120 "$j" "$j3"
+	dl_wait_jobs 120 "$j" "$jk" "$j3"
 	[ "$(dl_completed "$j")" -eq 6 ]
+	[ "$(dl_completed "$jk")" -eq 4 ]
 	[ "$(dl_completed "$j3")" -eq 4 ]
 	scontrol ping | grep -q UP
 	# the plan thread goes on: a cycle is due every PlanInterval (2 s),
@@ -131,7 +143,7 @@ teardown_file() {
 }
 
 @test "tasks finished while it was away arrive once it is back, also across a slurmctld restart" {
-	# still down from the previous test; 6 'sort' and 4 'wordcount' tasks
+	# still down from the previous test; 6 'sort' and 8 'wordcount' tasks
 	# are queued
 	before=$(sqlite3 "$EST_DIR/history.db" 'select count(*) from tasks')
 	[ "$before" -eq 10 ]
@@ -142,9 +154,9 @@ teardown_file() {
 	grep -q "finished tasks not yet sent to the estimator restored" "$(dl_ctld_log)"
 	est_run
 	# the client retries within its back-off (at most 60 s, far less here)
-	est_wait_records 23 90
+	est_wait_records 27 90
 	sleep 3
-	# 10 before + 6 sort + 4 wordcount + 3 grep, none twice
-	[ "$(est_records)" -eq 23 ]
+	# 10 before + 6 sort + 8 wordcount + 3 grep, none twice
+	[ "$(est_records)" -eq 27 ]
 	[ "$(sqlite3 "$EST_DIR/history.db" "select count(*) from tasks t join keys k on k.id = t.key_id where k.name = 'sort'")" -eq 6 ]
 }

@@ -1,9 +1,10 @@
 # unit tests: estimator (core predictors, history, forecast, protocol,
-# client; the daemon's store, config and handlers)
+# client, the last answers kept across cycles; the daemon's store, config and handlers)
 if HAVE_CHECK
 UNIT_TESTS += test/unit/test_stats test/unit/test_predictor \
 	test/unit/test_est_proto \
-	test/unit/test_est_client test/unit/test_est_daemon
+	test/unit/test_est_client test/unit/test_est_daemon \
+	test/unit/test_prior_cache
 test_unit_test_stats_SOURCES = test/unit/test_stats.c test/unit/fixtures.h
 test_unit_test_stats_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_stats_LDADD = $(UNIT_LDADD)
@@ -16,6 +17,9 @@ test_unit_test_est_proto_LDADD = $(UNIT_LDADD)
 test_unit_test_est_client_SOURCES = test/unit/test_est_client.c test/unit/fixtures.h
 test_unit_test_est_client_CFLAGS = $(UNIT_CFLAGS)
 test_unit_test_est_client_LDADD = $(UNIT_LDADD)
+test_unit_test_prior_cache_SOURCES = test/unit/test_prior_cache.c test/unit/fixtures.h
+test_unit_test_prior_cache_CFLAGS = $(UNIT_CFLAGS)
+test_unit_test_prior_cache_LDADD = $(UNIT_LDADD)
 test_unit_test_est_daemon_SOURCES = test/unit/test_est_daemon.c test/unit/fixtures.h
 test_unit_test_est_daemon_CFLAGS = $(UNIT_CFLAGS) $(SQLITE_CFLAGS)
 test_unit_test_est_daemon_LDADD = src/estimator/libestimatord.la $(UNIT_LDADD) \

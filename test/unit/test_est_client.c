@@ -303,11 +303,12 @@ START_TEST(test_ok_path)
 	fake_start(&f, OK);
 	c = dl_est_client_new(f.path, 1.0);
 	ck_assert_ptr_nonnull(c);
-	ck_assert_str_eq(dl_est_client_describe(c, buf, sizeof(buf)),
+	ck_assert_str_eq(dl_est_client_describe(c, false, buf, sizeof(buf)),
 			 "not contacted yet");
 	ck_assert_int_eq(dl_est_ping(c), 0);
 	ck_assert(dl_est_client_up(c));
-	ck_assert_str_eq(dl_est_client_describe(c, buf, sizeof(buf)), "ok");
+	ck_assert_str_eq(dl_est_client_describe(c, false, buf, sizeof(buf)),
+			 "ok");
 
 	ck_assert_int_eq(dl_est_predict(c, q, 3, out, status), 0);
 	ck_assert_int_eq(status[0], 0);
@@ -365,10 +366,16 @@ START_TEST(test_down_and_backoff)
 	ck_assert(rc == ENOENT || rc == ECONNREFUSED);
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_DOWN);
 	ck_assert(!dl_est_client_up(c));
-	ck_assert(!strncmp(dl_est_client_describe(c, buf, sizeof(buf)),
+	ck_assert(!strncmp(dl_est_client_describe(c, false, buf, sizeof(buf)),
 			   "down since ", 11));
 	ck_assert(strstr(buf, "using job mu"));
 	ck_assert(strlen(buf) < 48); /* fits the plan's stats.estimator */
+	/* some jobs planned with the estimator's last answers */
+	dl_est_client_describe(c, true, buf, sizeof(buf));
+	ck_assert(!strncmp(buf, "down since ", 11));
+	ck_assert(strstr(buf, ": last priors kept"));
+	ck_assert(!strstr(buf, "job mu"));
+	ck_assert(strlen(buf) < 48);
 	ck_assert(strstr(dl_est_client_last_error(c), "connect"));
 	/* within the back-off: not tried at all */
 	t0 = dl_monotonic_s();
@@ -399,8 +406,12 @@ START_TEST(test_timeout)
 	dt = dl_monotonic_s() - t0;
 	ck_assert_msg(dt >= 0.19 && dt < 0.7, "took %.3f s", dt);
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_SLOW);
-	ck_assert(!strncmp(dl_est_client_describe(c, buf, sizeof(buf)),
+	ck_assert(!strncmp(dl_est_client_describe(c, false, buf, sizeof(buf)),
 			   "slow (>200ms) since ", 20));
+	/* the longest state, with last priors kept, fits the plan's field */
+	ck_assert(strlen(dl_est_client_describe(c, true, buf, sizeof(buf))) <
+		  48);
+	ck_assert(strstr(buf, ": last priors kept"));
 	/* no second wait within the back-off */
 	t0 = dl_monotonic_s();
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
@@ -490,7 +501,7 @@ START_TEST(test_busy_is_not_ok)
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_BUSY);
 	ck_assert(!dl_est_client_up(c));
 	ck_assert_ptr_nonnull(
-		strstr(dl_est_client_describe(c, d, sizeof(d)), "busy"));
+		strstr(dl_est_client_describe(c, false, d, sizeof(d)), "busy"));
 	/* it backs off like any failure */
 	ck_assert_int_eq(dl_est_ping(c), EAGAIN);
 	ck_assert_int_eq(f.requests, 1);

@@ -118,9 +118,10 @@ const char *dl_est_client_last_error(const struct dl_est_client *c)
 	return c ? c->last_error : "no client";
 }
 
-const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
-				   size_t len)
+const char *dl_est_client_describe(const struct dl_est_client *c,
+				   bool priors_kept, char *buf, size_t len)
 {
+	const char *plan = priors_kept ? "last priors kept" : "using job mu";
 	char when[24];
 
 	if (!buf || !len)
@@ -140,17 +141,17 @@ const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
 		snprintf(buf, len, "not contacted yet");
 		break;
 	case DL_EST_STATE_DOWN:
-		snprintf(buf, len, "down since %s: using job mu", when);
+		snprintf(buf, len, "down since %s: %s", when, plan);
 		break;
 	case DL_EST_STATE_SLOW:
-		snprintf(buf, len, "slow (>%.0fms) since %s: using job mu",
-			 c->timeout * 1000, when);
+		snprintf(buf, len, "slow (>%.0fms) since %s: %s",
+			 c->timeout * 1000, when, plan);
 		break;
 	case DL_EST_STATE_BUSY:
-		snprintf(buf, len, "busy since %s: using job mu", when);
+		snprintf(buf, len, "busy since %s: %s", when, plan);
 		break;
 	default:
-		snprintf(buf, len, "bad reply since %s: using job mu", when);
+		snprintf(buf, len, "bad reply since %s: %s", when, plan);
 		break;
 	}
 	return buf;

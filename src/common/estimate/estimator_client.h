@@ -78,9 +78,11 @@ enum dl_est_state dl_est_client_state(const struct dl_est_client *c);
 bool dl_est_client_up(const struct dl_est_client *c);
 /* For logs and sdeadline: "ok", "down since 12:01:03: using job mu",
  * "slow (>200ms) since 12:01:03: using job mu", "bad reply since ...",
- * "not contacted yet".  Fits in 48 bytes. */
-const char *dl_est_client_describe(const struct dl_est_client *c, char *buf,
-				   size_t len);
+ * "not contacted yet"; "last priors kept" instead of "using job mu" when
+ * the caller plans some jobs with the estimator's last answers for them.
+ * Fits in 48 bytes. */
+const char *dl_est_client_describe(const struct dl_est_client *c,
+				   bool priors_kept, char *buf, size_t len);
 /* The last error's message (for the log). */
 const char *dl_est_client_last_error(const struct dl_est_client *c);
 

@@ -4,7 +4,10 @@
  *  - priors: a phase that has no completed task yet gets the estimator's
  *    history-based length (prior_mean/prior_p90/prior_source of the core's
  *    dl_phase), so the policy can rank and size it before it has samples;
- *    the estimator's "default" answer is not used (it knows nothing);
+ *    the estimator's "default" answer is not used (it knows nothing); a
+ *    cycle it does not answer in gives each phase its last answer
+ *    (estimate/prior_cache.h), so one slow reply does not leave a job
+ *    without its task length;
  *  - observe: every task the plugin counts as completed is queued once
  *    (snapshot.c calls sdl_est_queue when the tracker counts it) and sent in
  *    batches, once the estimator is in use: it answered since slurmctld
@@ -48,6 +51,7 @@
 #include "common/estimate/est_proto.h"
 #include "common/estimate/estimate.h"
 #include "common/estimate/estimator_client.h"
+#include "common/estimate/prior_cache.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
 
@@ -67,6 +71,9 @@ struct est_task {
 };
 
 static struct dl_est_client *client = NULL;
+/* the estimator's last answer for each phase asked about: a cycle it does
+ * not answer in plans with those (estimate/prior_cache.h) */
+static struct dl_prior_cache *prior_cache = NULL;
 static char *client_path = NULL;
 static struct est_task *queue = NULL;
 static uint32_t nqueue = 0, capqueue = 0;
@@ -117,6 +124,8 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 		dl_est_client_free(client);
 		client = NULL;
 		xfree(client_path);
+		dl_prior_cache_free(prior_cache);
+		prior_cache = NULL;
 		return;
 	}
 	if (client && client_path && !strcmp(client_path, path)) {
@@ -133,6 +142,9 @@ extern void sdl_est_configure(const struct dl_config *cfg)
 		return;
 	}
 	client_path = xstrdup(path);
+	/* another estimator's answers are not this one's */
+	dl_prior_cache_free(prior_cache);
+	prior_cache = dl_prior_cache_new();
 	last_state = DL_EST_STATE_NEW;
 	in_use = false;
 }
@@ -246,13 +258,17 @@ static void _observe(uint32_t *sent_out)
 }
 
 /* Ask for priors of every phase that has no completed task yet and, for
- * ras/reverse, for the learned task profile of every active phase. */
-static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
+ * ras/reverse, for the learned task profile of every active phase.  A
+ * phase the estimator does not answer for this cycle gets its last answer
+ * (*kept counts those). */
+static uint32_t _priors(struct dl_job **jobs, uint32_t njobs, uint32_t *kept)
 {
 	struct dl_pred_query *q;
+	struct dl_prior_key *keys;
 	struct dl_prediction *out;
 	struct dl_phase **ph;
 	struct dl_job **pj;
+	bool *answered, *fresh;
 	int *status;
 	uint32_t n = 0, used = 0, profiles = 0;
 	int rc;
@@ -260,6 +276,7 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 	q = xcalloc(2 * (size_t) njobs + 1, sizeof(*q));
 	ph = xcalloc(2 * (size_t) njobs + 1, sizeof(*ph));
 	pj = xcalloc(2 * (size_t) njobs + 1, sizeof(*pj));
+	keys = xcalloc(2 * (size_t) njobs + 1, sizeof(*keys));
 	for (uint32_t j = 0; j < njobs; j++) {
 		for (int p = 0; p < DL_PHASES; p++) {
 			struct dl_phase *f = &jobs[j]->phase[p];
@@ -276,29 +293,43 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 				.tasks = f->tasks,
 				.input_bytes = NAN,
 			};
+			keys[n] = (struct dl_prior_key){jobs[j]->id, p};
 			ph[n++] = f;
 		}
 	}
+	*kept = 0;
 	if (!n) {
+		/* no phase asked about: none of the cached answers is needed
+		 * again */
+		dl_prior_cache_cycle(prior_cache, NULL, NULL, NULL, 0);
 		xfree(q);
 		xfree(ph);
 		xfree(pj);
+		xfree(keys);
 		return 0;
 	}
 	out = xcalloc(n, sizeof(*out));
 	status = xcalloc(n, sizeof(*status));
+	answered = xcalloc(n, sizeof(*answered));
+	fresh = xcalloc(n, sizeof(*fresh));
 	rc = dl_est_predict(client, q, n, out, status);
-	for (uint32_t i = 0; !rc && want_worst && i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
+		fresh[i] = answered[i] = !rc && !status[i];
+	for (uint32_t i = 0; want_worst && i < n; i++) {
 		/* history of the same (user, name, phase) only */
 		struct dl_rt_quantiles wq = {out[i].p50, out[i].p90, out[i].p99,
 					     out[i].max, out[i].n};
 
-		if (!status[i] && out[i].source == DL_PRED_NAME && out[i].n)
+		if (fresh[i] && out[i].source == DL_PRED_NAME && out[i].n)
 			dl_rt_wc_store(dl_rt_shared(), q[i].user, q[i].name,
 				       q[i].phase, &wq, (double) time(NULL));
 	}
-	for (uint32_t i = 0; !rc && i < n; i++) {
-		if (!status[i] && out[i].has_profile) {
+	/* the phases it does not answer for now: its last answers */
+	if (dl_prior_cache_cycle(prior_cache, keys, out, answered, n) < 0)
+		error("%s: out of memory keeping the estimator's answers",
+		      SDL_PREFIX);
+	for (uint32_t i = 0; i < n; i++) {
+		if (answered[i] && out[i].has_profile) {
 			/* learned from past runs; a --task-profile hint wins
 			 * (doc/ras-reverse.md) */
 			struct dl_demand d = {out[i].profile.cpu,
@@ -309,8 +340,10 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 			profiles += dl_profile_use_learned(
 				pj[i], map ? &d : NULL, map ? NULL : &d);
 		}
-		if (!status[i] && dl_phase_use_prediction(ph[i], &out[i]))
+		if (answered[i] && dl_phase_use_prediction(ph[i], &out[i])) {
 			used++;
+			*kept += !fresh[i];
+		}
 	}
 	if (rc && rc != EAGAIN)
 		debug("%s: predict: %s", SDL_PREFIX,
@@ -321,8 +354,11 @@ static uint32_t _priors(struct dl_job **jobs, uint32_t njobs)
 	xfree(q);
 	xfree(ph);
 	xfree(pj);
+	xfree(keys);
 	xfree(out);
 	xfree(status);
+	xfree(answered);
+	xfree(fresh);
 	return used;
 }
 
@@ -330,7 +366,7 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 			  size_t len)
 {
 	enum dl_est_state st;
-	uint32_t sent = 0, priors = 0;
+	uint32_t sent = 0, priors = 0, kept = 0;
 	char desc[48];
 
 	if (!client) {
@@ -338,7 +374,7 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 		return;
 	}
 	_observe(&sent);
-	priors = _priors(jobs, njobs);
+	priors = _priors(jobs, njobs, &kept);
 	st = dl_est_client_state(client);
 	if (!sent && !priors) {
 		/* nothing asked this cycle: say whether it answers at all, so
@@ -352,7 +388,7 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 		in_use = true;
 		queue_dirty = true; /* the (empty) queue file records it */
 	}
-	dl_est_client_describe(client, desc, sizeof(desc));
+	dl_est_client_describe(client, kept > 0, desc, sizeof(desc));
 	if (st == DL_EST_STATE_OK)
 		snprintf(state, len, priors ? "ok (%u priors)" : "ok", priors);
 	else
@@ -366,19 +402,22 @@ extern void sdl_est_cycle(struct dl_job **jobs, uint32_t njobs, char *state,
 				     : " again: history priors in use");
 		else if (st != DL_EST_STATE_NEW)
 			error("%s: estimator at %s %s (%s): planning with the "
-			      "jobs' own task lengths",
+			      "jobs' own task lengths%s",
 			      SDL_PREFIX, client_path,
 			      st == DL_EST_STATE_SLOW   ? "is slow"
 			      : st == DL_EST_STATE_BAD  ? "gives bad replies"
 			      : st == DL_EST_STATE_BUSY ? "is busy"
 							: "is down",
-			      dl_est_client_last_error(client));
+			      dl_est_client_last_error(client),
+			      kept ? " and its last answers for the jobs it "
+				     "knew"
+				   : "");
 		last_state = st;
 	}
 	if (sent || priors)
 		debug("%s: estimator: %u finished tasks sent, %u queued, %u "
-		      "priors",
-		      SDL_PREFIX, sent, nqueue, priors);
+		      "priors (%u of them its last answers)",
+		      SDL_PREFIX, sent, nqueue, priors, kept);
 }
 
 static void _save(bool now)
@@ -524,6 +563,8 @@ extern void sdl_est_fini(void)
 	dl_est_client_free(client);
 	client = NULL;
 	xfree(client_path);
+	dl_prior_cache_free(prior_cache);
+	prior_cache = NULL;
 	xfree(queue);
 	nqueue = capqueue = 0;
 }
