@@ -3,7 +3,6 @@
  * cycles it does not answer in.  A sorted array: one cycle replaces it
  * whole with the entries of its own queries, found by binary search.
  */
-#include <errno.h>
 #include <stdlib.h>
 
 #include "common/estimate/prior_cache.h"
