@@ -75,21 +75,18 @@ int64_t dl_prior_cache_cycle(struct dl_prior_cache *c,
 	struct prior_entry *next;
 	uint32_t kept = 0, out = 0;
 	int64_t filled = 0;
+	bool asked;
 
 	if (!c)
 		return 0;
-	if (!n || !keys || !pred || !answered) {
-		free(c->entries);
-		c->entries = NULL;
-		c->n = 0;
-		return 0;
-	}
-	next = calloc(n, sizeof(*next));
+	asked = n && keys && pred && answered;
+	next = asked ? calloc(n, sizeof(*next)) : NULL;
 	if (!next) {
+		/* nothing asked, or no memory: nothing kept */
 		free(c->entries);
 		c->entries = NULL;
 		c->n = 0;
-		return -1;
+		return asked ? -1 : 0;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prior_entry *old;
