@@ -7,8 +7,8 @@
 # against Slurm 24.11 (Debian 13's packages in a chroot this run creates and
 # removes, contrib/slurm-chroot): build, unit tests and the bats suites that
 # exercise Slurm's behaviour (the chroot, the build and the Check suite
-# in the background beside the 22.05 bats suites, the bats suites after
-# them).  Run as root from the source tree:
+# in the background, its bats suites then beside the 22.05 ones).  Run as
+# root from the source tree:
 #
 #   sudo contrib/run-tests.sh [--skip-setup] [--fuzz-seconds N] [--no-bats]
 #                             [--no-slurm-24.11] [--slurm-chroot DIR]
@@ -16,7 +16,7 @@
 # The CPU-bound stages run in the background beside the bats stages
 # (contrib/test-cpu-stages.sh).
 # --no-slurm-24.11 leaves out the 24.11 stages (about 5 minutes of
-# background work, then 17 minutes of bats);
+# background work, then 17 minutes of bats beside the 22.05 ones);
 # --skip-setup skips the machine's package step (contrib/setup-deps.sh);
 # --slurm-chroot DIR uses an existing chroot made by contrib/slurm-chroot
 # (and keeps it) instead of creating one (otherwise it is created in the
@@ -99,12 +99,25 @@ background() {
 		exec "$@"' background $bg_nice "$@"
 }
 
+# In a session of its own at normal priority (an autogroup of nice 0):
+# the 24.11 bats suites, timing-sensitive like the 22.05 ones they run
+# beside.  Called as "session COMMAND... &"; $! is the session's id.
+session() {
+	exec setsid -w "$@"
+}
+
 # The 24.11 chroot is made in the background too (mostly downloads and
 # unpacking), then the build against 24.11 and its Check suite (CPU work
-# like the stages above: about 5 minutes here that no longer wait for the
-# 22.05 bats suites).  Should it fail, the 24.11 stage's own create
-# resumes it and builds again.
+# like the stages above, about 5 minutes).  Its bats suites then run
+# beside the 22.05 ones, at normal priority: a bats suite keeps the CPUs
+# busy about 5 % of its time (18 CPU-seconds in 198 s of sched_triage and
+# sched_promise here), so the two clusters leave each other the CPUs, and
+# the 24.11 suites (about 17 minutes) no longer wait for the 22.05 ones.
+# They share no port (DL_PORT_OFFSET=500), directory, munged or user
+# database: the chroot has its own.  Should the chroot's creation fail,
+# the bats step's own create resumes it and builds again.
 chroot_bg=""
+bats24_bg=""
 own_chroot=0
 cpu_bg=""
 # Background jobs ignore SIGINT and outlive this script: on an early exit
@@ -113,6 +126,7 @@ cpu_bg=""
 cleanup() {
 	[ -z "$cpu_bg" ] || kill -TERM "-$cpu_bg" 2>/dev/null || true
 	[ -z "$chroot_bg" ] || kill -TERM "-$chroot_bg" 2>/dev/null || true
+	[ -z "$bats24_bg" ] || kill -TERM "-$bats24_bg" 2>/dev/null || true
 	[ "$own_chroot" = 0 ] ||
 		contrib/slurm-chroot --dir "$chroot_dir" remove >/dev/null 2>&1 || true
 }
@@ -124,9 +138,21 @@ if [ "$run_2411" = 1 ]; then
 		own_chroot=1
 	fi
 	echo "the Slurm 24.11 chroot in $chroot_dir, its build and Check suite: in the background (build/slurm-24.11-build.log)"
-	background contrib/test-slurm-chroot.sh --slurm-chroot "$chroot_dir" --no-bats \
+	rm -f build/slurm-24.11-build.rc
+	# shellcheck disable=SC2016 # "$@" and $rc are the inner sh's
+	background sh -c 'rc=0; contrib/test-slurm-chroot.sh "$@" || rc=$?
+		echo "$rc" >build/slurm-24.11-build.rc; exit "$rc"' build24 \
+		--slurm-chroot "$chroot_dir" --no-bats \
 		>build/slurm-24.11-build.log 2>&1 &
 	chroot_bg=$!
+	if [ "$run_bats" = 1 ]; then
+		echo "then its bats suites, beside the 22.05 ones (build/slurm-24.11-bats.log)"
+		# shellcheck disable=SC2016 # $1 is the inner sh's
+		session sh -c 'while [ ! -e build/slurm-24.11-build.rc ]; do sleep 5; done
+			exec contrib/test-slurm-chroot.sh --slurm-chroot "$1" --bats-only' \
+			bats24 "$chroot_dir" >build/slurm-24.11-bats.log 2>&1 &
+		bats24_bg=$!
+	fi
 fi
 
 # contrib/test-cpu-stages.sh, its session stopped as a whole by cleanup
@@ -149,7 +175,14 @@ run_bats_files() { # name files...
 	cat "$tap"
 	bats_summary "$name" "$host_slurm" "$tap" || fail "$name"
 	# daemons a failed teardown left behind: stopped here, and a failure
-	left=$(pgrep -f "/tmp/bats-run-|$top/build/src/" || true)
+	# (those of the 24.11 suites, running beside in their chroot, are
+	# not this run's)
+	left=""
+	for p in $(pgrep -f "/tmp/bats-run-|$top/build/src/" || true); do
+		if [ "$(readlink "/proc/$p/root" 2>/dev/null)" = / ]; then
+			left="$left $p"
+		fi
+	done
 	if [ -n "$left" ]; then
 		echo "$name left processes running; stopping them:"
 		ps -o pid=,args= -p "$(echo $left | tr ' ' ',')" || true
@@ -194,11 +227,12 @@ if [ -n "$chroot_bg" ]; then
 fi
 
 # ---- the same source against Slurm 24.11 (Debian 13), in a chroot ----
-# (contrib/test-slurm-chroot.sh; the time after its stages is its total)
-if [ "$run_2411" = 1 ] && [ "$run_bats" = 1 ]; then
-	stage "Slurm 24.11: contrib/test-slurm-chroot.sh --bats-only"
-	contrib/test-slurm-chroot.sh --slurm-chroot "$chroot_dir" --bats-only ||
-		fail slurm-24.11
+# (contrib/test-slurm-chroot.sh --bats-only, begun beside the 22.05 bats)
+if [ -n "$bats24_bg" ]; then
+	stage "Slurm 24.11: contrib/test-slurm-chroot.sh --bats-only (beside the 22.05 bats)"
+	wait "$bats24_bg" || fail slurm-24.11
+	bats24_bg=""
+	cat build/slurm-24.11-bats.log
 fi
 
 if [ "$own_chroot" = 1 ]; then
