@@ -1021,11 +1021,41 @@ START_TEST(unknown_job_leaves_the_reserve)
 	dl_plan_free(prev);
 	fx_world_free(&w);
 
-	/* recent jobs typically ran 5-s tasks: not held back */
+	/* recent jobs typically ran 5-s tasks: a job of 4 tasks (under
+	 * BlockingUnknownWide, half the 10 CPUs) is not held back */
 	prev = history3(5);
 	ck_assert_double_eq(dl_reserve_typical_grain(&prev->slacks), 5);
 	w_init(&w, 10, "0.2");
+	w_unknown(&w, 1, 4, 30000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 4);
+	fx_world_free(&w);
+	/* 9 tasks: wide at the default 0.5, held to the 8 CPUs beside the
+	 * reserve; under BlockingUnknownWide=0.95 (9.5 CPUs) all 9 run */
+	w_init(&w, 10, "0.2");
+	w_unknown(&w, 1, 9, 30000);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingUnknownWide", "0.95", NULL, 0),
+		0);
+	w_plan(&w, prev);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 9);
+	fx_world_free(&w);
+	/* one of 100 tasks would take every CPU: presumed to run 5-s tasks,
+	 * it needs 1 at once and leaves the reserve (8 of 10 CPUs) until a
+	 * task ends, and says why */
+	w_init(&w, 10, "0.2");
 	w_unknown(&w, 1, 100, 30000);
+	w_plan(&w, prev);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_NO_DATA);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	ck_assert_msg(strstr(fx_world_get(&w, 1)->explain,
+			     "too many to presume short"),
+		      "%s", fx_world_get(&w, 1)->explain);
+	/* BlockingUnknownWide=0: every task at once, as before the option */
+	ck_assert_int_eq(
+		dl_config_set(&w.cfg, "BlockingUnknownWide", "0", NULL, 0), 0);
 	w_plan(&w, prev);
 	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 100);
 	fx_world_free(&w);

@@ -181,6 +181,13 @@ const struct dl_option dl_options[] = {
 	 "as long for BlockingReserve when the typical (median) task of "
 	 "recent jobs is long",
 	 yes_no_names},
+	{"BlockingUnknownWide", DL_OPT_DOUBLE, OFF(blocking_unknown_wide), 0, 1,
+	 "0.5",
+	 "triage: with BlockingUnknown, a phase of unknown task length whose "
+	 "tasks left would take this share of its partition's CPUs or more "
+	 "is presumed to run recent jobs' typical task even when that task is "
+	 "short; 0 disables it",
+	 NULL},
 	{"BlockingUnderLoad", DL_OPT_CHOICE, OFF(blocking_under_load), 0, 0,
 	 "yes",
 	 "triage: while a job competing for a partition is given up or late, "

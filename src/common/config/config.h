@@ -99,6 +99,8 @@ struct dl_config {
 	double blocking_margin;  /* safety margin on a long job's own need */
 	/* a phase of unknown task length is as long as recent jobs' tasks */
 	enum dl_yes_no blocking_unknown;
+	/* share of a partition from which such a phase is presumed so too */
+	double blocking_unknown_wide;
 	/* while a job is late: the reserve stays for given-up and unknown
 	 * phases, only feasible jobs are freed of it */
 	enum dl_yes_no blocking_under_load;
