@@ -2,8 +2,10 @@
 # Fault suite, Slurm side (issue 12): Policy=realtime with
 # job_submit/deadline on a real local Slurm; slurmctld killed with SIGKILL
 # right after the plan released a job's submit hold (D2); a second user's
-# afterok on the first user's map array (D4).  Each test asserts that no
-# job is left stuck or changed by another user.
+# afterok on the first user's map array (D4); slurmctld killed before the
+# admitted set was saved after a submission (D2 and D4 as CI met them on
+# Slurm 24.11.5).  Each test asserts that no job is left stuck or changed
+# by another user.
 load faults_helpers
 
 USER_A=dlfault-a
@@ -65,8 +67,9 @@ teardown_file() {
 	kill -KILL "$pid"
 	lc restart-ctld
 	# the restarted slurmctld finds the job as Slurm last saved it (held)
-	# and the plan releases it again (on a failure, the log says why: it
-	# failed once in CI on Slurm 24.11.5 and not in three reruns)
+	# and the plan releases it again (twice in CI on Slurm 24.11.5 the
+	# kill came before the admitted set was saved: the last test here
+	# makes that happen)
 	dl_wait_jobs 90 "$j" || {
 		dl_show_log
 		false
@@ -105,4 +108,47 @@ teardown_file() {
 	[ "$("$SDEADLINE" --json --user "$USER_B" | jq -r '[.jobs[].user] | unique | join(",")')" = "$USER_B" ]
 	dl_wait_jobs 150 "$a" "$ar" "$b"
 	[ "$(job_states "$a")$(job_states "$ar")$(job_states "$b")" = "COMPLETED COMPLETED COMPLETED " ]
+}
+
+@test "D2, D4: the admitted set restored older than a submission: the held job is released and the next job's ticket is new" {
+	local j k pid end reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
+	local set=$LC_DIR/state/deadline_realtime.json
+	scancel --quiet -u root || true # what an earlier failure left
+	# the set as saved before the submission: what a slurmctld killed
+	# after job_submit admitted a job, and before the plan's next save,
+	# leaves behind (CI met it on Slurm 24.11.5)
+	[ -s "$set" ]
+	cp "$set" "$stale"
+	# Slurm saves at once after 5 s without a save (SAVE_MAX_WAIT), the
+	# plan looks every ReplanDelay/2 = 3 s: the kill below mostly comes
+	# before the plan's release
+	sleep 6
+	j=$(dl_submit -J rtlost --array=0-1 -t 1 --begin=now+25seconds \
+		--deadline=now+10minutes --wrap='sleep 2')
+	pid=$(cat "$LC_DIR/run/slurmctld.pid")
+	# killed once Slurm has saved the job (its name is in the file)
+	end=$((SECONDS + 30))
+	until grep -aq rtlost "$LC_DIR/state/job_state"; do
+		[ $SECONDS -lt $end ] || false
+		sleep 0.02
+	done
+	kill -KILL "$pid"
+	cp "$stale" "$set"
+	lc restart-ctld
+	reason=$(squeue -h -j "$j" -o %r | sort -u)
+	# a new submission: with the restored counter its ticket was job j's,
+	# and binding j's ticket took this job's admission (held for ever)
+	k=$(dl_submit -J rtnext --array=0-1 -t 1 --deadline=now+10minutes \
+		--wrap='sleep 1')
+	dl_wait_jobs 90 "$j" "$k" || {
+		dl_show_log
+		false
+	}
+	[ "$(job_states "$j")$(job_states "$k")" = "COMPLETED COMPLETED " ]
+	# restored held (not released before Slurm saved it): the plan judged
+	# it again and it took its ticket back, the only way out of that hold
+	echo "# job $j restored as: ${reason:-released}" >&3
+	if [ "$reason" = JobHeldUser ]; then
+		grep -q "JobId=$j: realtime ticket [0-9]* restored" "$(dl_ctld_log)"
+	fi
 }

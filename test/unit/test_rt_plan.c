@@ -2,7 +2,8 @@
  * test_rt_plan.c - the realtime branch of dl_policy_plan(): EDF ranks,
  * throttles from the reservation walk, holds with a Reason for infeasible
  * jobs, jobs judged at plan time (admitted or held as not guaranteed), jobs
- * without deadline left alone, and the plan as JSON.
+ * without deadline left alone, the plan as JSON, and a job whose ticket
+ * was lost with a restart.
  */
 #include "common/io/log.h"
 #include "common/plan/plan_json.h"
@@ -329,6 +330,92 @@ START_TEST(test_judged_at_plan)
 }
 END_TEST
 
+/* Issue 12, D2 and D4 as CI met them on Slurm 24.11: slurmctld died after
+ * job_submit admitted job 7 under a ticket and before the admitted set was
+ * saved.  The restored set does not know job 7 and its counter would hand
+ * the same ticket to the next submission; the floor makes it new, and job
+ * 7, admitted again at plan time, takes its ticket back so that its submit
+ * hold is ours to release. */
+START_TEST(test_lost_ticket_restored)
+{
+	struct world w;
+	struct dl_rt_state *replay = dl_rt_state_new();
+	struct dl_rt_request q;
+	struct dl_rt_verdict v;
+	char *stale, err[256] = "", tk7[64], tk9[64], tk12[64];
+	char *env7[] = {tk7, "DEADLINE_RT_HOLD=1"};
+	char *env9[] = {tk9, "DEADLINE_RT_HOLD=1"};
+	char *env12[] = {tk12, "DEADLINE_RT_HOLD=1"};
+	uint64_t t7, t9, t12;
+
+	w_init(&w, 2);
+	w_history(&w, DL_MAP, 10);
+	w_history(&w, DL_REDUCE, 10);
+	stale = dl_rt_state_to_json(w.st);
+	ck_assert_ptr_nonnull(stale);
+	/* job_submit: admitted under a ticket, bound by the next cycle */
+	t7 = dl_rt_new_ticket(w.st);
+	q = rt_req(0, 0, 100, 4, 10, 1, 10);
+	q.ticket = t7;
+	ck_assert_int_eq(dl_rt_admit(w.st, &q, 0, true, &v), 0);
+	ck_assert(v.admitted);
+	ck_assert_int_eq(dl_rt_bind(w.st, t7, 7), 0);
+	snprintf(tk7, sizeof(tk7), "DEADLINE_RT_TICKET=%llu",
+		 (unsigned long long) t7);
+	ck_assert(dl_rt_submit_hold_ours(w.st, 7, env7, 2));
+
+	/* the restart restores the set saved before all that */
+	ck_assert_int_eq(dl_rt_state_from_json(w.st, stale, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(dl_rt_state_from_json(replay, stale, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_rt_new_ticket(replay), t7); /* why the floor */
+	dl_rt_ticket_floor(w.st, 1000);
+	dl_rt_ticket_floor(w.st, 10); /* never lowered */
+	ck_assert_int_eq(dl_rt_bind(w.st, t7, 7), ENOENT);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t7, 7), ENOENT);
+	ck_assert(!dl_rt_submit_hold_ours(w.st, 7, env7, 2));
+
+	/* a new submission gets a new ticket */
+	t9 = dl_rt_new_ticket(w.st);
+	ck_assert_uint_eq(t9, 1001);
+	q = rt_req(0, 1, 200, 2, 10, 0, 0);
+	q.ticket = t9;
+	ck_assert_int_eq(dl_rt_admit(w.st, &q, 1, true, &v), 0);
+	ck_assert(v.admitted);
+
+	/* the plan judges job 7 by its id; the next cycle binds job 9 and
+	 * gives job 7 its ticket back */
+	w_job(&w, 7, 100, 4, 1)->reduce_id = 12;
+	w_job(&w, 9, 200, 2, 0);
+	w_plan(&w, 2);
+	ck_assert_int_eq(w_get(&w, 7)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_int_eq(dl_rt_bind(w.st, t9, 9), 0);
+	ck_assert(!dl_rt_submit_hold_ours(w.st, 7, env7, 2));
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t7, 7), 0);
+	ck_assert(dl_rt_submit_hold_ours(w.st, 7, env7, 2));
+	snprintf(tk9, sizeof(tk9), "DEADLINE_RT_TICKET=%llu",
+		 (unsigned long long) t9);
+	ck_assert(dl_rt_submit_hold_ours(w.st, 9, env9, 2));
+	/* its reduce array too, under a ticket of its own */
+	t12 = dl_rt_new_ticket(w.st);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t12, 12), 0);
+	snprintf(tk12, sizeof(tk12), "DEADLINE_RT_TICKET=%llu",
+		 (unsigned long long) t12);
+	ck_assert(dl_rt_submit_hold_ours(w.st, 12, env12, 2));
+	/* never another job's ticket, never a second ticket */
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t9, 7), EEXIST);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t12 + 1, 9), ENOENT);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t12 + 1, 7), ENOENT);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, t12 + 1, 99), ENOENT);
+	ck_assert_int_eq(dl_rt_adopt_ticket(w.st, 0, 7), EINVAL);
+	ck_assert_int_eq(dl_rt_adopt_ticket(NULL, t7, 7), EINVAL);
+	free(stale);
+	dl_rt_state_free(replay);
+	w_free(&w);
+}
+END_TEST
+
 /* Slurm (from 23.11.4 / 24.05) cancels a pending job, held or not, once
  * now + its time limit passes its --deadline: the plan's hold ends
  * 2 x PlanInterval + ReplanDelay (here 21 s) before that cut-off, so the
@@ -422,6 +509,7 @@ int main(void)
 	tcase_add_test(tc, test_straggler_hold_released);
 	tcase_add_test(tc, test_hold_ends_before_slurm_cutoff);
 	tcase_add_test(tc, test_judged_at_plan);
+	tcase_add_test(tc, test_lost_ticket_restored);
 	tcase_add_test(tc, test_bad_input);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt_fixtures.h"
@@ -403,12 +404,20 @@ START_TEST(test_shared_load_keeps_damaged)
 {
 	char path[] = "/tmp/dlrtXXXXXX", bad[64], err[256];
 	struct stat sb;
+	struct timespec ts;
 	int fd = mkstemp(path);
+	uint64_t before;
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, "{\"version\":", 11), 11);
 	close(fd);
+	ck_assert_int_eq(clock_gettime(CLOCK_REALTIME, &ts), 0);
+	before =
+		(uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
 	ck_assert_int_eq(dl_rt_shared_load(path, err, sizeof(err)), EINVAL);
+	/* whatever was restored, tickets are above the clock's microseconds
+	 * (D4: a stale counter handed a ticket out twice) */
+	ck_assert_uint_gt(dl_rt_new_ticket(dl_rt_shared()), before);
 	ck_assert_ptr_nonnull(strstr(err, "truncated"));
 	ck_assert_ptr_nonnull(strstr(err, ".bad"));
 	snprintf(bad, sizeof(bad), "%s.bad", path);

@@ -161,8 +161,23 @@ int dl_rt_attach_reduce(struct dl_rt_state *st, uint64_t map_id,
 			struct dl_rt_verdict *v);
 
 /* A new ticket (never 0, unique in this state, also across restarts of a
- * restored state). */
+ * restored state once dl_rt_ticket_floor has raised it past every ticket
+ * an earlier process may have handed out after its last save). */
 uint64_t dl_rt_new_ticket(struct dl_rt_state *st);
+/* Tickets from now on are above floor.  The saved set is older than the
+ * tickets job_submit gave since the last plan cycle: a restored counter
+ * would hand them out again, and the next job's ticket would then bind to
+ * the old job's admission, leaving the new job held (issue 12, D4). */
+void dl_rt_ticket_floor(struct dl_rt_state *st, uint64_t floor);
+/* A job held at submit whose ticket the set lost (slurmctld died after
+ * job_submit admitted it and before the set was saved) and that the plan
+ * has admitted again by its id takes its ticket back, so that its submit
+ * hold is known as ours and released (issue 12, D2).  The caller vouches
+ * that the hold is a user hold (an administrator's hold never is).  0,
+ * ENOENT (no such job, or it has a ticket for that array), EEXIST (the
+ * ticket is another job's), EINVAL. */
+int dl_rt_adopt_ticket(struct dl_rt_state *st, uint64_t ticket,
+		       uint64_t job_id);
 /* The job admitted (map or reduce) under this ticket got its Slurm id.
  * 0 when bound (or already bound to this id), ENOENT. */
 int dl_rt_bind(struct dl_rt_state *st, uint64_t ticket, uint64_t job_id);
@@ -325,8 +340,10 @@ int dl_rt_state_load(struct dl_rt_state *st, const char *path, char *err,
 struct dl_rt_state *dl_rt_shared(void);
 /* Restore the process-wide state from its file, once per process (the
  * first plugin to start does it; later calls return what the first one
- * got).  0, ENOENT (no file: an empty set), or another errno with err
- * saying why (the set stays empty). */
+ * got), and raise its tickets above the wall clock's microseconds
+ * (dl_rt_ticket_floor), whatever the file held.  0, ENOENT (no file: an
+ * empty set), or another errno with err saying why (the set stays
+ * empty). */
 int dl_rt_shared_load(const char *path, char *err, size_t errlen);
 
 #endif

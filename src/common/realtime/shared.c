@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/io/atomic_file.h"
 #include "common/realtime/realtime.h"
@@ -25,6 +26,19 @@ struct dl_rt_state *dl_rt_shared(void)
 {
 	pthread_once(&shared_once, shared_init);
 	return shared_state;
+}
+
+/* Tickets above the microseconds since the epoch: above every ticket an
+ * earlier slurmctld handed out after its last save (it could not have
+ * handed out one per microsecond), whatever state was restored. */
+static void ticket_floor_from_clock(struct dl_rt_state *st)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) || ts.tv_sec < 0)
+		return;
+	dl_rt_ticket_floor(st, (uint64_t) ts.tv_sec * 1000000u +
+				       (uint64_t) ts.tv_nsec / 1000u);
 }
 
 static pthread_mutex_t shared_load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,6 +62,7 @@ int dl_rt_shared_load(const char *path, char *err, size_t errlen)
 		shared_load_rc = dl_rt_state_load(st, path, shared_load_err,
 						  sizeof(shared_load_err));
 		shared_loaded = true;
+		ticket_floor_from_clock(st);
 		/* damaged: kept for the admin, not overwritten by the next
 		 * save of the (empty) admitted set */
 		if (shared_load_rc == EINVAL || shared_load_rc == EFBIG) {

@@ -56,6 +56,41 @@ int dl_rt_bind(struct dl_rt_state *st, uint64_t ticket, uint64_t job_id)
 	return rc;
 }
 
+void dl_rt_ticket_floor(struct dl_rt_state *st, uint64_t floor)
+{
+	if (!st)
+		return;
+	pthread_mutex_lock(&st->lock);
+	if (st->next_ticket < floor)
+		st->next_ticket = floor;
+	pthread_mutex_unlock(&st->lock);
+}
+
+int dl_rt_adopt_ticket(struct dl_rt_state *st, uint64_t ticket, uint64_t job_id)
+{
+	struct rt_job *j;
+	int rc = ENOENT;
+
+	if (!st || !ticket || !job_id)
+		return EINVAL;
+	pthread_mutex_lock(&st->lock);
+	if (rt_find_ticket(st, ticket, NULL, NULL)) {
+		rc = EEXIST;
+	} else if ((j = rt_find_job(st, job_id, NULL, NULL))) {
+		/* only a job the set knows without a ticket for that array:
+		 * one admitted at plan time, by its id */
+		if (j->id == job_id && !j->ticket) {
+			j->ticket = ticket;
+			rc = 0;
+		} else if (j->reduce_id == job_id && !j->reduce_ticket) {
+			j->reduce_ticket = ticket;
+			rc = 0;
+		}
+	}
+	pthread_mutex_unlock(&st->lock);
+	return rc;
+}
+
 uint64_t dl_rt_ticket_from_env(char *const *env, uint32_t count)
 {
 	size_t plen = strlen(DL_ENV_PREFIX), nlen = strlen(DL_ENV_RT_TICKET);

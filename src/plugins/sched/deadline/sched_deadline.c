@@ -373,12 +373,23 @@ static void _cycle(bool due)
 	in.forecast = forecast;
 	if (cfg.policy == DL_POLICY_REALTIME) {
 		/* jobs admitted at submit carry a ticket: bind it to the id
-		 * Slurm gave them */
-		for (uint32_t i = 0; i < snap.narrays; i++)
-			if (snap.arrays[i].rt_ticket)
-				dl_rt_bind(dl_rt_shared(),
-					   snap.arrays[i].rt_ticket,
-					   snap.arrays[i].id);
+		 * Slurm gave them; one still held whose ticket the set lost
+		 * with a slurmctld that died before saving it takes it back
+		 * once the plan has admitted it again */
+		for (uint32_t i = 0; i < snap.narrays; i++) {
+			const struct sdl_array *a = &snap.arrays[i];
+
+			if (a->rt_ticket &&
+			    dl_rt_bind(dl_rt_shared(), a->rt_ticket, a->id) ==
+				    ENOENT &&
+			    a->rt_held &&
+			    !dl_rt_adopt_ticket(dl_rt_shared(), a->rt_ticket,
+						a->id))
+				info("%s: JobId=%u: realtime ticket %" PRIu64
+				     " restored (lost with a slurmctld that "
+				     "stopped before saving it)",
+				     SDL_PREFIX, a->id, a->rt_ticket);
+		}
 		in.rt = dl_rt_shared();
 	}
 	if (cfg.policy == DL_POLICY_PORTFOLIO) {

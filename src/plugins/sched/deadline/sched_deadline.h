@@ -84,6 +84,7 @@ struct sdl_array {
 	char *hints_err;    /* bad hint entries (logged once) */
 	uint32_t dep_array; /* afterok on this array (map of a pair) */
 	uint64_t rt_ticket; /* job_submit/deadline's realtime ticket */
+	bool rt_held;       /* job_submit's hold, not released yet */
 	uint32_t dep_other; /* afterok on a job that is not an array */
 	uint16_t mail_type; /* --mail-type (MAIL_JOB_* bits) */
 	char *mail_user;    /* --mail-user, Slurm's default filled in */
