@@ -1023,7 +1023,7 @@ START_TEST(unknown_job_leaves_the_reserve)
 
 	/* recent jobs typically ran 5-s tasks: only a job wide against its
 	 * partition is held back.  9 tasks on 10 CPUs: wide at the default
-	 * BlockingUnknownWide=0.5, held to the 8 CPUs beside the reserve;
+	 * BlockingUnknownWide=0.25, held to the 8 CPUs beside the reserve;
 	 * narrow under 0.95 (9.5 CPUs), all 9 run (a job under 8 tasks would
 	 * run them all either way) */
 	prev = history3(5);

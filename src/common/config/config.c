@@ -182,7 +182,7 @@ const struct dl_option dl_options[] = {
 	 "recent jobs is long",
 	 yes_no_names},
 	{"BlockingUnknownWide", DL_OPT_DOUBLE, OFF(blocking_unknown_wide), 0, 1,
-	 "0.5",
+	 "0.25",
 	 "triage: with BlockingUnknown, a phase of unknown task length whose "
 	 "tasks left would take this share of its partition's CPUs or more "
 	 "is presumed to run recent jobs' typical task even when that task is "
