@@ -334,14 +334,15 @@ static bool unknown_wide(const struct tctx *c, const struct tjob *t, int p)
  * are presumed as long as recent jobs' typical task (reserve.h) unless
  * their time limit is short, and it keeps the concurrency its deadline
  * needs with such tasks (none under load: reserve_free_feasible).  Where
- * that task is short, only a phase wide enough to take most of its
- * partition (BlockingUnknownWide) is presumed to run it: the typical task
- * says little about a job nobody has seen, and one that fills the
- * partition with tasks of unknown length leaves the tight jobs arriving
- * behind it nothing (FB-2010 hours 21.0 at k = 2: 277 maps took 164 of
- * 200 CPUs while one-task jobs due within seconds waited; 17 trace
- * slices: 4,012 misses instead of 4,252, bench/results/sim-summary.md
- * (37)).  A narrow one runs every task at once, as before. */
+ * that task is short, only a phase wide enough to take a share of its
+ * partition (BlockingUnknownWide, a quarter by default) is presumed to
+ * run it: the typical task says little about a job nobody has seen, and
+ * one that fills the partition with tasks of unknown length leaves the
+ * tight jobs arriving behind it nothing (FB-2010 hours 21.0 at k = 2: 277
+ * maps took 164 of 200 CPUs while one-task jobs due within seconds
+ * waited; 17 trace slices: 3,852 misses at a quarter, 4,012 at half,
+ * 4,252 without, bench/results/sim-summary.md (37), (38)).  A narrow one
+ * runs every task at once, as before. */
 static bool reserve_long_unknown(struct tctx *c, struct tjob *t, int p)
 {
 	double limit = t->job->phase[p].time_limit, len = c->unknown_len;
