@@ -4,8 +4,8 @@
 # right after the plan released a job's submit hold (D2); a second user's
 # afterok on the first user's map array (D4); slurmctld killed before the
 # admitted set was saved after a submission (D2 and D4 as CI met them on
-# Slurm 24.11.5).  Each test asserts that no job is left stuck or changed
-# by another user.
+# Slurm 24.11.5), also for a job that no longer fits.  Each test asserts
+# that no job is left stuck or changed by another user.
 load faults_helpers
 
 USER_A=dlfault-a
@@ -151,4 +151,47 @@ teardown_file() {
 	if [ "$reason" = JobHeldUser ]; then
 		grep -q "JobId=$j: realtime ticket [0-9]* restored" "$(dl_ctld_log)"
 	fi
+}
+
+@test "an admission lost with slurmctld, of a job that no longer fits: the plan's DeadlineNotGuaranteed hold replaces job_submit's" {
+	local j pid end t0 dc reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
+	local set=$LC_DIR/state/deadline_realtime.json
+	scancel --quiet -u root || true # what an earlier failure left
+	[ -s "$set" ]
+	cp "$set" "$stale"
+	sleep 6 # as above: Slurm saves the job at once
+	t0=$(date +%s)
+	dc=$((t0 + 160))
+	# 8 tasks of 60-65 s at worst on 4 CPUs, two waves from +20 s: they
+	# fit by +150 s at submit; judged again after a restart at +45 s,
+	# they cannot (+165 s).  --begin: none has started when killed.
+	# Slurm's cut-off (dc - 60 = +100 s) and the lift of the plan's hold
+	# 11 s before it come after the checks below.
+	j=$(dl_submit -J rtgone --array=0-7 -t 1 --begin=now+20seconds \
+		--deadline="uts$dc" --wrap='sleep 2')
+	pid=$(cat "$LC_DIR/run/slurmctld.pid")
+	end=$((SECONDS + 30))
+	until grep -aq rtgone "$LC_DIR/state/job_state"; do
+		[ $SECONDS -lt $end ] || false
+		sleep 0.02
+	done
+	kill -KILL "$pid"
+	cp "$stale" "$set"
+	sleep $((t0 + 45 - $(date +%s)))
+	lc restart-ctld
+	# held as job_submit held it (JobHeldUser), or released by the plan
+	# before Slurm saved it: either way the plan's hold now, with its
+	# reason; the old code left the first for ever
+	until [ "$reason" = DeadlineNotGuaranteed ]; do
+		[ "$(date +%s)" -lt $((t0 + 85)) ] || {
+			echo "# job $j: $reason" >&3
+			dl_show_log
+			false
+		}
+		sleep 0.5
+		reason=$(squeue -h -j "$j" -o %r | sort -u)
+	done
+	echo "# job $j held by the plan at +$(($(date +%s) - t0)) s" >&3
+	grep -E "JobId=$j:? .*(hold is the plan's|held:)" "$(dl_ctld_log)" >&3
+	scancel "$j"
 }

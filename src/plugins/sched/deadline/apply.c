@@ -126,10 +126,21 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					   job_ptr->spank_job_env,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
+		/* still held as job_submit held it, though the admitted set no
+		 * longer knows it (lost with a slurmctld that stopped before
+		 * saving it) and the plan, judging it again, holds it: the
+		 * plan's hold and reason take job_submit's place.  Left a user
+		 * hold, it read JobHeldUser for ever */
+		d->submit_hold_lost =
+			d->a.d.hold && IS_JOB_PENDING(job_ptr) &&
+			!job_ptr->priority && !d->a.release_hold &&
+			job_ptr->state_reason == WAIT_HELD_USER &&
+			dl_rt_hold_from_env(job_ptr->spank_job_env,
+					    job_ptr->spank_job_env_size);
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held =
 			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-			!d->a.release_hold &&
+			!d->a.release_hold && !d->submit_hold_lost &&
 			!(d->a.ours_held && job_ptr->state_reason == WAIT_HELD);
 		if (d->a.d.hold || d->user_held)
 			continue;
@@ -196,6 +207,14 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					xstrdup(d->a.d.hold_reason);
 				changes++;
 			}
+			if (d->submit_hold_lost) {
+				_submit_hold_done(job_ptr);
+				info("%s: JobId=%u: job_submit's hold is the "
+				     "plan's now (its admission was lost with "
+				     "a slurmctld that stopped before saving "
+				     "it)",
+				     SDL_PREFIX, job_ptr->job_id);
+			}
 			continue;
 		}
 		if (d->a.release_hold) {
@@ -259,7 +278,7 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 			     dl_prio_mode_name(mode),
 			     d->user_held ? " (user hold kept)" : "",
 			     pj ? pj->explain : "");
-			if (d->a.d.hold)
+			if (d->a.d.hold && !d->user_held)
 				info("%s: JobId=%" PRIu64 " held: %s",
 				     SDL_PREFIX, d->a.d.array_id,
 				     d->a.d.hold_reason);

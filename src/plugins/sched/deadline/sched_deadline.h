@@ -124,6 +124,9 @@ struct sdl_decision {
 	uint8_t prio_mode; /* enum dl_prio_mode set */
 	uint32_t prio;
 	bool user_held; /* left alone: held by a user or admin */
+	/* job_submit's hold, whose admission the set lost, that the plan
+	 * holds again: becomes the plan's hold */
+	bool submit_hold_lost;
 	bool gone;
 };
 
