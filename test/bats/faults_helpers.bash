@@ -95,6 +95,21 @@ est_expect_records() {
 	fi
 }
 
+# kill slurmctld (SIGKILL) as soon as Slurm has saved the job named $1 (the
+# name is in its job_state file): mostly before the plan's next cycle
+kill_ctld_once_saved() {
+	local pid end=$((SECONDS + 30))
+	pid=$(cat "$LC_DIR/run/slurmctld.pid")
+	until grep -aq -- "$1" "$LC_DIR/state/job_state"; do
+		[ $SECONDS -lt $end ] || {
+			echo "job $1 not in job_state after 30 s" >&2
+			return 1
+		}
+		sleep 0.02
+	done
+	kill -KILL "$pid"
+}
+
 # lines of slurmctld's log matching $1
 log_count() {
 	grep -c -- "$1" "$(dl_ctld_log)" || true

@@ -111,7 +111,7 @@ teardown_file() {
 }
 
 @test "D2, D4: the admitted set restored older than a submission: the held job is released and the next job's ticket is new" {
-	local j k pid end reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
+	local j k reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
 	local set=$LC_DIR/state/deadline_realtime.json
 	scancel --quiet -u root || true # what an earlier failure left
 	# the set as saved before the submission: what a slurmctld killed
@@ -125,14 +125,7 @@ teardown_file() {
 	sleep 6
 	j=$(dl_submit -J rtlost --array=0-1 -t 1 --begin=now+25seconds \
 		--deadline=now+10minutes --wrap='sleep 2')
-	pid=$(cat "$LC_DIR/run/slurmctld.pid")
-	# killed once Slurm has saved the job (its name is in the file)
-	end=$((SECONDS + 30))
-	until grep -aq rtlost "$LC_DIR/state/job_state"; do
-		[ $SECONDS -lt $end ] || false
-		sleep 0.02
-	done
-	kill -KILL "$pid"
+	kill_ctld_once_saved rtlost
 	cp "$stale" "$set"
 	lc restart-ctld
 	reason=$(squeue -h -j "$j" -o %r | sort -u)
@@ -154,7 +147,7 @@ teardown_file() {
 }
 
 @test "an admission lost with slurmctld, of a job that no longer fits: the plan's DeadlineNotGuaranteed hold replaces job_submit's" {
-	local j pid end t0 dc reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
+	local j t0 dc reason stale=$BATS_TEST_TMPDIR/realtime-stale.json
 	local set=$LC_DIR/state/deadline_realtime.json
 	scancel --quiet -u root || true # what an earlier failure left
 	[ -s "$set" ]
@@ -169,13 +162,7 @@ teardown_file() {
 	# 11 s before it come after the checks below.
 	j=$(dl_submit -J rtgone --array=0-7 -t 1 --begin=now+20seconds \
 		--deadline="uts$dc" --wrap='sleep 2')
-	pid=$(cat "$LC_DIR/run/slurmctld.pid")
-	end=$((SECONDS + 30))
-	until grep -aq rtgone "$LC_DIR/state/job_state"; do
-		[ $SECONDS -lt $end ] || false
-		sleep 0.02
-	done
-	kill -KILL "$pid"
+	kill_ctld_once_saved rtgone
 	cp "$stale" "$set"
 	sleep $((t0 + 45 - $(date +%s)))
 	lc restart-ctld
