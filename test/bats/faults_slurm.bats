@@ -164,7 +164,8 @@ teardown_file() {
 		--deadline="uts$dc" --wrap='sleep 2')
 	kill_ctld_once_saved rtgone
 	cp "$stale" "$set"
-	sleep $((t0 + 45 - $(date +%s)))
+	# never a negative sleep (an error) on a slow machine
+	sleep $((t0 + 45 > $(date +%s) ? t0 + 45 - $(date +%s) : 0))
 	lc restart-ctld
 	# held as job_submit held it (JobHeldUser), or released by the plan
 	# before Slurm saved it: either way the plan's hold now, with its
