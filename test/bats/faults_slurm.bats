@@ -4,7 +4,8 @@
 # right after the plan released a job's submit hold (D2); a second user's
 # afterok on the first user's map array (D4); slurmctld killed before the
 # admitted set was saved after a submission (D2 and D4 as CI met them on
-# Slurm 24.11.5), also for a job that no longer fits.  Each test asserts
+# Slurm 24.11.5), also for a job that no longer fits and for a policy
+# changed to triage while slurmctld was down.  Each test asserts
 # that no job is left stuck or changed by another user.
 load faults_helpers
 
@@ -182,4 +183,49 @@ teardown_file() {
 	echo "# job $j held by the plan at +$(($(date +%s) - t0)) s" >&3
 	grep -E "JobId=$j:? .*(hold is the plan's|held:)" "$(dl_ctld_log)" >&3
 	scancel "$j"
+}
+
+@test "an admission lost with slurmctld, and the policy changed to triage meanwhile: job_submit's hold is released and the job runs" {
+	local j stale=$BATS_TEST_TMPDIR/realtime-stale.json
+	local set=$LC_DIR/state/deadline_realtime.json
+	scancel --quiet -u root || true # what an earlier failure left
+	[ -s "$set" ]
+	cp "$set" "$stale"
+	sleep 6 # as above: Slurm saves the job at once
+	j=$(dl_submit -J rtorphan --array=0-1 -t 1 --begin=now+20seconds \
+		--deadline=now+10minutes --wrap='sleep 2')
+	kill_ctld_once_saved rtorphan
+	cp "$stale" "$set"
+	# an admin moved to a policy that admits nobody at submit while
+	# slurmctld was down; teardown puts realtime back
+	touch "$BATS_TEST_TMPDIR/policy-changed"
+	sed -i 's/^Policy=realtime$/Policy=triage/' "$LC_DIR/etc/deadline.conf"
+	grep -qx Policy=triage "$LC_DIR/etc/deadline.conf"
+	lc restart-ctld
+	# held as job_submit held it, nothing under triage would ever
+	# release it (the old code: JobHeldUser for ever)
+	dl_wait_jobs 90 "$j" || {
+		echo "# job $j: $(squeue -h -j "$j" -o %r | sort -u)" >&3
+		dl_show_log
+		false
+	}
+	[ "$(job_states "$j")" = "COMPLETED " ]
+	if ! grep "JobId=$j: job_submit's hold released: its admission is lost and Policy=triage" \
+		"$(dl_ctld_log)" >&3; then
+		# restored released: only if the plan had released it before
+		# Slurm saved it (rare: the kill follows Slurm's first save)
+		awk -v j="$j" 'index($0, "Recovered JobId=" j "_") { ok = seen; exit }
+			index($0, "sched/deadline: JobId=" j " ") { seen = 1 }
+			END { exit !ok }' \
+			"$(dl_ctld_log)"
+		echo "# job $j was released before slurmctld was killed" >&3
+	fi
+}
+
+teardown() {
+	if [ -f "$BATS_TEST_TMPDIR/policy-changed" ]; then
+		sed -i 's/^Policy=triage$/Policy=realtime/' \
+			"$LC_DIR/etc/deadline.conf"
+		lc restart-ctld
+	fi
 }

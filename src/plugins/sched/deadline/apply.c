@@ -25,6 +25,7 @@
 #include "plugins/slurm_compat.h"
 #include "common/realtime/realtime.h"
 #include "sched_deadline.h"
+#include "submit_hold.h"
 
 /* Highest priority we hand out: leaves headroom below the 32-bit maximum,
  * which Slurm treats specially in places (INFINITE). */
@@ -109,6 +110,7 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 	for (uint32_t i = 0; i < ndec; i++) {
 		struct sdl_decision *d = &dec[i];
 		job_record_t *job_ptr = find_job_record(d->a.d.array_id);
+		bool submit_held;
 
 		d->gone = !job_ptr || !job_ptr->array_recs ||
 			  job_ptr->array_job_id != d->a.d.array_id;
@@ -126,17 +128,30 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					   job_ptr->spank_job_env,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
+		submit_held = !d->a.release_hold && sdl_held_at_submit(job_ptr);
+		/* held as job_submit held it under Policy=realtime, unknown
+		 * to the admitted set (lost with a slurmctld that stopped
+		 * before saving it, or not bound before the policy changed),
+		 * and the policy now admits nobody at submit: nothing would
+		 * ever release it, so it is released (JobHeldUser for ever
+		 * before) */
+		d->submit_hold_orphaned = submit_held && !d->a.d.hold &&
+					  cfg->policy != DL_POLICY_REALTIME;
+		if (d->submit_hold_orphaned) {
+			/* not managed now: Slurm's own priority, not 0 */
+			d->a.release_hold = true;
+			d->a.restore_prio = true;
+			info("%s: JobId=%u: job_submit's hold released: its "
+			     "admission is lost and Policy=%s admits nobody "
+			     "at submit",
+			     SDL_PREFIX, job_ptr->job_id,
+			     dl_policy_name(cfg->policy));
+		}
 		/* still held as job_submit held it, though the admitted set no
-		 * longer knows it (lost with a slurmctld that stopped before
-		 * saving it) and the plan, judging it again, holds it: the
-		 * plan's hold and reason take job_submit's place.  Left a user
-		 * hold, it read JobHeldUser for ever */
-		d->submit_hold_lost =
-			d->a.d.hold && IS_JOB_PENDING(job_ptr) &&
-			!job_ptr->priority && !d->a.release_hold &&
-			job_ptr->state_reason == WAIT_HELD_USER &&
-			dl_rt_hold_from_env(job_ptr->spank_job_env,
-					    job_ptr->spank_job_env_size);
+		 * longer knows it, and the plan, judging it again, holds it:
+		 * the plan's hold and reason take job_submit's place.  Left a
+		 * user hold, it read JobHeldUser for ever */
+		d->submit_hold_lost = submit_held && d->a.d.hold;
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held =
 			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&

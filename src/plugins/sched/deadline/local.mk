@@ -15,6 +15,7 @@ SCHED_DEADLINE_SRC = \
 	src/plugins/sched/deadline/alert.c \
 	src/plugins/sched/deadline/release_watch.c \
 	src/plugins/sched/deadline/last_good.c \
+	src/plugins/sched/deadline/submit_hold.h \
 	src/plugins/slurm_compat.h
 # Slurm's headers are not -Wextra/-Wshadow clean; our own code still gets
 # -Wall -Wextra -Werror.

@@ -29,6 +29,7 @@
 #include "common/realtime/realtime.h"
 #include "common/io/utf8.h"
 #include "sched_deadline.h"
+#include "submit_hold.h"
 
 /* ---- helpers on Slurm records (lock held) ---- */
 
@@ -267,12 +268,8 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 		a->throttle = ar->max_run_tasks;
 		a->priority = job_ptr->priority;
 		a->held = IS_JOB_PENDING(job_ptr) && !job_ptr->priority;
-		/* job_submit/deadline's hold, not released yet: Slurm made
-		 * it a user hold (an administrator's is WAIT_HELD) */
-		a->rt_held = a->held &&
-			     job_ptr->state_reason == WAIT_HELD_USER &&
-			     dl_rt_hold_from_env(job_ptr->spank_job_env,
-						 job_ptr->spank_job_env_size);
+		/* job_submit/deadline's hold, not released yet */
+		a->rt_held = sdl_held_at_submit(job_ptr);
 	}
 	if (ar && ar->task_cnt && job_ptr->array_task_id == NO_VAL) {
 		/* the record holding the unstarted tasks */
