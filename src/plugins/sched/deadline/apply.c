@@ -114,7 +114,28 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 
 		d->gone = !job_ptr || !job_ptr->array_recs ||
 			  job_ptr->array_job_id != d->a.d.array_id;
-		if (d->gone || !d->a.d.manage)
+		if (d->gone)
+			continue;
+		/* held as job_submit held it under Policy=realtime, unknown
+		 * to the admitted set (lost with a slurmctld that stopped
+		 * before saving it, or not bound before the policy changed),
+		 * and the policy now admits nobody at submit: nothing would
+		 * ever release it, so it is released (JobHeldUser for ever
+		 * before).  Managed or not: a job no longer managed gets
+		 * Slurm's own priority back, not 0 */
+		d->submit_hold_orphaned = cfg->policy != DL_POLICY_REALTIME &&
+					  !d->a.d.hold &&
+					  sdl_held_at_submit(job_ptr);
+		if (d->submit_hold_orphaned) {
+			d->a.release_hold = true;
+			d->a.restore_prio = true;
+			info("%s: JobId=%u: job_submit's hold released: its "
+			     "admission is lost and Policy=%s admits nobody "
+			     "at submit",
+			     SDL_PREFIX, job_ptr->job_id,
+			     dl_policy_name(cfg->policy));
+		}
+		if (!d->a.d.manage)
 			continue;
 		/* held at submit by job_submit/deadline (realtime), which
 		 * marks that hold in the job's control environment; ours to
@@ -129,24 +150,6 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
 		submit_held = !d->a.release_hold && sdl_held_at_submit(job_ptr);
-		/* held as job_submit held it under Policy=realtime, unknown
-		 * to the admitted set (lost with a slurmctld that stopped
-		 * before saving it, or not bound before the policy changed),
-		 * and the policy now admits nobody at submit: nothing would
-		 * ever release it, so it is released (JobHeldUser for ever
-		 * before) */
-		d->submit_hold_orphaned = submit_held && !d->a.d.hold &&
-					  cfg->policy != DL_POLICY_REALTIME;
-		if (d->submit_hold_orphaned) {
-			/* not managed now: Slurm's own priority, not 0 */
-			d->a.release_hold = true;
-			d->a.restore_prio = true;
-			info("%s: JobId=%u: job_submit's hold released: its "
-			     "admission is lost and Policy=%s admits nobody "
-			     "at submit",
-			     SDL_PREFIX, job_ptr->job_id,
-			     dl_policy_name(cfg->policy));
-		}
 		/* still held as job_submit held it, though the admitted set no
 		 * longer knows it, and the plan, judging it again, holds it:
 		 * the plan's hold and reason take job_submit's place.  Left a
