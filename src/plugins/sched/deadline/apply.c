@@ -110,7 +110,6 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 	for (uint32_t i = 0; i < ndec; i++) {
 		struct sdl_decision *d = &dec[i];
 		job_record_t *job_ptr = find_job_record(d->a.d.array_id);
-		bool submit_held;
 
 		d->gone = !job_ptr || !job_ptr->array_recs ||
 			  job_ptr->array_job_id != d->a.d.array_id;
@@ -123,10 +122,8 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		 * ever release it, so it is released (JobHeldUser for ever
 		 * before).  Managed or not: a job no longer managed gets
 		 * Slurm's own priority back, not 0 */
-		d->submit_hold_orphaned = cfg->policy != DL_POLICY_REALTIME &&
-					  !d->a.d.hold &&
-					  sdl_held_at_submit(job_ptr);
-		if (d->submit_hold_orphaned) {
+		if (cfg->policy != DL_POLICY_REALTIME && !d->a.d.hold &&
+		    sdl_held_at_submit(job_ptr)) {
 			d->a.release_hold = true;
 			d->a.restore_prio = true;
 			info("%s: JobId=%u: job_submit's hold released: its "
@@ -149,12 +146,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					   job_ptr->spank_job_env,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
-		submit_held = !d->a.release_hold && sdl_held_at_submit(job_ptr);
 		/* still held as job_submit held it, though the admitted set no
 		 * longer knows it, and the plan, judging it again, holds it:
 		 * the plan's hold and reason take job_submit's place.  Left a
 		 * user hold, it read JobHeldUser for ever */
-		d->submit_hold_lost = submit_held && d->a.d.hold;
+		d->submit_hold_lost = d->a.d.hold && !d->a.release_hold &&
+				      sdl_held_at_submit(job_ptr);
 		/* priority 0 that we did not set: a user or admin hold */
 		d->user_held =
 			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&

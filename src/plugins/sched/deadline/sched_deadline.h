@@ -127,9 +127,6 @@ struct sdl_decision {
 	/* job_submit's hold, whose admission the set lost, that the plan
 	 * holds again: becomes the plan's hold */
 	bool submit_hold_lost;
-	/* job_submit's hold, whose admission the set lost, under a policy
-	 * that admits nobody at submit: released */
-	bool submit_hold_orphaned;
 	bool gone;
 };
 
