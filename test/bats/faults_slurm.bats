@@ -5,7 +5,8 @@
 # afterok on the first user's map array (D4); slurmctld killed before the
 # admitted set was saved after a submission (D2 and D4 as CI met them on
 # Slurm 24.11.5), also for a job that no longer fits and for a policy
-# changed to triage while slurmctld was down.  Each test asserts
+# changed to triage while slurmctld was down (the job managed, or over
+# MaxDeadlineShare and so never managed).  Each test asserts
 # that no job is left stuck or changed by another user.
 load faults_helpers
 
@@ -185,29 +186,35 @@ teardown_file() {
 	scancel "$j"
 }
 
-@test "an admission lost with slurmctld, and the policy changed to triage meanwhile: job_submit's hold is released and the job runs" {
+# A job held at submit under realtime whose admission is lost with a
+# slurmctld killed once Slurm saved the job, while an admin moves
+# deadline.conf to the policy in $2 (the lines that replace
+# Policy=realtime); teardown puts the file back.  Sets ORPHAN_JOB to the
+# job id once it has run to the end.
+orphaned_hold_runs() { # job name, deadline.conf lines
 	local j stale=$BATS_TEST_TMPDIR/realtime-stale.json
 	local set=$LC_DIR/state/deadline_realtime.json
+	local conf=$LC_DIR/etc/deadline.conf
 	scancel --quiet -u root || true # what an earlier failure left
 	[ -s "$set" ]
 	cp "$set" "$stale"
 	sleep 6 # as above: Slurm saves the job at once
-	j=$(dl_submit -J rtorphan --array=0-1 -t 1 --begin=now+20seconds \
+	j=$(dl_submit -J "$1" --array=0-1 -t 1 --begin=now+20seconds \
 		--deadline=now+10minutes --wrap='sleep 2')
-	kill_ctld_once_saved rtorphan
+	kill_ctld_once_saved "$1"
 	cp "$stale" "$set"
-	# an admin moved to a policy that admits nobody at submit while
-	# slurmctld was down; teardown puts realtime back
-	touch "$BATS_TEST_TMPDIR/policy-changed"
-	sed -i 's/^Policy=realtime$/Policy=triage/' "$LC_DIR/etc/deadline.conf"
-	grep -qx Policy=triage "$LC_DIR/etc/deadline.conf"
+	# changed while slurmctld was down
+	cp "$conf" "$BATS_TEST_TMPDIR/deadline.conf.orig"
+	awk -v to="$2" '$0 == "Policy=realtime" { print to; next } 1' \
+		"$BATS_TEST_TMPDIR/deadline.conf.orig" >"$conf"
+	dl_refute grep -qx Policy=realtime "$conf"
 	lc restart-ctld
-	# held as job_submit held it, nothing under triage would ever
+	# held as job_submit held it, nothing but realtime would ever
 	# release it (the old code: JobHeldUser for ever)
 	dl_wait_jobs 90 "$j" || {
 		echo "# job $j: $(squeue -h -j "$j" -o %r | sort -u)" >&3
 		dl_show_log
-		false
+		return 1
 	}
 	[ "$(job_states "$j")" = "COMPLETED " ]
 	if ! grep "JobId=$j: job_submit's hold released: its admission is lost and Policy=triage" \
@@ -220,11 +227,23 @@ teardown_file() {
 			"$(dl_ctld_log)"
 		echo "# job $j was released before slurmctld was killed" >&3
 	fi
+	ORPHAN_JOB=$j
+}
+
+@test "an admission lost with slurmctld, and the policy changed to triage meanwhile: job_submit's hold is released and the job runs" {
+	orphaned_hold_runs rtorphan Policy=triage
+}
+
+@test "the same, with the job over MaxDeadlineShare from its first cycle (never managed): job_submit's hold is released and the job runs" {
+	orphaned_hold_runs rtcapped "$(printf 'Policy=triage\nMaxDeadlineShare=0.01')"
+	# the plan never managed it: 1 % of 4 CPUs is less than the one task
+	# a job without data claims
+	grep "JobId=$ORPHAN_JOB verdict .* -> capped" "$(dl_ctld_log)" >&3
 }
 
 teardown() {
-	if [ -f "$BATS_TEST_TMPDIR/policy-changed" ]; then
-		sed -i 's/^Policy=triage$/Policy=realtime/' \
+	if [ -f "$BATS_TEST_TMPDIR/deadline.conf.orig" ]; then
+		cp "$BATS_TEST_TMPDIR/deadline.conf.orig" \
 			"$LC_DIR/etc/deadline.conf"
 		lc restart-ctld
 	fi

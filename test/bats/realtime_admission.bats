@@ -4,7 +4,8 @@
 # job held (not cancelled) when capacity is lost and released when it comes
 # back, the admitted set across a slurmctld restart, and a smapreduce pair
 # judged as one job; a job the plan holds is released before Slurm would
-# cancel it at its --deadline.
+# cancel it at its --deadline; a plain job runs unjudged (only arrays are
+# planned), and so does every job when sched/deadline is not the scheduler.
 #
 # 2 nodes x 2 CPUs and no estimator, so every task's worst case is its time
 # limit (-t 1: 60 s) plus RealtimeTaskOverhead (5 s): 65 s.  A --deadline
@@ -254,4 +255,53 @@ rt_met() {
 	dl_tasks "$c" >&2
 	[ "$(dl_deadline_cancelled "$c")" -eq 0 ]
 	rt_met "$c" "$dc" 8
+}
+
+@test "a plain job (not an array) with a deadline is not judged: sbatch says so, it runs and the admitted set never counts it" {
+	local j tickets
+	rt_wait_empty
+	tickets=$(grep -c "job_submit/deadline: ticket " "$(dl_ctld_log)" || true)
+	rt_sbatch -J rtplain -t 1 --deadline=now+10minutes --wrap='sleep 1'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sbatch: deadline: not a job array, so not judged"* ]]
+	j=$(tail -n 1 <<<"$output")
+	[[ "$j" =~ ^[0-9]+$ ]]
+	# admitted and held at submit before, and no plan released it (the
+	# plan takes arrays only): JobHeldUser for ever
+	dl_wait_jobs 60 "$j" || {
+		squeue -h -j "$j" -o '%T %r' >&2
+		false
+	}
+	[ "$(dl_completed "$j")" -eq 1 ]
+	grep -q "job_submit/deadline: not judged (user [0-9]*, not a job array)" \
+		"$(dl_ctld_log)"
+	[ "$(grep -c "job_submit/deadline: ticket " "$(dl_ctld_log)")" -eq "$tickets" ]
+	rt_wait_empty
+}
+
+@test "Policy=realtime under another scheduler: nothing is judged or held, sbatch says why, and the job runs" {
+	local j
+	touch "$BATS_TEST_TMPDIR/sched-changed"
+	lc --sched sched/backfill restart-ctld
+	grep -q "job_submit/deadline: Policy=realtime without SchedulerType=sched/deadline (this cluster runs sched/backfill)" \
+		"$(dl_ctld_log)"
+	rt_sbatch -J rtbf --array=0-1 -t 1 --deadline=now+10minutes --wrap='sleep 1'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sbatch: deadline: not judged: Policy=realtime needs SchedulerType=sched/deadline"* ]]
+	j=$(tail -n 1 <<<"$output")
+	[[ "$j" =~ ^[0-9]+$ ]]
+	# admitted and held at submit before, with no plan to release it
+	dl_wait_jobs 60 "$j" || {
+		squeue -h -j "$j" -o '%T %r' >&2
+		false
+	}
+	[ "$(dl_completed "$j")" -eq 2 ]
+}
+
+teardown() {
+	if [ -f "$BATS_TEST_TMPDIR/sched-changed" ]; then
+		lc --sched sched/deadline restart-ctld
+	fi
 }

@@ -60,6 +60,13 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 static struct dl_config cfg;
 static bool cfg_loaded = false;
 
+/* Whether sched/deadline plans this cluster (a new SchedulerType needs a
+ * slurmctld restart, so slurm_conf's value stays true for our lifetime). */
+static bool _sched_is_ours(void)
+{
+	return !xstrcmp(slurm_conf.schedtype, "sched/deadline");
+}
+
 extern int init(void)
 {
 	char err[512] = "", *path = NULL, *state = NULL;
@@ -100,6 +107,13 @@ extern int init(void)
 		xfree(state);
 	}
 	info("%s: loaded; Policy=%s", JSD_PREFIX, dl_policy_name(cfg.policy));
+	if (cfg.policy == DL_POLICY_REALTIME && !_sched_is_ours())
+		error("%s: Policy=realtime without "
+		      "SchedulerType=sched/deadline "
+		      "(this cluster runs %s): nothing would release an "
+		      "admitted job's hold, so no submission is judged",
+		      JSD_PREFIX,
+		      slurm_conf.schedtype ? slurm_conf.schedtype : "none");
 	return SLURM_SUCCESS;
 }
 
@@ -122,10 +136,12 @@ static enum dl_policy _policy(void)
 	return p;
 }
 
-static int _reject(char **err_msg, int rc, const char *fmt, ...)
+/* The message Slurm hands the submitting user: with an error, why the job
+ * was refused; with SLURM_SUCCESS, sbatch prints it too ("sbatch: ..."). */
+static int _answer(char **err_msg, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int _reject(char **err_msg, int rc, const char *fmt, ...)
+static int _answer(char **err_msg, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	char msg[512];
@@ -393,7 +409,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 	    dl_rt_set_pool(st, part->name,
 			   dl_rt_share_units(_partition_cpus(part), prm.share),
 			   0, (double) now))
-		return _reject(err_msg, SLURM_ERROR,
+		return _answer(err_msg, SLURM_ERROR,
 			       "deadline: out of memory judging the job");
 	ticket = dl_rt_new_ticket(st);
 
@@ -408,7 +424,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 		if (t)
 			dl_rt_bind(st, t, map->array_job_id);
 		if (dl_rt_job_get(st, map->array_job_id, &info))
-			return _reject(
+			return _answer(
 				err_msg, ESLURM_INVALID_TIME_VALUE,
 				"deadline cannot be guaranteed: this array "
 				"depends on job %u, which was not admitted "
@@ -438,7 +454,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 		}
 		info("%s: reduce array of JobId=%u (user %s) rejected: %s",
 		     JSD_PREFIX, map->array_job_id, user, v.msg);
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "%s (worst-case reduce task from %s)",
 			       v.msg[0] ? v.msg : "cannot be judged", src_red);
 	}
@@ -502,9 +518,9 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 	info("%s: rejected (user %s, %u+%u tasks): %s", JSD_PREFIX, user,
 	     q.tasks[DL_MAP], q.tasks[DL_REDUCE], v.msg);
 	if (rc && rc != ENOENT)
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "deadline cannot be judged: %s", v.msg);
-	return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+	return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 		       "%s (worst-case task from %s%s%s)", v.msg, src_map,
 		       q.tasks[DL_REDUCE] ? ", reduce from " : "",
 		       q.tasks[DL_REDUCE] ? src_red : "");
@@ -518,6 +534,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	char err[256] = "";
 	double deadline;
 	uint64_t t0 = dl_monotonic_us();
+	uint32_t uid;
 	int rc;
 
 	if (!job_desc)
@@ -529,26 +546,50 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	    dl_hints_from_env(job_desc->spank_job_env,
 			      job_desc->spank_job_env_size, &h, err,
 			      sizeof(err)))
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "deadline options: %s", err);
 	hard = _hard_deadline(job_desc);
 	if (hard && hard < now)
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "--deadline is in the past");
 	if (h.soft_deadline > 0 &&
 	    dl_hints_check_soft(h.soft_deadline, (double) hard, (double) now,
 				err, sizeof(err)))
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "--soft-deadline: %s", err);
 	if (_policy() != DL_POLICY_REALTIME)
 		return SLURM_SUCCESS;
 	deadline = h.soft_deadline > 0 ? h.soft_deadline : (double) hard;
 	if (!(deadline > 0))
 		return SLURM_SUCCESS; /* no deadline: nothing to guarantee */
-	rc = _realtime(job_desc,
-		       job_desc->user_id != NO_VAL ? job_desc->user_id
-						   : submit_uid,
-		       &h, deadline, now, err_msg);
+	uid = job_desc->user_id != NO_VAL ? job_desc->user_id : submit_uid;
+	/* only sched/deadline's plan releases the hold an admission puts on
+	 * a job: under another scheduler it read JobHeldUser for ever */
+	if (!_sched_is_ours()) {
+		info("%s: not judged (user %u): SchedulerType=%s, not "
+		     "sched/deadline",
+		     JSD_PREFIX, uid,
+		     slurm_conf.schedtype ? slurm_conf.schedtype : "(none)");
+		return _answer(err_msg, SLURM_SUCCESS,
+			       "deadline: not judged: Policy=realtime needs "
+			       "SchedulerType=sched/deadline, which this "
+			       "cluster does not run; this job runs as Slurm "
+			       "schedules it");
+	}
+	/* sched/deadline plans job arrays only: a plain job admitted here
+	 * stayed held at submit for ever (no plan releases it) and kept its
+	 * place in the admitted set; it keeps Slurm's own treatment */
+	if (!job_desc->array_inx || !job_desc->array_inx[0]) {
+		info("%s: not judged (user %u, not a job array): Slurm's own "
+		     "treatment",
+		     JSD_PREFIX, uid);
+		return _answer(err_msg, SLURM_SUCCESS,
+			       "deadline: not a job array, so not judged: "
+			       "Policy=realtime guarantees deadlines of job "
+			       "arrays only; this job runs as Slurm schedules "
+			       "it");
+	}
+	rc = _realtime(job_desc, uid, &h, deadline, now, err_msg);
 	debug("%s: judged in %" PRIu64 " us", JSD_PREFIX,
 	      dl_monotonic_us() - t0);
 	return rc;
@@ -561,7 +602,7 @@ static int _modify(job_desc_msg_t *job_desc, char **err_msg)
 	 * the job is held if it can no longer be guaranteed */
 	if (job_desc && job_desc->deadline && job_desc->deadline != NO_VAL &&
 	    job_desc->deadline < time(NULL))
-		return _reject(err_msg, ESLURM_INVALID_TIME_VALUE,
+		return _answer(err_msg, ESLURM_INVALID_TIME_VALUE,
 			       "--deadline is in the past");
 	return SLURM_SUCCESS;
 }

@@ -31,24 +31,51 @@
  * which Slurm treats specially in places (INFINITE). */
 #define SDL_PRIO_MAX 0xfffffff0u
 
+static bool _decided(const struct sdl_decision *dec, uint32_t n, uint32_t id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (dec[i].a.d.array_id == id)
+			return true;
+	return false;
+}
+
 extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 				       const struct dl_sstate *st,
-				       uint32_t *ndec)
+				       const struct sdl_snapshot *snap,
+				       enum dl_policy policy, uint32_t *ndec)
 {
 	struct dl_array_decision *core;
 	struct sdl_decision *dec;
-	uint32_t n;
+	uint32_t n = 0, norphan = 0;
 
 	*ndec = 0;
-	if (!plan || !plan->njobs)
+	/* job_submit's holds that no plan decision reaches (an array the
+	 * plan never managed: capped by MaxDeadlineShare, left to Slurm):
+	 * only realtime releases them, so under any other policy they get
+	 * a decision of their own, or stay JobHeldUser for ever */
+	for (uint32_t i = 0;
+	     snap && policy != DL_POLICY_REALTIME && i < snap->narrays; i++)
+		norphan += snap->arrays[i].rt_held;
+	if ((!plan || !plan->njobs) && !norphan)
 		return NULL;
 	/* at most two arrays per job */
-	core = xcalloc(plan->njobs * 2, sizeof(*core));
-	n = dl_sstate_decisions(plan, st, core);
-	dec = xcalloc(n ? n : 1, sizeof(*dec));
+	core = xcalloc(plan && plan->njobs ? plan->njobs * 2 : 1,
+		       sizeof(*core));
+	if (plan)
+		n = dl_sstate_decisions(plan, st, core);
+	dec = xcalloc(n + norphan ? n + norphan : 1, sizeof(*dec));
 	for (uint32_t i = 0; i < n; i++)
 		dec[i].a = core[i];
 	xfree(core);
+	for (uint32_t i = 0; norphan && i < snap->narrays; i++) {
+		const struct sdl_array *a = &snap->arrays[i];
+
+		if (!a->rt_held || _decided(dec, n, a->id))
+			continue;
+		dec[n].a.d.array_id = a->id;
+		dec[n].hold_only = true;
+		n++;
+	}
 	*ndec = n;
 	return dec;
 }
@@ -187,7 +214,8 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		job_ptr = find_job_record(d->a.d.array_id);
 		ar = job_ptr->array_recs;
 		if (!d->a.d.manage) {
-			if (ar->max_run_tasks != d->a.user_throttle) {
+			if (!d->hold_only &&
+			    ar->max_run_tasks != d->a.user_throttle) {
 				ar->max_run_tasks = d->a.user_throttle;
 				changes++;
 			}

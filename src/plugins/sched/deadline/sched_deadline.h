@@ -127,6 +127,9 @@ struct sdl_decision {
 	/* job_submit's hold, whose admission the set lost, that the plan
 	 * holds again: becomes the plan's hold */
 	bool submit_hold_lost;
+	/* not the plan's: only job_submit's orphaned hold is released (the
+	 * throttle and the rest stay the user's) */
+	bool hold_only;
 	bool gone;
 };
 
@@ -202,9 +205,13 @@ extern void sdl_est_load(const struct dl_sstate *st);
 extern void sdl_est_fini(void);
 
 /* apply.c */
+/* The plan's decisions for the arrays in st, and under a policy other
+ * than realtime one for each array of snap still held as job_submit held
+ * it that the plan does not decide (hold_only); NULL when none. */
 extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 				       const struct dl_sstate *st,
-				       uint32_t *ndec);
+				       const struct sdl_snapshot *snap,
+				       enum dl_policy policy, uint32_t *ndec);
 /* Under the job write lock. */
 extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		     const struct dl_config *cfg, uint32_t max_other_prio,
