@@ -5,7 +5,8 @@
 # back, the admitted set across a slurmctld restart, and a smapreduce pair
 # judged as one job; a job the plan holds is released before Slurm would
 # cancel it at its --deadline; a plain job runs unjudged (only arrays are
-# planned), and so does every job when sched/deadline is not the scheduler.
+# planned), and so does every job when sched/deadline is not the scheduler;
+# another job_submit plugin's message to the user is kept.
 #
 # 2 nodes x 2 CPUs and no estimator, so every task's worst case is its time
 # limit (-t 1: 60 s) plus RealtimeTaskOverhead (5 s): 65 s.  A --deadline
@@ -289,6 +290,29 @@ rt_runs_unjudged() { # message tasks sbatch-arguments...
 	rt_wait_empty
 }
 
+@test "another job_submit plugin's message to the user is kept beside ours" {
+	local sys
+	sys=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/slurm-wlm
+	[ -f "$sys/job_submit_lua.so" ] || skip "no job_submit/lua in $sys"
+	# next to slurm.conf, where job_submit/lua looks for it
+	cat >"$LC_DIR/etc/job_submit.lua" <<'LUA'
+function slurm_job_submit(job_desc, part_list, submit_uid)
+	slurm.user_msg("site policy: checked")
+	return slurm.SUCCESS
+end
+function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
+	return slurm.SUCCESS
+end
+return slurm.SUCCESS
+LUA
+	touch "$BATS_TEST_TMPDIR/job-submit-changed"
+	lc --job-submit lua,deadline restart-ctld
+	# both plugins write into one message: ours replaced lua's before
+	rt_runs_unjudged "deadline: not a job array, so not judged" 1 \
+		-J rtlua -t 1 --deadline=now+10minutes --wrap='sleep 1'
+	[[ "$output" == *"sbatch: site policy: checked"* ]]
+}
+
 @test "Policy=realtime under another scheduler: nothing is judged or held, sbatch says why, and the job runs" {
 	touch "$BATS_TEST_TMPDIR/sched-changed"
 	lc --sched sched/backfill restart-ctld
@@ -301,5 +325,8 @@ rt_runs_unjudged() { # message tasks sbatch-arguments...
 teardown() {
 	if [ -f "$BATS_TEST_TMPDIR/sched-changed" ]; then
 		lc --sched sched/deadline restart-ctld
+	fi
+	if [ -f "$BATS_TEST_TMPDIR/job-submit-changed" ]; then
+		lc --job-submit deadline restart-ctld
 	fi
 }

@@ -137,7 +137,9 @@ static enum dl_policy _policy(void)
 }
 
 /* The message Slurm hands the submitting user: with an error, why the job
- * was refused; with SLURM_SUCCESS, sbatch prints it too ("sbatch: ..."). */
+ * was refused; with SLURM_SUCCESS, sbatch prints it too ("sbatch: ...").
+ * Every job_submit plugin writes into the same message: one line more, so
+ * that an earlier plugin's line is kept. */
 static int _answer(char **err_msg, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -149,10 +151,9 @@ static int _answer(char **err_msg, int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (err_msg) {
-		xfree(*err_msg);
-		*err_msg = xstrdup(msg);
-	}
+	if (err_msg)
+		xstrfmtcat(*err_msg, "%s%s", *err_msg && **err_msg ? "\n" : "",
+			   msg);
 	return rc;
 }
 
