@@ -578,8 +578,9 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 			       "schedules it");
 	}
 	/* sched/deadline plans job arrays only: a plain job admitted here
-	 * stayed held at submit for ever (no plan releases it) and kept its
-	 * place in the admitted set; it keeps Slurm's own treatment */
+	 * stayed held at submit for ever (no plan releases it) and held a
+	 * place in the admitted set until its ticket expired; it keeps
+	 * Slurm's own treatment */
 	if (!job_desc->array_inx || !job_desc->array_inx[0]) {
 		info("%s: not judged (user %u, not a job array): Slurm's own "
 		     "treatment",
