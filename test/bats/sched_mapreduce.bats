@@ -39,14 +39,17 @@ submit_mr() { # name maps map-seconds deadline
 	# while both map phases run, the plan ranks the tight job first and
 	# slurmctld gives it the higher priority
 	for _ in $(seq 30); do
-		local tk lk tp lp
+		local tk lk tp lp pr
 		[ "$(dl_plan_field "$tm" phase)" = map ] || break
 		[ "$(dl_plan_field "$lm" phase)" = map ] || break
 		[ "$(dl_plan_field "$tm" pending)" -gt 0 ] || break
 		tk=$(dl_plan_field "$tm" rank)
 		lk=$(dl_plan_field "$lm" rank)
-		tp=$(squeue -h -j "$tm" -t PD -o %Q | head -n 1)
-		lp=$(squeue -h -j "$lm" -t PD -o %Q | head -n 1)
+		# both priorities from one squeue call, so from one plan cycle
+		# (two calls straddled a cycle once: both read the top value)
+		pr=$(squeue -h -j "$tm,$lm" -t PD -o '%F %Q')
+		tp=$(awk -v j="$tm" '$1 == j { print $2; exit }' <<<"$pr")
+		lp=$(awk -v j="$lm" '$1 == j { print $2; exit }' <<<"$pr")
 		if [ -n "$tp" ] && [ -n "$lp" ]; then
 			samples=$((samples + 1))
 			[ "$tk" -lt "$lk" ] && [ "$tp" -gt "$lp" ] && ahead=$((ahead + 1))
