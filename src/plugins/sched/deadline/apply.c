@@ -42,7 +42,7 @@ static bool _decided(const struct sdl_decision *dec, uint32_t n, uint32_t id)
 extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 				       const struct dl_sstate *st,
 				       const struct sdl_snapshot *snap,
-				       enum dl_policy policy, uint32_t *ndec)
+				       uint32_t *ndec)
 {
 	struct dl_array_decision *core;
 	struct sdl_decision *dec;
@@ -50,11 +50,10 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 
 	*ndec = 0;
 	/* job_submit's holds that no plan decision reaches (an array the
-	 * plan never managed: capped by MaxDeadlineShare, left to Slurm):
-	 * only realtime releases them, so under any other policy they get
-	 * a decision of their own, or stay JobHeldUser for ever */
-	for (uint32_t i = 0;
-	     snap && policy != DL_POLICY_REALTIME && i < snap->narrays; i++)
+	 * plan never managed: capped by MaxDeadlineShare, left to Slurm)
+	 * get a decision of their own, so that sdl_apply's rule for an
+	 * orphaned hold reaches them too (JobHeldUser for ever before) */
+	for (uint32_t i = 0; snap && i < snap->narrays; i++)
 		norphan += snap->arrays[i].rt_held;
 	if ((!plan || !plan->njobs) && !norphan)
 		return NULL;

@@ -416,7 +416,7 @@ static void _cycle(bool due)
 		 est);
 	sdl_annotate_plan(plan, &tracker);
 
-	dec = sdl_decide(plan, &tracker, &snap, cfg.policy, &ndec);
+	dec = sdl_decide(plan, &tracker, &snap, &ndec);
 	t0 = dl_monotonic_us();
 	lock_slurmctld(write_lock);
 	changes = sdl_apply(dec, ndec, &cfg, snap.max_other_prio, time(NULL));

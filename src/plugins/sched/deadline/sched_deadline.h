@@ -205,13 +205,14 @@ extern void sdl_est_load(const struct dl_sstate *st);
 extern void sdl_est_fini(void);
 
 /* apply.c */
-/* The plan's decisions for the arrays in st, and under a policy other
- * than realtime one for each array of snap still held as job_submit held
- * it that the plan does not decide (hold_only); NULL when none. */
+/* The plan's decisions for the arrays in st, and one for each array of
+ * snap still held as job_submit held it that the plan does not decide
+ * (hold_only: sdl_apply releases it under a policy other than realtime,
+ * and leaves it alone otherwise); NULL when none. */
 extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 				       const struct dl_sstate *st,
 				       const struct sdl_snapshot *snap,
-				       enum dl_policy policy, uint32_t *ndec);
+				       uint32_t *ndec);
 /* Under the job write lock. */
 extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		     const struct dl_config *cfg, uint32_t max_other_prio,
