@@ -40,6 +40,7 @@ DL_CORE_SOURCES = \
 	src/common/policy/share.c src/common/policy/share.h \
 	src/common/policy/lookahead.c src/common/policy/lookahead.h \
 	src/common/policy/triage.c src/common/policy/triage.h \
+	src/common/policy/width_limit.c src/common/policy/width_limit.h \
 	src/common/policy/reserve.c src/common/policy/reserve.h \
 	src/common/policy/fair.c src/common/policy/fair.h \
 	src/common/realtime/realtime.h src/common/realtime/internal.h \

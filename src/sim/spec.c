@@ -677,6 +677,7 @@ static const char *job_keys[] = {"name",
 				 "map_time_limit",
 				 "map_prior",
 				 "map_input_mb",
+				 "map_max_running",
 				 "reduces",
 				 "reduce_length",
 				 "reduce_lengths",
@@ -686,6 +687,7 @@ static const char *job_keys[] = {"name",
 				 "reduce_time_limit",
 				 "reduce_prior",
 				 "reduce_input_mb",
+				 "reduce_max_running",
 				 NULL};
 
 static int parse_phase(json_object *o, const char *path, const char *pfx,
@@ -725,6 +727,12 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 		return EINVAL;
 	snprintf(key, sizeof(key), "%s_input_mb", pfx);
 	ph->input_mb = dl_json_num(&rd, o, path, key, 0, 0, 1e12, 0);
+	if (rd.failed)
+		return EINVAL;
+	/* the array's own %N: 0 = none, as Slurm reads it */
+	snprintf(key, sizeof(key), "%s_max_running", pfx);
+	ph->max_running = (uint32_t) dl_json_uint(&rd, o, path, key, 0, 0,
+						  DL_MAX_TASKS, 0);
 	if (rd.failed)
 		return EINVAL;
 	if (typed && (cpus != 1 || mem || ph->io > 0)) {
@@ -1101,6 +1109,11 @@ static void add_phase_json(json_object *o, const struct sim_phase_spec *ph,
 		snprintf(key, sizeof(key), "%s_input_mb", pfx);
 		json_object_object_add(o, key,
 				       json_object_new_double(ph->input_mb));
+	}
+	if (ph->max_running) {
+		snprintf(key, sizeof(key), "%s_max_running", pfx);
+		json_object_object_add(o, key,
+				       json_object_new_int64(ph->max_running));
 	}
 	if (ph->prior_mean > 0) {
 		json_object *p = json_object_new_object();

@@ -5,7 +5,8 @@
 # back, the admitted set across a slurmctld restart, and a smapreduce pair
 # judged as one job; a job the plan holds is released before Slurm would
 # cancel it at its --deadline; a plain job runs unjudged (only arrays are
-# planned), and so does every job when sched/deadline is not the scheduler;
+# planned), so does an array with its own %N (the plan keeps the user's
+# limit), and so does every job when sched/deadline is not the scheduler;
 # another job_submit plugin's message to the user is kept.
 #
 # 2 nodes x 2 CPUs and no estimator, so every task's worst case is its time
@@ -286,6 +287,38 @@ rt_runs_unjudged() { # message tasks sbatch-arguments...
 		-J rtplain -t 1 --deadline=now+10minutes --wrap='sleep 1'
 	grep -q "job_submit/deadline: not judged (user [0-9]*, not a job array)" \
 		"$(dl_ctld_log)"
+	[ "$(grep -c "job_submit/deadline: ticket " "$(dl_ctld_log)")" -eq "$tickets" ]
+	rt_wait_empty
+}
+
+@test "an array with its own %N is not judged: sbatch says so, it runs at most N at once, unheld, and the admitted set never counts it" {
+	local tickets j most=0 n
+	rt_wait_empty
+	tickets=$(grep -c "job_submit/deadline: ticket " "$(dl_ctld_log)" || true)
+	rt_sbatch -J rtlimit --array=0-5%2 -t 1 --deadline=now+10minutes --wrap='sleep 4'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sbatch: deadline: an array with its own limit (%2), so not judged"* ]]
+	[[ "$output" == *"at most 2 tasks at once"* ]]
+	j=$(tail -n 1 <<<"$output")
+	[[ "$j" =~ ^[0-9]+$ ]]
+	grep -q "job_submit/deadline: not judged (user [0-9]*, an array limited to 2 tasks at once)" \
+		"$(dl_ctld_log)"
+	# Slurm's own limit holds, and nothing holds the job
+	for _ in $(seq 60); do
+		n=$(squeue -h -r -j "$j" -t RUNNING | wc -l)
+		[ "$n" -gt "$most" ] && most=$n
+		squeue -h -j "$j" -o '%r' | grep -q JobHeld && {
+			squeue -h -j "$j" -o '%T %r' >&2
+			return 1
+		}
+		[ -z "$(squeue -h -j "$j")" ] && break
+		sleep 1
+	done
+	echo "most tasks running at once: $most"
+	[ "$most" -ge 1 ] && [ "$most" -le 2 ]
+	dl_wait_jobs 60 "$j"
+	[ "$(dl_completed "$j")" -eq 6 ]
 	[ "$(grep -c "job_submit/deadline: ticket " "$(dl_ctld_log)")" -eq "$tickets" ]
 	rt_wait_empty
 }

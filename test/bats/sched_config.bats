@@ -64,9 +64,10 @@ teardown_file() {
 		sleep 0.5
 	done
 	# 32 CPUs, so the account's share is 8 slots; once its task length is
-	# known the job needs about 12 concurrent tasks; %3 is the user's own
-	# throttle, which the plan replaces while it manages the job
-	j=$(dl_submit -J share --array=0-127%3 -t 0:30 --deadline=now+100seconds --wrap='sleep 5')
+	# known the job needs about 12 concurrent tasks; %20 is the user's own
+	# limit, which the plan keeps while it manages the job (a limit below
+	# the share would keep the claim within it: sched_array_limit.bats)
+	j=$(dl_submit -J share --array=0-127%20 -t 0:30 --deadline=now+100seconds --wrap='sleep 5')
 	local v=""
 	for _ in $(seq 60); do
 		v=$(dl_plan_field "$j" verdict)
@@ -80,11 +81,11 @@ teardown_file() {
 	grep -q "JobId=$j verdict .* -> capped" "$(dl_ctld_log)"
 	# left to Slurm: the user's own throttle is back
 	for _ in $(seq 10); do
-		[ "$(dl_throttle "$j")" = 3 ] && break
+		[ "$(dl_throttle "$j")" = 20 ] && break
 		sleep 0.5
 	done
-	[ "$(dl_throttle "$j")" = 3 ]
-	grep "JobId=$j throttle [0-9]* -> user's 3" "$(dl_ctld_log)" >&3
+	[ "$(dl_throttle "$j")" = 20 ]
+	grep "JobId=$j throttle [0-9]* -> user's 20" "$(dl_ctld_log)" >&3
 	scancel "$j"
 }
 

@@ -126,6 +126,38 @@ START_TEST(running_tasks_hold_capacity)
 }
 END_TEST
 
+/* The array's own limit (%N): never more of its tasks at once, its
+ * running ones included; the CPUs it leaves go to the next job. */
+START_TEST(own_limit)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 2, 4);
+	struct dl_la_job ja = map_job(10, 10), jb = map_job(6, 10);
+	uint32_t a, b, ab[2];
+
+	ja.phase[DL_MAP].max_running = 2;
+	a = dl_la_add_job(la, &ja);
+	b = dl_la_add_job(la, &jb);
+	ab[0] = a;
+	ab[1] = b;
+	/* 8 CPUs, but 2 at a time: five waves of two */
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 50, 1e-9);
+	/* ranked first, it leaves 6 CPUs to b: b in one wave */
+	ck_assert_int_eq(dl_la_run(la, ab, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 50, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 10, 1e-9);
+	/* one of its tasks already runs until NOW + 5, so one starts now
+	 * and then one whenever one ends, 5 s apart: the tenth starts at
+	 * 45 and ends at 55 */
+	ck_assert_int_eq(dl_la_add_running(la, a, DL_MAP, 0, 1, 0, NOW + 5), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 55, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 START_TEST(barrier_and_what_lower_jobs_take)
 {
 	struct dl_cluster cl;
@@ -518,6 +550,7 @@ int main(void)
 	tcase_add_test(tc, whole_waves);
 	tcase_add_test(tc, priority_order);
 	tcase_add_test(tc, running_tasks_hold_capacity);
+	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, barrier_and_what_lower_jobs_take);
 	tcase_add_test(tc, reduces_ready_at_start);
 	tcase_add_test(tc, hard_deadline_start_window);

@@ -327,6 +327,22 @@ START_TEST(test_judged_at_plan)
 	/* job 9 has history (the same user and name): admitted */
 	ck_assert_int_eq(w_get(&w, 9)->verdict, DL_VERDICT_ON_TRACK);
 	w_free(&w);
+
+	/* job 8 with its own %2: not judged, left to Slurm, not held */
+	w_init(&w, 2);
+	w_history(&w, DL_MAP, 10);
+	w_job(&w, 8, 15, 4, 0);
+	w.jobs[0]->phase[DL_MAP].max_running = 2;
+	w_plan(&w, 0);
+	pj = w_get(&w, 8);
+	ck_assert(!pj->managed);
+	ck_assert(!pj->hold);
+	ck_assert_int_eq(pj->cls, DL_CLASS_UNMANAGED);
+	ck_assert_msg(strstr(pj->explain, "not judged: an array with its own "
+					  "limit"),
+		      "%s", pj->explain);
+	ck_assert_uint_eq(dl_rt_count(w.st), 0);
+	w_free(&w);
 }
 END_TEST
 

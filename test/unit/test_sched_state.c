@@ -234,6 +234,14 @@ START_TEST(test_fill_phase)
 	ck_assert_int_eq(mu.source, DL_MU_JOB);
 	ck_assert_double_eq_tol(mu.mean, 6, 1e-9);
 	ck_assert_double_eq_tol(j->phase[DL_MAP].hard_deadline, 1000, 1e-9);
+	/* the user's own throttle is the phase's limit once it was read */
+	ck_assert_uint_eq(j->phase[DL_MAP].max_running, 0);
+	r->user_throttle = 3;
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(j->phase[DL_MAP].max_running, 0);
+	r->user_saved = true;
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(j->phase[DL_MAP].max_running, 3);
 	/* running tasks fit after filling */
 	ck_assert_int_eq(dl_phase_add_running(&j->phase[DL_MAP], 5, 0, 0), 0);
 	/* gone from slurmctld: the tasks never seen finishing failed */

@@ -279,6 +279,40 @@ START_TEST(throttle_is_honoured)
 }
 END_TEST
 
+/* Slurm's %N (map_max_running): never more at once, however wide the
+ * plan's throttle, and for a job the plan leaves to Slurm too; a bad
+ * value is refused by name. */
+START_TEST(own_limit_is_honoured)
+{
+	static const char bad[] = "{\"jobs\":[{\"arrival\":0,\"maps\":2,"
+				  "\"map_length\":10,\"map_max_running\":-1}]}";
+	struct sim_workload_spec ws;
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":500,"
+	     "\"maps\":6,\"map_length\":10,\"map_max_running\":2},"
+	     "{\"arrival\":0,\"maps\":3,\"map_length\":10,"
+	     "\"map_max_running\":1}]}");
+	test_alloc = 4;
+	test_place = false;
+	start(&r, &test_policy, 1);
+	ck_assert_int_eq(sim_engine_run(r.e, err, sizeof(err)), 0);
+	ck_assert_uint_eq(r.e->jobs[0].max_running, 2);
+	ck_assert_double_eq_tol(r.e->jobs[0].finish, 31, 1e-9);
+	ck_assert_uint_eq(r.e->jobs[1].max_running, 1);
+	ck_assert_double_eq_tol(r.e->jobs[1].finish, 31, 1e-9);
+	memset(&ws, 0, sizeof(ws));
+	ck_assert_int_eq(sim_workload_parse(bad, strlen(bad), "w", &r.cs, &ws,
+					    err, sizeof(err)),
+			 EINVAL);
+	ck_assert_msg(strstr(err, "map_max_running"), "%s", err);
+	sim_workload_spec_free(&ws);
+	done(&r);
+}
+END_TEST
+
 START_TEST(placement_is_honoured)
 {
 	struct run r;
@@ -1495,6 +1529,7 @@ int main(void)
 	tcase_add_test(tc, deterministic_for_a_seed);
 	tcase_add_test(tc, draws_keyed_by_the_job);
 	tcase_add_test(tc, throttle_is_honoured);
+	tcase_add_test(tc, own_limit_is_honoured);
 	tcase_add_test(tc, placement_is_honoured);
 	tcase_add_test(tc, stall_is_detected);
 	tcase_add_test(tc, typed_slots_and_reduce_order);

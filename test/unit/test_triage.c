@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/plan/decide.h"
 #include "common/policy/policy.h"
 #include "common/policy/triage.h"
 #include "fixtures.h"
@@ -1716,6 +1717,69 @@ START_TEST(share_cap_applies)
 }
 END_TEST
 
+/* The array's own limit (--array=...%2): triage plans it 2 wide, so a
+ * job the limit makes late is judged so, and the CPUs it cannot use go to
+ * the next job; every policy's throttle stays within it. */
+START_TEST(own_limit)
+{
+	static const char *const policies[] = {"triage", "edf", "adaptive",
+					       "ras", "reverse"};
+	struct fx_world w;
+	struct dl_job *limited, *next;
+	const struct dl_plan_job *pj;
+
+	/* 8 CPUs.  Job 1: eight 10 s tasks due at 30, 2 at a time: 40 s
+	 * even alone.  Job 2: eight 10 s tasks due at 20. */
+	w_init(&w, 1, 8);
+	limited = fx_job(1, 8, T0, T0 + 30);
+	limited->phase[DL_MAP].prior_mean = 10;
+	limited->phase[DL_MAP].prior_p90 = 10;
+	w.jobs[w.n++] = limited;
+	next = fx_job(2, 8, T0, T0 + 20);
+	next->phase[DL_MAP].prior_mean = next->phase[DL_MAP].prior_p90 = 10;
+	w.jobs[w.n++] = next;
+	/* without the limit, 8 wide: on time */
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	limited->phase[DL_MAP].max_running = 2;
+	w_plan(&w, "triage", T0, NULL);
+	pj = fx_world_get(&w, 1);
+	ck_assert_uint_eq(pj->alloc, 2);
+	ck_assert_int_ne(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_msg(strstr(pj->explain, "even alone"), "%s", pj->explain);
+	ck_assert_msg(strstr(pj->explain, "its own limit runs at most 2 of "
+					  "its 8 tasks left at once"),
+		      "%s", pj->explain);
+	/* given up, it runs after job 2's one wave: 10 + 4 x 10 */
+	ck_assert_double_eq_tol(pj->predicted_finish - T0, 50, 1e-6);
+	pj = fx_world_get(&w, 2);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_double_eq_tol(pj->predicted_finish - T0, 10, 1e-6);
+	ck_assert_ptr_null(strstr(pj->explain, "own limit"));
+	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++) {
+		struct dl_decision d[2];
+
+		w_plan(&w, policies[i], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_msg(pj->managed, "%s", policies[i]);
+		ck_assert_uint_eq(dl_decide(pj, d), 1);
+		ck_assert_msg(d[0].throttle >= 1 && d[0].throttle <= 2,
+			      "%s: throttle %u", policies[i], d[0].throttle);
+		ck_assert_msg(pj->alloc_for_need <= 2, "%s", policies[i]);
+		ck_assert_msg(strstr(pj->explain, "own limit"), "%s: %s",
+			      policies[i], pj->explain);
+	}
+	/* a limit at or above its tasks left changes nothing */
+	limited->phase[DL_MAP].max_running = 8;
+	w_plan(&w, "triage", T0, NULL);
+	ck_assert_uint_eq(fx_world_get(&w, 1)->alloc, 8);
+	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
+	ck_assert_ptr_null(strstr(fx_world_get(&w, 1)->explain, "own limit"));
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(no_data_is_not_judged)
 {
 	struct fx_world w;
@@ -1818,6 +1882,7 @@ int main(void)
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);
+	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, no_data_is_not_judged);
 	tcase_add_test(tc, unknown_work_gives_up_no_one);
 	tcase_add_test(tc, bad_input);

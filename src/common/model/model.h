@@ -72,6 +72,10 @@ struct dl_phase {
 	uint64_t mem_per_task; /* MB */
 	double time_limit;     /* seconds; 0 = none */
 	double hard_deadline;  /* this array's own Slurm --deadline; 0 = none */
+	/* the user's own limit on running tasks (--array=...%N, or a later
+	 * scontrol update ArrayTaskThrottle=N); 0 = none.  A hard limit:
+	 * no plan runs more (policy/width_limit.h) */
+	uint32_t max_running;
 	/* prior task length from history (the estimator), used until the
 	 * phase has its own completions; 0 = none */
 	double prior_mean;

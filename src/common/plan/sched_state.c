@@ -355,6 +355,7 @@ int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph)
 	ph->mem_per_task = rec->mem_per_task;
 	ph->time_limit = rec->time_limit;
 	ph->hard_deadline = rec->hard_deadline;
+	ph->max_running = rec->user_saved ? rec->user_throttle : 0;
 	return 0;
 }
 

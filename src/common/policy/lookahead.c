@@ -39,11 +39,14 @@ struct la_event {
 	double t;
 	double cpu, mem; /* freed (LA_END) */
 	uint32_t cls;
-	uint32_t job;    /* LA_READY; LA_END of blocking tasks */
-	uint32_t ntasks; /* LA_END of blocking tasks */
+	uint32_t job;    /* LA_READY; LA_END of counted tasks */
+	uint32_t ntasks; /* LA_END of counted tasks */
 	uint8_t kind;
-	uint8_t phase; /* LA_END of blocking tasks */
+	uint8_t phase; /* LA_END of counted tasks */
 	bool blocking; /* LA_END: long tasks of `job` (reserve.h) */
+	/* LA_END: tasks of `job` its running count holds (blocking ones,
+	 * and those of a phase with a max_running) */
+	bool counted;
 };
 
 /* Capacity of a class under a forecast class: the CPUs and memory of its
@@ -56,11 +59,14 @@ struct la_fc_part {
 
 struct la_state {
 	uint32_t pending[DL_PHASES];
-	uint32_t running[DL_PHASES]; /* of a blocking phase */
+	uint32_t running[DL_PHASES]; /* counted tasks (la_event.counted) */
 	double map_free;             /* when its started maps have all ended */
 	double last_end;             /* when its started tasks have all ended */
 	bool reduce_ready;
-	bool parked;  /* held back by the reserve: in `parked` (below) */
+	bool parked; /* held back by the reserve: in `parked` (below) */
+	/* at its phase's max_running: out of the ready set until one of its
+	 * tasks ends */
+	bool at_limit;
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
 };
 
@@ -871,18 +877,23 @@ int dl_la_add_running(struct dl_lookahead *la, uint32_t job, int phase,
 		la->map_end0[job] = end;
 	if (end > la->end0[job])
 		la->end0[job] = end;
-	if (!la->jobs[job].phase[phase].blocking || k < 0)
+	if (!(la->jobs[job].phase[phase].blocking ||
+	      la->jobs[job].phase[phase].max_running) ||
+	    k < 0)
 		return hold_until(la, k, cpus, mem, end);
-	/* a long task: its end is the job's own event, whether or not its
-	 * partition has a budget yet (dl_la_set_budget may come later) */
-	la->blk0[la->jobs[job].partition] += cpus;
+	/* a long task, or one its job's limit counts: its end is the job's
+	 * own event, whether or not its partition has a budget yet
+	 * (dl_la_set_budget may come later) */
+	e.blocking = la->jobs[job].phase[phase].blocking;
+	if (e.blocking)
+		la->blk0[la->jobs[job].partition] += cpus;
 	la->run0[job][phase]++;
 	e.t = end;
 	e.kind = LA_END;
 	e.cls = (uint32_t) k;
 	e.cpu = cpus;
 	e.mem = mem;
-	e.blocking = true;
+	e.counted = true;
 	e.job = job;
 	e.phase = (uint8_t) phase;
 	e.ntasks = 1;
@@ -996,7 +1007,20 @@ static void mark_ready(struct dl_lookahead *la, uint32_t j)
 
 	if (s->pos != DL_LA_NONE)
 		ready_set(la, s->pos,
-			  startable(s) >= 0 && !la->jobs[j].cancelled);
+			  startable(s) >= 0 && !la->jobs[j].cancelled &&
+				  !s->at_limit);
+}
+
+/* Tasks of job j's phase p its own limit lets start now (UINT32_MAX: no
+ * limit). */
+static uint32_t limit_allows(const struct dl_lookahead *la, uint32_t j, int p)
+{
+	uint32_t max = la->jobs[j].phase[p].max_running;
+	uint32_t run = la->st[j].running[p];
+
+	if (!max)
+		return UINT32_MAX;
+	return max > run ? max - run : 0;
 }
 
 /* Whether the room of partition part (its budget less its long tasks'
@@ -1210,11 +1234,19 @@ static int dispatch(struct dl_lookahead *la, double t)
 			continue;
 		}
 		ph.pending = s->pending[p];
+		if (!limit_allows(la, j, p)) {
+			/* back when one of its tasks ends */
+			s->at_limit = true;
+			ready_set(la, pos, false);
+			continue;
+		}
 		allowed = reserve_allows(la, j, p);
 		if (!allowed) {
 			park(la, j, pos, p);
 			continue;
 		}
+		if (limit_allows(la, j, p) < allowed)
+			allowed = limit_allows(la, j, p);
 		for (uint32_t c = 0; c < la->jcls_n[j] && ph.pending && allowed;
 		     c++) {
 			uint32_t k = la->jcls[la->jcls_off[j] + c];
@@ -1235,12 +1267,19 @@ static int dispatch(struct dl_lookahead *la, double t)
 			e.cls = k;
 			e.cpu = n * ph.cpus;
 			e.mem = n * ph.mem;
-			if (ph.blocking && has_budget(la, j)) {
-				e.blocking = true;
+			/* a counted task of a long phase is a long task too,
+			 * budget or not, so that the long tasks' CPUs hold
+			 * every one the job's running count holds */
+			e.blocking = ph.blocking &&
+				     (has_budget(la, j) || ph.max_running);
+			if (e.blocking || ph.max_running) {
+				e.counted = true;
 				e.job = j;
 				e.phase = (uint8_t) p;
 				e.ntasks = n;
 				s->running[p] += n;
+			}
+			if (e.blocking) {
 				la->blk_used[job->partition] += e.cpu;
 				park_gate(la, job->partition);
 			}
@@ -1290,10 +1329,15 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 	}
 	la->free_cpu[e->cls] += e->cpu;
 	la->free_mem[e->cls] += e->mem;
-	if (e->blocking) {
+	if (e->counted)
 		la->st[e->job].running[e->phase] -= e->ntasks;
+	if (e->blocking) {
 		la->blk_used[la->jobs[e->job].partition] -= e->cpu;
 		long_task_ended(la, e->job, e->phase);
+	}
+	if (e->counted && la->st[e->job].at_limit) {
+		la->st[e->job].at_limit = false;
+		mark_ready(la, e->job);
 	}
 }
 
@@ -1309,8 +1353,8 @@ static int prepare_initial(struct dl_lookahead *la)
 		struct la_event *e = &la->ev0[i];
 
 		if (out && la->ev0[out - 1].t == e->t &&
-		    la->ev0[out - 1].cls == e->cls && !e->blocking &&
-		    !la->ev0[out - 1].blocking) {
+		    la->ev0[out - 1].cls == e->cls && !e->counted &&
+		    !la->ev0[out - 1].counted) {
 			la->ev0[out - 1].cpu += e->cpu;
 			la->ev0[out - 1].mem += e->mem;
 			continue;
@@ -1397,6 +1441,7 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		memcpy(s->running, la->run0[j], sizeof(s->running));
 		s->reduce_ready = false;
 		s->parked = false;
+		s->at_limit = false;
 		s->pos = DL_LA_NONE;
 		job->map_end = INFINITY;
 		job->finish = INFINITY;

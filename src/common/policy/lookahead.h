@@ -45,6 +45,9 @@ struct dl_la_phase {
 	 * most dl_reserve_width() tasks at once, keeping `keep` */
 	bool blocking;
 	uint32_t keep;
+	/* the array's own limit on running tasks (model.h, max_running):
+	 * never more at once; 0 = none */
+	uint32_t max_running;
 };
 
 struct dl_la_job {

@@ -12,15 +12,12 @@
 #include "common/policy/ras.h"
 #include "common/policy/reverse.h"
 #include "common/policy/triage.h"
+#include "common/policy/width_limit.h"
 #include "common/realtime/plan_cycle.h"
 
-struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
-			       size_t errlen)
+static struct dl_plan *plan_with(const struct dl_policy_input *in, char *err,
+				 size_t errlen)
 {
-	if (!in || !in->cfg) {
-		snprintf(err, err ? errlen : 0, "no policy input");
-		return NULL;
-	}
 	switch (in->cfg->policy) {
 	case DL_POLICY_ADAPTIVE:
 		return dl_adaptive_plan(in, err, errlen);
@@ -45,6 +42,24 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			 dl_policy_name(in->cfg->policy));
 		return NULL;
 	}
+}
+
+struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
+			       size_t errlen)
+{
+	struct dl_plan *plan;
+
+	if (!in || !in->cfg) {
+		snprintf(err, err ? errlen : 0, "no policy input");
+		return NULL;
+	}
+	plan = plan_with(in, err, errlen);
+	/* realtime's guarantee rests on the widths it sets: it does not
+	 * judge an array with a limit of its own (realtime.md) */
+	if (plan && in->cfg->policy != DL_POLICY_REALTIME &&
+	    dl_plan_limit_widths(plan, in))
+		dl_plan_finalize(plan);
+	return plan;
 }
 
 int dl_policy_check_config(const struct dl_config *cfg, char *err,

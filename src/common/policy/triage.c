@@ -52,8 +52,10 @@ struct tjob {
 	struct dl_plan_job *out;
 	struct dl_goal goal;
 	enum tstate state;
-	uint32_t la;  /* index in both lookaheads */
-	uint32_t rem; /* tasks left in the active phase */
+	uint32_t la; /* index in both lookaheads */
+	/* tasks left in the active phase, at most its own limit
+	 * (max_running): the widest it can run, its width everywhere */
+	uint32_t rem;
 	uint32_t pos; /* deadline order */
 	double cpu;   /* one task of the active phase */
 	double mem;
@@ -429,6 +431,8 @@ static double alone_bound(const struct tctx *c, const struct tjob *t,
 					  (double) ph->mem_per_task, true);
 		if (!(slots >= 1))
 			return INFINITY; /* nothing could ever run it */
+		if (ph->max_running && slots > ph->max_running)
+			slots = ph->max_running; /* its own limit */
 		e = from + ceil(pending / slots) * len[p];
 		end[p] = e > end[p] ? e : end[p];
 	}
@@ -468,6 +472,7 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		if (x.pending + ph->nrunning > 0 && len_mean[p] > t->grain)
 			t->grain = len_mean[p];
 		x.keep = x.pending + ph->nrunning;
+		x.max_running = ph->max_running;
 		x.len = len_opt[p];
 		lo.phase[p] = x;
 		x.len = len_mean[p];
@@ -590,6 +595,8 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 		return;
 	ph = &t->job->phase[t->goal.phase_kind];
 	t->rem = dl_phase_pending(ph) + ph->nrunning;
+	if (ph->max_running && t->rem > ph->max_running)
+		t->rem = ph->max_running;
 	t->cpu = ph->cpus_per_task ? ph->cpus_per_task : 1;
 	t->mem = (double) ph->mem_per_task;
 	if (!(t->goal.job > 0)) {

@@ -193,6 +193,7 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 	sp->cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
 	sp->mem = ph->mem_per_task;
 	sp->time_limit = ph->time_limit;
+	sp->max_running = ph->max_running;
 	lengths(sp, ph, 0, 1, fallback_len);
 	sp->running_node = calloc(ph->nrunning ? ph->nrunning : 1,
 				  sizeof(*sp->running_node));
@@ -222,6 +223,7 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 		sr->cpus = rp->cpus_per_task ? rp->cpus_per_task : 1;
 		sr->mem = rp->mem_per_task;
 		sr->time_limit = rp->time_limit;
+		sr->max_running = rp->max_running;
 		lengths(sr, rp, sp->prior_mean, reduce_cost, fallback_len);
 	}
 	return 0;

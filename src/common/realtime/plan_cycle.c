@@ -364,8 +364,17 @@ static void judge_at_plan_time(struct cycle *c, struct dl_job *j,
 	o->predicted_finish = v.earliest;
 }
 
-/* Step 4: every job's entry; finished jobs and jobs without a deadline are
- * left to Slurm, unknown ones judged now. */
+/* An entry the plan leaves to Slurm, unjudged, saying why. */
+static void left_to_slurm(struct dl_plan_job *o, const char *why)
+{
+	o->cls = DL_CLASS_UNMANAGED;
+	o->verdict = DL_VERDICT_ON_TRACK;
+	snprintf(o->explain, sizeof(o->explain), "%s", why);
+}
+
+/* Step 4: every job's entry; finished jobs, jobs without a deadline and
+ * arrays with a limit of their own are left to Slurm, unknown ones judged
+ * now. */
 static void describe_jobs(struct cycle *c)
 {
 	for (uint32_t i = 0; i < c->in->njobs; i++) {
@@ -381,15 +390,23 @@ static void describe_jobs(struct cycle *c)
 			continue;
 		}
 		if (!(o->deadline > 0)) {
-			o->cls = DL_CLASS_UNMANAGED;
-			o->verdict = DL_VERDICT_ON_TRACK;
-			snprintf(o->explain, sizeof(o->explain),
-				 "no deadline: left to Slurm's priority and "
-				 "backfill");
+			left_to_slurm(o,
+				      "no deadline: left to Slurm's priority "
+				      "and backfill");
 			continue;
 		}
-		if (!c->known[i])
-			judge_at_plan_time(c, j, o);
+		if (c->known[i])
+			continue;
+		/* its width is the user's (model.h, max_running), and the
+		 * guarantee rests on the width the plan sets: job_submit
+		 * does not judge it either */
+		if (j->phase[o->phase].max_running) {
+			left_to_slurm(o, "not judged: an array with its own "
+					 "limit (%N) runs as Slurm schedules "
+					 "it");
+			continue;
+		}
+		judge_at_plan_time(c, j, o);
 	}
 }
 

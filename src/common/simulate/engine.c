@@ -9,8 +9,8 @@
  *    cluster's dispatch_latency): jobs in plan order -- managed jobs with
  *    unmet need by rank, then jobs the plan leaves to Slurm, then the other
  *    managed jobs by rank -- each starting pending tasks of its active phase
- *    while it runs fewer than its throttle; a job the plan has not seen yet
- *    waits for the next plan;
+ *    while it runs fewer than its throttle and its own %N (max_running);
+ *    a job the plan has not seen yet waits for the next plan;
  *  - placement (ras/reverse): a task of a managed job starts on a node
  *    only where select/deadline's rule (the core's dl_place_may_start)
  *    allows it: below the job's planned concurrency, within the node's
@@ -738,6 +738,7 @@ static int make_dl_job(struct sim_engine *e, struct sim_job *j)
 		dl_phase_init(dj, (enum dl_phase_kind) p, ph->tasks,
 			      typed ? 1 : ph->cpus, typed ? 0 : ph->mem);
 		dp->time_limit = j->time_limit[p];
+		dp->max_running = ph->max_running;
 		if (j->hard && j->deadline > 0)
 			dp->hard_deadline = j->deadline;
 		if (e->opt.lengths != SIM_LENGTHS_SPEC) {
@@ -1655,6 +1656,10 @@ static int dispatch(struct sim_engine *e)
 		if (j->state != SIM_JOB_ACTIVE || startable_phase(j) != p)
 			continue;
 		limit = managed(j, p) ? j->dec[p].throttle : UINT32_MAX;
+		/* Slurm holds every array to its own %N, whatever the plan */
+		if (j->spec->phase[p].max_running &&
+		    limit > j->spec->phase[p].max_running)
+			limit = j->spec->phase[p].max_running;
 		running = j->started[p] - j->ended[p];
 		while (running < limit && pending(j, p)) {
 			uint32_t n;

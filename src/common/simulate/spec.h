@@ -90,6 +90,9 @@ struct sim_phase_spec {
 	double prior_mean; /* history prior for the policies; 0 = none */
 	double prior_p90;
 	double input_mb; /* data per task (RTMR's delta_i); 0 = unknown */
+	/* the array's own limit on running tasks (Slurm's --array=...%N);
+	 * 0 = none */
+	uint32_t max_running;
 	/* a snapshot's tasks already running when the run starts (map phase
 	 * only; not in deadline-sim's documents): the first nrunning tasks,
 	 * task k on node running_node[k] for running_elapsed[k] seconds so

@@ -24,10 +24,12 @@
  * Runs in the submit RPC under slurmctld's job read lock; see
  * doc/job-submit-deadline.md.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,6 +187,23 @@ static uint32_t _array_tasks(const job_desc_msg_t *d)
 	FREE_NULL_BITMAP(b);
 	xfree(spec);
 	return n;
+}
+
+/* The array's own limit on running tasks ("0-99%4": 4); 0 = none, as
+ * Slurm reads "%0" or no "%". */
+static uint32_t _own_limit(const job_desc_msg_t *d)
+{
+	const char *pct;
+	char *end = NULL;
+	unsigned long n;
+
+	if (!d->array_inx || !(pct = strchr(d->array_inx, '%')))
+		return 0;
+	errno = 0;
+	n = strtoul(pct + 1, &end, 10);
+	if (errno || end == pct + 1 || n > UINT32_MAX)
+		return 0; /* Slurm refuses it after us */
+	return (uint32_t) n;
 }
 
 static uint32_t _cpus_per_task(const job_desc_msg_t *d)
@@ -590,6 +609,21 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 			       "Policy=realtime guarantees deadlines of job "
 			       "arrays only; this job runs as Slurm schedules "
 			       "it");
+	}
+	/* the guarantee rests on the width the plan sets; an array the user
+	 * limits (%N) keeps its limit (the plan never runs more), so it is
+	 * not judged; sched/deadline leaves it to Slurm as well */
+	if (_own_limit(job_desc)) {
+		info("%s: not judged (user %u, an array limited to %u tasks at "
+		     "once): Slurm's own treatment",
+		     JSD_PREFIX, uid, _own_limit(job_desc));
+		return _answer(err_msg, SLURM_SUCCESS,
+			       "deadline: an array with its own limit (%%%u), "
+			       "so not judged: Policy=realtime guarantees a "
+			       "deadline only where it sets how many tasks "
+			       "run at once; this job runs as Slurm schedules "
+			       "it, at most %u tasks at once",
+			       _own_limit(job_desc), _own_limit(job_desc));
 	}
 	rc = _realtime(job_desc, uid, &h, deadline, now, err_msg);
 	debug("%s: judged in %" PRIu64 " us", JSD_PREFIX,

@@ -63,8 +63,17 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 	if (plan)
 		n = dl_sstate_decisions(plan, st, core);
 	dec = xcalloc(n + norphan ? n + norphan : 1, sizeof(*dec));
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sdl_array *a =
+			core[i].d.array_id <= UINT32_MAX
+				? sdl_snapshot_array(
+					  snap, (uint32_t) core[i].d.array_id)
+				: NULL;
+
 		dec[i].a = core[i];
+		dec[i].throttle_known = a && a->throttle_seen;
+		dec[i].throttle_before = a ? a->throttle : 0;
+	}
 	xfree(core);
 	for (uint32_t i = 0; norphan && i < snap->narrays; i++) {
 		const struct sdl_array *a = &snap->arrays[i];
@@ -212,8 +221,13 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			continue;
 		job_ptr = find_job_record(d->a.d.array_id);
 		ar = job_ptr->array_recs;
+		/* changed since the snapshot, while the plan ran: a user's
+		 * scontrol update, which a write now would undo unseen */
+		d->throttle_outside = !d->hold_only && d->throttle_known &&
+				      ar->max_run_tasks != d->throttle_before;
+		d->throttle_found = ar->max_run_tasks;
 		if (!d->a.d.manage) {
-			if (!d->hold_only &&
+			if (!d->hold_only && !d->throttle_outside &&
 			    ar->max_run_tasks != d->a.user_throttle) {
 				ar->max_run_tasks = d->a.user_throttle;
 				changes++;
@@ -231,7 +245,8 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			d->prio_mode = DL_PRIO_NONE;
 			continue;
 		}
-		if (ar->max_run_tasks != d->a.d.throttle) {
+		if (!d->throttle_outside &&
+		    ar->max_run_tasks != d->a.d.throttle) {
 			ar->max_run_tasks = d->a.d.throttle;
 			changes++;
 		}
@@ -294,6 +309,9 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 
 		if (!r || d->gone)
 			continue;
+		if (d->throttle_outside)
+			sdl_user_throttle_set(r, (uint32_t) d->a.d.array_id,
+					      d->throttle_found);
 		if (r->managed != d->a.d.manage || r->alloc != alloc ||
 		    r->prio_mode != mode) {
 			char from[24], to[24];

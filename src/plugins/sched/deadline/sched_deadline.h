@@ -71,6 +71,7 @@ struct sdl_array {
 	uint32_t pending;    /* unstarted tasks */
 	uint32_t ntasks_rec; /* task records seen (running or finished) */
 	uint32_t throttle;   /* ArrayTaskThrottle now (0 = none) */
+	bool throttle_seen;  /* throttle was read (a record with array_recs) */
 	uint32_t priority;   /* of the record holding the pending tasks */
 	bool held;           /* that record has priority 0 */
 	time_t deadline;     /* Slurm --deadline (0 = none) */
@@ -131,6 +132,13 @@ struct sdl_decision {
 	 * throttle and the rest stay the user's) */
 	bool hold_only;
 	bool gone;
+	/* ArrayTaskThrottle in the snapshot the plan was made from; apply
+	 * leaves a throttle someone changed since (the plan ran without the
+	 * lock) and sdl_record takes it as the user's limit */
+	bool throttle_known;
+	uint32_t throttle_before;
+	bool throttle_outside;
+	uint32_t throttle_found;
 };
 
 /* conf.c */
@@ -173,6 +181,10 @@ extern const struct sdl_array *sdl_snapshot_array(const struct sdl_snapshot *s,
 /* Merge into the plugin's memory; returns a signature of everything the
  * plan depends on (a cycle whose signature did not change may be
  * skipped). */
+/* A throttle the plan did not set is the user's limit from now on
+ * (model.h, max_running): recorded in r and logged. */
+extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
+				  uint32_t throttle);
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now);
 /* The core's jobs (map + reduce of each pair), one per root array. */

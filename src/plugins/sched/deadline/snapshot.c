@@ -266,6 +266,7 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 	}
 	if (ar) {
 		a->throttle = ar->max_run_tasks;
+		a->throttle_seen = true;
 		a->priority = job_ptr->priority;
 		a->held = IS_JOB_PENDING(job_ptr) && !job_ptr->priority;
 		/* job_submit/deadline's hold, not released yet */
@@ -643,6 +644,33 @@ static bool _end_heard_late(const struct sdl_snapshot *s,
 	       t->end <= s->ctld_boot + SDL_RESTART_REPORT_WINDOW;
 }
 
+extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
+				  uint32_t throttle)
+{
+	if (!r || throttle == r->user_throttle)
+		return;
+	info("%s: JobId=%u: ArrayTaskThrottle set to %u outside the plan: "
+	     "taken as the array's own limit (was %u; 0 = none)",
+	     SDL_PREFIX, id, throttle, r->user_throttle);
+	r->user_throttle = throttle;
+}
+
+/* The user's own ArrayTaskThrottle, the array's limit: the one it was
+ * submitted with, then any value the plan did not set (it sets r->alloc
+ * while it manages the array and leaves the user's value otherwise). */
+static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
+{
+	uint32_t ours = r->managed ? r->alloc : r->user_throttle;
+
+	if (!r->user_saved) {
+		r->user_throttle = a->throttle;
+		r->user_saved = true;
+		return;
+	}
+	if (a->throttle != ours)
+		sdl_user_throttle_set(r, a->id, a->throttle);
+}
+
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now)
 {
@@ -704,10 +732,8 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 			if (r)
 				r->dep_other = a->dep_other;
 		}
-		if (r && a->head_seen && !r->user_saved) {
-			r->user_throttle = a->throttle;
-			r->user_saved = true;
-		}
+		if (r && a->head_seen && a->throttle_seen)
+			_user_throttle(r, a);
 	}
 	/* finished tasks, counted once each */
 	for (uint32_t k = 0; k < s->ntasks; k++) {

@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# An array's own limit on running tasks (--array=...%N, or a later
+# scontrol update ArrayTaskThrottle=N) is a hard limit for the plan, as it
+# is for Slurm: the plan's throttle never exceeds it, sdeadline says the
+# limit is in force, and a limit changed while the plan manages the array
+# is kept (the plan used to overwrite it at its next cycle).
+# 4 nodes x 2 CPUs, the default policy (triage).
+load helpers
+
+setup_file() {
+	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=""\n' \
+		>"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start --nodes 4 --cpus 2 \
+		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+# a failed test leaves no array behind to take the next one's CPUs
+teardown() {
+	scancel --quiet --user="$(id -un)" 2>/dev/null || true
+	dl_poll 20 test -z "$(squeue -h 2>/dev/null)" || true
+}
+
+# The most tasks of array $1 seen running at once until it leaves the
+# queue, sampled every 0.5 s for at most $2 s.
+most_running() { # id seconds
+	local most=0 n end=$((SECONDS + $2))
+	while [ "$SECONDS" -lt "$end" ] && [ -n "$(squeue -h -j "$1" 2>/dev/null)" ]; do
+		n=$(squeue -h -r -j "$1" -t RUNNING 2>/dev/null | wc -l)
+		[ "$n" -gt "$most" ] && most=$n
+		sleep 0.5
+	done
+	echo "$most"
+}
+
+@test "an array's own %N: the plan's throttle is never above it, sdeadline says so, and a limit changed later is kept" {
+	local j expl most
+	# 8 CPUs and nothing else to run: without its limit the plan would
+	# run all 12 tasks 8 wide
+	j=$(dl_submit -J limited --array=0-11%2 -t 1 --deadline=now+10minutes --wrap='sleep 4')
+	dl_wait_planned "$j"
+	dl_wait_plan_field "$j" alloc 2
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" alloc)" = 2 ]
+	[ "$(dl_throttle "$j")" = 2 ]
+	expl=$(dl_plan_field "$j" explain)
+	echo "explanation: $expl"
+	[[ "$expl" == "its own limit runs at most 2 of its "*" tasks left at once; "* ]]
+	most=$(most_running "$j" 6)
+	echo "most running at once under %2: $most"
+	[ "$most" -ge 1 ] && [ "$most" -le 2 ]
+
+	# the user widens it while the plan manages the array: kept.  Slurm
+	# updates the pending tasks and fails for the finished ones
+	scontrol update JobId="$j" ArrayTaskThrottle=3 || true
+	[ "$(dl_throttle "$j")" = 3 ]
+	dl_poll 20 grep -q "JobId=$j: ArrayTaskThrottle set to 3 outside the plan: taken as the array's own limit (was 2" \
+		"$(dl_ctld_log)" || true
+	grep "JobId=$j: ArrayTaskThrottle set to 3 outside the plan" "$(dl_ctld_log)"
+	dl_wait_plan_field "$j" alloc 3
+	[ "$(dl_plan_field "$j" alloc)" = 3 ]
+	# three plan cycles later it is still the user's 3
+	sleep 6
+	[ "$(dl_throttle "$j")" = 3 ]
+	[[ "$(dl_plan_field "$j" explain)" == "its own limit runs at most 3 of its "* ]]
+	most=$(most_running "$j" 30)
+	echo "most running at once under 3: $most"
+	[ "$most" -le 3 ]
+	dl_wait_jobs 120 "$j"
+	[ "$(dl_completed "$j")" -eq 12 ]
+}
+
+@test "an array without %N runs as wide as the plan allots it" {
+	local j
+	j=$(dl_submit -J unlimited --array=0-11 -t 1 --deadline=now+10minutes --wrap='sleep 4')
+	dl_wait_planned "$j"
+	[[ "$(dl_plan_field "$j" explain)" != *"own limit"* ]]
+	dl_wait_n_running "$j" 8
+	[ "$(squeue -h -r -j "$j" -t RUNNING | wc -l)" -eq 8 ]
+	dl_wait_jobs 120 "$j"
+}
