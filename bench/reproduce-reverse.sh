@@ -12,12 +12,14 @@
 #                        [--seeds N] [--external twitter|none]
 #                        [--ext-peak P] [--task-length S] [--policies a,b]
 #                        [--resume] [--factors 4,8,12] [--loads 0.2,0.4,...]
-#                        [--mixed]
+#                        [--mixed] [--own-limit EVERY:N]
 #
 # Policies: triage, edf, fifo, slurm, adaptive, reverse, aria, fair (ras
 # equals reverse without external load and takes as long: add it with
 # --policies).  --mixed takes the deadline off every other job (the
 # bounded slowdown of jobs without deadlines); the load counts all jobs.
+# --own-limit 3:10 gives every third job (the first, fourth, ...) its own
+# limit of 10 maps at once (Slurm's --array=...%10, map_max_running).
 #
 # Writes DIR/f<F>-l<L>-s<S>/ per run (summaries, oracle.json),
 # DIR/reverse.tsv (per factor, load and policy: runs, mean and sd of missed
@@ -35,7 +37,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 SEEDS=10 FACTORS="4 8 12" LOADS="0.2 0.4 0.6 0.8 1.0" DAYS=7 MARGIN=1
-EXTERNAL=twitter PEAK=0.7 TLEN=390 RESUME=0 MIXED=0
+EXTERNAL=twitter PEAK=0.7 TLEN=390 RESUME=0 MIXED=0 OWN_LIMIT=""
 WANT=triage,edf,fifo,slurm,adaptive,reverse,aria,fair
 if [ "$QUICK" = 1 ]; then
 	SEEDS=1 FACTORS=4 LOADS="0.4 0.8" DAYS=2 MARGIN=0.5
@@ -51,12 +53,20 @@ while [ $# -gt 0 ]; do
 	--policies) [ $# -ge 2 ] || sim_die "--policies needs a list"; WANT=$2; shift 2 ;;
 	--resume) RESUME=1; shift ;;
 	--mixed) MIXED=1; shift ;;
+	--own-limit) [ $# -ge 2 ] || sim_die "--own-limit needs EVERY:N"; OWN_LIMIT=$2; shift 2 ;;
 	--factors) [ $# -ge 2 ] || sim_die "--factors needs a list"; FACTORS=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	--loads) [ $# -ge 2 ] || sim_die "--loads needs a list"; LOADS=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	*) sim_die "unknown option $1" ;;
 	esac
 done
 case "$SEEDS" in ''|*[!0-9]*|0) sim_die "--seeds expects a positive number" ;; esac
+LIMIT_EVERY=0 LIMIT_N=0
+if [ -n "$OWN_LIMIT" ]; then
+	LIMIT_EVERY=${OWN_LIMIT%%:*} LIMIT_N=${OWN_LIMIT#*:}
+	case "$LIMIT_EVERY:$LIMIT_N" in
+	*[!0-9:]*|:*|*:|0:*|*:0|*:*:*) sim_die "--own-limit expects EVERY:N, two positive numbers" ;;
+	esac
+fi
 case "$EXTERNAL" in
 twitter) EXT="--forecast $BENCH_DIR/workloads/twitter-2021-load.txt --ext-peak $PEAK" ;;
 none) EXT="" ;;
@@ -66,7 +76,7 @@ POLICIES=$(sim_available "$WANT")
 PLIST=$(echo "$POLICIES" | tr ',' ' ')
 rm -f "$OUT/targets.txt"
 
-export SIM OUT POLICIES DAYS MARGIN TLEN EXT RESUME MIXED
+export SIM OUT POLICIES DAYS MARGIN TLEN EXT RESUME MIXED LIMIT_EVERY LIMIT_N
 for f in $FACTORS; do
 	for l in $LOADS; do
 		for s in $(seq 1 "$SEEDS"); do
@@ -87,6 +97,11 @@ done | xargs -P "$JOBS" -L 1 sh -c '
 	nodl=". "
 	[ "$MIXED" = 1 ] && nodl=".jobs |= [to_entries[] | if .key % 2 == 1
 		then .value | del(.deadline_factor, .deadline, .relative_deadline)
+		else .value end]"
+	# every LIMIT_EVERY-th job with its own %N with --own-limit
+	[ "$LIMIT_EVERY" -gt 0 ] && nodl="$nodl | .jobs |= [to_entries[] |
+		if .key % $LIMIT_EVERY == 0
+		then .value + {\"map_max_running\": $LIMIT_N}
 		else .value end]"
 	# shellcheck disable=SC2086
 	if "$SIM" gen reverse --load "$2" --max-factor "$1" --days "$DAYS" \

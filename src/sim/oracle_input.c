@@ -343,7 +343,14 @@ int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 			double h;
 
 			ph->res = r;
-			ph->width = j->spec->phase[p].tasks * size;
+			/* no schedule runs more at once than the array's own
+			 * %N allows (the engine holds every job to it) */
+			ph->width = ((j->spec->phase[p].max_running &&
+				      j->spec->phase[p].max_running <
+					      j->spec->phase[p].tasks)
+					     ? j->spec->phase[p].max_running
+					     : j->spec->phase[p].tasks) *
+				    size;
 			for (uint32_t i = 0; i < j->spec->phase[p].tasks; i++) {
 				double best = best_length(j, p, i, fastest,
 							  fastest_acc);

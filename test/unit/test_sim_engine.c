@@ -310,6 +310,25 @@ START_TEST(own_limit_is_honoured)
 	ck_assert_msg(strstr(err, "map_max_running"), "%s", err);
 	sim_workload_spec_free(&ws);
 	done(&r);
+
+	/* the oracle's bound counts the limit: eight 10 s tasks due in 25 s
+	 * on 4 CPUs fit in two waves, one at a time they cannot */
+	for (int limit = 0; limit <= 1; limit++) {
+		struct dl_oracle_result o;
+		double lb;
+		char w[256];
+
+		snprintf(w, sizeof(w),
+			 "{\"jobs\":[{\"arrival\":0,\"relative_deadline\":25,"
+			 "\"maps\":8,\"map_length\":10,"
+			 "\"map_max_running\":%d}]}",
+			 limit);
+		load(&r, four_nodes, w);
+		go(&r, "edf", 1);
+		ck_assert_int_eq(sim_oracle(r.e, &o, &lb, err, sizeof(err)), 0);
+		ck_assert_uint_eq(o.bound, limit ? 0 : 1);
+		done(&r);
+	}
 }
 END_TEST
 
@@ -1253,6 +1272,31 @@ START_TEST(policies_never_beat_the_oracle)
 }
 END_TEST
 
+/* The same jobs, three of them with their own %N: the bound counts the
+ * limit (a width of N tasks) and stays a bound. */
+START_TEST(policies_never_beat_the_oracle_with_own_limits)
+{
+	static const char limited[] =
+		"{\"jobs\":["
+		"{\"arrival\":0,\"relative_deadline\":60,\"maps\":10,"
+		"\"map_max_running\":2,\"map_length\":{\"dist\":"
+		"\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":3,\"relative_deadline\":40,\"maps\":6,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20},"
+		"\"reduces\":2,\"reduce_length\":8,"
+		"\"reduce_max_running\":1},"
+		"{\"arrival\":5,\"relative_deadline\":30,\"maps\":8,"
+		"\"map_max_running\":3,\"map_length\":{\"dist\":"
+		"\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":9,\"relative_deadline\":25,\"maps\":4,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}},"
+		"{\"arrival\":12,\"relative_deadline\":90,\"maps\":12,\"map_"
+		"length\":{\"dist\":\"uniform\",\"min\":5,\"max\":20}}]}";
+
+	never_beat_the_oracle(four_nodes, limited, 8);
+}
+END_TEST
+
 /* With an external load that takes and gives back nodes every few
  * seconds: tasks started before the load rises keep running past it (the
  * bound's capacity counts them), and the cut alone sees the waves. */
@@ -1546,6 +1590,7 @@ int main(void)
 	tcase_add_test(tc, lateness_and_bounded_slowdown);
 	tcase_add_test(tc, bounded_slowdown_formula);
 	tcase_add_test(tc, policies_never_beat_the_oracle);
+	tcase_add_test(tc, policies_never_beat_the_oracle_with_own_limits);
 	tcase_add_test(tc, policies_never_beat_the_oracle_under_external_load);
 	tcase_add_test(tc, policies_never_beat_the_oracle_with_equal_tasks);
 	tcase_add_test(tc, oracle_counts_tasks_running_past_the_external_load);
