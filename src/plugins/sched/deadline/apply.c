@@ -303,8 +303,11 @@ extern void sdl_record(const struct sdl_decision *dec, uint32_t ndec,
 		struct dl_array_rec *r = dl_sstate_find(st, d->a.d.array_id);
 		const struct dl_plan_job *pj =
 			dl_plan_find(plan, d->a.d.array_id);
-		uint32_t alloc =
-			d->a.d.manage ? d->a.d.throttle : d->a.user_throttle;
+		/* the throttle the array has now: apply left one changed
+		 * while the plan ran */
+		uint32_t alloc = d->throttle_outside ? d->throttle_found
+				 : d->a.d.manage     ? d->a.d.throttle
+						     : d->a.user_throttle;
 		uint8_t mode = d->prio_mode;
 
 		if (!r || d->gone)
