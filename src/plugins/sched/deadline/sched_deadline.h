@@ -178,13 +178,13 @@ extern void sdl_snapshot_free(struct sdl_snapshot *s);
 /* The snapshot's array with this ArrayJobId, or NULL. */
 extern const struct sdl_array *sdl_snapshot_array(const struct sdl_snapshot *s,
 						  uint32_t id);
-/* Merge into the plugin's memory; returns a signature of everything the
- * plan depends on (a cycle whose signature did not change may be
- * skipped). */
 /* A throttle the plan did not set is the user's limit from now on
  * (model.h, max_running): recorded in r and logged. */
 extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
 				  uint32_t throttle);
+/* Merge into the plugin's memory; returns a signature of everything the
+ * plan depends on (a cycle whose signature did not change may be
+ * skipped). */
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now);
 /* The core's jobs (map + reduce of each pair), one per root array. */

@@ -657,7 +657,10 @@ extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
 
 /* The user's own ArrayTaskThrottle, the array's limit: the one it was
  * submitted with, then any value the plan did not set (it sets r->alloc
- * while it manages the array and leaves the user's value otherwise). */
+ * while it manages the array and leaves the user's value otherwise).  Only
+ * while tasks wait to start: a throttle limits nothing else, and an array
+ * whose last task started keeps the plan's last value without being
+ * managed (it was read as the user's before). */
 static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
 {
 	uint32_t ours = r->managed ? r->alloc : r->user_throttle;
@@ -667,7 +670,7 @@ static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
 		r->user_saved = true;
 		return;
 	}
-	if (a->throttle != ours)
+	if (a->pending && a->throttle != ours)
 		sdl_user_throttle_set(r, a->id, a->throttle);
 }
 
