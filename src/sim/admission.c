@@ -268,6 +268,13 @@ bool sim_adm_admit(void *state, struct sim_engine *e, uint32_t jx, char *why,
 		snprintf(why, whylen, "no deadline: not judged");
 		return true;
 	}
+	if (j->spec->phase[DL_MAP].max_running ||
+	    j->spec->phase[DL_REDUCE].max_running) {
+		/* the guarantee rests on the widths the plan sets: an array
+		 * with its own %N is not judged (job_submit/deadline) */
+		snprintf(why, whylen, "its own limit (%%N): not judged");
+		return true;
+	}
 	a->stats.judged++;
 	for (int p = 0; p < 2; p++) {
 		double t = NAN;

@@ -211,6 +211,34 @@ START_TEST(impossible_deadline_rejected_by_all)
 }
 END_TEST
 
+/* The impossible job with its own %1: not judged (job_submit/deadline
+ * does not judge such an array), so it runs, unadmitted and late, at most
+ * one map at a time. */
+START_TEST(own_limit_not_judged)
+{
+	static const char *wl =
+		"{\"jobs\":["
+		"{\"name\":\"x\",\"arrival\":0,\"maps\":3,"
+		"\"map_lengths\":[10,10,10],\"map_time_limit\":10,"
+		"\"map_max_running\":1,"
+		"\"reduces\":1,\"reduce_lengths\":[5],\"reduce_time_limit\":5,"
+		"\"relative_deadline\":12}]}";
+
+	for (size_t i = 0; i < 3; i++) {
+		struct run r;
+
+		go(&r, small_typed, wl, adm_policies[i]);
+		ck_assert_msg(strstr(r.e->jobs[0].why, "not judged"), "%s: %s",
+			      adm_policies[i], r.e->jobs[0].why);
+		ck_assert_int_eq(r.e->jobs[0].state, SIM_JOB_DONE);
+		ck_assert_uint_eq(r.e->jobs[0].max_running, 1);
+		ck_assert(!sim_job_met(&r.e->jobs[0]));
+		ck_assert_uint_eq(r.sum.rejected, 0);
+		done(&r);
+	}
+}
+END_TEST
+
 /* Kc & Anyanwu's map bound is continuous (it ignores waves): three 10 s
  * maps with S_r^max - A = 15 s need ceil(30 / 15) = 2 slots, both free,
  * so dc admits a job that then misses (two waves end at 21, the reduce at
@@ -457,6 +485,7 @@ int main(void)
 	tcase_add_test(tc, realtime_admits_what_rtmr_rejects);
 	tcase_add_test(tc, feedback_switch);
 	tcase_add_test(tc, impossible_deadline_rejected_by_all);
+	tcase_add_test(tc, own_limit_not_judged);
 	tcase_add_test(tc, dc_ignores_map_waves);
 	tcase_add_test(tc, dc_rejects_reducers_beyond_the_slots);
 	tcase_add_test(tc, dc_needs_typed_slots);
