@@ -173,20 +173,26 @@ START_TEST(feedback_switch)
 }
 END_TEST
 
-/* Three 10 s maps on two slots and a 5 s reduce by 12 s: impossible.
- * Every admission policy rejects it, it never runs, and the feasible job
- * beside it is admitted and meets its deadline. */
+/* Three 10 s maps on two slots and a 5 s reduce by 12 s: impossible
+ * (`extra`: more fields of the job). */
+#define IMPOSSIBLE_JOB(extra)                                                  \
+	"{\"name\":\"x\",\"arrival\":0,\"maps\":3,"                            \
+	"\"map_lengths\":[10,10,10],\"map_time_limit\":10," extra              \
+	"\"reduces\":1,\"reduce_lengths\":[5],\"reduce_time_limit\":5,"        \
+	"\"relative_deadline\":12}"
+
+/* One 10 s map due at 100 s. */
+#define FEASIBLE_JOB                                                           \
+	"{\"name\":\"y\",\"arrival\":0,\"maps\":1,"                            \
+	"\"map_lengths\":[10],\"map_time_limit\":10,\"relative_deadline\":"    \
+	"100}"
+
+/* Every admission policy rejects the impossible job, it never runs, and
+ * the feasible job beside it is admitted and meets its deadline. */
 START_TEST(impossible_deadline_rejected_by_all)
 {
 	static const char *wl =
-		"{\"jobs\":["
-		"{\"name\":\"x\",\"arrival\":0,\"maps\":3,"
-		"\"map_lengths\":[10,10,10],\"map_time_limit\":10,"
-		"\"reduces\":1,\"reduce_lengths\":[5],\"reduce_time_limit\":5,"
-		"\"relative_deadline\":12},"
-		"{\"name\":\"y\",\"arrival\":0,\"maps\":1,"
-		"\"map_lengths\":[10],\"map_time_limit\":10,"
-		"\"relative_deadline\":100}]}";
+		"{\"jobs\":[" IMPOSSIBLE_JOB("") "," FEASIBLE_JOB "]}";
 
 	for (size_t i = 0; i < 3; i++) {
 		struct run r;
@@ -217,12 +223,7 @@ END_TEST
 START_TEST(own_limit_not_judged)
 {
 	static const char *wl =
-		"{\"jobs\":["
-		"{\"name\":\"x\",\"arrival\":0,\"maps\":3,"
-		"\"map_lengths\":[10,10,10],\"map_time_limit\":10,"
-		"\"map_max_running\":1,"
-		"\"reduces\":1,\"reduce_lengths\":[5],\"reduce_time_limit\":5,"
-		"\"relative_deadline\":12}]}";
+		"{\"jobs\":[" IMPOSSIBLE_JOB("\"map_max_running\":1,") "]}";
 
 	for (size_t i = 0; i < 3; i++) {
 		struct run r;
