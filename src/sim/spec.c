@@ -735,6 +735,8 @@ static int parse_phase(json_object *o, const char *path, const char *pfx,
 						  DL_MAX_TASKS, 0);
 	if (rd.failed)
 		return EINVAL;
+	if (!ph->tasks)
+		ph->max_running = 0; /* limits nothing (and is not written) */
 	if (typed && (cpus != 1 || mem || ph->io > 0)) {
 		snprintf(err, errlen,
 			 "%s: a typed-slot cluster takes one slot per task; "
