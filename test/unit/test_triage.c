@@ -1780,6 +1780,45 @@ START_TEST(own_limit)
 }
 END_TEST
 
+/* What an array's own limit keeps it from using goes to the other jobs in
+ * the same plan, under every policy: adaptive, ras and reverse used to
+ * size the limited job as if it had none, so the cut left those CPUs to
+ * nobody's plan. */
+START_TEST(own_limit_leaves_the_rest)
+{
+	static const char *const policies[] = {"triage", "edf", "adaptive",
+					       "ras", "reverse"};
+	struct fx_world w;
+	struct dl_job *limited, *other;
+
+	/* 8 CPUs.  Job 1: sixteen 10 s tasks due at 40, 2 at a time.  Job 2:
+	 * eight 10 s tasks due at 100, which one CPU would finish. */
+	w_init(&w, 1, 8);
+	limited = fx_job(1, 16, T0, T0 + 40);
+	limited->phase[DL_MAP].prior_mean = 10;
+	limited->phase[DL_MAP].prior_p90 = 10;
+	limited->phase[DL_MAP].max_running = 2;
+	w.jobs[w.n++] = limited;
+	other = fx_job(2, 8, T0, T0 + 100);
+	other->phase[DL_MAP].prior_mean = other->phase[DL_MAP].prior_p90 = 10;
+	w.jobs[w.n++] = other;
+	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++) {
+		const struct dl_plan_job *pj;
+
+		w_plan(&w, policies[i], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_msg(pj->alloc == 2, "%s: job 1 alloc %u", policies[i],
+			      pj->alloc);
+		pj = fx_world_get(&w, 2);
+		ck_assert_msg(pj->managed && pj->alloc >= 6,
+			      "%s: job 2 alloc %u, not the 6 CPUs job 1 "
+			      "cannot use",
+			      policies[i], pj->alloc);
+	}
+	fx_world_free(&w);
+}
+END_TEST
+
 START_TEST(no_data_is_not_judged)
 {
 	struct fx_world w;
@@ -1883,6 +1922,7 @@ int main(void)
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, own_limit);
+	tcase_add_test(tc, own_limit_leaves_the_rest);
 	tcase_add_test(tc, no_data_is_not_judged);
 	tcase_add_test(tc, unknown_work_gives_up_no_one);
 	tcase_add_test(tc, bad_input);

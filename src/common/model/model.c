@@ -111,6 +111,18 @@ uint32_t dl_phase_pending(const struct dl_phase *ph)
 	return started >= ph->tasks ? 0 : (uint32_t) (ph->tasks - started);
 }
 
+uint32_t dl_phase_width(const struct dl_phase *ph)
+{
+	uint64_t left;
+
+	if (!ph)
+		return 0;
+	left = (uint64_t) dl_phase_pending(ph) + ph->nrunning;
+	if (ph->max_running && left > ph->max_running)
+		left = ph->max_running;
+	return left > UINT32_MAX ? UINT32_MAX : (uint32_t) left;
+}
+
 uint32_t dl_phase_ending_by(const struct dl_phase *ph, double mu, double t)
 {
 	uint32_t n = 0;

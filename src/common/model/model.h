@@ -178,6 +178,9 @@ int dl_phase_add_failed(struct dl_phase *ph);
 
 /* Tasks not yet started: the set U (never negative). */
 uint32_t dl_phase_pending(const struct dl_phase *ph);
+/* The most tasks the phase can run at once: those left (pending and
+ * running), at most its own limit (max_running) when it has one. */
+uint32_t dl_phase_width(const struct dl_phase *ph);
 /* Running tasks predicted to have ended by time t when a task takes mu
  * seconds (0 when mu is not a positive length). */
 uint32_t dl_phase_ending_by(const struct dl_phase *ph, double mu, double t);

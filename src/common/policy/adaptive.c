@@ -34,10 +34,12 @@ struct ajob {
 	struct dl_goal goal;
 	const struct dl_phase *ph;
 	double cpu, mem; /* size of one slot */
-	uint32_t rem;    /* tasks left: the most concurrency of any use */
-	double work;     /* task-seconds left at mu */
-	double span;     /* goal - submit, for relative lateness */
-	double need;     /* concurrency meeting the goal */
+	/* tasks left, at most the array's own limit: the most concurrency
+	 * of any use (a grant beyond the limit would be lost to the rest) */
+	uint32_t rem;
+	double work; /* task-seconds left at mu */
+	double span; /* goal - submit, for relative lateness */
+	double need; /* concurrency meeting the goal */
 	enum dl_class cls;
 	double key0;  /* initial ranking key */
 	double key;   /* current key: refreshed after every grant */
@@ -275,7 +277,7 @@ static void prepare(struct ajob *a, struct dl_job *job, struct dl_plan_job *o,
 	a->ph = &job->phase[a->goal.phase_kind];
 	a->cpu = a->ph->cpus_per_task ? a->ph->cpus_per_task : 1;
 	a->mem = (double) a->ph->mem_per_task;
-	a->rem = dl_phase_pending(a->ph) + a->ph->nrunning;
+	a->rem = dl_phase_width(a->ph);
 	if (!(a->goal.job > 0)) {
 		o->verdict = DL_VERDICT_ON_TRACK;
 		o->cls = DL_CLASS_UNMANAGED;

@@ -282,6 +282,16 @@ static void prepare(struct rjob *a, struct dl_job *job, struct dl_plan_job *o,
 	o->need = a->need;
 }
 
+/* What the placement may give a phase (s_pend, r_pend): its tasks left,
+ * at most the array's own limit, so the rest goes to other jobs; never
+ * fewer than run already (the placement counts them as placed). */
+static uint32_t placeable(const struct dl_phase *ph)
+{
+	uint32_t width = dl_phase_width(ph);
+
+	return width < ph->nrunning ? ph->nrunning : width;
+}
+
 /* The placement input of a managed job. */
 static int to_placement(struct rjob *a, struct dl_pl_job *p,
 			const struct dl_cluster *cl,
@@ -303,25 +313,25 @@ static int to_placement(struct rjob *a, struct dl_pl_job *p,
 	p->s_req = a->need;
 	p->s_fit = a->need;
 	if (a->goal.phase_kind == DL_MAP) {
-		p->maps_left = dl_phase_pending(m) + m->nrunning;
+		p->maps_left = placeable(m);
 		p->nmap_running = m->nrunning;
 		if (!(a->map_nodes = running_nodes(m)))
 			return ENOMEM;
 		p->map_nodes = a->map_nodes;
 		if (r->tasks && map_ends_this_cycle(a, cfg, now)) {
 			/* profile switch: reducers come in reduce profile */
-			p->reduces_left = dl_phase_pending(r) + r->nrunning;
+			p->reduces_left = placeable(r);
 		} else if (r->tasks && job->reduce_overlap) {
 			/* shuffling reducers: Slurm's reservation and the
 			 * reduce memory, plus shuffle per placed map */
 			p->shuffle_mode = true;
-			p->reduces_left = dl_phase_pending(r) + r->nrunning;
+			p->reduces_left = placeable(r);
 			p->reduce[DL_RES_CPU] = r->cpus_per_task;
 			p->reduce[DL_RES_IO] = 0;
 			to_vec(&job->profile.shuffle, p->shuffle);
 		}
 	} else {
-		p->reduces_left = dl_phase_pending(r) + r->nrunning;
+		p->reduces_left = placeable(r);
 	}
 	if (p->reduces_left) {
 		p->nreduce_running = r->nrunning;

@@ -594,9 +594,7 @@ static void prepare(struct tctx *c, struct tjob *t, struct dl_plan *plan,
 	if (!dl_policy_prepare_job(t->out, t->job, cap, c->in, &t->goal, NULL))
 		return;
 	ph = &t->job->phase[t->goal.phase_kind];
-	t->rem = dl_phase_pending(ph) + ph->nrunning;
-	if (ph->max_running && t->rem > ph->max_running)
-		t->rem = ph->max_running;
+	t->rem = dl_phase_width(ph);
 	t->cpu = ph->cpus_per_task ? ph->cpus_per_task : 1;
 	t->mem = (double) ph->mem_per_task;
 	if (!(t->goal.job > 0)) {
