@@ -279,8 +279,8 @@ static int alone_bound(const struct sim_engine *e, struct shapes *sh,
 		for (uint32_t i = 0; i < ph->tasks; i++)
 			buf[i] = best_length(j, p, i, fastest, fastest_acc);
 		if ((rc = supply_of(e, sh, g, j, p, &s)) ||
-		    (rc = dl_alone_phase_end(s, from, buf, ph->tasks, INFINITY,
-					     &from)))
+		    (rc = dl_alone_phase_end(s, from, buf, ph->tasks,
+					     ph->max_running, INFINITY, &from)))
 			return rc;
 	}
 	*end = from;

@@ -22,20 +22,31 @@ static double phase_end(const struct dl_alone_supply *s, double release,
 {
 	double end = NAN;
 
-	ck_assert_int_eq(dl_alone_phase_end(s, release, len, n, horizon, &end),
-			 0);
+	ck_assert_int_eq(
+		dl_alone_phase_end(s, release, len, n, 0, horizon, &end), 0);
+	return end;
+}
+
+/* n tasks of length L, at most at_once of them at a time (0: no limit) */
+static double limited_end(const struct dl_alone_supply *s, double release,
+			  double L, uint32_t n, uint32_t at_once,
+			  double horizon)
+{
+	double len[64], end = NAN;
+
+	ck_assert_uint_le(n, 64);
+	for (uint32_t i = 0; i < n; i++)
+		len[i] = L;
+	ck_assert_int_eq(
+		dl_alone_phase_end(s, release, len, n, at_once, horizon, &end),
+		0);
 	return end;
 }
 
 static double equal_end(const struct dl_alone_supply *s, double release,
 			double L, uint32_t n, double horizon)
 {
-	double len[64];
-
-	ck_assert_uint_le(n, 64);
-	for (uint32_t i = 0; i < n; i++)
-		len[i] = L;
-	return phase_end(s, release, len, n, horizon);
+	return limited_end(s, release, L, n, 0, horizon);
 }
 
 START_TEST(whole_waves_on_a_constant_cluster)
@@ -210,8 +221,59 @@ START_TEST(greedy_is_optimal_on_random_instances)
 		ck_assert_msg(got == want || (isinf(got) && isinf(want)),
 			      "round %d: greedy %g, exhaustive %g", round, got,
 			      want);
+		/* at most 1 or 2 at once: the optimum on machines 0..K-1 */
+		for (int K = 1; K < machines; K++) {
+			got = limited_end(&s, 0, L, (uint32_t) n, (uint32_t) K,
+					  T);
+			want = best_split(avail, K, T, L, n, 0);
+			ck_assert_msg(got == want ||
+					      (isinf(got) && isinf(want)),
+				      "round %d, %d at once: greedy %g, "
+				      "exhaustive %g",
+				      round, K, got, want);
+		}
 		dl_alone_supply_free(&s);
 	}
+}
+END_TEST
+
+/* The array's own limit: never more than K tasks at once, as if the
+ * cluster had K machines (alone.c); a limit at or above what the cluster
+ * offers changes nothing. */
+START_TEST(own_limit)
+{
+	double t0 = 0, t[] = {0, 50}, three[] = {10, 2, 9}, end = NAN;
+	uint32_t four = 4, c[] = {1, 3};
+	struct dl_alone_supply s;
+
+	supply(&s, &t0, &four, 1);
+	/* 8 tasks of 10 s: two waves of 4, four waves of 2 */
+	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 0, INFINITY), 20,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 2, INFINITY), 40,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 1, INFINITY), 80,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 4, INFINITY), 20,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 9, INFINITY), 20,
+				1e-12);
+	/* a deadline-like horizon: 4 waves of 2 cannot all start by 30 */
+	ck_assert(isinf(limited_end(&s, 0, 10, 8, 2, 30)));
+	/* unequal lengths, one at a time: the chain is their sum */
+	ck_assert_int_eq(dl_alone_phase_end(&s, 0, three, 3, 1, INFINITY, &end),
+			 0);
+	ck_assert_double_eq_tol(end, 21, 1e-12);
+	dl_alone_supply_free(&s);
+
+	/* one machine until 50, three after, released at 45: with a limit of
+	 * 2, machine 0 ends at 55 and 65, machine 1 at 60 and 70 */
+	supply(&s, t, c, 2);
+	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 2, INFINITY), 70,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 0, INFINITY), 65,
+				1e-12);
+	dl_alone_supply_free(&s);
 }
 END_TEST
 
@@ -226,20 +288,21 @@ START_TEST(validation)
 	ck_assert_int_eq(dl_alone_supply_init(NULL, t, c, 2), EINVAL);
 	supply(&s, t, c, 2);
 	/* a task of length 0 or NaN, a NaN release */
-	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 2, INFINITY, &end),
+	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 2, 0, INFINITY, &end),
 			 EINVAL);
 	len[1] = NAN;
-	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 2, INFINITY, &end),
+	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 2, 0, INFINITY, &end),
 			 EINVAL);
-	ck_assert_int_eq(dl_alone_phase_end(&s, NAN, len, 1, INFINITY, &end),
+	ck_assert_int_eq(dl_alone_phase_end(&s, NAN, len, 1, 0, INFINITY, &end),
 			 EINVAL);
-	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 1, INFINITY, NULL),
+	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 1, 0, INFINITY, NULL),
 			 EINVAL);
 	/* no machine ever: never */
 	dl_alone_supply_free(&s);
 	c[0] = c[1] = 0;
 	supply(&s, t, c, 2);
-	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 1, INFINITY, &end), 0);
+	ck_assert_int_eq(dl_alone_phase_end(&s, 0, len, 1, 0, INFINITY, &end),
+			 0);
 	ck_assert(isinf(end));
 	dl_alone_supply_free(&s);
 }
@@ -254,6 +317,7 @@ int main(void)
 	tcase_add_test(tc, capacity_over_time);
 	tcase_add_test(tc, unequal_lengths_lower_bound);
 	tcase_add_test(tc, greedy_is_optimal_on_random_instances);
+	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, validation);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);

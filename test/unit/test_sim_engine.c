@@ -327,6 +327,8 @@ START_TEST(own_limit_is_honoured)
 		go(&r, "edf", 1);
 		ck_assert_int_eq(sim_oracle(r.e, &o, &lb, err, sizeof(err)), 0);
 		ck_assert_uint_eq(o.bound, limit ? 0 : 1);
+		/* and the alone cut with it: 80 s one at a time */
+		ck_assert_uint_eq(o.impossible_alone, limit ? 1 : 0);
 		done(&r);
 	}
 }

@@ -47,6 +47,14 @@
  *     some machine runs k + 1 of the k M + 1 longest tasks (pigeonhole),
  *     one after the other and not before e0: the end is >= e0 + the sum
  *     of the k + 1 smallest of them, p_{kM+1-k} + ... + p_{kM+1}.
+ *
+ * At most K tasks at once (the array's own limit): a schedule that never
+ * runs more than K tasks is one on machines 0..K-1 alone.  Give the tasks
+ * machines in order of their starts, each the lowest of 0..K-1 free then:
+ * fewer than K others run at a start, so one is free, and it is available,
+ * since the task's own machine m is (m >= K > the one given, and the
+ * available machines are a prefix).  So every bound above holds with the
+ * machines cut to 0..K-1: the greedy over K machines, and M at most K.
  */
 #include "common/compare/alone.h"
 
@@ -245,8 +253,8 @@ static int greedy_end(const struct dl_alone_supply *s, double release, double L,
 }
 
 int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
-		       const double *len, uint32_t n, double horizon,
-		       double *end)
+		       const double *len, uint32_t n, uint32_t at_once,
+		       double horizon, double *end)
 {
 	double *p, e0, a, b, chain = 0, *sum;
 	uint32_t most, machines;
@@ -273,6 +281,8 @@ int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
 		*end = INFINITY;
 		return 0;
 	}
+	if (at_once && most > at_once)
+		most = at_once;
 	machines = most < n ? most : n;
 	p = malloc(n * sizeof(*p));
 	sum = malloc(((size_t) n + 1) * sizeof(*sum));

@@ -45,14 +45,15 @@ double dl_alone_next_start(const struct dl_alone_supply *s, uint32_t m,
 
 /* A lower bound on the time n tasks of lengths len[] (seconds, > 0) released
  * at `release` have all ended on s, when no task may start at or after
- * `horizon` (INFINITY: no such limit).  Exact (the optimum of the model)
+ * `horizon` (INFINITY: no such limit) and at most `at_once` run at a time
+ * (the array's own %N; 0 = no limit).  Exact (the optimum of the model)
  * when the lengths are equal; otherwise the largest of three valid bounds:
  * every task as short as the shortest (exact for that instance), the
  * longest task from the first possible start, and the pigeonhole chain
  * bound.  *end is INFINITY when the tasks cannot all start before the
  * horizon, the release when n == 0.  0, EINVAL or ENOMEM. */
 int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
-		       const double *len, uint32_t n, double horizon,
-		       double *end);
+		       const double *len, uint32_t n, uint32_t at_once,
+		       double horizon, double *end);
 
 #endif
