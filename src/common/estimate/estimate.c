@@ -508,6 +508,10 @@ double dl_wave_need(const struct dl_phase *ph, double mu, double goal,
 		/* never below Eq. 1: start there (most often the answer) */
 		if (fluid > 1 && ceil(fluid - 1e-9) < hi)
 			lo = (uint32_t) ceil(fluid - 1e-9);
+		/* the finish never rises with more slots, so when Eq. 1's
+		 * concurrency is enough it is the least that is */
+		if (lo < hi && wave_finish(&w, lo) <= goal + 1e-6)
+			hi = lo;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 
