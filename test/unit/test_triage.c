@@ -27,15 +27,22 @@ static void w_init(struct fx_world *w, uint32_t nodes, uint32_t cpus)
 
 /* A one-task job whose task length is known exactly (a prior without
  * spread), due at `deadline`. */
-static struct dl_job *w_task(struct fx_world *w, uint64_t id, double len,
-			     double deadline)
+/* A job of `ntasks` maps of a known length, submitted at T0. */
+static struct dl_job *w_tasks(struct fx_world *w, uint64_t id, uint32_t ntasks,
+			      double len, double deadline)
 {
-	struct dl_job *j = fx_job(id, 1, T0, T0 + deadline);
+	struct dl_job *j = fx_job(id, ntasks, T0, T0 + deadline);
 
 	j->phase[DL_MAP].prior_mean = len;
 	j->phase[DL_MAP].prior_p90 = len;
 	w->jobs[w->n++] = j;
 	return j;
+}
+
+static struct dl_job *w_task(struct fx_world *w, uint64_t id, double len,
+			     double deadline)
+{
+	return w_tasks(w, id, 1, len, deadline);
 }
 
 /* HopelessSlack=0: a given-up job lends nothing and waits behind the
@@ -1725,19 +1732,14 @@ START_TEST(own_limit)
 	static const char *const policies[] = {"triage", "edf", "adaptive",
 					       "ras", "reverse"};
 	struct fx_world w;
-	struct dl_job *limited, *next;
+	struct dl_job *limited;
 	const struct dl_plan_job *pj;
 
 	/* 8 CPUs.  Job 1: eight 10 s tasks due at 30, 2 at a time: 40 s
 	 * even alone.  Job 2: eight 10 s tasks due at 20. */
 	w_init(&w, 1, 8);
-	limited = fx_job(1, 8, T0, T0 + 30);
-	limited->phase[DL_MAP].prior_mean = 10;
-	limited->phase[DL_MAP].prior_p90 = 10;
-	w.jobs[w.n++] = limited;
-	next = fx_job(2, 8, T0, T0 + 20);
-	next->phase[DL_MAP].prior_mean = next->phase[DL_MAP].prior_p90 = 10;
-	w.jobs[w.n++] = next;
+	limited = w_tasks(&w, 1, 8, 10, 30);
+	w_tasks(&w, 2, 8, 10, 20);
 	/* without the limit, 8 wide: on time */
 	w_plan(&w, "triage", T0, NULL);
 	ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_ON_TRACK);
@@ -1789,19 +1791,12 @@ START_TEST(own_limit_leaves_the_rest)
 	static const char *const policies[] = {"triage", "edf", "adaptive",
 					       "ras", "reverse"};
 	struct fx_world w;
-	struct dl_job *limited, *other;
 
 	/* 8 CPUs.  Job 1: sixteen 10 s tasks due at 40, 2 at a time.  Job 2:
 	 * eight 10 s tasks due at 100, which one CPU would finish. */
 	w_init(&w, 1, 8);
-	limited = fx_job(1, 16, T0, T0 + 40);
-	limited->phase[DL_MAP].prior_mean = 10;
-	limited->phase[DL_MAP].prior_p90 = 10;
-	limited->phase[DL_MAP].max_running = 2;
-	w.jobs[w.n++] = limited;
-	other = fx_job(2, 8, T0, T0 + 100);
-	other->phase[DL_MAP].prior_mean = other->phase[DL_MAP].prior_p90 = 10;
-	w.jobs[w.n++] = other;
+	w_tasks(&w, 1, 16, 10, 40)->phase[DL_MAP].max_running = 2;
+	w_tasks(&w, 2, 8, 10, 100);
 	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++) {
 		const struct dl_plan_job *pj;
 
