@@ -407,7 +407,10 @@ START_TEST(test_timeout)
 	t0 = dl_monotonic_s();
 	ck_assert_int_eq(dl_est_ping(c), ETIMEDOUT);
 	dt = dl_monotonic_s() - t0;
-	ck_assert_msg(dt >= 0.19 && dt < 0.7, "took %.3f s", dt);
+	/* not before the timeout, and not for ever (the fake never
+	 * answers).  The upper bound leaves room for a loaded machine: under
+	 * ASan beside the bats suite this wait once took 1.13 s */
+	ck_assert_msg(dt >= 0.19 && dt < 3, "took %.3f s", dt);
 	ck_assert_int_eq(dl_est_client_state(c), DL_EST_STATE_SLOW);
 	ck_assert(!strncmp(dl_est_client_describe(c, false, buf, sizeof(buf)),
 			   "slow (>200ms) since ", 20));
