@@ -4,7 +4,8 @@
 # is for Slurm: the plan's throttle never exceeds it, sdeadline says the
 # limit is in force, and a limit changed while the plan manages the array
 # is kept (the plan used to overwrite it at its next cycle).
-# 4 nodes x 2 CPUs, the default policy (triage).
+# 4 nodes x 2 CPUs, the default policy (triage); the last test switches
+# to Policy=adaptive.
 load helpers
 
 setup_file() {
@@ -81,4 +82,34 @@ most_running() { # id seconds
 	dl_wait_n_running "$j" 8
 	[ "$(squeue -h -r -j "$j" -t RUNNING | wc -l)" -eq 8 ]
 	dl_wait_jobs 120 "$j"
+}
+
+# The papers' policies size a limited array to its limit, so the CPUs it
+# cannot use go to the next array in the same plan.  They used to size it
+# as if it had no limit; the throttle was cut to the limit afterwards, and
+# what the cut freed went to no other array's throttle.
+@test "Policy=adaptive: what an array's own %N leaves goes to the next deadline array" {
+	local limited other
+	sed 's/^PlanInterval=/Policy=adaptive\nPlanInterval=/' \
+		"$BATS_FILE_TMPDIR/deadline.conf" >"$BATS_FILE_TMPDIR/adaptive.conf"
+	lc --deadline-conf "$BATS_FILE_TMPDIR/adaptive.conf" reconfigure
+	dl_poll 20 test "$("$SDEADLINE" --json | jq -r .policy)" = adaptive || true
+	[ "$("$SDEADLINE" --json | jq -r .policy)" = adaptive ]
+	# held until both are queued, so one plan sees the two together
+	limited=$(dl_submit -H -J limited --array=0-11%2 -t 1 --deadline=now+5minutes --wrap='sleep 20')
+	other=$(dl_submit -H -J other --array=0-11 -t 1 --deadline=now+10minutes --wrap='sleep 20')
+	scontrol release "$limited,$other"
+	dl_wait_planned "$limited"
+	dl_wait_planned "$other"
+	dl_wait_plan_field "$other" alloc 6
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$limited" alloc)" = 2 ]
+	[[ "$(dl_plan_field "$limited" explain)" == "its own limit runs at most 2 of its "* ]]
+	# 8 CPUs: the 6 the limited array cannot use are the other's
+	[ "$(dl_plan_field "$other" alloc)" = 6 ]
+	[ "$(dl_throttle "$other")" = 6 ]
+	dl_wait_n_running "$other" 6
+	[ "$(squeue -h -r -j "$other" -t RUNNING | wc -l)" -eq 6 ]
+	[ "$(squeue -h -r -j "$limited" -t RUNNING | wc -l)" -le 2 ]
+	lc --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" reconfigure
 }
