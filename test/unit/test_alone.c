@@ -221,25 +221,34 @@ START_TEST(greedy_is_optimal_on_random_instances)
 		ck_assert_msg(got == want || (isinf(got) && isinf(want)),
 			      "round %d: greedy %g, exhaustive %g", round, got,
 			      want);
-		/* at most 1 or 2 at once: the optimum on machines 0..K-1 */
+		/* at most 1 or 2 at once: never earlier than without the
+		 * limit, never later than the optimum on machines 0..K-1 (a
+		 * schedule with at most K at once), and equal to it where the
+		 * capacity does not change */
 		for (int K = 1; K < machines; K++) {
-			got = limited_end(&s, 0, L, (uint32_t) n, (uint32_t) K,
-					  T);
-			want = best_split(avail, K, T, L, n, 0);
-			ck_assert_msg(got == want ||
-					      (isinf(got) && isinf(want)),
-				      "round %d, %d at once: greedy %g, "
-				      "exhaustive %g",
-				      round, K, got, want);
+			double lim = limited_end(&s, 0, L, (uint32_t) n,
+						 (uint32_t) K, T);
+
+			/* one at a time on any machine is a sequence whose
+			 * starts find machine 0 available: exact */
+			want = K == 1 ? best_on_machine(avail[0], T, L, n, 0)
+				      : best_split(avail, K, T, L, n, 0);
+			ck_assert_msg(lim >= got && lim <= want &&
+					      (!(K == 1 || nsteps == 1) ||
+					       lim == want),
+				      "round %d, %d at once: bound %g, without "
+				      "the limit %g, exhaustive on %d "
+				      "machines %g",
+				      round, K, lim, got, K, want);
 		}
 		dl_alone_supply_free(&s);
 	}
 }
 END_TEST
 
-/* The array's own limit: never more than K tasks at once, as if the
- * cluster had K machines (alone.c); a limit at or above what the cluster
- * offers changes nothing. */
+/* The array's own limit: never more than K tasks at once, bounded as K
+ * copies of machine 0 (alone.c), exact where the capacity does not change;
+ * a limit at or above what the cluster offers changes nothing. */
 START_TEST(own_limit)
 {
 	double t0 = 0, t[] = {0, 50}, three[] = {10, 2, 9}, end = NAN;
@@ -266,12 +275,18 @@ START_TEST(own_limit)
 	ck_assert_double_eq_tol(end, 21, 1e-12);
 	dl_alone_supply_free(&s);
 
-	/* one machine until 50, three after, released at 45: with a limit of
-	 * 2, machine 0 ends at 55 and 65, machine 1 at 60 and 70 */
+	/* one machine until 50, three after, released at 45.  Without a
+	 * limit 65 (machine 0 at 55 and 65, machines 1 and 2 at 60).  With a
+	 * limit of 2 the best schedule ends at 70 (machine 0 at 55 and 65,
+	 * machine 1 at 60 and 70); the bound counts two copies of machine 0
+	 * (alone.c), 65: valid, not exact where the capacity changes */
 	supply(&s, t, c, 2);
-	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 2, INFINITY), 70,
-				1e-12);
 	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 0, INFINITY), 65,
+				1e-12);
+	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 2, INFINITY), 65,
+				1e-12);
+	/* one at a time: machine 0 back to back, 85 (65 without it) */
+	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 1, INFINITY), 85,
 				1e-12);
 	dl_alone_supply_free(&s);
 }

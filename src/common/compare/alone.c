@@ -48,13 +48,19 @@
  *     one after the other and not before e0: the end is >= e0 + the sum
  *     of the k + 1 smallest of them, p_{kM+1-k} + ... + p_{kM+1}.
  *
- * At most K tasks at once (the array's own limit): a schedule that never
- * runs more than K tasks is one on machines 0..K-1 alone.  Give the tasks
- * machines in order of their starts, each the lowest of 0..K-1 free then:
- * fewer than K others run at a start, so one is free, and it is available,
- * since the task's own machine m is (m >= K > the one given, and the
- * available machines are a prefix).  So every bound above holds with the
- * machines cut to 0..K-1: the greedy over K machines, and M at most K.
+ * At most K tasks at once (the array's own limit).  The tasks' run
+ * intervals then overlap K at a time at most, so they split into K chains
+ * of tasks that run one after the other (an interval graph is coloured
+ * with as many colours as its largest clique).  Every task starts on a
+ * machine available then, so machine 0 is available at every start: each
+ * chain is a schedule of machine 0 alone.  Two bounds follow, both valid
+ * whatever machines the tasks use:
+ *  a'. equal lengths: the n-th smallest greedy end over K copies of
+ *      machine 0 (1. on each chain, then 2.); kept when later than a.;
+ *  c'. the chain bound with M at most K (pigeonhole over the K chains).
+ * The copies of machine 0 are what the limit leaves when capacity is
+ * constant; where it changes they can be earlier than any schedule on
+ * machines 0..K-1 (machine 1 may be taken when machine 0 is not).
  */
 #include "common/compare/alone.h"
 
@@ -210,11 +216,11 @@ static void sift_up(struct slot *h, uint32_t i)
 }
 
 /* The n-th smallest greedy end of tasks of length L over machines
- * 0..machines-1 (proof above); INFINITY when fewer than n can start
- * before the horizon. */
+ * 0..machines-1, or over that many copies of machine 0 (proof above);
+ * INFINITY when fewer than n can start before the horizon. */
 static int greedy_end(const struct dl_alone_supply *s, double release, double L,
-		      uint32_t n, uint32_t machines, double horizon,
-		      double *end)
+		      uint32_t n, uint32_t machines, bool copies_of_first,
+		      double horizon, double *end)
 {
 	struct slot *h = malloc((machines ? machines : 1) * sizeof(*h));
 	uint32_t nh = 0;
@@ -223,11 +229,12 @@ static int greedy_end(const struct dl_alone_supply *s, double release, double L,
 		return ENOMEM;
 	*end = INFINITY;
 	for (uint32_t m = 0; m < machines; m++) {
-		double st = dl_alone_next_start(s, m, release);
+		uint32_t as = copies_of_first ? 0 : m;
+		double st = dl_alone_next_start(s, as, release);
 
 		if (st < horizon) {
 			h[nh].end = st + L;
-			h[nh].machine = m;
+			h[nh].machine = as;
 			sift_up(h, nh++);
 		}
 	}
@@ -281,8 +288,6 @@ int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
 		*end = INFINITY;
 		return 0;
 	}
-	if (at_once && most > at_once)
-		most = at_once;
 	machines = most < n ? most : n;
 	p = malloc(n * sizeof(*p));
 	sum = malloc(((size_t) n + 1) * sizeof(*sum));
@@ -293,8 +298,16 @@ int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
 	}
 	memcpy(p, len, n * sizeof(*len));
 	dl_sort_doubles(p, n);
-	/* a: all as short as the shortest */
-	rc = greedy_end(s, release, p[0], n, machines, horizon, &a);
+	/* a: all as short as the shortest; a': with the limit */
+	rc = greedy_end(s, release, p[0], n, machines, false, horizon, &a);
+	if (!rc && at_once && at_once < machines) {
+		double a_limit;
+
+		rc = greedy_end(s, release, p[0], n, at_once, true, horizon,
+				&a_limit);
+		a = a_limit > a ? a_limit : a;
+		most = at_once; /* c' */
+	}
 	/* b: the longest from the first possible start */
 	b = e0 + p[n - 1];
 	/* c: the chain over the k M + 1 longest (sum[i]: the i longest) */

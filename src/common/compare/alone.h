@@ -47,7 +47,8 @@ double dl_alone_next_start(const struct dl_alone_supply *s, uint32_t m,
  * at `release` have all ended on s, when no task may start at or after
  * `horizon` (INFINITY: no such limit) and at most `at_once` run at a time
  * (the array's own %N; 0 = no limit).  Exact (the optimum of the model)
- * when the lengths are equal; otherwise the largest of three valid bounds:
+ * when the lengths are equal and there is no limit, or a limit under
+ * constant capacity; otherwise the largest of valid bounds (alone.c):
  * every task as short as the shortest (exact for that instance), the
  * longest task from the first possible start, and the pigeonhole chain
  * bound.  *end is INFINITY when the tasks cannot all start before the
