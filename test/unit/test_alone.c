@@ -251,44 +251,49 @@ END_TEST
  * a limit at or above what the cluster offers changes nothing. */
 START_TEST(own_limit)
 {
-	double t0 = 0, t[] = {0, 50}, three[] = {10, 2, 9}, end = NAN;
-	uint32_t four = 4, c[] = {1, 3};
-	struct dl_alone_supply s;
-
-	supply(&s, &t0, &four, 1);
-	/* 8 tasks of 10 s: two waves of 4, four waves of 2 */
-	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 0, INFINITY), 20,
-				1e-12);
-	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 2, INFINITY), 40,
-				1e-12);
-	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 1, INFINITY), 80,
-				1e-12);
-	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 4, INFINITY), 20,
-				1e-12);
-	ck_assert_double_eq_tol(limited_end(&s, 0, 10, 8, 9, INFINITY), 20,
-				1e-12);
-	/* a deadline-like horizon: 4 waves of 2 cannot all start by 30 */
-	ck_assert(isinf(limited_end(&s, 0, 10, 8, 2, 30)));
-	/* unequal lengths, one at a time: the chain is their sum */
-	ck_assert_int_eq(dl_alone_phase_end(&s, 0, three, 3, 1, INFINITY, &end),
-			 0);
-	ck_assert_double_eq_tol(end, 21, 1e-12);
-	dl_alone_supply_free(&s);
-
-	/* one machine until 50, three after, released at 45.  Without a
-	 * limit 65 (machine 0 at 55 and 65, machines 1 and 2 at 60).  With a
+	/* 8 tasks of 10 s on 4 machines: two waves of 4, four of 2, eight
+	 * of 1, and four waves of 2 cannot all start by a horizon of 30.
+	 * One machine until 50, three after, released at 45: 65 without a
+	 * limit (machine 0 at 55 and 65, machines 1 and 2 at 60).  With a
 	 * limit of 2 the best schedule ends at 70 (machine 0 at 55 and 65,
 	 * machine 1 at 60 and 70); the bound counts two copies of machine 0
-	 * (alone.c), 65: valid, not exact where the capacity changes */
-	supply(&s, t, c, 2);
-	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 0, INFINITY), 65,
-				1e-12);
-	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 2, INFINITY), 65,
-				1e-12);
-	/* one at a time: machine 0 back to back, 85 (65 without it) */
-	ck_assert_double_eq_tol(limited_end(&s, 45, 10, 4, 1, INFINITY), 85,
-				1e-12);
-	dl_alone_supply_free(&s);
+	 * (alone.c), 65: valid, not exact where the capacity changes.  One
+	 * at a time: machine 0 back to back, 85. */
+	static const struct {
+		bool varying;
+		double release;
+		uint32_t n, at_once;
+		double horizon, want;
+	} cases[] = {
+		{false, 0, 8, 0, INFINITY, 20}, {false, 0, 8, 2, INFINITY, 40},
+		{false, 0, 8, 1, INFINITY, 80}, {false, 0, 8, 4, INFINITY, 20},
+		{false, 0, 8, 9, INFINITY, 20}, {false, 0, 8, 2, 30, INFINITY},
+		{true, 45, 4, 0, INFINITY, 65}, {true, 45, 4, 2, INFINITY, 65},
+		{true, 45, 4, 1, INFINITY, 85},
+	};
+	double t0 = 0, t[] = {0, 50}, three[] = {10, 2, 9}, end = NAN;
+	uint32_t four = 4, c[] = {1, 3};
+	struct dl_alone_supply constant, varying;
+
+	supply(&constant, &t0, &four, 1);
+	supply(&varying, t, c, 2);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		double got =
+			limited_end(cases[i].varying ? &varying : &constant,
+				    cases[i].release, 10, cases[i].n,
+				    cases[i].at_once, cases[i].horizon);
+
+		ck_assert_msg(got == cases[i].want ||
+				      fabs(got - cases[i].want) < 1e-12,
+			      "case %zu: %g, not %g", i, got, cases[i].want);
+	}
+	/* unequal lengths, one at a time: the chain is their sum */
+	ck_assert_int_eq(
+		dl_alone_phase_end(&constant, 0, three, 3, 1, INFINITY, &end),
+		0);
+	ck_assert_double_eq_tol(end, 21, 1e-12);
+	dl_alone_supply_free(&constant);
+	dl_alone_supply_free(&varying);
 }
 END_TEST
 
