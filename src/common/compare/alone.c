@@ -60,7 +60,8 @@
  *  c'. the chain bound with M at most K (pigeonhole over the K chains).
  * The copies of machine 0 are what the limit leaves when capacity is
  * constant; where it changes they can be earlier than any schedule on
- * machines 0..K-1 (machine 1 may be taken when machine 0 is not).
+ * machines 0..K-1 (the external load may take machine 1 while machine 0
+ * is still available).
  */
 #include "common/compare/alone.h"
 
