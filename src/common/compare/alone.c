@@ -307,8 +307,9 @@ int dl_alone_phase_end(const struct dl_alone_supply *s, double release,
 		rc = greedy_end(s, release, p[0], n, at_once, true, horizon,
 				&a_limit);
 		a = a_limit > a ? a_limit : a;
-		most = at_once; /* c' */
 	}
+	if (at_once && at_once < most)
+		most = at_once; /* c' */
 	/* b: the longest from the first possible start */
 	b = e0 + p[n - 1];
 	/* c: the chain over the k M + 1 longest (sum[i]: the i longest) */
