@@ -283,6 +283,22 @@ dl_wait_planned() {
 	return 1
 }
 
+# Cancel every job of this user and wait (at most 20 s) until the queue is
+# empty: a test's teardown, so that a failed test leaves nothing to take
+# the next one's CPUs
+dl_cancel_all() {
+	scancel --quiet --user="$(id -un)" 2>/dev/null || true
+	dl_poll 20 test -z "$(squeue -h 2>/dev/null)" || true
+}
+
+# Reconfigure with deadline.conf $1 and wait (at most 20 s) until the
+# plan is made under Policy=$2; fails when it is not
+dl_use_policy() { # deadline.conf policy
+	lc --deadline-conf "$1" reconfigure
+	dl_poll 20 test "$("$SDEADLINE" --json | jq -r .policy)" = "$2" || true
+	[ "$("$SDEADLINE" --json | jq -r .policy)" = "$2" ]
+}
+
 # ArrayTaskThrottle of an array (0 = none)
 dl_throttle() {
 	local t

@@ -7,10 +7,16 @@
  * Input: lines "<k><value>", k selecting the option ((k - '0') % 6 in enum
  * order: 0 soft deadline, 1 profile, 2 reduce cost, 3 max delays, 4 reduces,
  * 5 input nodes; values with a '/', which name a file, are skipped); times
- * go through Slurm's own parser from libslurm, as in sbatch.
+ * go through Slurm's own parser from libslurm, as in sbatch.  Every line's
+ * value is also read as job_submit/deadline's array limit mark
+ * (DEADLINE_ARRAY_LIMIT), which any client can put in the environment: it
+ * is taken only as digits up to UINT32_MAX, the same way alone and inside
+ * an environment, and reads back as the number it printed.
  */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +105,38 @@ static void check_env(const struct dl_spank_opts *o)
 	}
 }
 
+static void check_array_limit(const char *text)
+{
+	char entry[64], printed[32], err[160];
+	char *env[1] = {entry};
+	struct dl_job_hints h;
+	int64_t v = -1, again = -1;
+	bool digits = text[0] != '\0';
+	int rc = dl_hints_parse_array_limit(text, &v, err, sizeof(err));
+
+	for (const char *c = text; *c; c++)
+		digits = digits && *c >= '0' && *c <= '9';
+	if (rc && (!err[0] || v != -1))
+		__builtin_trap(); /* a refusal says why and sets nothing */
+	if (!rc && (!digits || v < 0 || v > UINT32_MAX))
+		__builtin_trap();
+	if (rc && digits && strspn(text, "0") + 10 >= strlen(text) &&
+	    strtoull(text, NULL, 10) <= UINT32_MAX)
+		__builtin_trap(); /* a whole number in range refused */
+	if (!rc) {
+		snprintf(printed, sizeof(printed), "%" PRId64, v);
+		if (dl_hints_parse_array_limit(printed, &again, NULL, 0) ||
+		    again != v)
+			__builtin_trap();
+	}
+	if (snprintf(entry, sizeof(entry), "%s=%s", DL_ENV_ARRAY_LIMIT, text) >=
+	    (int) sizeof(entry))
+		return;
+	if (dl_hints_from_env(env, 1, &h, err, sizeof(err)) != (rc != 0) ||
+	    h.array_limit != (rc ? -1 : v))
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const double now = (double) time(NULL);
@@ -118,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (!line[0])
 			continue;
+		check_array_limit(line + 1);
 		which = (enum dl_spank_opt)(
 			(unsigned) ((unsigned char) line[0] - '0') %
 			DL_SPANK_OPT_COUNT);

@@ -128,6 +128,52 @@ START_TEST(test_soft_checks)
 }
 END_TEST
 
+/* job_submit/deadline's mark of an ArrayTaskThrottle update: what Slurm
+ * stored, 0 (no limit) to UINT32_MAX; anything else is refused whole */
+START_TEST(test_array_limit)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		int64_t value;
+	} cases[] = {
+		{"0", 0, 0},
+		{"3", 0, 3},
+		{"007", 0, 7},
+		{"4294967295", 0, 4294967295LL},
+		{"4294967296", EINVAL, -1},
+		{"99999999999999999999999", EINVAL, -1},
+		{"-1", EINVAL, -1},
+		{"+3", EINVAL, -1},
+		{" 3", EINVAL, -1},
+		{"3 ", EINVAL, -1},
+		{"3x", EINVAL, -1},
+		{"0x10", EINVAL, -1},
+		{"", EINVAL, -1},
+		{NULL, EINVAL, -1},
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v = -1;
+
+		err[0] = '\0';
+		ck_assert_int_eq(dl_hints_parse_array_limit(cases[i].text, &v,
+							    err, sizeof(err)),
+				 cases[i].rc);
+		ck_assert_int_eq(v, cases[i].value);
+		if (cases[i].rc)
+			ck_assert_ptr_nonnull(strstr(err, "array limit"));
+	}
+	ck_assert_int_eq(
+		dl_hints_parse_array_limit("3", NULL, err, sizeof(err)),
+		EINVAL);
+	/* no buffer for the message: still refused, nothing written */
+	ck_assert_int_eq(dl_hints_parse_array_limit("x", NULL, NULL, 0),
+			 EINVAL);
+}
+END_TEST
+
 START_TEST(test_from_env)
 {
 	char *env[] = {
@@ -150,8 +196,33 @@ START_TEST(test_from_env)
 	ck_assert_double_eq(h.task.io, 5);
 	ck_assert_double_eq(h.reduce_cost, 3);
 	ck_assert_int_eq(h.max_delays, -1);
+	ck_assert_int_eq(h.array_limit, -1);
 	ck_assert_int_eq(dl_hints_from_env(NULL, 3, &h, err, sizeof(err)), 0);
 	ck_assert_double_eq(h.soft_deadline, 0);
+	ck_assert_int_eq(h.array_limit, -1);
+}
+END_TEST
+
+/* the array limit mark beside the hints: read with or without the prefix;
+ * a bad one is reported and leaves no limit, the others still apply */
+START_TEST(test_from_env_array_limit)
+{
+	char *good[] = {"DEADLINE_ARRAY_LIMIT=0", "DEADLINE_REDUCE_COST=2"};
+	char *prefixed[] = {"SPANK_DEADLINE_ARRAY_LIMIT=5"};
+	char *bad[] = {"DEADLINE_ARRAY_LIMIT=-5", "DEADLINE_REDUCE_COST=2"};
+	struct dl_job_hints h;
+	char err[256];
+
+	ck_assert_int_eq(dl_hints_from_env(good, 2, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(h.array_limit, 0);
+	ck_assert_str_eq(dl_hints_env_get(good, 2, DL_ENV_ARRAY_LIMIT), "0");
+	ck_assert_int_eq(dl_hints_from_env(prefixed, 1, &h, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(h.array_limit, 5);
+	ck_assert_int_eq(dl_hints_from_env(bad, 2, &h, err, sizeof(err)), 1);
+	ck_assert_int_eq(h.array_limit, -1);
+	ck_assert_ptr_nonnull(strstr(err, "array limit '-5'"));
+	ck_assert_double_eq(h.reduce_cost, 2);
 }
 END_TEST
 
@@ -164,7 +235,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_profile_errors);
 	tcase_add_test(tc, test_cost_and_delays);
 	tcase_add_test(tc, test_soft_checks);
+	tcase_add_test(tc, test_array_limit);
 	tcase_add_test(tc, test_from_env);
+	tcase_add_test(tc, test_from_env_array_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -256,6 +256,95 @@ START_TEST(test_fill_phase)
 }
 END_TEST
 
+/* Unstarted tasks cancelled by id leave slurmctld with no record of their
+ * own: 12 tasks, 2 running and 10 pending, then scancel --user.  Before,
+ * the plan kept 10 pending tasks until slurmctld purged the array. */
+START_TEST(test_reconcile_vanished)
+{
+	struct dl_sstate st, back;
+	struct dl_array_rec *r;
+	struct dl_job *j = dl_job_new(1, "u", "n", "a");
+	char *text, *at, err[256] = "";
+
+	dl_sstate_init(&st);
+	r = dl_sstate_add(&st, 3);
+	r->present = true;
+	dl_sstate_reconcile(r, 2, 10);
+	ck_assert_uint_eq(r->tasks, 12);
+	ck_assert_uint_eq(r->vanished, 0);
+	/* the running two end cancelled; the pending record ends emptied */
+	ck_assert_int_eq(dl_sstate_observe(r, 0, false, 0, 5, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 1, false, 0, 5, 0), 0);
+	dl_sstate_reconcile(r, 0, 0);
+	ck_assert_uint_eq(r->vanished, 10);
+	ck_assert_uint_eq(r->failed, 2);
+	ck_assert_uint_eq(r->tasks, 12);
+	/* once: the next snapshot sees the same */
+	dl_sstate_reconcile(r, 0, 0);
+	ck_assert_uint_eq(r->vanished, 10);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(j->phase[DL_MAP].tasks, 12);
+	ck_assert_uint_eq(j->phase[DL_MAP].failed, 12);
+	ck_assert_uint_eq(dl_phase_pending(&j->phase[DL_MAP]), 0);
+	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
+
+	/* saved and read back; a file from before the field reads 0 */
+	text = dl_sstate_to_string(&st);
+	ck_assert_ptr_nonnull(text);
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, text, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_sstate_find(&back, 3)->vanished, 10);
+	ck_assert_uint_eq(dl_sstate_find(&back, 3)->tasks, 12);
+	dl_sstate_free(&back);
+	at = strstr(text, "\"vanished\":10,");
+	ck_assert_ptr_nonnull(at);
+	memmove(at, at + strlen("\"vanished\":10,"),
+		strlen(at + strlen("\"vanished\":10,")) + 1);
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, text, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(dl_sstate_find(&back, 3)->vanished, 0);
+	dl_sstate_free(&back);
+	free(text);
+
+	/* part of the pending rest cancelled (scancel 4_[8-11]): those four
+	 * vanish, the rest runs to the end and nothing more vanishes */
+	r = dl_sstate_add(&st, 4);
+	r->present = true;
+	dl_sstate_reconcile(r, 2, 10);
+	dl_sstate_reconcile(r, 2, 6);
+	ck_assert_uint_eq(r->vanished, 4);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(dl_phase_pending(&j->phase[DL_MAP]), 8);
+	for (uint32_t k = 1; k <= 8; k++) { /* two at a time, in order */
+		ck_assert_int_eq(dl_sstate_observe(r, k - 1, true, 0, 5, 0), 0);
+		dl_sstate_reconcile(r, 8 - k < 2 ? 8 - k : 2,
+				    k < 6 ? 6 - k : 0);
+		ck_assert_uint_eq(r->vanished, 4);
+	}
+	ck_assert_uint_eq(r->vanished, 4);
+	ck_assert_uint_eq(r->completed, 8);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
+	ck_assert_uint_eq(j->phase[DL_MAP].failed, 4);
+
+	/* more than known raises the count (a requeued task); a count past
+	 * the largest array is not taken; no record, nothing happens */
+	r = dl_sstate_add(&st, 5);
+	dl_sstate_reconcile(r, 0, 3);
+	dl_sstate_reconcile(r, 1, 3);
+	ck_assert_uint_eq(r->tasks, 4);
+	ck_assert_uint_eq(r->vanished, 0);
+	dl_sstate_reconcile(r, DL_MAX_TASKS, 1);
+	ck_assert_uint_eq(r->tasks, 4);
+	ck_assert_uint_eq(r->vanished, 0);
+	dl_sstate_reconcile(NULL, 1, 1);
+	dl_job_free(j);
+	dl_sstate_free(&st);
+}
+END_TEST
+
 START_TEST(test_many_and_gc)
 {
 	struct dl_sstate st;
@@ -490,6 +579,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_observe_unmeasured);
 	tcase_add_test(tc, test_tasks_grow_with_observations);
 	tcase_add_test(tc, test_fill_phase);
+	tcase_add_test(tc, test_reconcile_vanished);
 	tcase_add_test(tc, test_many_and_gc);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_rejects_damage);

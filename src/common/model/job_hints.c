@@ -18,6 +18,7 @@ void dl_hints_init(struct dl_job_hints *h)
 	memset(h, 0, sizeof(*h));
 	h->max_delays = -1;
 	h->mr_reduces = -1;
+	h->array_limit = -1;
 }
 
 static int parse_number(const char *s, double *out)
@@ -254,6 +255,28 @@ int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
 	return 0;
 }
 
+int dl_hints_parse_array_limit(const char *text, int64_t *out, char *err,
+			       size_t errlen)
+{
+	unsigned long long v = 0;
+	char *end = NULL;
+
+	/* digits only: strtoull alone takes signs and blanks */
+	if (text && *text >= '0' && *text <= '9') {
+		errno = 0;
+		v = strtoull(text, &end, 10);
+	}
+	if (!out || !end || errno || *end || v > UINT32_MAX) {
+		snprintf(err, err ? errlen : 0,
+			 "array limit '%.40s': expected a whole number from 0 "
+			 "to %u",
+			 text ? text : "", UINT32_MAX);
+		return EINVAL;
+	}
+	*out = (int64_t) v;
+	return 0;
+}
+
 int dl_hints_check_soft(double soft, double hard, double now, char *err,
 			size_t errlen)
 {
@@ -340,6 +363,9 @@ int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
 		} else if ((v = env_value(e, DL_ENV_MR_REDUCES))) {
 			dl_hints_parse_mr_reduces(v, &h->mr_reduces, msg,
 						  sizeof(msg));
+		} else if ((v = env_value(e, DL_ENV_ARRAY_LIMIT))) {
+			dl_hints_parse_array_limit(v, &h->array_limit, msg,
+						   sizeof(msg));
 		}
 		if (msg[0]) {
 			bad++;

@@ -8,6 +8,8 @@
  * keeps "NAME=value"; Slurm prefixes "SPANK_" only in prolog/epilog
  * environments); the sched plugin reads the same entries back from
  * job_ptr->spank_job_env with dl_hints_from_env().  One parser for both.
+ * The same environment carries job_submit/deadline's mark of a throttle
+ * update (DL_ENV_ARRAY_LIMIT), read here too.
  */
 #ifndef DL_JOB_HINTS_H
 #define DL_JOB_HINTS_H
@@ -29,7 +31,12 @@
 /* set by smapreduce on the map array: reduce tasks that will follow, so that
  * admission can judge the MapReduce job as one at the map submission */
 #define DL_ENV_MR_REDUCES "DEADLINE_MR_REDUCES"
-#define DL_ENV_PREFIX     "SPANK_"
+/* set by job_submit/deadline (not a user's hint) on an array's record each
+ * time an ArrayTaskThrottle update passes slurmctld (scontrol, libslurm,
+ * REST): the limit as Slurm stored it.  The throttle alone cannot tell a
+ * limit equal to the plan's own throttle from the plan's own. */
+#define DL_ENV_ARRAY_LIMIT "DEADLINE_ARRAY_LIMIT"
+#define DL_ENV_PREFIX      "SPANK_"
 
 /* The latest time a hint may name: 9999-12-31T23:59:59Z.  Values read from
  * a job's environment are checked against it wherever they are read, as a
@@ -45,6 +52,8 @@ struct dl_job_hints {
 	double reduce_cost;       /* 0 = none */
 	int32_t max_delays;       /* -1 = none */
 	int32_t mr_reduces;       /* -1 = none */
+	int64_t array_limit;      /* DL_ENV_ARRAY_LIMIT; -1 = none, 0 = no
+				     limit */
 };
 
 void dl_hints_init(struct dl_job_hints *h);
@@ -69,6 +78,11 @@ int dl_hints_parse_max_delays(const char *text, int32_t *out, char *err,
 /* A reduce task count announced with a map array: [0, DL_MAX_TASKS]. */
 int dl_hints_parse_mr_reduces(const char *text, int32_t *out, char *err,
 			      size_t errlen);
+
+/* An ArrayTaskThrottle as DL_ENV_ARRAY_LIMIT carries it: a whole number
+ * from 0 (no limit) to UINT32_MAX, digits only. */
+int dl_hints_parse_array_limit(const char *text, int64_t *out, char *err,
+			       size_t errlen);
 
 /* Check a soft deadline against the time of submission and the hard
  * deadline (0 = none): it must be in the future and not after the hard

@@ -329,23 +329,41 @@ int dl_sstate_observe_unmeasured(struct dl_array_rec *rec, uint32_t task_id,
 	return 0;
 }
 
+void dl_sstate_reconcile(struct dl_array_rec *rec, uint32_t running,
+			 uint32_t pending)
+{
+	uint64_t known;
+
+	if (!rec)
+		return;
+	known = (uint64_t) rec->finished.count + rec->vanished + running +
+		pending;
+	if (known > rec->tasks && known <= DL_MAX_TASKS)
+		rec->tasks = (uint32_t) known;
+	else if (known < rec->tasks)
+		rec->vanished += rec->tasks - (uint32_t) known;
+}
+
 int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph)
 {
+	uint64_t failed, known;
 	uint32_t tasks;
 
 	if (!rec || !ph)
 		return EINVAL;
-	tasks = rec->tasks;
-	if (rec->completed + (uint64_t) rec->failed > tasks)
-		tasks = rec->completed + rec->failed;
-	if (tasks > DL_MAX_TASKS)
+	failed = (uint64_t) rec->failed + rec->vanished;
+	known = rec->completed + failed;
+	if (known < rec->tasks)
+		known = rec->tasks;
+	if (known > DL_MAX_TASKS)
 		return EINVAL;
+	tasks = (uint32_t) known;
 	free(ph->running);
 	memset(ph, 0, sizeof(*ph));
 	ph->tasks = tasks;
 	ph->completed = rec->completed;
 	/* an array slurmctld no longer has will run nothing more */
-	ph->failed = rec->present ? rec->failed : tasks - rec->completed;
+	ph->failed = rec->present ? (uint32_t) failed : tasks - rec->completed;
 	for (int k = 0; k < DL_POOLS; k++) {
 		ph->done_pool[k] = rec->done_pool[k];
 		ph->sum_len[k] = rec->sum_len[k];
@@ -426,6 +444,7 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 	dl_json_put_u64(o, "completed", r->completed);
 	dl_json_put_u64(o, "unmeasured", r->unmeasured);
 	dl_json_put_u64(o, "failed", r->failed);
+	dl_json_put_u64(o, "vanished", r->vanished);
 	dp = json_object_new_array_ext(DL_POOLS);
 	sl = json_object_new_array_ext(DL_POOLS);
 	sq = json_object_new_array_ext(DL_POOLS);
@@ -574,6 +593,8 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 						0, DL_MAX_TASKS, 0);
 	r->failed = (uint32_t) dl_json_uint(&rd, o, path, "failed", 0, 0,
 					    DL_MAX_TASKS, 0);
+	r->vanished = (uint32_t) dl_json_uint(&rd, o, path, "vanished", 0, 0,
+					      DL_MAX_TASKS, 0);
 	get_pool_array(&rd, o, path, "done_pool", r->done_pool, NULL);
 	get_pool_array(&rd, o, path, "sum_len", NULL, r->sum_len);
 	get_pool_array(&rd, o, path, "sumsq_len", NULL, r->sumsq_len);
@@ -603,8 +624,12 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 			 (unsigned long long) done, r->finished.count);
 		return EINVAL;
 	}
-	if (r->tasks < r->finished.count)
-		r->tasks = r->finished.count;
+	if ((uint64_t) r->tasks < (uint64_t) r->finished.count + r->vanished) {
+		uint64_t known = (uint64_t) r->finished.count + r->vanished;
+
+		r->tasks =
+			known > DL_MAX_TASKS ? DL_MAX_TASKS : (uint32_t) known;
+	}
 	return 0;
 }
 

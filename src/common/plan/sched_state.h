@@ -75,6 +75,11 @@ struct dl_array_rec {
 	 * unmeasured); the others are done_pool's */
 	uint32_t unmeasured;
 	uint32_t failed;
+	/* tasks that left slurmctld without a record of their own: unstarted
+	 * tasks cancelled by id (scancel 12_[4-9], scancel --user, -t
+	 * PENDING), which Slurm drops from the pending record.  Not in
+	 * `finished` (no id); counted failed by dl_sstate_fill_phase */
+	uint32_t vanished;
 	uint32_t done_pool[DL_POOLS];
 	double sum_len[DL_POOLS];
 	double sumsq_len[DL_POOLS];
@@ -123,6 +128,15 @@ int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
  * EINVAL also for an end that is not finite. */
 int dl_sstate_observe_unmeasured(struct dl_array_rec *rec, uint32_t task_id,
 				 double end);
+
+/* Match the record to what slurmctld has of the array now: `running`
+ * tasks (not counted finished) and `pending` ones waiting to start.  More
+ * than the record knew raises its task count; fewer are tasks that left
+ * without a record (cancelled while pending) and become vanished, once:
+ * nothing runs them any more, and a plan that waited for them would hold
+ * CPUs for tasks that do not exist until slurmctld purges the array. */
+void dl_sstate_reconcile(struct dl_array_rec *rec, uint32_t running,
+			 uint32_t pending);
 
 /* A phase of the core model from a record: tasks, what one task asks for,
  * time limit, hard deadline and the observed completions.  Running tasks

@@ -324,17 +324,19 @@ static bool _is_entry(const char *e, const char *name)
 	return !strncmp(e, name, n) && e[n] == '=';
 }
 
-/* Append NAME=value to the job's control environment. */
-static void _env_add(job_desc_msg_t *d, char *entry)
+/* Append an entry (xmalloc'd NAME=value) to a job control environment:
+ * a job description's or, in job_modify, the job record's (under the job
+ * write lock). */
+static void _env_add(char ***env, uint32_t *size, char *entry)
 {
-	xrecalloc(d->spank_job_env, d->spank_job_env_size + 2,
-		  sizeof(*d->spank_job_env));
-	d->spank_job_env[d->spank_job_env_size++] = entry;
-	d->spank_job_env[d->spank_job_env_size] = NULL;
+	xrecalloc(*env, *size + 2, sizeof(**env));
+	(*env)[(*size)++] = entry;
+	(*env)[*size] = NULL;
 }
 
-/* Drop any ticket and hold entry (only this plugin sets them), then add
- * ours: the ticket, and the mark of a hold this plugin put on the job. */
+/* Drop any ticket, hold and array limit entry (only this plugin sets
+ * them), then add ours: the ticket, and the mark of a hold this plugin put
+ * on the job. */
 static void _set_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
 {
 	uint32_t k = 0;
@@ -344,18 +346,56 @@ static void _set_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
 		char *e = d->spank_job_env[i];
 
 		if (_is_entry(e, DL_ENV_RT_TICKET) ||
-		    _is_entry(e, DL_ENV_RT_HOLD)) {
+		    _is_entry(e, DL_ENV_RT_HOLD) ||
+		    _is_entry(e, DL_ENV_ARRAY_LIMIT)) {
 			xfree(e);
 			continue;
 		}
 		d->spank_job_env[k++] = e;
 	}
+	if (k < d->spank_job_env_size) /* in bounds: one was dropped */
+		d->spank_job_env[k] = NULL;
 	d->spank_job_env_size = k;
 	if (!ticket)
 		return;
-	_env_add(d, xstrdup_printf("%s=%" PRIu64, DL_ENV_RT_TICKET, ticket));
+	_env_add(&d->spank_job_env, &d->spank_job_env_size,
+		 xstrdup_printf("%s=%" PRIu64, DL_ENV_RT_TICKET, ticket));
 	if (held)
-		_env_add(d, xstrdup_printf("%s=1", DL_ENV_RT_HOLD));
+		_env_add(&d->spank_job_env, &d->spank_job_env_size,
+			 xstrdup_printf("%s=1", DL_ENV_RT_HOLD));
+}
+
+/* An ArrayTaskThrottle update: slurmctld stored it before calling
+ * job_submit plugins (_update_job(), 22.05 to 24.11), parsing it as below
+ * and ignoring a negative one.  Mark the stored value on the array's
+ * record, saved with it, so that sched/deadline takes it as the array's
+ * own limit even where it equals the plan's throttle. */
+static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr)
+{
+	char *entry;
+	uint32_t i;
+
+	/* into an int, as slurmctld reads it: it stored nothing below 0 */
+	if (!d || !d->array_inx || !job_ptr || !job_ptr->array_recs ||
+	    (int) strtoll(d->array_inx, NULL, 10) < 0)
+		return;
+	entry = xstrdup_printf("%s=%u", DL_ENV_ARRAY_LIMIT,
+			       job_ptr->array_recs->max_run_tasks);
+	for (i = 0; job_ptr->spank_job_env && i < job_ptr->spank_job_env_size;
+	     i++)
+		if (_is_entry(job_ptr->spank_job_env[i], DL_ENV_ARRAY_LIMIT))
+			break;
+	if (job_ptr->spank_job_env && i < job_ptr->spank_job_env_size) {
+		xfree(job_ptr->spank_job_env[i]);
+		job_ptr->spank_job_env[i] = entry;
+	} else {
+		_env_add(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
+			 entry);
+	}
+	last_job_update = time(NULL); /* saved with the job's state */
+	info("%s: JobId=%u: ArrayTaskThrottle=%u set by an update, marked "
+	     "for sched/deadline as the array's own limit",
+	     JSD_PREFIX, job_ptr->job_id, job_ptr->array_recs->max_run_tasks);
 }
 
 /* ---- realtime admission ---- */
@@ -554,7 +594,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	char err[256] = "";
 	double deadline;
 	uint64_t t0 = dl_monotonic_us();
-	uint32_t uid;
+	uint32_t uid, own_limit;
 	int rc;
 
 	if (!job_desc)
@@ -613,17 +653,17 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	/* the guarantee rests on the width the plan sets; an array the user
 	 * limits (%N) keeps its limit (the plan never runs more), so it is
 	 * not judged; sched/deadline leaves it to Slurm as well */
-	if (_own_limit(job_desc)) {
+	if ((own_limit = _own_limit(job_desc))) {
 		info("%s: not judged (user %u, an array limited to %u tasks at "
 		     "once): Slurm's own treatment",
-		     JSD_PREFIX, uid, _own_limit(job_desc));
+		     JSD_PREFIX, uid, own_limit);
 		return _answer(err_msg, SLURM_SUCCESS,
 			       "deadline: an array with its own limit (%%%u), "
 			       "so not judged: Policy=realtime guarantees a "
 			       "deadline only where it sets how many tasks "
 			       "run at once; this job runs as Slurm schedules "
 			       "it, at most %u tasks at once",
-			       _own_limit(job_desc), _own_limit(job_desc));
+			       own_limit, own_limit);
 	}
 	rc = _realtime(job_desc, uid, &h, deadline, now, err_msg);
 	debug("%s: judged in %" PRIu64 " us", JSD_PREFIX,
@@ -632,8 +672,11 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 }
 
 /* err_msg: NULL where Slurm has none (job_modify before 23.02) */
-static int _modify(job_desc_msg_t *job_desc, char **err_msg)
+static int _modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
+		   char **err_msg)
 {
+	/* first: slurmctld keeps the throttle whatever this returns */
+	_mark_array_limit(job_desc, job_ptr);
 	/* a new deadline of an admitted job is taken over by the next plan:
 	 * the job is held if it can no longer be guaranteed */
 	if (job_desc && job_desc->deadline && job_desc->deadline != NO_VAL &&
@@ -645,5 +688,5 @@ static int _modify(job_desc_msg_t *job_desc, char **err_msg)
 
 extern int job_modify(DL_JOB_MODIFY_ARGS)
 {
-	return _modify(job_desc, DL_JOB_MODIFY_ERR_MSG);
+	return _modify(job_desc, job_ptr, DL_JOB_MODIFY_ERR_MSG);
 }

@@ -73,6 +73,7 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 		dec[i].a = core[i];
 		dec[i].throttle_known = a && a->throttle_seen;
 		dec[i].throttle_before = a ? a->throttle : 0;
+		dec[i].limit_mark_before = a ? a->hints.array_limit : -1;
 	}
 	xfree(core);
 	for (uint32_t i = 0; norphan && i < snap->narrays; i++) {
@@ -99,6 +100,17 @@ static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 	 * (24.11: partition x QOS pairs) by these: every entry */
 	for (int i = 0; i < n; i++)
 		per_part[i] = prio;
+}
+
+/* job_submit/deadline's mark of the last ArrayTaskThrottle update on the
+ * record (DL_ENV_ARRAY_LIMIT), or -1; read as the snapshot read it. */
+static int64_t _limit_mark(const job_record_t *job_ptr)
+{
+	struct dl_job_hints h;
+
+	dl_hints_from_env(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
+			  &h, NULL, 0);
+	return h.array_limit;
 }
 
 /* job_submit's hold is released: DEADLINE_RT_HOLD=1 becomes =0 in the same
@@ -222,9 +234,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		job_ptr = find_job_record(d->a.d.array_id);
 		ar = job_ptr->array_recs;
 		/* changed since the snapshot, while the plan ran: a user's
-		 * scontrol update, which a write now would undo unseen */
-		d->throttle_outside = !d->hold_only && d->throttle_known &&
-				      ar->max_run_tasks != d->throttle_before;
+		 * scontrol update, which a write now would undo unseen (one
+		 * to the same value shows only in job_submit's mark) */
+		d->throttle_outside =
+			!d->hold_only && d->throttle_known &&
+			(ar->max_run_tasks != d->throttle_before ||
+			 _limit_mark(job_ptr) != d->limit_mark_before);
 		d->throttle_found = ar->max_run_tasks;
 		if (!d->a.d.manage) {
 			if (!d->hold_only && !d->throttle_outside &&

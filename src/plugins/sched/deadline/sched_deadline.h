@@ -137,6 +137,10 @@ struct sdl_decision {
 	 * lock) and sdl_record takes it as the user's limit */
 	bool throttle_known;
 	uint32_t throttle_before;
+	/* job_submit/deadline's mark of the last update (DL_ENV_ARRAY_LIMIT,
+	 * -1 = none) in that snapshot: a new one is an update too, also of
+	 * the value the plan had set */
+	int64_t limit_mark_before;
 	bool throttle_outside;
 	uint32_t throttle_found;
 };

@@ -660,11 +660,23 @@ extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
  * while it manages the array and leaves the user's value otherwise).  Only
  * while tasks wait to start: a throttle limits nothing else, and an array
  * whose last task started keeps the plan's last value without being
- * managed (it was read as the user's before). */
+ * managed (it was read as the user's before).  With job_submit/deadline,
+ * its mark of the last update decides, so that a limit equal to the plan's
+ * throttle is the user's too (a = the head's record, hints read from it). */
 static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
 {
 	uint32_t ours = r->managed ? r->alloc : r->user_throttle;
 
+	if (a->hints.array_limit >= 0) {
+		if (r->user_saved) {
+			sdl_user_throttle_set(r, a->id,
+					      (uint32_t) a->hints.array_limit);
+		} else {
+			r->user_throttle = (uint32_t) a->hints.array_limit;
+			r->user_saved = true;
+		}
+		return;
+	}
 	if (!r->user_saved) {
 		r->user_throttle = a->throttle;
 		r->user_saved = true;
@@ -782,7 +794,6 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 	for (uint32_t i = 0; i < s->narrays; i++) {
 		struct sdl_array *a = &s->arrays[i];
 		struct dl_array_rec *r = dl_sstate_find(st, a->id);
-		uint64_t total;
 		uint32_t running = 0;
 
 		if (!r)
@@ -791,9 +802,7 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		     k = s->tasks[k].next_running)
 			if (!dl_idset_has(&r->finished, s->tasks[k].task_id))
 				running++;
-		total = (uint64_t) r->finished.count + running + a->pending;
-		if (total > r->tasks && total <= DL_MAX_TASKS)
-			r->tasks = (uint32_t) total;
+		dl_sstate_reconcile(r, running, a->pending);
 		sig = _mix(sig, a->id);
 		sig = _mix(sig, a->pending);
 		sig = _mix(sig, running);
@@ -941,7 +950,8 @@ extern void sdl_annotate_plan(struct dl_plan *plan, const struct dl_sstate *st)
 			pj->predicted_finish =
 				fmax(m->last_end, r ? r->last_end : 0);
 			dl_plan_explain_outcome(
-				pj, m->failed + (r ? r->failed : 0));
+				pj, m->failed + m->vanished +
+					    (r ? r->failed + r->vanished : 0));
 		}
 		if (m->dep_other && !m->reduce_id)
 			_append(pj->explain, sizeof(pj->explain),

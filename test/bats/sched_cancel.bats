@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# Tasks cancelled before they start leave the plan at once.  Cancelling
+# by task id (scancel 12_[8-11], scancel --user, scancel -t PENDING)
+# takes the ids out of the array's pending record without a record of
+# their own; the plan used to keep counting them as pending until
+# slurmctld purged the array (MinJobAge, 600 s here), holding CPUs and a
+# place in deadline order for tasks that no longer exist.
+# 4 nodes x 2 CPUs; the last test switches to Policy=adaptive.
+load helpers
+
+setup_file() {
+	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=""\n' \
+		>"$BATS_FILE_TMPDIR/deadline.conf"
+	sed 's/^PlanInterval=/Policy=adaptive\nPlanInterval=/' \
+		"$BATS_FILE_TMPDIR/deadline.conf" >"$BATS_FILE_TMPDIR/adaptive.conf"
+	dl_cluster_start --nodes 4 --cpus 2 \
+		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+}
+
+teardown_file() {
+	dl_cluster_stop
+}
+
+teardown() {
+	dl_cancel_all
+}
+
+_plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
+
+@test "pending tasks cancelled by id leave the plan; the array ends when its running tasks are cancelled too" {
+	local j expl
+	j=$(dl_submit -J cancelled --array=0-11 -t 2 --deadline=now+10minutes --wrap='sleep 60')
+	dl_wait_planned "$j"
+	dl_wait_n_running "$j" 8
+	dl_poll 20 _plan_field_is "$j" pending 4 || true
+	[ "$(dl_plan_field "$j" pending)" = 4 ]
+	scancel "${j}_[8-11]"
+	dl_poll 20 _plan_field_is "$j" pending 0 || true
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" pending)" = 0 ]
+	[ "$(dl_plan_field "$j" running)" = 8 ]
+	[ "$(dl_plan_field "$j" phase)" = map ]
+	# the running ones one by one, as scancel --user sends them
+	scancel "${j}_[0-7]"
+	dl_poll 20 test "$(dl_plan_field "$j" phase)" = done || true
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" phase)" = done ]
+	[ "$(dl_plan_field "$j" outcome)" = missed ]
+	expl=$(dl_plan_field "$j" explain)
+	echo "explanation: $expl"
+	[[ "$expl" == "ended at "*" with 12 of 12 tasks not completed (failed or cancelled): deadline missed" ]]
+}
+
+# What a plan held for the cancelled tasks is the next array's: under
+# adaptive, whose throttle is the slots it grants, the array that stayed
+# got only the CPUs the vanished tasks left.
+@test "Policy=adaptive: after scancel --user the next array gets every CPU" {
+	local old new
+	dl_use_policy "$BATS_FILE_TMPDIR/adaptive.conf" adaptive
+	old=$(dl_submit -J old --array=0-11 -t 2 --deadline=now+5minutes --wrap='sleep 60')
+	dl_wait_planned "$old"
+	dl_wait_n_running "$old" 8
+	[ "$(squeue -h -r -j "$old" -t RUNNING | wc -l)" -eq 8 ]
+	# a kill per record: the pending rest by its ids, then each task
+	scancel --user="$(id -un)"
+	dl_poll 20 test -z "$(squeue -h 2>/dev/null)" || true
+	dl_poll 20 test "$(dl_plan_field "$old" phase)" = done || true
+	[ "$(dl_plan_field "$old" phase)" = done ]
+	new=$(dl_submit -J new --array=0-11 -t 2 --deadline=now+10minutes --wrap='sleep 20')
+	dl_wait_planned "$new"
+	dl_wait_plan_field "$new" alloc 8
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$new" alloc)" = 8 ]
+	dl_wait_n_running "$new" 8
+	[ "$(squeue -h -r -j "$new" -t RUNNING | wc -l)" -eq 8 ]
+	lc --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" reconfigure
+}
