@@ -6,8 +6,9 @@
 # admitted set was saved after a submission (D2 and D4 as CI met them on
 # Slurm 24.11.5), also for a job that no longer fits and for a policy
 # changed to triage while slurmctld was down (the job managed, or over
-# MaxDeadlineShare and so never managed).  Each test asserts
-# that no job is left stuck or changed by another user.
+# MaxDeadlineShare and so never managed); another user's ArrayTaskThrottle
+# update of a job array (D5).  Each test asserts that no job is left
+# stuck or changed by another user.
 load faults_helpers
 
 USER_A=dlfault-a
@@ -239,6 +240,46 @@ orphaned_hold_runs() { # job name, deadline.conf lines
 	# the plan never managed it: 1 % of 4 CPUs is less than the one task
 	# a job without data claims
 	grep "JobId=$ORPHAN_JOB verdict .* -> capped" "$(dl_ctld_log)" >&3
+}
+
+# Slurm before 23.11 stores an ArrayTaskThrottle update before it checks
+# that the requester may update the job, then refuses it; 23.11 and later
+# refuse it first.  Either way user A's array keeps the plan's throttle:
+# job_submit/deadline marks only updates Slurm lets through, and the plan
+# takes only marked ones as an array's limit.  Before, the plan took user
+# B's 1 as A's own limit and ran A's array one task at a time.
+@test "D5: another user's ArrayTaskThrottle update of an array is refused and is not the array's limit" {
+	local a conf=$LC_DIR/etc/deadline.conf
+	scancel --quiet -u root || true # what an earlier failure left
+	cp "$conf" "$BATS_TEST_TMPDIR/deadline.conf.orig"
+	awk '$0 == "Policy=realtime" { print "Policy=triage"; next } 1' \
+		"$BATS_TEST_TMPDIR/deadline.conf.orig" >"$conf"
+	dl_use_policy "$conf" triage
+	a=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J athrottle \
+		--array=0-7 -t 2 --deadline=now+10minutes --wrap='sleep 40')
+	dl_wait_planned "$a"
+	dl_wait_plan_field "$a" alloc 8
+	[ "$(dl_throttle "$a")" = 8 ]
+	run as_user "$USER_B" scontrol update JobId="$a" ArrayTaskThrottle=1
+	echo "user B's update: status $status, $output"
+	[ "$status" -ne 0 ]
+	dl_wait_cycle
+	dl_wait_cycle
+	"$SDEADLINE"
+	[ "$(dl_throttle "$a")" = 8 ]
+	[ "$(dl_plan_field "$a" alloc)" = 8 ]
+	[[ "$(dl_plan_field "$a" explain)" != *"own limit"* ]]
+	[ "$(log_count "JobId=$a: ArrayTaskThrottle set to 1 outside the plan")" -eq 0 ]
+	if [ "$(scontrol --version | awk '{ split($2, v, "."); print v[1] * 100 + v[2] }')" -lt 2311 ]; then
+		grep "JobId=$a: ArrayTaskThrottle=1 set by uid $(id -u "$USER_B"), whom slurmctld refuses the update" \
+			"$(dl_ctld_log)"
+	fi
+	# A's own update is A's limit
+	as_user "$USER_A" scontrol update JobId="$a" ArrayTaskThrottle=2
+	dl_wait_plan_field "$a" alloc 2
+	[ "$(dl_plan_field "$a" alloc)" = 2 ]
+	[[ "$(dl_plan_field "$a" explain)" == "its own limit runs at most 2 of its "* ]]
+	scancel "$a"
 }
 
 teardown() {

@@ -36,6 +36,7 @@
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
+#include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/log.h"
 #include "src/common/read_config.h"
@@ -365,12 +366,31 @@ static void _set_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
 			 xstrdup_printf("%s=1", DL_ENV_RT_HOLD));
 }
 
+/* Whether uid may update the job, as _update_job() decides after calling
+ * job_submit plugins: its owner, an operator or a coordinator of its
+ * account.  Slurm 23.11 and later refuse anyone else before job_modify. */
+static bool _may_update(const job_record_t *job_ptr, uint32_t uid)
+{
+#if DL_SLURM_AT_LEAST(23, 11, 0)
+	(void) job_ptr;
+	(void) uid;
+	return true;
+#else
+	return job_ptr->user_id == uid || validate_operator((uid_t) uid) ||
+	       assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+					    job_ptr->account);
+#endif
+}
+
 /* An ArrayTaskThrottle update: slurmctld stored it before calling
  * job_submit plugins (_update_job(), 22.05 to 24.11), parsing it as below
  * and ignoring a negative one.  Mark the stored value on the array's
  * record, saved with it, so that sched/deadline takes it as the array's
- * own limit even where it equals the plan's throttle. */
-static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr)
+ * own limit even where it equals the plan's throttle.  Before 23.11 Slurm
+ * stores it even for a requester it then refuses: not marked, and
+ * sched/deadline puts the plan's throttle back. */
+static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr,
+			      uint32_t uid)
 {
 	char *entry;
 	uint32_t i;
@@ -379,6 +399,13 @@ static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr)
 	if (!d || !d->array_inx || !job_ptr || !job_ptr->array_recs ||
 	    (int) strtoll(d->array_inx, NULL, 10) < 0)
 		return;
+	if (!_may_update(job_ptr, uid)) {
+		info("%s: JobId=%u: ArrayTaskThrottle=%u set by uid %u, whom "
+		     "slurmctld refuses the update: not the array's limit",
+		     JSD_PREFIX, job_ptr->job_id,
+		     job_ptr->array_recs->max_run_tasks, uid);
+		return;
+	}
 	entry = xstrdup_printf("%s=%u", DL_ENV_ARRAY_LIMIT,
 			       job_ptr->array_recs->max_run_tasks);
 	for (i = 0; job_ptr->spank_job_env && i < job_ptr->spank_job_env_size;
@@ -673,10 +700,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 /* err_msg: NULL where Slurm has none (job_modify before 23.02) */
 static int _modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		   char **err_msg)
+		   uint32_t uid, char **err_msg)
 {
 	/* first: slurmctld keeps the throttle whatever this returns */
-	_mark_array_limit(job_desc, job_ptr);
+	_mark_array_limit(job_desc, job_ptr, uid);
 	/* a new deadline of an admitted job is taken over by the next plan:
 	 * the job is held if it can no longer be guaranteed */
 	if (job_desc && job_desc->deadline && job_desc->deadline != NO_VAL &&
@@ -688,5 +715,5 @@ static int _modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 
 extern int job_modify(DL_JOB_MODIFY_ARGS)
 {
-	return _modify(job_desc, job_ptr, DL_JOB_MODIFY_ERR_MSG);
+	return _modify(job_desc, job_ptr, submit_uid, DL_JOB_MODIFY_ERR_MSG);
 }

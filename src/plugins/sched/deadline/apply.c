@@ -74,6 +74,7 @@ extern struct sdl_decision *sdl_decide(const struct dl_plan *plan,
 		dec[i].throttle_known = a && a->throttle_seen;
 		dec[i].throttle_before = a ? a->throttle : 0;
 		dec[i].limit_mark_before = a ? a->hints.array_limit : -1;
+		dec[i].marks_only = snap->marks_only;
 	}
 	xfree(core);
 	for (uint32_t i = 0; norphan && i < snap->narrays; i++) {
@@ -235,10 +236,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		ar = job_ptr->array_recs;
 		/* changed since the snapshot, while the plan ran: a user's
 		 * scontrol update, which a write now would undo unseen (one
-		 * to the same value shows only in job_submit's mark) */
+		 * to the same value shows only in job_submit's mark; with
+		 * job_submit/deadline only a new mark is an update) */
 		d->throttle_outside =
 			!d->hold_only && d->throttle_known &&
-			(ar->max_run_tasks != d->throttle_before ||
+			((!d->marks_only &&
+			  ar->max_run_tasks != d->throttle_before) ||
 			 _limit_mark(job_ptr) != d->limit_mark_before);
 		d->throttle_found = ar->max_run_tasks;
 		if (!d->a.d.manage) {

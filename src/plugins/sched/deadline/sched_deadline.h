@@ -111,6 +111,11 @@ struct sdl_snapshot {
 	time_t ctld_boot;  /* when this slurmctld started */
 	time_t job_update; /* last_job_update seen under the lock */
 	char *mail_prog;   /* slurm.conf MailProg */
+	/* JobSubmitPlugins has job_submit/deadline, which marks every
+	 * ArrayTaskThrottle update it lets through: a throttle changed
+	 * without a new mark is no user's limit (Slurm before 23.11 stores a
+	 * non-owner's update before refusing it) */
+	bool marks_only;
 	uint64_t hold_us;
 };
 
@@ -141,6 +146,7 @@ struct sdl_decision {
 	 * -1 = none) in that snapshot: a new one is an update too, also of
 	 * the value the plan had set */
 	int64_t limit_mark_before;
+	bool marks_only; /* the snapshot's */
 	bool throttle_outside;
 	uint32_t throttle_found;
 };

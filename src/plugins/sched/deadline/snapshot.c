@@ -483,6 +483,25 @@ static void _take_cluster(struct sdl_snapshot *s, const struct dl_config *cfg)
 	list_iterator_destroy(it);
 }
 
+/* Whether JobSubmitPlugins ("lua,deadline", "job_submit/deadline") names
+ * job_submit/deadline. */
+static bool _job_submit_marks(const char *plugins)
+{
+	char *list = xstrdup(plugins), *save = NULL, *tok;
+	bool ours = false;
+
+	for (tok = list ? strtok_r(list, ",", &save) : NULL; tok && !ours;
+	     tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!xstrncmp(tok, "job_submit/", strlen("job_submit/")))
+			tok += strlen("job_submit/");
+		ours = !xstrcmp(tok, "deadline");
+	}
+	xfree(list);
+	return ours;
+}
+
 extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 			     const struct dl_config *cfg)
 {
@@ -497,6 +516,7 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 	s->ctld_boot = slurmctld_config.boot_time;
 	s->job_update = last_job_update;
 	s->mail_prog = xstrdup(slurm_conf.mail_prog); /* conf read lock */
+	s->marks_only = _job_submit_marks(slurm_conf.job_submit_plugins);
 	_take_cluster(s, cfg);
 	if (!job_list) {
 		xfree(s->part_ptrs);
@@ -662,8 +682,10 @@ extern void sdl_user_throttle_set(struct dl_array_rec *r, uint32_t id,
  * whose last task started keeps the plan's last value without being
  * managed (it was read as the user's before).  With job_submit/deadline,
  * its mark of the last update decides, so that a limit equal to the plan's
- * throttle is the user's too (a = the head's record, hints read from it). */
-static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
+ * throttle is the user's too (a = the head's record, hints read from it);
+ * with it a change it did not mark is no user's (marks_only). */
+static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a,
+			   bool marks_only)
 {
 	uint32_t ours = r->managed ? r->alloc : r->user_throttle;
 
@@ -682,7 +704,7 @@ static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a)
 		r->user_saved = true;
 		return;
 	}
-	if (a->pending && a->throttle != ours)
+	if (!marks_only && a->pending && a->throttle != ours)
 		sdl_user_throttle_set(r, a->id, a->throttle);
 }
 
@@ -748,7 +770,7 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				r->dep_other = a->dep_other;
 		}
 		if (r && a->head_seen && a->throttle_seen)
-			_user_throttle(r, a);
+			_user_throttle(r, a, s->marks_only);
 	}
 	/* finished tasks, counted once each */
 	for (uint32_t k = 0; k < s->ntasks; k++) {
