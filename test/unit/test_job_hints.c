@@ -210,6 +210,11 @@ START_TEST(test_from_env_array_limit)
 	char *good[] = {"DEADLINE_ARRAY_LIMIT=0", "DEADLINE_REDUCE_COST=2"};
 	char *prefixed[] = {"SPANK_DEADLINE_ARRAY_LIMIT=5"};
 	char *bad[] = {"DEADLINE_ARRAY_LIMIT=-5", "DEADLINE_REDUCE_COST=2"};
+	/* two marks (a forged one beside ours, no job_submit/deadline on its
+	 * way): both readers take the last valid one */
+	char *twice[] = {"DEADLINE_ARRAY_LIMIT=3",
+			 "SPANK_DEADLINE_ARRAY_LIMIT=7",
+			 "DEADLINE_ARRAY_LIMIT=x", NULL};
 	struct dl_job_hints h;
 	char err[256];
 
@@ -219,8 +224,15 @@ START_TEST(test_from_env_array_limit)
 	ck_assert_int_eq(dl_hints_from_env(prefixed, 1, &h, err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(h.array_limit, 5);
+	ck_assert_int_eq(dl_hints_array_limit_from_env(good, 2), 0);
+	ck_assert_int_eq(dl_hints_array_limit_from_env(prefixed, 1), 5);
 	ck_assert_int_eq(dl_hints_from_env(bad, 2, &h, err, sizeof(err)), 1);
 	ck_assert_int_eq(h.array_limit, -1);
+	ck_assert_int_eq(dl_hints_array_limit_from_env(bad, 2), -1);
+	ck_assert_int_eq(dl_hints_array_limit_from_env(NULL, 2), -1);
+	ck_assert_int_eq(dl_hints_from_env(twice, 4, &h, err, sizeof(err)), 1);
+	ck_assert_int_eq(h.array_limit, 7);
+	ck_assert_int_eq(dl_hints_array_limit_from_env(twice, 4), 7);
 	ck_assert_ptr_nonnull(strstr(err, "array limit '-5'"));
 	ck_assert_double_eq(h.reduce_cost, 2);
 }

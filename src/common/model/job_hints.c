@@ -324,6 +324,20 @@ const char *dl_hints_env_get(char *const *env, uint32_t count, const char *name)
 	return NULL;
 }
 
+int64_t dl_hints_array_limit_from_env(char *const *env, uint32_t count)
+{
+	int64_t limit = -1;
+
+	for (uint32_t i = 0; env && i < count; i++) {
+		const char *v =
+			env[i] ? env_value(env[i], DL_ENV_ARRAY_LIMIT) : NULL;
+
+		if (v)
+			dl_hints_parse_array_limit(v, &limit, NULL, 0);
+	}
+	return limit;
+}
+
 int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
 		      char *err, size_t errlen)
 {

@@ -95,6 +95,11 @@ int dl_hints_check_soft(double soft, double hard, double now, char *err,
 const char *dl_hints_env_get(char *const *env, uint32_t count,
 			     const char *name);
 
+/* Only the DL_ENV_ARRAY_LIMIT entry, as dl_hints_from_env reads it (the
+ * last valid one; -1 = none): for a caller under slurmctld's job write
+ * lock that needs nothing else. */
+int64_t dl_hints_array_limit_from_env(char *const *env, uint32_t count);
+
 /* Read the hints from a job control environment ("NAME=value" entries,
  * with or without the SPANK_ prefix).  Entries that fail to parse are
  * reported in err and ignored (the others still apply); returns the number

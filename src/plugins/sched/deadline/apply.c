@@ -103,17 +103,6 @@ static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 		per_part[i] = prio;
 }
 
-/* job_submit/deadline's mark of the last ArrayTaskThrottle update on the
- * record (DL_ENV_ARRAY_LIMIT), or -1; read as the snapshot read it. */
-static int64_t _limit_mark(const job_record_t *job_ptr)
-{
-	struct dl_job_hints h;
-
-	dl_hints_from_env(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
-			  &h, NULL, 0);
-	return h.array_limit;
-}
-
 /* job_submit's hold is released: DEADLINE_RT_HOLD=1 becomes =0 in the same
  * write lock, so a later hold by the user is the user's. */
 static void _submit_hold_done(job_record_t *job_ptr)
@@ -242,7 +231,10 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			!d->hold_only && d->throttle_known &&
 			((!d->marks_only &&
 			  ar->max_run_tasks != d->throttle_before) ||
-			 _limit_mark(job_ptr) != d->limit_mark_before);
+			 dl_hints_array_limit_from_env(
+				 job_ptr->spank_job_env,
+				 job_ptr->spank_job_env_size) !=
+				 d->limit_mark_before);
 		d->throttle_found = ar->max_run_tasks;
 		if (!d->a.d.manage) {
 			if (!d->hold_only && !d->throttle_outside &&
