@@ -248,13 +248,24 @@ orphaned_hold_runs() { # job name, deadline.conf lines
 # job_submit/deadline marks only updates Slurm lets through, and the plan
 # takes only marked ones as an array's limit.  Before, the plan took user
 # B's 1 as A's own limit and ran A's array one task at a time.
-@test "D5: another user's ArrayTaskThrottle update of an array is refused and is not the array's limit" {
-	local a conf=$LC_DIR/etc/deadline.conf
+# Policy=triage until the test ends (teardown puts realtime back)
+use_triage() {
+	local conf=$LC_DIR/etc/deadline.conf
 	scancel --quiet -u root || true # what an earlier failure left
 	cp "$conf" "$BATS_TEST_TMPDIR/deadline.conf.orig"
 	awk '$0 == "Policy=realtime" { print "Policy=triage"; next } 1' \
 		"$BATS_TEST_TMPDIR/deadline.conf.orig" >"$conf"
 	dl_use_policy "$conf" triage
+}
+
+# slurmctld older than 23.11 stores a throttle update it then refuses
+refused_update_stored() {
+	[ "$(scontrol --version | awk '{ split($2, v, "."); print v[1] * 100 + v[2] }')" -lt 2311 ]
+}
+
+@test "D5: another user's ArrayTaskThrottle update of an array is refused and is not the array's limit" {
+	local a
+	use_triage
 	a=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J athrottle \
 		--array=0-7 -t 2 --deadline=now+10minutes --wrap='sleep 40')
 	dl_wait_planned "$a"
@@ -270,7 +281,7 @@ orphaned_hold_runs() { # job name, deadline.conf lines
 	[ "$(dl_plan_field "$a" alloc)" = 8 ]
 	[[ "$(dl_plan_field "$a" explain)" != *"own limit"* ]]
 	[ "$(log_count "JobId=$a: ArrayTaskThrottle set to 1 outside the plan")" -eq 0 ]
-	if [ "$(scontrol --version | awk '{ split($2, v, "."); print v[1] * 100 + v[2] }')" -lt 2311 ]; then
+	if refused_update_stored; then
 		grep "JobId=$a: ArrayTaskThrottle=1 set by uid $(id -u "$USER_B"), whom slurmctld refuses the update" \
 			"$(dl_ctld_log)"
 	fi
@@ -280,6 +291,49 @@ orphaned_hold_runs() { # job name, deadline.conf lines
 	[ "$(dl_plan_field "$a" alloc)" = 2 ]
 	[[ "$(dl_plan_field "$a" explain)" == "its own limit runs at most 2 of its "* ]]
 	scancel "$a"
+}
+
+@test "D5: another user's ArrayTaskThrottle update right after the submission, before the plan sees the array, is not its limit" {
+	local a b c
+	use_triage
+	# PlanInterval=5: the plan's next cycle comes after the update, as a
+	# rule (had it come first, the update is refused as in the test above)
+	a=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J athrottle \
+		--array=0-7 -t 2 --deadline=now+10minutes --wrap='sleep 40')
+	run as_user "$USER_B" scontrol update JobId="$a" ArrayTaskThrottle=1
+	echo "user B's update: status $status, $output"
+	[ "$status" -ne 0 ]
+	if refused_update_stored; then
+		grep "JobId=$a: ArrayTaskThrottle=1 set by uid $(id -u "$USER_B"), whom slurmctld refuses the update" \
+			"$(dl_ctld_log)"
+	fi
+	dl_wait_planned "$a"
+	dl_wait_plan_field "$a" alloc 8
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$a" alloc)" = 8 ]
+	[ "$(dl_throttle "$a")" = 8 ]
+	[[ "$(dl_plan_field "$a" explain)" != *"own limit"* ]]
+	[ "$(log_count "JobId=$a: ArrayTaskThrottle set to 1 outside the plan")" -eq 0 ]
+	scancel "$a"
+	# a limit submitted (%3) is the array's
+	b=$(as_user "$USER_A" sbatch --parsable --chdir=/tmp -o /dev/null -J alimited \
+		--array=0-7%3 -t 2 --deadline=now+10minutes --wrap='sleep 40')
+	dl_wait_planned "$b"
+	dl_wait_plan_field "$b" alloc 3
+	[ "$(dl_plan_field "$b" alloc)" = 3 ]
+	[ "$(dl_throttle "$b")" = 3 ]
+	[[ "$(dl_plan_field "$b" explain)" == "its own limit runs at most 3 of its "* ]]
+	scancel "$b"
+	# a mark forged at submission (libslurm, no sbatch) is replaced by the
+	# array's own: none
+	c=$("$SUBMIT_RAW" --name forged --array 0-7 --minutes 2 --deadline-in 600 \
+		--env DEADLINE_ARRAY_LIMIT=1 'sleep 40')
+	dl_wait_planned "$c"
+	dl_wait_plan_field "$c" alloc 8
+	[ "$(dl_plan_field "$c" alloc)" = 8 ]
+	[ "$(dl_throttle "$c")" = 8 ]
+	[[ "$(dl_plan_field "$c" explain)" != *"own limit"* ]]
+	scancel "$c"
 }
 
 teardown() {

@@ -190,21 +190,18 @@ static uint32_t _array_tasks(const job_desc_msg_t *d)
 	return n;
 }
 
-/* The array's own limit on running tasks ("0-99%4": 4); 0 = none, as
- * Slurm reads "%0" or no "%". */
+/* The array's own limit on running tasks ("0-99%4": 4); 0 = none.  Read
+ * as slurmctld reads it (the int atoi() gives after the first '%', kept
+ * when above 0), whatever follows: it accepts "%x" as no limit. */
 static uint32_t _own_limit(const job_desc_msg_t *d)
 {
 	const char *pct;
-	char *end = NULL;
-	unsigned long n;
+	int n;
 
 	if (!d->array_inx || !(pct = strchr(d->array_inx, '%')))
 		return 0;
-	errno = 0;
-	n = strtoul(pct + 1, &end, 10);
-	if (errno || end == pct + 1 || n > UINT32_MAX)
-		return 0; /* Slurm refuses it after us */
-	return (uint32_t) n;
+	n = (int) strtol(pct + 1, NULL, 10);
+	return n > 0 ? (uint32_t) n : 0;
 }
 
 static uint32_t _cpus_per_task(const job_desc_msg_t *d)
@@ -335,10 +332,9 @@ static void _env_add(char ***env, uint32_t *size, char *entry)
 	(*env)[*size] = NULL;
 }
 
-/* Drop any ticket, hold and array limit entry (only this plugin sets
- * them), then add ours: the ticket, and the mark of a hold this plugin put
- * on the job. */
-static void _set_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
+/* Drop any ticket, hold and array limit entry from a submission: only
+ * this plugin sets them. */
+static void _strip_marks(job_desc_msg_t *d)
 {
 	uint32_t k = 0;
 
@@ -357,13 +353,29 @@ static void _set_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
 	if (k < d->spank_job_env_size) /* in bounds: one was dropped */
 		d->spank_job_env[k] = NULL;
 	d->spank_job_env_size = k;
-	if (!ticket)
-		return;
+}
+
+/* Add the ticket, and the mark of a hold this plugin put on the job. */
+static void _add_ticket(job_desc_msg_t *d, uint64_t ticket, bool held)
+{
 	_env_add(&d->spank_job_env, &d->spank_job_env_size,
 		 xstrdup_printf("%s=%" PRIu64, DL_ENV_RT_TICKET, ticket));
 	if (held)
 		_env_add(&d->spank_job_env, &d->spank_job_env_size,
 			 xstrdup_printf("%s=1", DL_ENV_RT_HOLD));
+}
+
+/* An array's limit at submit (%N, 0 = none), marked as job_modify marks an
+ * update: sched/deadline then reads the array's limit from the mark from
+ * its first sight on.  Before 23.11 another user's refused update is
+ * stored too, and one made before the plan first saw the array was read as
+ * the submitted %N. */
+static void _mark_submit_limit(job_desc_msg_t *d)
+{
+	if (!d->array_inx || !d->array_inx[0])
+		return;
+	_env_add(&d->spank_job_env, &d->spank_job_env_size,
+		 xstrdup_printf("%s=%u", DL_ENV_ARRAY_LIMIT, _own_limit(d)));
 }
 
 /* Whether uid may update the job, as _update_job() decides after calling
@@ -534,7 +546,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 						 _cpus_per_task(d), wc, latest,
 						 (double) now, &v);
 		if (rc == 0 && v.admitted) {
-			_set_ticket(d, ticket, false);
+			_add_ticket(d, ticket, false);
 			info("%s: reduce array of JobId=%u (user %s): %s",
 			     JSD_PREFIX, map->array_job_id, user, v.msg);
 			return SLURM_SUCCESS;
@@ -594,7 +606,7 @@ static int _realtime(job_desc_msg_t *d, uint32_t uid,
 		 * it start (a user's own -H stays a user hold) */
 		bool hold = d->priority != 0;
 
-		_set_ticket(d, ticket, hold);
+		_add_ticket(d, ticket, hold);
 		if (hold)
 			d->priority = 0;
 		info("%s: ticket %" PRIu64 " (user %s, %u+%u tasks): %s",
@@ -626,8 +638,9 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	if (!job_desc)
 		return SLURM_SUCCESS;
-	/* nobody but this plugin hands out tickets */
-	_set_ticket(job_desc, 0, false);
+	/* nobody but this plugin hands out tickets or marks limits */
+	_strip_marks(job_desc);
+	_mark_submit_limit(job_desc);
 	dl_hints_init(&h);
 	if (job_desc->spank_job_env_size &&
 	    dl_hints_from_env(job_desc->spank_job_env,
