@@ -5,7 +5,8 @@
 # their own; the plan used to keep counting them as pending until
 # slurmctld purged the array (MinJobAge, 600 s here), holding CPUs and a
 # place in deadline order for tasks that no longer exist.
-# 4 nodes x 2 CPUs; the last test switches to Policy=adaptive.
+# A task that ended and runs again (scontrol requeue) counts by its rerun.
+# 4 nodes x 2 CPUs; the second test switches to Policy=adaptive and back.
 load helpers
 
 setup_file() {
@@ -74,4 +75,41 @@ _plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
 	dl_wait_n_running "$new" 8
 	[ "$(squeue -h -r -j "$new" -t RUNNING | wc -l)" -eq 8 ]
 	lc --deadline-conf "$BATS_FILE_TMPDIR/deadline.conf" reconfigure
+}
+
+# scontrol requeue of an ended task runs it again: a task counted failed
+# is work again and counts by its rerun's end.  The plan used to count
+# the rerun as one task more and, once it ended, as a task that
+# vanished: "2 of 5 tasks not completed" for an array whose 4 tasks all
+# completed.
+@test "a failed task requeued with scontrol requeue counts by its rerun: the array ends met with every task completed" {
+	local j expl mark=$BATS_TEST_TMPDIR/failed-once
+	j=$(dl_submit -J rerun --array=0-3 -t 2 --deadline=now+10minutes \
+		--wrap="if [ \"\$SLURM_ARRAY_TASK_ID\" = 2 ] && [ ! -e $mark ]; then touch $mark; exit 1; fi; sleep 30")
+	dl_wait_planned "$j"
+	dl_poll 20 eval "scontrol show job ${j}_2 | grep -q JobState=FAILED" || true
+	scontrol show job "${j}_2" | grep JobState=FAILED
+	dl_wait_cycle
+	dl_wait_cycle
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" tasks)" = 4 ]
+	[ "$(dl_plan_field "$j" running)" = 3 ]
+	[ "$(dl_plan_field "$j" pending)" = 0 ]
+	scontrol requeue "${j}_2"
+	# Slurm delays a requeued batch job by its credential's lifetime
+	scontrol update JobId="${j}_2" StartTime=now
+	dl_poll 30 _plan_field_is "$j" running 4 || true
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" running)" = 4 ]
+	[ "$(dl_plan_field "$j" tasks)" = 4 ]
+	grep "JobId=${j}_2 runs again: no longer counted failed" "$(dl_ctld_log)"
+	dl_poll 60 test "$(dl_plan_field "$j" phase)" = done || true
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" phase)" = done ]
+	[ "$(dl_plan_field "$j" tasks)" = 4 ]
+	[ "$(dl_plan_field "$j" done)" = 4 ]
+	[ "$(dl_plan_field "$j" outcome)" = met ]
+	expl=$(dl_plan_field "$j" explain)
+	echo "explanation: $expl"
+	[[ "$expl" == "finished at "*"s before its deadline: met" ]]
 }

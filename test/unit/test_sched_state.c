@@ -345,6 +345,123 @@ START_TEST(test_reconcile_vanished)
 }
 END_TEST
 
+/* text with its first `from` replaced by `to` (caller frees) */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(n);
+
+	ck_assert_ptr_nonnull(at);
+	ck_assert_ptr_nonnull(out);
+	snprintf(out, n, "%.*s%s%s", (int) (at - text), text, to,
+		 at + strlen(from));
+	return out;
+}
+
+/* scontrol requeue of ended tasks: a failed one is taken back and counted
+ * by its rerun's end; a completed one stays completed, its rerun no work;
+ * the failed ids are saved, damage to them refused, old files read none */
+START_TEST(test_rerun)
+{
+	struct dl_sstate st, back;
+	struct dl_array_rec *r;
+	struct dl_job *j = dl_job_new(1, "u", "n", "a");
+	char *text, *at, err[256] = "";
+
+	dl_sstate_init(&st);
+	r = dl_sstate_add(&st, 7);
+	r->present = true;
+	dl_sstate_reconcile(r, 4, 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 0, true, 0, 10, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 1, true, 0, 10, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 2, false, 0, 3, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 3, true, 0, 10, 0), 0);
+	ck_assert_int_eq(dl_sstate_observe(r, 2, false, 0, 3, 0), EEXIST);
+	ck_assert_int_eq(dl_sstate_observe(r, 2, true, 0, 3, 0), EEXIST);
+	ck_assert_uint_eq(r->failed_ids.count, 1);
+	dl_sstate_reconcile(r, 0, 0);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
+	ck_assert_uint_eq(j->phase[DL_MAP].failed, 1);
+
+	/* task 2 requeued: pending work again, not a task more */
+	ck_assert_int_eq(dl_sstate_rerun(r, 2), 0);
+	ck_assert_uint_eq(r->failed, 0);
+	ck_assert_uint_eq(r->finished.count, 3);
+	ck_assert(!dl_idset_has(&r->failed_ids, 2));
+	dl_sstate_reconcile(r, 0, 1);
+	ck_assert_uint_eq(r->tasks, 4);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert_uint_eq(dl_phase_pending(&j->phase[DL_MAP]), 1);
+	ck_assert(!dl_phase_finished(&j->phase[DL_MAP]));
+	/* it completes: 4 of 4, nothing failed or vanished */
+	ck_assert_int_eq(dl_sstate_observe(r, 2, true, 20, 30, 0), 0);
+	dl_sstate_reconcile(r, 0, 0);
+	ck_assert_uint_eq(r->completed, 4);
+	ck_assert_uint_eq(r->failed, 0);
+	ck_assert_uint_eq(r->vanished, 0);
+	ck_assert_uint_eq(r->tasks, 4);
+	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
+	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
+	ck_assert_uint_eq(j->phase[DL_MAP].failed, 0);
+	ck_assert_uint_eq(j->phase[DL_MAP].completed, 4);
+	/* a completed task requeued stays completed; one never counted is
+	 * not a rerun */
+	ck_assert_int_eq(dl_sstate_rerun(r, 0), EEXIST);
+	ck_assert_uint_eq(r->completed, 4);
+	ck_assert_int_eq(dl_sstate_rerun(r, 9), ENOENT);
+	ck_assert_int_eq(dl_sstate_rerun(NULL, 0), EINVAL);
+
+	/* the failed ids saved and read back */
+	ck_assert_int_eq(dl_sstate_observe(r, 5, false, 0, 3, 0), 0);
+	text = dl_sstate_to_string(&st);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(strstr(text, "\"failed_ids\":\"5\""));
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, text, err, sizeof(err)),
+			 0);
+	ck_assert(dl_idset_has(&dl_sstate_find(&back, 7)->failed_ids, 5));
+	ck_assert_int_eq(dl_sstate_rerun(dl_sstate_find(&back, 7), 5), 0);
+	dl_sstate_free(&back);
+	/* an id not counted, more ids than failures, not a set: the record
+	 * is refused */
+	{
+		const char *damaged[] = {"\"failed_ids\":\"6\"",
+					 "\"failed_ids\":\"3,5\"",
+					 "\"failed_ids\":[5]"};
+
+		for (size_t k = 0; k < 3; k++) {
+			char *bad = replaced(text, "\"failed_ids\":\"5\"",
+					     damaged[k]);
+
+			dl_sstate_init(&back);
+			ck_assert_int_eq(dl_sstate_from_string(&back, bad, err,
+							       sizeof(err)),
+					 0);
+			ck_assert_msg(!dl_sstate_find(&back, 7), "%s",
+				      damaged[k]);
+			ck_assert_uint_eq(back.skipped, 1);
+			ck_assert_ptr_nonnull(strstr(err, "failed"));
+			dl_sstate_free(&back);
+			free(bad);
+		}
+	}
+	/* a file from before the field: no failed ids, a failed task stays
+	 * counted when it runs again */
+	at = replaced(text, "\"failed_ids\":\"5\",", "");
+	dl_sstate_init(&back);
+	ck_assert_int_eq(dl_sstate_from_string(&back, at, err, sizeof(err)), 0);
+	ck_assert_uint_eq(dl_sstate_find(&back, 7)->failed, 1);
+	ck_assert_int_eq(dl_sstate_rerun(dl_sstate_find(&back, 7), 5), EEXIST);
+	dl_sstate_free(&back);
+	free(at);
+	free(text);
+	dl_job_free(j);
+	dl_sstate_free(&st);
+}
+END_TEST
+
 START_TEST(test_many_and_gc)
 {
 	struct dl_sstate st;
@@ -580,6 +697,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_tasks_grow_with_observations);
 	tcase_add_test(tc, test_fill_phase);
 	tcase_add_test(tc, test_reconcile_vanished);
+	tcase_add_test(tc, test_rerun);
 	tcase_add_test(tc, test_many_and_gc);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_rejects_damage);

@@ -49,6 +49,15 @@ int dl_idset_add(struct dl_idset *s, uint32_t id)
 	return 1;
 }
 
+bool dl_idset_remove(struct dl_idset *s, uint32_t id)
+{
+	if (!dl_idset_has(s, id))
+		return false;
+	s->bits[id / 8] &= (uint8_t) ~(1u << (id % 8));
+	s->count--;
+	return true;
+}
+
 bool dl_idset_has(const struct dl_idset *s, uint32_t id)
 {
 	return s && id / 8 < s->nbytes && (s->bits[id / 8] & (1u << (id % 8)));
@@ -179,6 +188,7 @@ void dl_sstate_init(struct dl_sstate *st)
 static void rec_free(struct dl_array_rec *r)
 {
 	dl_idset_free(&r->finished);
+	dl_idset_free(&r->failed_ids);
 }
 
 void dl_sstate_free(struct dl_sstate *st)
@@ -296,8 +306,18 @@ int dl_sstate_observe(struct dl_array_rec *rec, uint32_t task_id, bool ok,
 	if (ok && (!isfinite(start) || !isfinite(end) || start < 0 ||
 		   end < start || pool < 0 || pool >= DL_POOLS))
 		return EINVAL;
-	if ((rc = count_once(rec, task_id)))
+	if (!ok) {
+		/* the failed ids first: counting cannot fail after it */
+		if (dl_idset_has(&rec->finished, task_id))
+			return EEXIST;
+		if ((rc = dl_idset_add(&rec->failed_ids, task_id)) < 0)
+			return -rc;
+	}
+	if ((rc = count_once(rec, task_id))) {
+		if (!ok)
+			dl_idset_remove(&rec->failed_ids, task_id);
 		return rc;
+	}
 	if (ok) {
 		double len = end - start;
 
@@ -342,6 +362,20 @@ void dl_sstate_reconcile(struct dl_array_rec *rec, uint32_t running,
 		rec->tasks = (uint32_t) known;
 	else if (known < rec->tasks)
 		rec->vanished += rec->tasks - (uint32_t) known;
+}
+
+int dl_sstate_rerun(struct dl_array_rec *rec, uint32_t task_id)
+{
+	if (!rec)
+		return EINVAL;
+	if (!dl_idset_has(&rec->finished, task_id))
+		return ENOENT;
+	if (!dl_idset_remove(&rec->failed_ids, task_id))
+		return EEXIST;
+	dl_idset_remove(&rec->finished, task_id);
+	if (rec->failed)
+		rec->failed--;
+	return 0;
 }
 
 int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph)
@@ -412,12 +446,15 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *dp, *sl, *sq;
-	char *ids;
+	char *ids, *failed_ids;
 
 	if (!o)
 		return NULL;
 	ids = dl_idset_format(&r->finished);
-	if (!ids) {
+	failed_ids = dl_idset_format(&r->failed_ids);
+	if (!ids || !failed_ids) {
+		free(ids);
+		free(failed_ids);
 		json_object_put(o);
 		return NULL;
 	}
@@ -441,6 +478,8 @@ static struct json_object *rec_to_json(const struct dl_array_rec *r)
 			       json_object_new_int(r->max_delays));
 	json_object_object_add(o, "finished", dl_json_string(ids));
 	free(ids);
+	json_object_object_add(o, "failed_ids", dl_json_string(failed_ids));
+	free(failed_ids);
 	dl_json_put_u64(o, "completed", r->completed);
 	dl_json_put_u64(o, "unmeasured", r->unmeasured);
 	dl_json_put_u64(o, "failed", r->failed);
@@ -550,6 +589,18 @@ static void get_pool_array(struct dl_json_rd *rd, const struct json_object *o,
 	}
 }
 
+/* Every id of a also in b */
+static bool idset_within(const struct dl_idset *a, const struct dl_idset *b)
+{
+	for (uint32_t i = 0; i < a->nbytes; i++) {
+		uint8_t other = i < b->nbytes ? b->bits[i] : 0;
+
+		if (a->bits[i] & (uint8_t) ~other)
+			return false;
+	}
+	return true;
+}
+
 static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 			 const char *path, char *err, size_t errlen)
 {
@@ -586,6 +637,10 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 	ids = dl_json_str(&rd, o, path, "finished", 0, 0, SIZE_MAX, NULL);
 	if (ids && dl_idset_parse(&r->finished, ids, sub, sizeof(sub)))
 		dl_json_fail(&rd, path, ".finished: %s", sub);
+	/* absent from files written before it existed */
+	ids = dl_json_str(&rd, o, path, "failed_ids", 0, 0, SIZE_MAX, NULL);
+	if (ids && dl_idset_parse(&r->failed_ids, ids, sub, sizeof(sub)))
+		dl_json_fail(&rd, path, ".failed_ids: %s", sub);
 	r->completed = (uint32_t) dl_json_uint(&rd, o, path, "completed", 0, 0,
 					       DL_MAX_TASKS, 0);
 	/* absent from files written before it existed */
@@ -622,6 +677,14 @@ static int rec_from_json(struct dl_array_rec *r, const struct json_object *o,
 			 "%u, per pool %llu, task ids %u)",
 			 r->completed, r->unmeasured, r->failed,
 			 (unsigned long long) done, r->finished.count);
+		return EINVAL;
+	}
+	if (r->failed_ids.count > r->failed ||
+	    !idset_within(&r->failed_ids, &r->finished)) {
+		snprintf(err, err ? errlen : 0,
+			 "failed task ids (%u) not among the %u failed or the "
+			 "counted ids",
+			 r->failed_ids.count, r->failed);
 		return EINVAL;
 	}
 	if ((uint64_t) r->tasks < (uint64_t) r->finished.count + r->vanished) {
@@ -692,9 +755,9 @@ int dl_sstate_from_string(struct dl_sstate *st, const char *text, char *err,
 			if (rec_from_json(&rec, e, path, why, sizeof(why))) {
 				snprintf(sub, sizeof(sub), "array %llu: %s",
 					 (unsigned long long) id, why);
-				dl_idset_free(&rec.finished);
+				rec_free(&rec);
 			} else if (!(r = dl_sstate_add(&tmp, id))) {
-				dl_idset_free(&rec.finished);
+				rec_free(&rec);
 				snprintf(err, err ? errlen : 0,
 					 "out of memory");
 				rc = ENOMEM;

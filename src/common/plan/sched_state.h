@@ -33,6 +33,8 @@ struct dl_idset {
 /* Add id: 1 if it was new, 0 if already present, -EINVAL for an id above
  * DL_IDSET_MAX, -ENOMEM. */
 int dl_idset_add(struct dl_idset *s, uint32_t id);
+/* Remove id: true if it was there. */
+bool dl_idset_remove(struct dl_idset *s, uint32_t id);
 bool dl_idset_has(const struct dl_idset *s, uint32_t id);
 void dl_idset_free(struct dl_idset *s);
 /* "0-5,7,9-12" (empty string for an empty set); caller frees; NULL when out
@@ -70,6 +72,9 @@ struct dl_array_rec {
 	struct dl_demand shuffle; /* a reduce array: while maps still run */
 	/* observed finished tasks */
 	struct dl_idset finished; /* task ids counted (completed or failed) */
+	/* of those, the ids counted failed (a rerun takes them back); files
+	 * written before it existed have none */
+	struct dl_idset failed_ids;
 	uint32_t completed;
 	/* of those, completed with no length to learn (dl_sstate_observe_
 	 * unmeasured); the others are done_pool's */
@@ -137,6 +142,15 @@ int dl_sstate_observe_unmeasured(struct dl_array_rec *rec, uint32_t task_id,
  * CPUs for tasks that do not exist until slurmctld purges the array. */
 void dl_sstate_reconcile(struct dl_array_rec *rec, uint32_t running,
 			 uint32_t pending);
+
+/* slurmctld runs a counted task again (scontrol requeue of a finished
+ * task).  One counted failed is taken back: it is work again, running or
+ * pending, and counted when it ends, so a task that failed and then
+ * completed is completed.  One counted completed stays so (its length is
+ * learned, and the deadline's work is done); its rerun is no work of the
+ * plan's.  Returns 0 when taken back, EEXIST when it stays counted, ENOENT
+ * when it was not counted, EINVAL for NULL. */
+int dl_sstate_rerun(struct dl_array_rec *rec, uint32_t task_id);
 
 /* A phase of the core model from a record: tasks, what one task asks for,
  * time limit, hard deadline and the observed completions.  Running tasks

@@ -38,6 +38,9 @@ enum sdl_task_kind {
 	SDL_TASK_RUNNING = 0,
 	SDL_TASK_DONE_OK = 1,
 	SDL_TASK_DONE_FAIL = 2,
+	/* waiting to start with a record of its own: requeued, or split off
+	 * the pending record; counted in sdl_array.pending too */
+	SDL_TASK_PENDING = 3,
 };
 
 struct sdl_task {

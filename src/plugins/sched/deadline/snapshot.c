@@ -294,7 +294,9 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 	if (job_ptr->array_task_id == NO_VAL)
 		return;
 	if (IS_JOB_PENDING(job_ptr)) {
-		a->pending++; /* a requeued task */
+		a->pending++; /* requeued, or split off the pending record */
+		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_PENDING, 0, 0,
+			  DL_NO_NODE);
 		return;
 	}
 	a->ntasks_rec++;
@@ -708,6 +710,31 @@ static void _user_throttle(struct dl_array_rec *r, const struct sdl_array *a,
 		sdl_user_throttle_set(r, a->id, a->throttle);
 }
 
+/* A task running or waiting again after it was counted finished (scontrol
+ * requeue of an ended task): one counted failed is work again
+ * (dl_sstate_rerun); one counted completed stays done, and its rerun is
+ * none of the plan's work.  True when the task stays counted (a pending
+ * one then leaves its array's pending count). */
+static bool _rerun(struct sdl_snapshot *s, struct dl_array_rec *r,
+		   const struct sdl_task *t)
+{
+	struct sdl_array *a;
+	int rc;
+
+	if (!dl_idset_has(&r->finished, t->task_id))
+		return false;
+	rc = dl_sstate_rerun(r, t->task_id);
+	if (rc == 0) {
+		info("%s: JobId=%u_%u runs again: no longer counted failed",
+		     SDL_PREFIX, t->array_id, t->task_id);
+		return false;
+	}
+	if (t->kind == SDL_TASK_PENDING && (a = _find_array(s, t->array_id)) &&
+	    a->pending)
+		a->pending--;
+	return true;
+}
+
 extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 				   double now)
 {
@@ -783,6 +810,10 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		r = dl_sstate_find(st, t->array_id);
 		if (!r)
 			continue;
+		if (t->kind == SDL_TASK_PENDING) {
+			_rerun(s, r, t);
+			continue;
+		}
 		if (t->node < s->cl.nnodes)
 			pool = s->cl.nodes[t->node].pool;
 		if (t->kind == SDL_TASK_DONE_OK &&
@@ -822,7 +853,7 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 			continue;
 		for (uint32_t k = a->first_running; k != SDL_NO_TASK;
 		     k = s->tasks[k].next_running)
-			if (!dl_idset_has(&r->finished, s->tasks[k].task_id))
+			if (!_rerun(s, r, &s->tasks[k]))
 				running++;
 		dl_sstate_reconcile(r, running, a->pending);
 		sig = _mix(sig, a->id);
