@@ -719,11 +719,10 @@ static bool _rerun(struct sdl_snapshot *s, struct dl_array_rec *r,
 		   const struct sdl_task *t)
 {
 	struct sdl_array *a;
-	int rc;
+	int rc = dl_sstate_rerun(r, t->task_id);
 
-	if (!dl_idset_has(&r->finished, t->task_id))
+	if (rc == ENOENT) /* not counted: an ordinary task */
 		return false;
-	rc = dl_sstate_rerun(r, t->task_id);
 	if (rc == 0) {
 		info("%s: JobId=%u_%u runs again: no longer counted failed",
 		     SDL_PREFIX, t->array_id, t->task_id);
