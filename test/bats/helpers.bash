@@ -243,6 +243,11 @@ _dl_n_running() { [ "$(squeue -h -r -j "$1" -t R 2>/dev/null | wc -l)" -ge "$2" 
 _dl_urgent() { grep -q "JobId=$1 throttle .*priority slurm -> urgent" "$(dl_ctld_log)"; }
 _dl_planned() { [ -n "$(dl_plan_field "$1" job_id 2>/dev/null)" ]; }
 _dl_plan_field_is() { [ "$(dl_plan_field "$1" "$2" 2>/dev/null)" = "$3" ]; }
+_dl_policy_is() { [ "$("$SDEADLINE" --json 2>/dev/null | jq -r .policy)" = "$1" ]; }
+
+# Whether squeue (with options $@) lists no job.  A poll must call it, not
+# `test -z "$(squeue ...)"`, whose squeue runs once, before the poll.
+dl_queue_empty() { [ -z "$(squeue -h "$@" 2>/dev/null)" ]; }
 
 # Wait until field $2 of job $1 in the published plan reads $3 (at most $4
 # s, default 20): a plan made between two submissions (a map array and its
@@ -288,14 +293,14 @@ dl_wait_planned() {
 # the next one's CPUs
 dl_cancel_all() {
 	scancel --quiet --user="$(id -un)" 2>/dev/null || true
-	dl_poll 20 test -z "$(squeue -h 2>/dev/null)" || true
+	dl_poll 20 dl_queue_empty || true
 }
 
 # Reconfigure with deadline.conf $1 and wait (at most 20 s) until the
 # plan is made under Policy=$2; fails when it is not
 dl_use_policy() { # deadline.conf policy
 	lc --deadline-conf "$1" reconfigure
-	dl_poll 20 test "$("$SDEADLINE" --json | jq -r .policy)" = "$2" || true
+	dl_poll 20 _dl_policy_is "$2" || true
 	[ "$("$SDEADLINE" --json | jq -r .policy)" = "$2" ]
 }
 

@@ -138,7 +138,7 @@ most_running() { # id seconds
 	grep "JobId=$other: ArrayTaskThrottle set to 6 outside the plan: taken as the array's own limit (was 0" "$(dl_ctld_log)"
 	# the limited array leaves: 2 more CPUs free, and the limit holds
 	scancel "$limited"
-	dl_poll 20 test -z "$(squeue -h -j "$limited" 2>/dev/null)" || true
+	dl_poll 20 dl_queue_empty -j "$limited" || true
 	dl_wait_cycle
 	dl_wait_cycle
 	"$SDEADLINE"

@@ -26,24 +26,24 @@ teardown() {
 	dl_cancel_all
 }
 
-_plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
+_done_at_least() { [ "$(dl_plan_field "$1" done 2>/dev/null)" -ge "$2" ] 2>/dev/null; }
 
 @test "pending tasks cancelled by id leave the plan; the array ends when its running tasks are cancelled too" {
 	local j expl
 	j=$(dl_submit -J cancelled --array=0-11 -t 2 --deadline=now+10minutes --wrap='sleep 60')
 	dl_wait_planned "$j"
 	dl_wait_n_running "$j" 8
-	dl_poll 20 _plan_field_is "$j" pending 4 || true
+	dl_wait_plan_field "$j" pending 4 20
 	[ "$(dl_plan_field "$j" pending)" = 4 ]
 	scancel "${j}_[8-11]"
-	dl_poll 20 _plan_field_is "$j" pending 0 || true
+	dl_wait_plan_field "$j" pending 0 20
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$j" pending)" = 0 ]
 	[ "$(dl_plan_field "$j" running)" = 8 ]
 	[ "$(dl_plan_field "$j" phase)" = map ]
 	# the running ones one by one, as scancel --user sends them
 	scancel "${j}_[0-7]"
-	dl_poll 20 test "$(dl_plan_field "$j" phase)" = done || true
+	dl_wait_plan_field "$j" phase done 20
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$j" phase)" = done ]
 	[ "$(dl_plan_field "$j" outcome)" = missed ]
@@ -64,8 +64,8 @@ _plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
 	[ "$(squeue -h -r -j "$old" -t RUNNING | wc -l)" -eq 8 ]
 	# a kill per record: the pending rest by its ids, then each task
 	scancel --user="$(id -un)"
-	dl_poll 20 test -z "$(squeue -h 2>/dev/null)" || true
-	dl_poll 20 test "$(dl_plan_field "$old" phase)" = done || true
+	dl_poll 20 dl_queue_empty || true
+	dl_wait_plan_field "$old" phase done 20
 	[ "$(dl_plan_field "$old" phase)" = done ]
 	new=$(dl_submit -J new --array=0-11 -t 2 --deadline=now+10minutes --wrap='sleep 20')
 	dl_wait_planned "$new"
@@ -98,12 +98,12 @@ _plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
 	scontrol requeue "${j}_2"
 	# Slurm delays a requeued batch job by its credential's lifetime
 	scontrol update JobId="${j}_2" StartTime=now
-	dl_poll 30 _plan_field_is "$j" running 4 || true
+	dl_wait_plan_field "$j" running 4 30
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$j" running)" = 4 ]
 	[ "$(dl_plan_field "$j" tasks)" = 4 ]
 	grep "JobId=${j}_2 runs again: no longer counted failed" "$(dl_ctld_log)"
-	dl_poll 60 test "$(dl_plan_field "$j" phase)" = done || true
+	dl_wait_plan_field "$j" phase done 60
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$j" phase)" = done ]
 	[ "$(dl_plan_field "$j" tasks)" = 4 ]
@@ -112,4 +112,39 @@ _plan_field_is() { [ "$(dl_plan_field "$1" "$2")" = "$3" ]; }
 	expl=$(dl_plan_field "$j" explain)
 	echo "explanation: $expl"
 	[[ "$expl" == "finished at "*"s before its deadline: met" ]]
+}
+
+# A completed task that runs again is none of the array's work, but its
+# CPUs are not free either.  The plan used to count them as free: it saw 8
+# CPUs for the second array where it has 2, and planned it on track
+# ("finishes in about 37s, 90s before its deadline").
+@test "a completed task requeued with scontrol requeue holds its CPUs in the plan: an array that cannot finish on the rest is at risk" {
+	local done_j late expl mark=$BATS_TEST_TMPDIR/ran-once
+	mkdir -p "$mark"
+	done_j=$(dl_submit -J reruns --array=0-2 -c 2 -t 5 --deadline=now+10minutes \
+		--wrap="if [ -e $mark/\$SLURM_ARRAY_TASK_ID ]; then sleep 240; else touch $mark/\$SLURM_ARRAY_TASK_ID; sleep 1; fi")
+	dl_wait_planned "$done_j"
+	dl_wait_plan_field "$done_j" phase done 60
+	[ "$(dl_plan_field "$done_j" phase)" = done ]
+	[ "$(dl_plan_field "$done_j" outcome)" = met ]
+	scontrol requeue "${done_j}_[0-2]"
+	# Slurm delays a requeued batch job by its credential's lifetime
+	for t in 0 1 2; do scontrol update JobId="${done_j}_$t" StartTime=now; done
+	dl_wait_n_running "$done_j" 3
+	[ "$(squeue -h -r -j "$done_j" -t RUNNING | wc -l)" -eq 3 ]
+	# 12 tasks of 20 s due in 150 s, each to start 60 s before (-t 1):
+	# on 8 CPUs 2 waves, on the 2 left the last waves cannot start
+	late=$(dl_submit -J after-reruns --array=0-11 -t 1 --deadline=now+150seconds --wrap='sleep 20')
+	dl_wait_planned "$late"
+	dl_poll 60 _done_at_least "$late" 1 || true
+	dl_wait_cycle
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$late" verdict)" = at_risk ]
+	expl=$(dl_plan_field "$late" explain)
+	echo "explanation: $expl"
+	[[ "$expl" == *"late even with short tasks"* ]]
+	# the reruns stay out of the first array's counts
+	[ "$(dl_plan_field "$done_j" done)" = 3 ]
+	[ "$(dl_plan_field "$done_j" running)" = 0 ]
+	[ "$(dl_plan_field "$done_j" outcome)" = met ]
 }

@@ -72,7 +72,7 @@ _waiting_since() { # line, pattern
 @test "the plan sees where work without a deadline waits to start: not held, not before its dependency or begin time, in each of its partitions that starts jobs" {
 	local busy held later dep multi second n0
 	scancel --user="$(id -un)" 2>/dev/null || true
-	dl_poll 60 test -z "$(squeue -h -o %i)"
+	dl_poll 60 dl_queue_empty
 	# a deadline array holds every CPU, so that whatever else is
 	# submitted waits (and the plans run and log)
 	busy=$(dl_submit -J dl-busy -p debug --array=0-3 -t 10 \

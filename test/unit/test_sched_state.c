@@ -384,6 +384,12 @@ START_TEST(test_rerun)
 	ck_assert_int_eq(dl_sstate_fill_phase(r, &j->phase[DL_MAP]), 0);
 	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
 	ck_assert_uint_eq(j->phase[DL_MAP].failed, 1);
+	/* a completed task's rerun is another job's use; a failed one's and
+	 * one never counted are not */
+	ck_assert(dl_sstate_counted_completed(r, 0));
+	ck_assert(!dl_sstate_counted_completed(r, 2));
+	ck_assert(!dl_sstate_counted_completed(r, 9));
+	ck_assert(!dl_sstate_counted_completed(NULL, 0));
 
 	/* task 2 requeued: pending work again, not a task more */
 	ck_assert_int_eq(dl_sstate_rerun(r, 2), 0);
@@ -406,6 +412,7 @@ START_TEST(test_rerun)
 	ck_assert(dl_phase_finished(&j->phase[DL_MAP]));
 	ck_assert_uint_eq(j->phase[DL_MAP].failed, 0);
 	ck_assert_uint_eq(j->phase[DL_MAP].completed, 4);
+	ck_assert(dl_sstate_counted_completed(r, 2));
 	/* a completed task requeued stays completed; one never counted is
 	 * not a rerun */
 	ck_assert_int_eq(dl_sstate_rerun(r, 0), EEXIST);

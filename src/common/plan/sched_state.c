@@ -378,6 +378,13 @@ int dl_sstate_rerun(struct dl_array_rec *rec, uint32_t task_id)
 	return 0;
 }
 
+bool dl_sstate_counted_completed(const struct dl_array_rec *rec,
+				 uint32_t task_id)
+{
+	return rec && dl_idset_has(&rec->finished, task_id) &&
+	       !dl_idset_has(&rec->failed_ids, task_id);
+}
+
 int dl_sstate_fill_phase(const struct dl_array_rec *rec, struct dl_phase *ph)
 {
 	uint64_t failed, known;

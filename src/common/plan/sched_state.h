@@ -151,6 +151,11 @@ void dl_sstate_reconcile(struct dl_array_rec *rec, uint32_t running,
  * plan's.  Returns 0 when taken back, EEXIST when it stays counted, ENOENT
  * when it was not counted, EINVAL for NULL. */
 int dl_sstate_rerun(struct dl_array_rec *rec, uint32_t task_id);
+/* Whether the record counted the task completed: a rerun of it is then no
+ * work of the plan's, and what it holds belongs to nobody the plan serves
+ * (the caller counts it as another job's use).  False for NULL. */
+bool dl_sstate_counted_completed(const struct dl_array_rec *rec,
+				 uint32_t task_id);
 
 /* A phase of the core model from a record: tasks, what one task asks for,
  * time limit, hard deadline and the observed completions.  Running tasks

@@ -110,6 +110,9 @@ struct sdl_snapshot {
 	const void **part_ptrs;
 	const void *last_part;
 	int last_idx;
+	/* taking it: the plan's record of arrays[k] (the merge may move the
+	 * records, so not kept) */
+	const struct dl_array_rec **counted;
 	time_t taken;
 	time_t ctld_boot;  /* when this slurmctld started */
 	time_t job_update; /* last_job_update seen under the lock */

@@ -252,7 +252,22 @@ static void _describe(struct sdl_array *a, const job_record_t *job_ptr)
 	_dependency(job_ptr, &a->dep_array, &a->dep_other);
 }
 
-/* The record of one deadline array: head, pending rest or a task. */
+static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr);
+
+/* A task record of array `a` that the plan counted completed. */
+static bool _rerun_of_completed(const struct sdl_snapshot *s,
+				const struct sdl_array *a,
+				const job_record_t *job_ptr)
+{
+	return s->counted &&
+	       dl_sstate_counted_completed(s->counted[a - s->arrays],
+					   job_ptr->array_task_id);
+}
+
+/* The record of one deadline array: head, pending rest or a task.  A task
+ * counted completed that runs or waits again (scontrol requeue) is none of
+ * the array's work (dl_sstate_rerun), but its CPUs are nobody's to plan
+ * with: they count as another job's use. */
 static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 			 job_record_t *job_ptr)
 {
@@ -294,6 +309,8 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 	if (job_ptr->array_task_id == NO_VAL)
 		return;
 	if (IS_JOB_PENDING(job_ptr)) {
+		if (_rerun_of_completed(s, a, job_ptr))
+			_other_use(s, job_ptr);
 		a->pending++; /* requeued, or split off the pending record */
 		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_PENDING, 0, 0,
 			  DL_NO_NODE);
@@ -306,10 +323,12 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 		if (first >= 0)
 			node = (uint32_t) first;
 	}
-	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) {
+		if (_rerun_of_completed(s, a, job_ptr))
+			_other_use(s, job_ptr);
 		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_RUNNING,
 			  job_ptr->start_time, 0, node);
-	else if (IS_JOB_COMPLETE(job_ptr))
+	} else if (IS_JOB_COMPLETE(job_ptr))
 		_take_request(_add_task(s, a, job_ptr->array_task_id,
 					SDL_TASK_DONE_OK, job_ptr->start_time,
 					job_ptr->end_time, node),
@@ -360,7 +379,7 @@ static bool _other_may_start(const struct sdl_snapshot *s,
 	       job_ptr->details->begin_time <= s->taken;
 }
 
-/* A job the plan does not manage: its CPUs and memory are not ours; if it
+/* Work the plan does not manage: its CPUs and memory are not ours; if it
  * waits to start, the partitions it waits in (dl_cluster.other_waiting). */
 static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
 {
@@ -368,9 +387,6 @@ static void _other_use(struct sdl_snapshot *s, job_record_t *job_ptr)
 	int k = 0;
 
 	if (IS_JOB_PENDING(job_ptr)) {
-		if (job_ptr->priority > s->max_other_prio &&
-		    job_ptr->priority != INFINITE)
-			s->max_other_prio = job_ptr->priority;
 		if (!_other_may_start(s, job_ptr))
 			return;
 		if (job_ptr->part_ptr_list) {
@@ -576,6 +592,9 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 			s->arrays[k].last_running = SDL_NO_TASK;
 		}
 		s->narrays = nids;
+		s->counted = xcalloc(nids, sizeof(*s->counted));
+		for (uint32_t k = 0; k < nids; k++)
+			s->counted[k] = dl_sstate_find(st, ids[k]);
 	}
 	xfree(ids);
 
@@ -587,12 +606,21 @@ extern int sdl_snapshot_take(struct sdl_snapshot *s, const struct dl_sstate *st,
 				? _find_array(s, job_ptr->array_job_id)
 				: NULL;
 
-		if (a)
+		if (a) {
 			_take_record(s, a, job_ptr);
-		else
-			_other_use(s, job_ptr);
+			continue;
+		}
+		/* a job urgent arrays are set above (not a rerun of a
+		 * task: its priority may be one the plan set, which would
+		 * raise the bar at every cycle) */
+		if (IS_JOB_PENDING(job_ptr) &&
+		    job_ptr->priority > s->max_other_prio &&
+		    job_ptr->priority != INFINITE)
+			s->max_other_prio = job_ptr->priority;
+		_other_use(s, job_ptr);
 	}
 	list_iterator_destroy(it);
+	xfree(s->counted);
 	/* Slurm's records: not to be followed once the lock is gone */
 	xfree(s->part_ptrs);
 	s->last_part = NULL;
@@ -614,6 +642,7 @@ extern void sdl_snapshot_free(struct sdl_snapshot *s)
 	xfree(s->tasks);
 	xfree(s->mail_prog);
 	xfree(s->part_ptrs);
+	xfree(s->counted);
 	dl_cluster_free(&s->cl);
 	memset(s, 0, sizeof(*s));
 }
