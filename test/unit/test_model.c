@@ -83,6 +83,15 @@ START_TEST(test_validate)
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "only 5 exist"));
 	j->phase[DL_MAP].completed = 0;
+	/* held: at most the tasks not started */
+	fx_run(j, DL_MAP, 2, 1, DL_POOL_REGULAR);
+	j->phase[DL_MAP].held = 3;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), 0);
+	j->phase[DL_MAP].held = 4;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "4 tasks held but only 3 pending"));
+	j->phase[DL_MAP].held = 0;
+	j->phase[DL_MAP].nrunning = 0;
 	j->phase[DL_MAP].tasks = 0;
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
 	ck_assert_int_eq(dl_job_validate(NULL, &cl, err, sizeof(err)), EINVAL);
@@ -153,6 +162,37 @@ START_TEST(test_cluster_partitions)
 	ck_assert_int_eq(dl_node_set(NULL, "x", 1, 1, 0), EINVAL);
 	dl_cluster_free(&cl);
 	dl_cluster_free(NULL);
+}
+END_TEST
+
+/* A view changes what its nodes hold and nothing in the cluster it was
+ * taken from; it shares the names. */
+START_TEST(test_cluster_view)
+{
+	struct dl_cluster cl, view;
+
+	fx_cluster(&cl, 3, 4, 0);
+	ck_assert_int_eq(dl_cluster_add_held(&cl, 1, 2, 100, 50), 0);
+	ck_assert_int_eq(dl_cluster_view(&view, &cl), 0);
+	ck_assert_uint_eq(view.nnodes, 3);
+	ck_assert_uint_eq(view.nheld, 1);
+	ck_assert_ptr_eq(view.nodes[2].name, cl.nodes[2].name);
+	ck_assert_ptr_eq(view.partitions, cl.partitions);
+	view.nodes[2].cpus_other = 3;
+	for (int i = 0; i < 100; i++) /* grows past the copied table */
+		ck_assert_int_eq(dl_cluster_add_held(&view, 2, 1, 0, 60 + i),
+				 0);
+	ck_assert_uint_eq(view.nheld, 101);
+	ck_assert(view.held[0].end == 50 && view.held[100].end == 159);
+	ck_assert_uint_eq(cl.nodes[2].cpus_other, 0);
+	ck_assert_uint_eq(cl.nheld, 1);
+	ck_assert(cl.held[0].end == 50);
+	dl_cluster_view_free(&view);
+	ck_assert_ptr_null(view.nodes);
+	ck_assert_str_eq(cl.nodes[2].name, "n3");
+	ck_assert_int_eq(dl_cluster_view(NULL, &cl), EINVAL);
+	ck_assert_int_eq(dl_cluster_view(&view, NULL), EINVAL);
+	dl_cluster_free(&cl);
 }
 END_TEST
 
@@ -243,6 +283,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_phases_and_deadline);
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_cluster_partitions);
+	tcase_add_test(tc, test_cluster_view);
 	tcase_add_test(tc, test_partset);
 	tcase_add_test(tc, test_ending_by);
 	suite_add_tcase(s, tc);

@@ -1699,6 +1699,139 @@ START_TEST(jobs_without_deadline_hold_capacity)
 }
 END_TEST
 
+/* Tasks a user or an admin holds (policy/policy.c): the job leaves the
+ * plan, shown on_hold; its pending work takes nothing from the others and
+ * its running tasks hold their CPUs until start + time limit.  The same
+ * for every policy but realtime. */
+START_TEST(held_tasks_leave_the_plan)
+{
+	static const char *const policies[] = {"triage", "edf", "adaptive"};
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
+		struct fx_world w;
+		struct dl_job *held;
+		const struct dl_plan_job *pj;
+
+		/* 2 CPUs: job 1, 2 tasks of 10 s due at +10; job 2, 4 tasks
+		 * of 10 s due at +25 */
+		w_init(&w, 1, 2);
+		held = w_tasks(&w, 1, 2, 10, 10);
+		w_tasks(&w, 2, 4, 10, 25);
+		/* not held: job 1 goes first and job 2 cannot make it */
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert_int_ne(fx_world_get(&w, 2)->verdict,
+				 DL_VERDICT_ON_TRACK);
+		held->phase[DL_MAP].held = 2;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_HOLD);
+		ck_assert_int_eq(pj->cls, DL_CLASS_UNMANAGED);
+		ck_assert(!pj->managed);
+		ck_assert_uint_eq(pj->rank, 0);
+		ck_assert(isnan(pj->predicted_finish));
+		ck_assert_double_eq(pj->deadline, T0 + 10);
+		ck_assert_uint_eq(pj->pending[DL_MAP], 2);
+		ck_assert_msg(strstr(pj->explain, "held: its 2 unstarted tasks "
+						  "wait for a user or an "
+						  "admin to release them"),
+			      "%s", pj->explain);
+		ck_assert_msg(strstr(pj->explain, "(10s to its deadline)"),
+			      "%s", pj->explain);
+		ck_assert_str_eq(dl_verdict_name(pj->verdict), "on_hold");
+		pj = fx_world_get(&w, 2);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+		ck_assert_uint_eq(pj->rank, 1);
+		ck_assert_double_eq_tol(pj->predicted_finish, T0 + 20, 1e-9);
+		ck_assert_uint_eq(w.plan->njobs, 2);
+		ck_assert_uint_eq(w.plan->stats.per_verdict[DL_VERDICT_ON_HOLD],
+				  1);
+		fx_world_free(&w);
+
+		/* job 1: 4 tasks with a 30-s limit, two running on the node
+		 * since T0 - 5, the other two held; job 2 starts when Slurm
+		 * expects the CPUs back, at T0 + 25, and ends at T0 + 45 */
+		w_init(&w, 1, 2);
+		held = w_tasks(&w, 1, 4, 10, 100);
+		held->phase[DL_MAP].time_limit = 30;
+		for (int k = 0; k < 2; k++)
+			ck_assert_int_eq(dl_phase_add_running(
+						 &held->phase[DL_MAP], T0 - 5,
+						 0, DL_POOL_REGULAR),
+					 0);
+		held->phase[DL_MAP].held = 2;
+		w_tasks(&w, 2, 4, 10, 60);
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_HOLD);
+		ck_assert_uint_eq(pj->running[DL_MAP], 2);
+		/* (adaptive claims CPUs others hold and predicts from its
+		 * need: the lookahead's times are triage's and EDF's) */
+		if (p < 2)
+			ck_assert_double_eq_tol(
+				fx_world_get(&w, 2)->predicted_finish, T0 + 45,
+				1e-9);
+		/* no time limit: the CPUs are not expected back */
+		held->phase[DL_MAP].time_limit = 0;
+		w_plan(&w, policies[p], T0, NULL);
+		if (p < 2)
+			ck_assert(!isfinite(
+				fx_world_get(&w, 2)->predicted_finish));
+		/* one of the two held, its deadline passed */
+		held->phase[DL_MAP].held = 1;
+		w_plan(&w, policies[p], T0 + 110, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_HOLD);
+		ck_assert_msg(strstr(pj->explain,
+				     "held: 1 of its 2 unstarted tasks waits "
+				     "for a user or an admin to release it "),
+			      "%s", pj->explain);
+		ck_assert_msg(strstr(pj->explain, "(10s past its deadline)"),
+			      "%s", pj->explain);
+		/* released: planned again */
+		held->phase[DL_MAP].held = 0;
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert_int_ne(fx_world_get(&w, 1)->verdict,
+				 DL_VERDICT_ON_HOLD);
+		ck_assert(fx_world_get(&w, 1)->managed);
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
+/* The placement policies: the on_hold entry comes after their plan, and
+ * each placement row still names the job it places. */
+START_TEST(held_tasks_leave_placement_plans)
+{
+	static const char *const policies[] = {"ras", "reverse"};
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
+		struct fx_world w;
+		struct dl_job *held;
+		const struct dl_plan_job *pj;
+
+		w_init(&w, 2, 2);
+		held = w_tasks(&w, 1, 2, 10, 10);
+		held->phase[DL_MAP].held = 2;
+		w_tasks(&w, 2, 4, 10, 25);
+		w_tasks(&w, 3, 2, 10, 40);
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert_uint_eq(w.plan->njobs, 3);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_HOLD);
+		ck_assert(!pj->managed);
+		ck_assert_uint_gt(w.plan->nplace, 0);
+		for (uint32_t k = 0; k < w.plan->nplace; k++) {
+			uint32_t j = w.plan->place[k].job;
+
+			ck_assert_uint_lt(j, w.plan->njobs);
+			ck_assert_uint_ne(w.plan->jobs[j].job_id, 1);
+			ck_assert(w.plan->jobs[j].managed);
+		}
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 START_TEST(share_cap_applies)
 {
 	struct fx_world w;
@@ -1915,6 +2048,8 @@ int main(void)
 	tcase_add_test(tc, hopeless_slack_needs_known_lengths);
 	tcase_add_test(tc, hopeless_slack_load_lends_while_idle);
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
+	tcase_add_test(tc, held_tasks_leave_the_plan);
+	tcase_add_test(tc, held_tasks_leave_placement_plans);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, own_limit_leaves_the_rest);

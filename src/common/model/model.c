@@ -246,6 +246,12 @@ int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 			     (unsigned long long) job->id,
 			     p == DL_MAP ? "map" : "reduce",
 			     (unsigned long long) used, ph->tasks);
+		if (ph->held > dl_phase_pending(ph))
+			FAIL("job %llu %s phase: %u tasks held but only %u "
+			     "pending",
+			     (unsigned long long) job->id,
+			     p == DL_MAP ? "map" : "reduce", ph->held,
+			     dl_phase_pending(ph));
 		if (bad_time(ph->time_limit) || bad_time(ph->hard_deadline) ||
 		    bad_time(ph->prior_mean) || bad_time(ph->prior_p90))
 			FAIL("job %llu: negative or invalid phase time",
@@ -315,6 +321,42 @@ void dl_cluster_free(struct dl_cluster *cl)
 	free(cl->partitions);
 	dl_partset_free(&cl->other_waiting);
 	memset(cl, 0, sizeof(*cl));
+}
+
+int dl_cluster_view(struct dl_cluster *view, const struct dl_cluster *src)
+{
+	if (!view || !src || (src->nnodes && !src->nodes))
+		return EINVAL;
+	*view = *src;
+	view->nodes = NULL;
+	view->held = NULL;
+	view->capheld = src->nheld;
+	if (src->nnodes) {
+		view->nodes = malloc(src->nnodes * sizeof(*view->nodes));
+		if (!view->nodes)
+			goto nomem;
+		memcpy(view->nodes, src->nodes,
+		       src->nnodes * sizeof(*view->nodes));
+	}
+	if (src->nheld) {
+		view->held = malloc(src->nheld * sizeof(*view->held));
+		if (!view->held)
+			goto nomem;
+		memcpy(view->held, src->held, src->nheld * sizeof(*view->held));
+	}
+	return 0;
+nomem:
+	dl_cluster_view_free(view);
+	return ENOMEM;
+}
+
+void dl_cluster_view_free(struct dl_cluster *view)
+{
+	if (!view)
+		return;
+	free(view->nodes);
+	free(view->held);
+	memset(view, 0, sizeof(*view));
 }
 
 int dl_cluster_find_partition(const struct dl_cluster *cl, const char *name)

@@ -72,6 +72,11 @@ struct dl_phase {
 	uint64_t mem_per_task; /* MB */
 	double time_limit;     /* seconds; 0 = none */
 	double hard_deadline;  /* this array's own Slurm --deadline; 0 = none */
+	/* tasks not started that cannot start until someone releases
+	 * them: a user's or an admin's hold (Slurm priority 0), at most
+	 * the pending tasks.  The dispatcher leaves a job with held tasks
+	 * out of the plan (policy/policy.c) */
+	uint32_t held;
 	/* the user's own limit on running tasks (--array=...%N, or a later
 	 * scontrol update ArrayTaskThrottle=N); 0 = none.  A hard limit:
 	 * no plan runs more (policy/width_limit.h) */
@@ -209,6 +214,12 @@ int dl_cluster_init(struct dl_cluster *cl, uint32_t nnodes);
 int dl_cluster_add_held(struct dl_cluster *cl, uint32_t node, uint32_t cpus,
 			uint64_t mem, double end);
 void dl_cluster_free(struct dl_cluster *cl);
+/* A view of src that may change what nodes hold (cpus_other, mem_other,
+ * held) and nothing else: its own nodes and held tables, names and
+ * partition sets shared with src, which must outlive it.  Free it with
+ * dl_cluster_view_free, never dl_cluster_free.  EINVAL, ENOMEM. */
+int dl_cluster_view(struct dl_cluster *view, const struct dl_cluster *src);
+void dl_cluster_view_free(struct dl_cluster *view);
 /* Add a partition name (any number of them); returns its index, or -1 for
  * NULL or when out of memory. */
 int dl_cluster_add_partition(struct dl_cluster *cl, const char *name);

@@ -16,7 +16,7 @@
 
 static const char *verdict_names[DL_VERDICT_COUNT] = {
 	"on_track", "at_risk",  "late", "no_data",  "capped",
-	"held",     "rejected", "done", "hopeless",
+	"held",     "rejected", "done", "hopeless", "on_hold",
 };
 
 static const char *class_names[] = {"late", "no_data",  "need",

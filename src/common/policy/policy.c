@@ -6,13 +6,18 @@
 #include "common/model/nodeset.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/policy/adaptive.h"
 #include "common/policy/ras.h"
 #include "common/policy/reverse.h"
 #include "common/policy/triage.h"
 #include "common/policy/width_limit.h"
+#include "common/estimate/goal.h"
+#include "common/io/timefmt.h"
 #include "common/realtime/plan_cycle.h"
 
 static struct dl_plan *plan_with(const struct dl_policy_input *in, char *err,
@@ -44,15 +49,172 @@ static struct dl_plan *plan_with(const struct dl_policy_input *in, char *err,
 	}
 }
 
+/* A job with tasks a user or an admin holds cannot finish before someone
+ * releases them, and nothing says when that will be: planned, it would be
+ * promised a finish it cannot have and would take from the others capacity
+ * it cannot use.  It is left out of the plan and shown as on_hold, and its
+ * running tasks hold their CPUs and memory until Slurm expects them back
+ * (start + time limit), as the tasks of any job the plan does not manage
+ * do.  Policy=realtime keeps it: the admitted set holds its guarantee's
+ * capacity whatever the job's state. */
+static bool on_hold(const struct dl_job *job)
+{
+	return job->phase[DL_MAP].held || job->phase[DL_REDUCE].held;
+}
+
+static int hold_running(struct dl_cluster *view, const struct dl_job *job)
+{
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+		uint32_t cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+
+		for (uint32_t i = 0; i < ph->nrunning; i++) {
+			uint32_t node = ph->running[i].node;
+			struct dl_node *n;
+
+			if (node >= view->nnodes)
+				continue; /* not placed: nothing to hold */
+			n = &view->nodes[node];
+			n->cpus_other = n->cpus_other > UINT32_MAX - cpus
+						? UINT32_MAX
+						: n->cpus_other + cpus;
+			n->mem_other += ph->mem_per_task;
+
+			if (ph->time_limit > 0 &&
+			    dl_cluster_add_held(
+				    view, node, cpus, ph->mem_per_task,
+				    ph->running[i].start + ph->time_limit))
+				return ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void on_hold_entry(struct dl_plan_job *o, const struct dl_job *job,
+			  const struct dl_policy_input *in)
+{
+	uint32_t held = job->phase[DL_MAP].held + job->phase[DL_REDUCE].held;
+	uint32_t pending = dl_phase_pending(&job->phase[DL_MAP]) +
+			   dl_phase_pending(&job->phase[DL_REDUCE]);
+	struct dl_goal goal;
+	char span[48], count[64];
+
+	memset(o, 0, sizeof(*o));
+	memset(&goal, 0, sizeof(goal));
+	dl_plan_job_describe(o, job);
+	/* every reduce task at once: the goal is only shown */
+	dl_phase_goal(job, in->now, job->phase[DL_REDUCE].tasks,
+		      in->cfg->reduce_cost, &goal);
+	o->phase = dl_job_active_phase(job);
+	o->deadline = goal.job;
+	o->goal = goal.phase;
+	o->mu = goal.mu.mean;
+	o->mu_sd = goal.mu.sd;
+	dl_plan_copy_str(o->mu_source, sizeof(o->mu_source), goal.mu.label);
+	o->predicted_finish = NAN;
+	o->need = NAN;
+	o->sreq = NAN;
+	o->utility = NAN;
+	o->sfit = NAN;
+	o->cls = DL_CLASS_UNMANAGED;
+	o->verdict = DL_VERDICT_ON_HOLD;
+	if (held < pending)
+		snprintf(count, sizeof(count), "%u of its %u unstarted tasks",
+			 held, pending);
+	else
+		snprintf(count, sizeof(count), "its %u unstarted task%s", held,
+			 held == 1 ? "" : "s");
+	if (!(o->deadline > 0))
+		snprintf(span, sizeof(span), "no deadline");
+	else if (o->deadline >= in->now) {
+		dl_format_span(o->deadline - in->now, span, sizeof(span));
+		strncat(span, " to its deadline",
+			sizeof(span) - strlen(span) - 1);
+	} else {
+		dl_format_span(in->now - o->deadline, span, sizeof(span));
+		strncat(span, " past its deadline",
+			sizeof(span) - strlen(span) - 1);
+	}
+	dl_plan_explain(o,
+			"held: %s %s for a user or an admin to release %s "
+			"(scontrol release); the plan leaves the job to Slurm "
+			"until then (%s)",
+			count, held == 1 ? "waits" : "wait",
+			held == 1 ? "it" : "them", span);
+}
+
+/* The plan of the jobs no one holds, then an on_hold entry for each of the
+ * others. */
+static struct dl_plan *plan_around_holds(const struct dl_policy_input *in,
+					 uint32_t nheld, char *err,
+					 size_t errlen)
+{
+	struct dl_policy_input planned = *in;
+	struct dl_cluster view;
+	struct dl_job **jobs;
+	struct dl_plan *plan = NULL;
+	struct dl_plan_job *grown;
+	uint32_t n = 0, first;
+
+	if (dl_policy_check_input(in, err, errlen))
+		return NULL;
+	jobs = malloc((in->njobs - nheld ? in->njobs - nheld : 1) *
+		      sizeof(*jobs));
+	if (!jobs || dl_cluster_view(&view, in->cluster)) {
+		free(jobs);
+		snprintf(err, err ? errlen : 0, "out of memory");
+		return NULL;
+	}
+	for (uint32_t i = 0; i < in->njobs; i++) {
+		if (!on_hold(in->jobs[i]))
+			jobs[n++] = in->jobs[i];
+		else if (hold_running(&view, in->jobs[i]))
+			goto nomem;
+	}
+	planned.jobs = jobs;
+	planned.njobs = n;
+	planned.cluster = &view;
+	plan = plan_with(&planned, err, errlen);
+	if (!plan)
+		goto out;
+	first = plan->njobs;
+	grown = realloc(plan->jobs, (first + nheld) * sizeof(*plan->jobs));
+	if (!grown)
+		goto nomem;
+	plan->jobs = grown;
+	plan->njobs = first + nheld;
+	for (uint32_t i = 0, k = first; i < in->njobs; i++)
+		if (on_hold(in->jobs[i]))
+			on_hold_entry(&plan->jobs[k++], in->jobs[i], in);
+	/* the entries added are indexed and counted here */
+	dl_plan_limit_widths(plan, &planned);
+	dl_plan_finalize(plan);
+	goto out;
+nomem:
+	dl_plan_free(plan);
+	plan = NULL;
+	snprintf(err, err ? errlen : 0, "out of memory");
+out:
+	free(jobs);
+	dl_cluster_view_free(&view);
+	return plan;
+}
+
 struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen)
 {
 	struct dl_plan *plan;
+	uint32_t nheld = 0;
 
 	if (!in || !in->cfg) {
 		snprintf(err, err ? errlen : 0, "no policy input");
 		return NULL;
 	}
+	if (in->cfg->policy != DL_POLICY_REALTIME && in->jobs)
+		for (uint32_t i = 0; i < in->njobs; i++)
+			nheld += in->jobs[i] && on_hold(in->jobs[i]);
+	if (nheld)
+		return plan_around_holds(in, nheld, err, errlen);
 	plan = plan_with(in, err, errlen);
 	/* realtime's guarantee rests on the widths it sets: it does not
 	 * judge an array with a limit of its own (realtime.md) */

@@ -319,6 +319,12 @@ int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
 		if (active < 0 || !(dl_phase_pending(&dj->phase[active]) +
 				    dj->phase[active].nrunning))
 			continue;
+		/* held by a user or an admin: in no policy's plan
+		 * (policy/policy.c), so in no round's either (its running
+		 * tasks' CPUs count as free there, alike for every policy
+		 * a round compares) */
+		if (dj->phase[DL_MAP].held || dj->phase[DL_REDUCE].held)
+			continue;
 		rc = build_job(in, dj, active, origin, fallback_len,
 			       &ws->jobs[ws->njobs++]);
 		if (rc)

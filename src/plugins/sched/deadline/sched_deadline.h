@@ -75,8 +75,12 @@ struct sdl_array {
 	uint32_t ntasks_rec; /* task records seen (running or finished) */
 	uint32_t throttle;   /* ArrayTaskThrottle now (0 = none) */
 	bool throttle_seen;  /* throttle was read (a record with array_recs) */
-	uint32_t priority;   /* of the record holding the pending tasks */
-	bool held;           /* that record has priority 0 */
+	bool held;           /* the record holding the pending tasks has
+				priority 0 (in the padding after
+				throttle_seen: the struct's size matters to
+				_find_array) */
+	uint32_t priority;   /* of that record */
+	uint32_t held_tasks; /* unstarted tasks a user or an admin holds */
 	time_t deadline;     /* Slurm --deadline (0 = none) */
 	time_t submit;
 	uint32_t uid;

@@ -264,6 +264,24 @@ static bool _rerun_of_completed(const struct sdl_snapshot *s,
 					   job_ptr->array_task_id);
 }
 
+/* A pending record of array `a` held by a user or an admin (scontrol hold
+ * or uhold, sbatch --hold, a requeue hold): priority 0 that neither
+ * job_submit/deadline's hold at submit nor the plan's own hold set. */
+static bool _held_outside(const struct sdl_snapshot *s,
+			  const struct sdl_array *a,
+			  const job_record_t *job_ptr)
+{
+	const struct dl_array_rec *r =
+		s->counted ? s->counted[a - s->arrays] : NULL;
+
+	if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority)
+		return false;
+	if (sdl_held_at_submit(job_ptr))
+		return false;
+	return !(r && r->prio_mode == DL_PRIO_HELD &&
+		 job_ptr->state_reason == WAIT_HELD);
+}
+
 /* The record of one deadline array: head, pending rest or a task.  A task
  * counted completed that runs or waits again (scontrol requeue) is none of
  * the array's work (dl_sstate_rerun), but its CPUs are nobody's to plan
@@ -291,6 +309,8 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 		/* the record holding the unstarted tasks */
 		if (IS_JOB_PENDING(job_ptr)) {
 			a->pending += ar->task_cnt;
+			if (_held_outside(s, a, job_ptr))
+				a->held_tasks += ar->task_cnt;
 		} else if (IS_JOB_FINISHED(job_ptr) && ar->task_id_bitmap) {
 			/* the unstarted rest ended (Slurm's deadline
 			 * cancellation, scancel): each task failed */
@@ -311,6 +331,8 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 	if (IS_JOB_PENDING(job_ptr)) {
 		if (_rerun_of_completed(s, a, job_ptr))
 			_other_use(s, job_ptr);
+		else if (_held_outside(s, a, job_ptr))
+			a->held_tasks++;
 		a->pending++; /* requeued, or split off the pending record */
 		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_PENDING, 0, 0,
 			  DL_NO_NODE);
@@ -890,18 +912,33 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		sig = _mix(sig, r->finished.count);
 		sig = _mix(sig, (uint64_t) a->deadline);
 		sig = _mix(sig, a->held);
+		sig = _mix(sig, a->held_tasks);
 	}
 	for (uint32_t n = 0; n < s->cl.nnodes; n++)
 		sig = _mix(sig, s->cl.nodes[n].up);
 	return sig;
 }
 
+/* The tasks of array a (NULL: none seen) a user or an admin holds, at most
+ * those the phase has not started. */
+static void _add_held(const struct sdl_array *a, struct dl_phase *ph)
+{
+	uint32_t pending = dl_phase_pending(ph);
+
+	ph->held = !a ? 0 : a->held_tasks < pending ? a->held_tasks : pending;
+}
+
+/* The record's array in the snapshot, NULL when it has none. */
+static const struct sdl_array *_array_of(const struct sdl_snapshot *s,
+					 const struct dl_array_rec *r)
+{
+	return r->id <= UINT32_MAX ? _find_array(s, (uint32_t) r->id) : NULL;
+}
+
 static void _add_running(const struct sdl_snapshot *s,
+			 const struct sdl_array *a,
 			 const struct dl_array_rec *r, struct dl_phase *ph)
 {
-	const struct sdl_array *a =
-		r->id <= UINT32_MAX ? _find_array(s, (uint32_t) r->id) : NULL;
-
 	for (uint32_t k = a ? a->first_running : SDL_NO_TASK; k != SDL_NO_TASK;
 	     k = s->tasks[k].next_running) {
 		const struct sdl_task *t = &s->tasks[k];
@@ -942,6 +979,7 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 		return SLURM_ERROR;
 	for (uint32_t i = 0; i < st->n; i++) {
 		const struct dl_array_rec *m = &st->recs[i], *r = NULL;
+		const struct sdl_array *a;
 		struct dl_job *j;
 		int part;
 
@@ -957,11 +995,15 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 			return SLURM_ERROR;
 		}
 		dl_sstate_fill_phase(m, &j->phase[DL_MAP]);
-		_add_running(s, m, &j->phase[DL_MAP]);
+		a = _array_of(s, m);
+		_add_running(s, a, m, &j->phase[DL_MAP]);
+		_add_held(a, &j->phase[DL_MAP]);
 		if (r && (r->tasks || r->submit)) {
 			j->reduce_id = r->id;
 			dl_sstate_fill_phase(r, &j->phase[DL_REDUCE]);
-			_add_running(s, r, &j->phase[DL_REDUCE]);
+			a = _array_of(s, r);
+			_add_running(s, a, r, &j->phase[DL_REDUCE]);
+			_add_held(a, &j->phase[DL_REDUCE]);
 		}
 		/* a partition the cluster does not have: planning the job
 		 * in another one would give it nodes it cannot run on (the
