@@ -122,13 +122,16 @@ teardown_file() {
 	# a job whose name has history but that the estimator never answered
 	# for gets no prior now: it is planned as having no data until its own
 	# tasks finish (Polo's sampling).  Held (-H: the plan still estimates
-	# it) until this is read: its 3-s tasks could otherwise end, and a
-	# cycle judge it, between the plan that first has it and these reads
-	j3=$(dl_submit -H -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 3')
+	# it, and shows it on_hold) until the source is read, then released:
+	# no_data until its first 10-s task ends
+	j3=$(dl_submit -H -J wordcount --array=0-3 -t 1:00 --deadline=now+600seconds --wrap='sleep 10')
 	dl_wait_planned "$j3"
 	[ "$(dl_plan_field "$j3" source)" = none ]
-	[ "$(dl_plan_field "$j3" verdict)" = no_data ]
+	[ "$(dl_plan_field "$j3" verdict)" = on_hold ]
 	scontrol release "$jk" "$j3"
+	dl_wait_plan_field "$j3" verdict no_data 8
+	[ "$(dl_plan_field "$j3" verdict)" = no_data ]
+	[ "$(dl_plan_field "$j3" source)" = none ]
 	# planning goes on and the jobs finish
 	dl_wait_jobs 120 "$j" "$jk" "$j3"
 	[ "$(dl_completed "$j")" -eq 6 ]

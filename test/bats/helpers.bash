@@ -34,6 +34,16 @@ dl_cluster_start() {
 		--build "$DL_BUILD" start "$@"
 }
 
+# The cluster of the sched_* suites that watch single arrays: 4 nodes x 2
+# CPUs, a plan every 2 s, no estimator (the jobs' own task lengths); its
+# deadline.conf in $BATS_FILE_TMPDIR for variants
+dl_cluster_start_small() {
+	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=""\n' \
+		>"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start --nodes 4 --cpus 2 \
+		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+}
+
 dl_cluster_stop() {
 	[ -n "${LC_DIR:-}" ] || return 0
 	lc stop

@@ -8,7 +8,7 @@ EXTRA_DIST += test/bats/helpers.bash test/bats/sched_two_tenants.bats \
 	test/bats/sched_submit_between_cycles.bats \
 	test/bats/sched_release_watch.bats test/bats/sched_promise.bats \
 	test/bats/sched_array_limit.bats test/bats/sched_cancel.bats \
-	test/bats/sched_hold.bats
+	test/bats/sched_hold.bats test/bats/sched_begin.bats
 # user/admin experience suites (SPANK options, smapreduce, sdeadline, guides)
 EXTRA_DIST += test/bats/ux_helpers.bash test/bats/ux_spank.bats \
 	test/bats/ux_smapreduce.bats test/bats/ux_sdeadline.bats \

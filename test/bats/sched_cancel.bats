@@ -10,12 +10,9 @@
 load helpers
 
 setup_file() {
-	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=""\n' \
-		>"$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start_small
 	sed 's/^PlanInterval=/Policy=adaptive\nPlanInterval=/' \
 		"$BATS_FILE_TMPDIR/deadline.conf" >"$BATS_FILE_TMPDIR/adaptive.conf"
-	dl_cluster_start --nodes 4 --cpus 2 \
-		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
 }
 
 teardown_file() {

@@ -11,10 +11,7 @@
 load helpers
 
 setup_file() {
-	printf 'PlanInterval=2\nReplanDelay=1\nEstimatorSocket=""\n' \
-		>"$BATS_FILE_TMPDIR/deadline.conf"
-	dl_cluster_start --nodes 4 --cpus 2 \
-		--deadline-conf "$BATS_FILE_TMPDIR/deadline.conf"
+	dl_cluster_start_small
 }
 
 teardown_file() {
@@ -32,7 +29,9 @@ _reason() { squeue -h -j "$1" -o %r 2>/dev/null | sort -u | tr '\n' ' '; }
 	held=$(dl_submit --hold -J held --array=0-7 -t 1 --deadline=now+4minutes --wrap='sleep 20')
 	other=$(dl_submit -J other --array=0-7 -t 1 --deadline=now+5minutes --wrap='sleep 20')
 	dl_wait_planned "$held"
+	dl_wait_planned "$other"
 	dl_wait_plan_field "$held" verdict on_hold 20
+	dl_wait_plan_field "$other" rank 1 20
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$held" verdict)" = on_hold ]
 	[ "$(dl_plan_field "$held" managed)" = false ]

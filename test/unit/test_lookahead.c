@@ -2,8 +2,9 @@
  * test_lookahead.c - the dispatcher lookahead: waves, priority order,
  * running tasks, the map->reduce barrier and what a lower job takes while a
  * higher one waits on it, reduces whose maps ended before now, Slurm's
- * hard-deadline start window, held capacity, the forecast, partitions, the time
- * grid, a run in steps, the fluid supply, and bad input.
+ * hard-deadline start window, tasks deferred to a begin time, held
+ * capacity, the forecast, partitions, the time grid, a run in steps, the
+ * fluid supply, and bad input.
  */
 #include <math.h>
 #include <string.h>
@@ -224,6 +225,65 @@ START_TEST(hard_deadline_start_window)
 	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
 	ck_assert(!dl_la_job(la, a)->cancelled);
 	ck_assert_double_eq_tol(finish(la, a), 20, 1e-9);
+	dl_la_free(la);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
+/* Tasks Slurm starts no earlier than their begin time: the rest of the
+ * phase starts now, a lower job takes what they leave meanwhile, the
+ * reduces wait for a deferred map, deferred reduces wait for their time,
+ * a begin time already passed defers nothing and one past the horizon
+ * never ends. */
+START_TEST(deferred_tasks_start_at_their_begin_time)
+{
+	struct dl_cluster cl;
+	struct dl_lookahead *la = la_on(&cl, 1, 4);
+	struct dl_la_job j = map_job(4, 10), other = map_job(4, 100);
+	struct dl_la_job mr = mr_job(2, 10, 2);
+	uint32_t a, b, m, order[2];
+
+	a = dl_la_add_job(la, &j);
+	ck_assert_int_eq(dl_la_defer(la, a, DL_MAP, 2, NOW + 50), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 60, 1e-9);
+	ck_assert_double_eq_tol(dl_la_job(la, a)->map_end - NOW, 60, 1e-9);
+	/* below it, a job of 100-s tasks takes the two CPUs left at 0 and
+	 * the two its first tasks free at 10: the deferred ones wait for
+	 * them until 100 */
+	b = dl_la_add_job(la, &other);
+	order[0] = a;
+	order[1] = b;
+	ck_assert_int_eq(dl_la_run(la, order, 2, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 110, 1e-9);
+	ck_assert_double_eq_tol(finish(la, b), 110, 1e-9);
+	/* a begin time already passed defers nothing (the call replaces
+	 * the first) */
+	ck_assert_int_eq(dl_la_defer(la, a, DL_MAP, 2, NOW - 5), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(finish(la, a), 10, 1e-9);
+	/* past the horizon: never started, never ended */
+	ck_assert_int_eq(dl_la_defer(la, a, DL_MAP, 2, NOW + 50), 0);
+	ck_assert_int_eq(dl_la_run(la, &a, 1, NOW + 40), 0);
+	ck_assert(isinf(dl_la_job(la, a)->finish));
+	/* one map deferred to 30: the reduces wait for it, 40-50 */
+	m = dl_la_add_job(la, &mr);
+	ck_assert_int_eq(dl_la_defer(la, m, DL_MAP, 1, NOW + 30), 0);
+	ck_assert_int_eq(dl_la_run(la, &m, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, m)->map_end - NOW, 40, 1e-9);
+	ck_assert_double_eq_tol(finish(la, m), 50, 1e-9);
+	/* the reduces deferred to 100 instead: maps 0-10, reduces 100-110 */
+	ck_assert_int_eq(dl_la_defer(la, m, DL_MAP, 0, NOW + 30), 0);
+	ck_assert_int_eq(dl_la_defer(la, m, DL_REDUCE, 2, NOW + 100), 0);
+	ck_assert_int_eq(dl_la_run(la, &m, 1, INFINITY), 0);
+	ck_assert_double_eq_tol(dl_la_job(la, m)->map_end - NOW, 10, 1e-9);
+	ck_assert_double_eq_tol(finish(la, m), 110, 1e-9);
+	/* more deferred than pending, no begin time, no such job or phase */
+	ck_assert_int_eq(dl_la_defer(la, a, DL_MAP, 5, NOW + 50), EINVAL);
+	ck_assert_int_eq(dl_la_defer(la, a, DL_MAP, 1, NAN), EINVAL);
+	ck_assert_int_eq(dl_la_defer(la, 99, DL_MAP, 1, NOW + 50), EINVAL);
+	ck_assert_int_eq(dl_la_defer(la, a, 2, 1, NOW + 50), EINVAL);
+	ck_assert_int_eq(dl_la_defer(NULL, a, DL_MAP, 1, NOW + 50), EINVAL);
 	dl_la_free(la);
 	dl_cluster_free(&cl);
 }
@@ -554,6 +614,7 @@ int main(void)
 	tcase_add_test(tc, barrier_and_what_lower_jobs_take);
 	tcase_add_test(tc, reduces_ready_at_start);
 	tcase_add_test(tc, hard_deadline_start_window);
+	tcase_add_test(tc, deferred_tasks_start_at_their_begin_time);
 	tcase_add_test(tc, held_capacity_comes_back);
 	tcase_add_test(tc, forecast_takes_capacity);
 	tcase_add_test(tc, partitions_and_grid);

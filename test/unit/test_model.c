@@ -91,6 +91,18 @@ START_TEST(test_validate)
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "4 tasks held but only 3 pending"));
 	j->phase[DL_MAP].held = 0;
+	/* deferred: at most the tasks not started, at a valid time */
+	j->phase[DL_MAP].deferred = 3;
+	j->phase[DL_MAP].deferred_until = 500;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), 0);
+	j->phase[DL_MAP].deferred = 4;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "4 tasks deferred (only 3 pending)"));
+	j->phase[DL_MAP].deferred = 1;
+	j->phase[DL_MAP].deferred_until = NAN;
+	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
+	j->phase[DL_MAP].deferred = 0;
+	j->phase[DL_MAP].deferred_until = 0;
 	j->phase[DL_MAP].nrunning = 0;
 	j->phase[DL_MAP].tasks = 0;
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);

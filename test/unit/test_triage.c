@@ -1832,6 +1832,51 @@ START_TEST(held_tasks_leave_placement_plans)
 }
 END_TEST
 
+/* Tasks deferred to a begin time (sbatch --begin, a requeued batch job):
+ * triage and edf start them no earlier, and every entry says so. */
+START_TEST(deferred_tasks_wait_for_their_begin_time)
+{
+	static const char *const policies[] = {"triage", "edf"};
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
+		struct fx_world w;
+		struct dl_job *j;
+		const struct dl_plan_job *pj;
+		const char *note = " [2 tasks may start only in 50s, their "
+				   "begin time]";
+
+		/* 2 CPUs, 4 tasks of 10 s due at +100, 2 of them from +50 */
+		w_init(&w, 1, 2);
+		j = w_tasks(&w, 1, 4, 10, 100);
+		j->phase[DL_MAP].deferred = 2;
+		j->phase[DL_MAP].deferred_until = T0 + 50;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+		ck_assert_double_eq_tol(pj->predicted_finish, T0 + 60, 1e-9);
+		ck_assert_msg(strlen(pj->explain) > strlen(note) &&
+				      !strcmp(pj->explain +
+						      strlen(pj->explain) -
+						      strlen(note),
+					      note),
+			      "%s", pj->explain);
+		/* due at +55: not before the begin time and a task */
+		j->soft_deadline = T0 + 55;
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert_int_ne(fx_world_get(&w, 1)->verdict,
+				 DL_VERDICT_ON_TRACK);
+		/* the begin time passed: nothing deferred, no note */
+		j->soft_deadline = T0 + 100;
+		j->phase[DL_MAP].deferred_until = T0 - 1;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_double_eq_tol(pj->predicted_finish, T0 + 20, 1e-9);
+		ck_assert_ptr_null(strstr(pj->explain, "begin time"));
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 START_TEST(share_cap_applies)
 {
 	struct fx_world w;
@@ -2050,6 +2095,7 @@ int main(void)
 	tcase_add_test(tc, jobs_without_deadline_hold_capacity);
 	tcase_add_test(tc, held_tasks_leave_the_plan);
 	tcase_add_test(tc, held_tasks_leave_placement_plans);
+	tcase_add_test(tc, deferred_tasks_wait_for_their_begin_time);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, own_limit_leaves_the_rest);

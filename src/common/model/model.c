@@ -252,6 +252,13 @@ int dl_job_validate(const struct dl_job *job, const struct dl_cluster *cl,
 			     (unsigned long long) job->id,
 			     p == DL_MAP ? "map" : "reduce", ph->held,
 			     dl_phase_pending(ph));
+		if (ph->deferred > dl_phase_pending(ph) ||
+		    bad_time(ph->deferred_until))
+			FAIL("job %llu %s phase: %u tasks deferred (only %u "
+			     "pending) or an invalid begin time",
+			     (unsigned long long) job->id,
+			     p == DL_MAP ? "map" : "reduce", ph->deferred,
+			     dl_phase_pending(ph));
 		if (bad_time(ph->time_limit) || bad_time(ph->hard_deadline) ||
 		    bad_time(ph->prior_mean) || bad_time(ph->prior_p90))
 			FAIL("job %llu: negative or invalid phase time",

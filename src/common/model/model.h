@@ -77,6 +77,12 @@ struct dl_phase {
 	 * the pending tasks.  The dispatcher leaves a job with held tasks
 	 * out of the plan (policy/policy.c) */
 	uint32_t held;
+	/* tasks not started that Slurm starts no earlier than
+	 * deferred_until, their begin time (sbatch --begin, or the delay it
+	 * gives a requeued batch job); at most the pending tasks.  Triage
+	 * and edf plan them from then (policy/lookahead.h) */
+	uint32_t deferred;
+	double deferred_until;
 	/* the user's own limit on running tasks (--array=...%N, or a later
 	 * scontrol update ArrayTaskThrottle=N); 0 = none.  A hard limit:
 	 * no plan runs more (policy/width_limit.h) */

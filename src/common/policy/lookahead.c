@@ -8,8 +8,9 @@
  * merged into one event per (time, class) and read from a sorted array.
  * The run's own events (batches ending, a job's reduces becoming ready when
  * its last map ends) are on the grid: a list per grid step (a bucket
- * queue, O(1) to add and take); the forecast's next sample, off the grid,
- * comes from a heap, as does an event too far ahead for the steps kept.
+ * queue, O(1) to add and take); the forecast's next sample and a deferred
+ * task's begin time come from a heap when off the grid, as does an event
+ * too far ahead for the steps kept.
  * Events past the run's horizon are never applied, so never kept.  A
  * job's last map end is known the moment its last map starts, so the
  * map->reduce barrier is one event, not a count kept per task.  The jobs
@@ -33,16 +34,17 @@ enum la_kind {
 	LA_END = 0,   /* tasks (or held capacity) end: capacity back */
 	LA_READY = 1, /* a job's last map ended: its reduces may start */
 	LA_CAP = 2,   /* the forecast's next sample in a class */
+	LA_BEGIN = 3, /* a phase's deferred tasks reach their begin time */
 };
 
 struct la_event {
 	double t;
 	double cpu, mem; /* freed (LA_END) */
 	uint32_t cls;
-	uint32_t job;    /* LA_READY; LA_END of counted tasks */
-	uint32_t ntasks; /* LA_END of counted tasks */
+	uint32_t job;    /* LA_READY, LA_BEGIN; LA_END of counted tasks */
+	uint32_t ntasks; /* LA_BEGIN; LA_END of counted tasks */
 	uint8_t kind;
-	uint8_t phase; /* LA_END of counted tasks */
+	uint8_t phase; /* LA_BEGIN; LA_END of counted tasks */
 	bool blocking; /* LA_END: long tasks of `job` (reserve.h) */
 	/* LA_END: tasks of `job` its running count holds (blocking ones,
 	 * and those of a phase with a max_running) */
@@ -58,7 +60,8 @@ struct la_fc_part {
 };
 
 struct la_state {
-	uint32_t pending[DL_PHASES];
+	uint32_t pending[DL_PHASES]; /* may start now */
+	uint32_t waiting[DL_PHASES]; /* deferred, their begin time ahead */
 	uint32_t running[DL_PHASES]; /* counted tasks (la_event.counted) */
 	double map_free;             /* when its started maps have all ended */
 	double last_end;             /* when its started tasks have all ended */
@@ -68,6 +71,14 @@ struct la_state {
 	 * tasks ends */
 	bool at_limit;
 	uint32_t pos; /* in the order of the run; DL_LA_NONE = not in it */
+};
+
+/* Pending tasks of a job's phase deferred to a begin time (dl_la_defer). */
+struct la_defer {
+	uint32_t job;
+	int phase;
+	uint32_t n;
+	double until;
 };
 
 struct dl_lookahead {
@@ -123,6 +134,8 @@ struct dl_lookahead {
 	double *park_cpu;
 	bool *park_open;
 	uint32_t nopen;
+	struct la_defer *defer;
+	uint32_t ndefer, capdefer;
 	/* the run */
 	struct la_state *st;
 	double *free_cpu, *free_mem, *cap_cpu, *cap_mem;
@@ -617,6 +630,7 @@ void dl_la_free(struct dl_lookahead *la)
 	free(la->hold_cpu);
 	free(la->hold_mem);
 	free(la->jobs);
+	free(la->defer);
 	free(la->jcls_off);
 	free(la->jcls_n);
 	free(la->jcls);
@@ -730,6 +744,30 @@ int dl_la_reserve(struct dl_lookahead *la, uint32_t njobs, uint32_t nevents)
 struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j)
 {
 	return la && j < la->njobs ? &la->jobs[j] : NULL;
+}
+
+int dl_la_defer(struct dl_lookahead *la, uint32_t j, int p, uint32_t n,
+		double until)
+{
+	uint32_t k;
+
+	if (!la || j >= la->njobs || p < 0 || p >= DL_PHASES ||
+	    n > la->jobs[j].phase[p].pending || isnan(until))
+		return EINVAL;
+	for (k = 0; k < la->ndefer; k++)
+		if (la->defer[k].job == j && la->defer[k].phase == p)
+			break;
+	if (k == la->ndefer) {
+		if (grow((void **) &la->defer, &la->capdefer, la->ndefer + 1,
+			 sizeof(*la->defer)))
+			return ENOMEM;
+		la->ndefer++;
+	}
+	la->defer[k].job = j;
+	la->defer[k].phase = p;
+	la->defer[k].n = n;
+	la->defer[k].until = until;
+	return 0;
 }
 
 static int add_event(struct dl_lookahead *la, const struct la_event *e)
@@ -1125,7 +1163,7 @@ static int maps_started(struct dl_lookahead *la, uint32_t j)
 	struct la_event e = {0};
 
 	la->jobs[j].map_end = s->map_free;
-	if (!s->pending[DL_REDUCE])
+	if (!s->pending[DL_REDUCE] && !s->waiting[DL_REDUCE])
 		return 0;
 	if (s->map_free <= la->now) {
 		s->reduce_ready = true;
@@ -1293,7 +1331,7 @@ static int dispatch(struct dl_lookahead *la, double t)
 				s->map_free = e.t;
 			la->batches++;
 		}
-		if (p == DL_MAP && !s->pending[DL_MAP] &&
+		if (p == DL_MAP && !s->pending[DL_MAP] && !s->waiting[DL_MAP] &&
 		    (rc = maps_started(la, j)))
 			return rc;
 		if (!s->pending[p])
@@ -1324,6 +1362,12 @@ static void apply_event(struct dl_lookahead *la, const struct la_event *e,
 	}
 	if (e->kind == LA_READY) {
 		la->st[e->job].reduce_ready = true;
+		mark_ready(la, e->job);
+		return;
+	}
+	if (e->kind == LA_BEGIN) {
+		la->st[e->job].pending[e->phase] += e->ntasks;
+		la->st[e->job].waiting[e->phase] -= e->ntasks;
 		mark_ready(la, e->job);
 		return;
 	}
@@ -1434,8 +1478,10 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 		struct la_state *s = &la->st[j];
 		struct dl_la_job *job = &la->jobs[j];
 
-		for (int p = 0; p < DL_PHASES; p++)
+		for (int p = 0; p < DL_PHASES; p++) {
 			s->pending[p] = job->phase[p].pending;
+			s->waiting[p] = 0;
+		}
 		s->map_free = la->map_end0[j];
 		s->last_end = la->end0[j];
 		memcpy(s->running, la->run0[j], sizeof(s->running));
@@ -1450,8 +1496,29 @@ int dl_la_start(struct dl_lookahead *la, const uint32_t *order, uint32_t norder,
 	for (uint32_t i = 0; i < norder; i++)
 		if (la->st[order[i]].pos == DL_LA_NONE)
 			la->st[order[i]].pos = i;
+	/* deferred tasks join the pending ones at their begin time */
+	for (uint32_t k = 0; k < la->ndefer; k++) {
+		const struct la_defer *d = &la->defer[k];
+		struct la_state *s = &la->st[d->job];
+		uint32_t n = d->n < s->pending[d->phase] ? d->n
+							 : s->pending[d->phase];
+		struct la_event e = {0};
+
+		if (!n || !(d->until > la->now))
+			continue;
+		s->pending[d->phase] -= n;
+		s->waiting[d->phase] = n;
+		e.t = d->until;
+		e.kind = LA_BEGIN;
+		e.job = d->job;
+		e.phase = (uint8_t) d->phase;
+		e.ntasks = n;
+		if ((rc = push_event(la, &e)))
+			return rc;
+	}
 	for (uint32_t j = 0; j < la->njobs; j++) {
-		if (!la->st[j].pending[DL_MAP] && (rc = maps_started(la, j)))
+		if (!la->st[j].pending[DL_MAP] && !la->st[j].waiting[DL_MAP] &&
+		    (rc = maps_started(la, j)))
 			return rc;
 		mark_ready(la, j);
 	}
@@ -1510,7 +1577,8 @@ double dl_la_finish_so_far(const struct dl_lookahead *la, uint32_t j)
 		return INFINITY;
 	s = &la->st[j];
 	if (la->jobs[j].cancelled || s->pending[DL_MAP] ||
-	    s->pending[DL_REDUCE])
+	    s->pending[DL_REDUCE] || s->waiting[DL_MAP] ||
+	    s->waiting[DL_REDUCE])
 		return INFINITY;
 	return s->last_end;
 }

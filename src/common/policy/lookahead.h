@@ -7,7 +7,8 @@
  * the first job in the order that has a task which may start and fits:
  * a job's maps first, its reduces once its last map has ended (afterok),
  * no task of a phase with a hard --deadline after deadline - time limit
- * (Slurm cancels the rest, so the job can no longer finish).  Running
+ * (Slurm cancels the rest, so the job can no longer finish), no deferred
+ * task before its begin time.  Running
  * tasks end after their remaining time; work the plan does not manage
  * (jobs without deadlines) frees its CPUs when it is expected to end; an
  * external-load forecast changes what each class has over time.  Tasks
@@ -75,6 +76,16 @@ void dl_la_free(struct dl_lookahead *la);
  * out of memory. */
 uint32_t dl_la_add_job(struct dl_lookahead *la, const struct dl_la_job *job);
 struct dl_la_job *dl_la_job(struct dl_lookahead *la, uint32_t j);
+
+/* Of job j's pending tasks in phase p, n may start only from `until`
+ * (their begin time, model.h's deferred): they join the pending ones
+ * then.  Nothing is deferred when `until` is not after now.  A second
+ * call for the same job and phase replaces the first.  Kept beside the
+ * jobs, not in struct dl_la_job: it is rare, and every run copies the
+ * jobs.  EINVAL (bad job or phase, n above the phase's pending tasks, a
+ * NaN time), ENOMEM. */
+int dl_la_defer(struct dl_lookahead *la, uint32_t j, int p, uint32_t n,
+		double until);
 
 /* Room for `njobs` more jobs and `nevents` more running tasks or held
  * capacities, so that adding them does not reallocate (optional: at 1,000

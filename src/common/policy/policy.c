@@ -200,6 +200,36 @@ out:
 	return plan;
 }
 
+/* Each job with tasks deferred to a begin time says so after its
+ * explanation, whatever the policy made of them. */
+static void note_deferred(struct dl_plan *plan,
+			  const struct dl_policy_input *in)
+{
+	for (uint32_t i = 0; i < in->njobs; i++) {
+		const struct dl_job *job = in->jobs[i];
+		uint32_t n = 0;
+		double until = 0;
+		struct dl_plan_job *o;
+		char span[24], was[sizeof(o->explain)];
+
+		for (int p = 0; job && p < DL_PHASES; p++)
+			if (job->phase[p].deferred &&
+			    job->phase[p].deferred_until > in->now) {
+				n += job->phase[p].deferred;
+				if (job->phase[p].deferred_until > until)
+					until = job->phase[p].deferred_until;
+			}
+		if (!n ||
+		    !(o = (struct dl_plan_job *) dl_plan_find(plan, job->id)))
+			continue;
+		dl_format_span(until - in->now, span, sizeof(span));
+		memcpy(was, o->explain, sizeof(was));
+		dl_plan_explain(o, "%s [%u task%s may start only in %s, %s]",
+				was, n, n == 1 ? "" : "s", span,
+				n == 1 ? "its begin time" : "their begin time");
+	}
+}
+
 struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 			       size_t errlen)
 {
@@ -213,14 +243,18 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 	if (in->cfg->policy != DL_POLICY_REALTIME && in->jobs)
 		for (uint32_t i = 0; i < in->njobs; i++)
 			nheld += in->jobs[i] && on_hold(in->jobs[i]);
-	if (nheld)
-		return plan_around_holds(in, nheld, err, errlen);
-	plan = plan_with(in, err, errlen);
-	/* realtime's guarantee rests on the widths it sets: it does not
-	 * judge an array with a limit of its own (realtime.md) */
-	if (plan && in->cfg->policy != DL_POLICY_REALTIME &&
-	    dl_plan_limit_widths(plan, in))
-		dl_plan_finalize(plan);
+	if (nheld) {
+		plan = plan_around_holds(in, nheld, err, errlen);
+	} else {
+		plan = plan_with(in, err, errlen);
+		/* realtime's guarantee rests on the widths it sets: it does
+		 * not judge an array with a limit of its own (realtime.md) */
+		if (plan && in->cfg->policy != DL_POLICY_REALTIME &&
+		    dl_plan_limit_widths(plan, in))
+			dl_plan_finalize(plan);
+	}
+	if (plan && in->jobs)
+		note_deferred(plan, in);
 	return plan;
 }
 

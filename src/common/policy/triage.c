@@ -488,6 +488,17 @@ static int add_to_lookaheads(struct tctx *c, struct tjob *t,
 		return ENOMEM;
 	for (int p = 0; p < DL_PHASES; p++) {
 		const struct dl_phase *ph = &t->job->phase[p];
+		uint32_t n = ph->deferred < lo.phase[p].pending
+				     ? ph->deferred
+				     : lo.phase[p].pending;
+
+		if (n &&
+		    (dl_la_defer(c->opt, t->la, p, n, ph->deferred_until) ||
+		     dl_la_defer(c->mean, t->la, p, n, ph->deferred_until)))
+			return ENOMEM;
+	}
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &t->job->phase[p];
 		double cpus = lo.phase[p].cpus, mem = lo.phase[p].mem;
 
 		/* the prediction has running tasks end spread as real ones

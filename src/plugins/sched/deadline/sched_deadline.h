@@ -75,12 +75,8 @@ struct sdl_array {
 	uint32_t ntasks_rec; /* task records seen (running or finished) */
 	uint32_t throttle;   /* ArrayTaskThrottle now (0 = none) */
 	bool throttle_seen;  /* throttle was read (a record with array_recs) */
-	bool held;           /* the record holding the pending tasks has
-				priority 0 (in the padding after
-				throttle_seen: the struct's size matters to
-				_find_array) */
-	uint32_t priority;   /* of that record */
-	uint32_t held_tasks; /* unstarted tasks a user or an admin holds */
+	uint32_t priority;   /* of the record holding the pending tasks */
+	bool held;           /* that record has priority 0 */
 	time_t deadline;     /* Slurm --deadline (0 = none) */
 	time_t submit;
 	uint32_t uid;
@@ -102,10 +98,21 @@ struct sdl_array {
 	uint32_t first_running, last_running;
 };
 
+/* The unstarted tasks of an array that cannot start now. */
+struct sdl_waiting {
+	uint32_t held;         /* held by a user or an admin */
+	uint32_t deferred;     /* their begin time is ahead */
+	time_t deferred_until; /* the latest of those begin times */
+};
+
 struct sdl_snapshot {
 	struct dl_cluster cl;
 	struct sdl_array *arrays; /* sorted by id */
 	uint32_t narrays;
+	/* per array (indexed like arrays), NULL until a task that cannot
+	 * start now is seen: most cycles have none, and struct sdl_array's
+	 * size is what _find_array's search pays for */
+	struct sdl_waiting *waiting;
 	struct sdl_task *tasks;
 	uint32_t ntasks, cap_tasks;
 	uint32_t max_other_prio; /* highest priority of other pending jobs */

@@ -282,6 +282,30 @@ static bool _held_outside(const struct sdl_snapshot *s,
 		 job_ptr->state_reason == WAIT_HELD);
 }
 
+/* A pending record of array a standing for n unstarted tasks: counted held
+ * or deferred when they cannot start now (a hold wins: the task waits for
+ * its release, whatever its begin time). */
+static void _count_waiting(struct sdl_snapshot *s, const struct sdl_array *a,
+			   const job_record_t *job_ptr, uint32_t n)
+{
+	struct sdl_waiting *w;
+	bool held = _held_outside(s, a, job_ptr);
+	time_t begin = job_ptr->details ? job_ptr->details->begin_time : 0;
+
+	if (!held && begin <= s->taken)
+		return;
+	if (!s->waiting)
+		s->waiting = xcalloc(s->narrays, sizeof(*s->waiting));
+	w = &s->waiting[a - s->arrays];
+	if (held) {
+		w->held += n;
+		return;
+	}
+	w->deferred += n;
+	if (begin > w->deferred_until)
+		w->deferred_until = begin;
+}
+
 /* The record of one deadline array: head, pending rest or a task.  A task
  * counted completed that runs or waits again (scontrol requeue) is none of
  * the array's work (dl_sstate_rerun), but its CPUs are nobody's to plan
@@ -309,8 +333,7 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 		/* the record holding the unstarted tasks */
 		if (IS_JOB_PENDING(job_ptr)) {
 			a->pending += ar->task_cnt;
-			if (_held_outside(s, a, job_ptr))
-				a->held_tasks += ar->task_cnt;
+			_count_waiting(s, a, job_ptr, ar->task_cnt);
 		} else if (IS_JOB_FINISHED(job_ptr) && ar->task_id_bitmap) {
 			/* the unstarted rest ended (Slurm's deadline
 			 * cancellation, scancel): each task failed */
@@ -331,8 +354,8 @@ static void _take_record(struct sdl_snapshot *s, struct sdl_array *a,
 	if (IS_JOB_PENDING(job_ptr)) {
 		if (_rerun_of_completed(s, a, job_ptr))
 			_other_use(s, job_ptr);
-		else if (_held_outside(s, a, job_ptr))
-			a->held_tasks++;
+		else
+			_count_waiting(s, a, job_ptr, 1);
 		a->pending++; /* requeued, or split off the pending record */
 		_add_task(s, a, job_ptr->array_task_id, SDL_TASK_PENDING, 0, 0,
 			  DL_NO_NODE);
@@ -665,6 +688,7 @@ extern void sdl_snapshot_free(struct sdl_snapshot *s)
 	xfree(s->mail_prog);
 	xfree(s->part_ptrs);
 	xfree(s->counted);
+	xfree(s->waiting);
 	dl_cluster_free(&s->cl);
 	memset(s, 0, sizeof(*s));
 }
@@ -912,20 +936,33 @@ extern uint64_t sdl_snapshot_merge(struct sdl_snapshot *s, struct dl_sstate *st,
 		sig = _mix(sig, r->finished.count);
 		sig = _mix(sig, (uint64_t) a->deadline);
 		sig = _mix(sig, a->held);
-		sig = _mix(sig, a->held_tasks);
+		if (s->waiting) {
+			sig = _mix(sig, s->waiting[i].held);
+			sig = _mix(sig, s->waiting[i].deferred);
+			sig = _mix(sig,
+				   (uint64_t) s->waiting[i].deferred_until);
+		}
 	}
 	for (uint32_t n = 0; n < s->cl.nnodes; n++)
 		sig = _mix(sig, s->cl.nodes[n].up);
 	return sig;
 }
 
-/* The tasks of array a (NULL: none seen) a user or an admin holds, at most
- * those the phase has not started. */
-static void _add_held(const struct sdl_array *a, struct dl_phase *ph)
+/* What of the phase's unstarted tasks cannot start now (array a, NULL:
+ * none seen): held, or deferred to a begin time; each at most the tasks
+ * the phase has not started. */
+static void _add_waiting(const struct sdl_snapshot *s,
+			 const struct sdl_array *a, struct dl_phase *ph)
 {
+	const struct sdl_waiting *w =
+		a && s->waiting ? &s->waiting[a - s->arrays] : NULL;
 	uint32_t pending = dl_phase_pending(ph);
 
-	ph->held = !a ? 0 : a->held_tasks < pending ? a->held_tasks : pending;
+	if (!w)
+		return;
+	ph->held = w->held < pending ? w->held : pending;
+	ph->deferred = w->deferred < pending ? w->deferred : pending;
+	ph->deferred_until = ph->deferred ? (double) w->deferred_until : 0;
 }
 
 /* The record's array in the snapshot, NULL when it has none. */
@@ -997,13 +1034,13 @@ extern int sdl_build_jobs(const struct sdl_snapshot *s,
 		dl_sstate_fill_phase(m, &j->phase[DL_MAP]);
 		a = _array_of(s, m);
 		_add_running(s, a, m, &j->phase[DL_MAP]);
-		_add_held(a, &j->phase[DL_MAP]);
+		_add_waiting(s, a, &j->phase[DL_MAP]);
 		if (r && (r->tasks || r->submit)) {
 			j->reduce_id = r->id;
 			dl_sstate_fill_phase(r, &j->phase[DL_REDUCE]);
 			a = _array_of(s, r);
 			_add_running(s, a, r, &j->phase[DL_REDUCE]);
-			_add_held(a, &j->phase[DL_REDUCE]);
+			_add_waiting(s, a, &j->phase[DL_REDUCE]);
 		}
 		/* a partition the cluster does not have: planning the job
 		 * in another one would give it nodes it cannot run on (the
