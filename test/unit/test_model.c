@@ -87,6 +87,8 @@ START_TEST(test_validate)
 	fx_run(j, DL_MAP, 2, 1, DL_POOL_REGULAR);
 	j->phase[DL_MAP].held = 3;
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), 0);
+	ck_assert_uint_eq(dl_job_held(j), 3);
+	ck_assert_uint_eq(dl_job_held(NULL), 0);
 	j->phase[DL_MAP].held = 4;
 	ck_assert_int_eq(dl_job_validate(j, &cl, err, sizeof(err)), EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "4 tasks held but only 3 pending"));

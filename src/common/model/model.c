@@ -193,6 +193,11 @@ int dl_job_active_phase(const struct dl_job *job)
 	return -1;
 }
 
+uint32_t dl_job_held(const struct dl_job *job)
+{
+	return job ? job->phase[DL_MAP].held + job->phase[DL_REDUCE].held : 0;
+}
+
 double dl_job_deadline(const struct dl_job *job)
 {
 	if (!job)

@@ -203,6 +203,10 @@ bool dl_phase_finished(const struct dl_phase *ph);
  * then the reduce phase.  Returns -1 when the job has nothing left to run. */
 int dl_job_active_phase(const struct dl_job *job);
 
+/* Its unstarted tasks a user or an admin holds, both phases (dl_phase.held):
+ * a job with any is in no plan (policy/policy.c). */
+uint32_t dl_job_held(const struct dl_job *job);
+
 /* The completion goal of the whole job: the soft deadline when given,
  * otherwise the hard deadline of its last phase; 0 = none. */
 double dl_job_deadline(const struct dl_job *job);

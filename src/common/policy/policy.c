@@ -57,11 +57,6 @@ static struct dl_plan *plan_with(const struct dl_policy_input *in, char *err,
  * (start + time limit), as the tasks of any job the plan does not manage
  * do.  Policy=realtime keeps it: the admitted set holds its guarantee's
  * capacity whatever the job's state. */
-static bool on_hold(const struct dl_job *job)
-{
-	return job->phase[DL_MAP].held || job->phase[DL_REDUCE].held;
-}
-
 static int hold_running(struct dl_cluster *view, const struct dl_job *job)
 {
 	for (int p = 0; p < DL_PHASES; p++) {
@@ -93,7 +88,7 @@ static int hold_running(struct dl_cluster *view, const struct dl_job *job)
 static void on_hold_entry(struct dl_plan_job *o, const struct dl_job *job,
 			  const struct dl_policy_input *in)
 {
-	uint32_t held = job->phase[DL_MAP].held + job->phase[DL_REDUCE].held;
+	uint32_t held = dl_job_held(job);
 	uint32_t pending = dl_phase_pending(&job->phase[DL_MAP]) +
 			   dl_phase_pending(&job->phase[DL_REDUCE]);
 	struct dl_goal goal;
@@ -166,7 +161,7 @@ static struct dl_plan *plan_around_holds(const struct dl_policy_input *in,
 		return NULL;
 	}
 	for (uint32_t i = 0; i < in->njobs; i++) {
-		if (!on_hold(in->jobs[i]))
+		if (!dl_job_held(in->jobs[i]))
 			jobs[n++] = in->jobs[i];
 		else if (hold_running(&view, in->jobs[i]))
 			goto nomem;
@@ -184,7 +179,7 @@ static struct dl_plan *plan_around_holds(const struct dl_policy_input *in,
 	plan->jobs = grown;
 	plan->njobs = first + nheld;
 	for (uint32_t i = 0, k = first; i < in->njobs; i++)
-		if (on_hold(in->jobs[i]))
+		if (dl_job_held(in->jobs[i]))
 			on_hold_entry(&plan->jobs[k++], in->jobs[i], in);
 	/* the entries added are indexed and counted here */
 	dl_plan_limit_widths(plan, &planned);
@@ -242,7 +237,7 @@ struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
 	}
 	if (in->cfg->policy != DL_POLICY_REALTIME && in->jobs)
 		for (uint32_t i = 0; i < in->njobs; i++)
-			nheld += in->jobs[i] && on_hold(in->jobs[i]);
+			nheld += dl_job_held(in->jobs[i]) > 0;
 	if (nheld) {
 		plan = plan_around_holds(in, nheld, err, errlen);
 	} else {

@@ -323,7 +323,7 @@ int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
 		 * (policy/policy.c), so in no round's either (its running
 		 * tasks' CPUs count as free there, alike for every policy
 		 * a round compares) */
-		if (dj->phase[DL_MAP].held || dj->phase[DL_REDUCE].held)
+		if (dl_job_held(dj))
 			continue;
 		rc = build_job(in, dj, active, origin, fallback_len,
 			       &ws->jobs[ws->njobs++]);
