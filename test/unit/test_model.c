@@ -210,6 +210,41 @@ START_TEST(test_cluster_view)
 }
 END_TEST
 
+/* A left-out job's running tasks hold their node's CPUs and memory, back
+ * at start + time limit; a task on no node holds nothing; without a limit
+ * the CPUs are held with no end noted. */
+START_TEST(test_cluster_hold_running)
+{
+	struct dl_cluster cl;
+	struct dl_job *job = fx_job(7, 5, 0, 500);
+	struct dl_phase *map = &job->phase[DL_MAP];
+
+	fx_cluster(&cl, 2, 4, 0);
+	map->cpus_per_task = 2;
+	map->mem_per_task = 300;
+	map->time_limit = 120;
+	ck_assert_int_eq(dl_phase_add_running(map, 10, 1, DL_POOL_REGULAR), 0);
+	ck_assert_int_eq(dl_phase_add_running(map, 20, 1, DL_POOL_REGULAR), 0);
+	ck_assert_int_eq(
+		dl_phase_add_running(map, 30, DL_NO_NODE, DL_POOL_REGULAR), 0);
+	ck_assert_int_eq(dl_cluster_hold_running(&cl, job), 0);
+	ck_assert_uint_eq(cl.nodes[0].cpus_other, 0);
+	ck_assert_uint_eq(cl.nodes[1].cpus_other, 4);
+	ck_assert_uint_eq(cl.nodes[1].mem_other, 600);
+	ck_assert_uint_eq(cl.nheld, 2);
+	ck_assert(cl.held[0].node == 1 && cl.held[0].cpus == 2 &&
+		  cl.held[0].end == 130 && cl.held[1].end == 140);
+	map->time_limit = 0;
+	ck_assert_int_eq(dl_cluster_hold_running(&cl, job), 0);
+	ck_assert_uint_eq(cl.nodes[1].cpus_other, 8);
+	ck_assert_uint_eq(cl.nheld, 2);
+	ck_assert_int_eq(dl_cluster_hold_running(NULL, job), EINVAL);
+	ck_assert_int_eq(dl_cluster_hold_running(&cl, NULL), EINVAL);
+	dl_job_free(job);
+	dl_cluster_free(&cl);
+}
+END_TEST
+
 /* The partition bitset: membership past a word, the count, the order of
  * the sets read as numbers (what the capacity classes sort by), equality
  * ignoring empty trailing words. */
@@ -298,6 +333,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_cluster_partitions);
 	tcase_add_test(tc, test_cluster_view);
+	tcase_add_test(tc, test_cluster_hold_running);
 	tcase_add_test(tc, test_partset);
 	tcase_add_test(tc, test_ending_by);
 	suite_add_tcase(s, tc);

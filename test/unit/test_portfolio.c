@@ -436,6 +436,59 @@ START_TEST(future_from_snapshot)
 }
 END_TEST
 
+/* A job a user or an admin holds is in no round (no policy plans it), and
+ * its running tasks keep their CPUs there: job 10 holds its 2 pending
+ * tasks and runs 2 on n1, so a round's n1 has none for job 12 (before:
+ * both of n1's CPUs were the candidates'). */
+START_TEST(future_keeps_held_jobs_cpus)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[2];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	char err[256] = "";
+
+	fx_cluster(&cl, 2, 2, 0);
+	cl.nodes[1].cpus_other = 1;
+	jobs[0] = fx_job(10, 6, 900, 1100);
+	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP],
+						      990, 0, DL_POOL_REGULAR),
+				 0);
+	jobs[0]->phase[DL_MAP].held = 2;
+	jobs[1] = fx_job(12, 4, 950, 1200);
+	input_at_1000(&in, &cl, jobs, 2, &cfg);
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(ws.njobs, 1);
+	ck_assert_str_eq(ws.jobs[0].name, "12");
+	ck_assert_uint_eq(cs.nnodes, 2);
+	ck_assert_uint_eq(cs.nodes[0].cpus, 0);
+	ck_assert_uint_eq(cs.nodes[1].cpus, 1);
+	/* the snapshot itself is left as it was */
+	ck_assert_uint_eq(cl.nodes[0].cpus_other, 0);
+	ck_assert_uint_eq(cl.nheld, 0);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+
+	/* released: in the round again, on both of n1's CPUs */
+	jobs[0]->phase[DL_MAP].held = 0;
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(ws.njobs, 2);
+	ck_assert_uint_eq(cs.nodes[0].cpus, 2);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_job_free(jobs[0]);
+	dl_job_free(jobs[1]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 /* The simulator's typed view (node 2n map slots, 2n+1 reduce slots) comes
  * back as its typed cluster: map and reduce slots apart, not one pool of
  * CPUs where reduce tasks take map slots (before: CPU mode, 4 nodes). */
@@ -1401,6 +1454,7 @@ int main(void)
 	tcase_add_test(tc, round_is_deterministic);
 	tcase_add_test(tc, round_budget_and_arguments);
 	tcase_add_test(tc, future_from_snapshot);
+	tcase_add_test(tc, future_keeps_held_jobs_cpus);
 	tcase_add_test(tc, future_typed_view);
 	tcase_add_test(tc, future_keeps_work_waiting);
 	tcase_add_test(tc, future_lengths_within_time_limit);

@@ -371,6 +371,41 @@ void dl_cluster_view_free(struct dl_cluster *view)
 	memset(view, 0, sizeof(*view));
 }
 
+int dl_cluster_hold_running(struct dl_cluster *cl, const struct dl_job *job)
+{
+	if (!cl || !job || (cl->nnodes && !cl->nodes))
+		return EINVAL;
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+		uint32_t cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
+
+		for (uint32_t i = 0; i < ph->nrunning; i++) {
+			uint32_t node = ph->running[i].node;
+			struct dl_node *n;
+
+			if (node >= cl->nnodes)
+				continue; /* not placed: nothing to hold */
+			n = &cl->nodes[node];
+			n->cpus_other = n->cpus_other > UINT32_MAX - cpus
+						? UINT32_MAX
+						: n->cpus_other + cpus;
+			n->mem_other =
+				n->mem_other > UINT64_MAX - ph->mem_per_task
+					? UINT64_MAX
+					: n->mem_other + ph->mem_per_task;
+			if (ph->time_limit > 0) {
+				int rc = dl_cluster_add_held(
+					cl, node, cpus, ph->mem_per_task,
+					ph->running[i].start + ph->time_limit);
+
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
 int dl_cluster_find_partition(const struct dl_cluster *cl, const char *name)
 {
 	if (!cl || !name)

@@ -230,6 +230,12 @@ void dl_cluster_free(struct dl_cluster *cl);
  * dl_cluster_view_free, never dl_cluster_free.  EINVAL, ENOMEM. */
 int dl_cluster_view(struct dl_cluster *view, const struct dl_cluster *src);
 void dl_cluster_view_free(struct dl_cluster *view);
+/* The running tasks of a job the plan leaves out (one a user or an admin
+ * holds) hold their CPUs and memory on cl, a view, as the tasks of work the
+ * plan does not manage do: counted in cpus_other/mem_other, back at start +
+ * time limit (no entry without a limit: held for good).  Tasks on no node
+ * of cl hold nothing.  EINVAL, ENOMEM. */
+int dl_cluster_hold_running(struct dl_cluster *cl, const struct dl_job *job);
 /* Add a partition name (any number of them); returns its index, or -1 for
  * NULL or when out of memory. */
 int dl_cluster_add_partition(struct dl_cluster *cl, const char *name);

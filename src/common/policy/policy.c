@@ -49,42 +49,6 @@ static struct dl_plan *plan_with(const struct dl_policy_input *in, char *err,
 	}
 }
 
-/* A job with tasks a user or an admin holds cannot finish before someone
- * releases them, and nothing says when that will be: planned, it would be
- * promised a finish it cannot have and would take from the others capacity
- * it cannot use.  It is left out of the plan and shown as on_hold, and its
- * running tasks hold their CPUs and memory until Slurm expects them back
- * (start + time limit), as the tasks of any job the plan does not manage
- * do.  Policy=realtime keeps it: the admitted set holds its guarantee's
- * capacity whatever the job's state. */
-static int hold_running(struct dl_cluster *view, const struct dl_job *job)
-{
-	for (int p = 0; p < DL_PHASES; p++) {
-		const struct dl_phase *ph = &job->phase[p];
-		uint32_t cpus = ph->cpus_per_task ? ph->cpus_per_task : 1;
-
-		for (uint32_t i = 0; i < ph->nrunning; i++) {
-			uint32_t node = ph->running[i].node;
-			struct dl_node *n;
-
-			if (node >= view->nnodes)
-				continue; /* not placed: nothing to hold */
-			n = &view->nodes[node];
-			n->cpus_other = n->cpus_other > UINT32_MAX - cpus
-						? UINT32_MAX
-						: n->cpus_other + cpus;
-			n->mem_other += ph->mem_per_task;
-
-			if (ph->time_limit > 0 &&
-			    dl_cluster_add_held(
-				    view, node, cpus, ph->mem_per_task,
-				    ph->running[i].start + ph->time_limit))
-				return ENOMEM;
-		}
-	}
-	return 0;
-}
-
 static void on_hold_entry(struct dl_plan_job *o, const struct dl_job *job,
 			  const struct dl_policy_input *in)
 {
@@ -138,7 +102,16 @@ static void on_hold_entry(struct dl_plan_job *o, const struct dl_job *job,
 			held == 1 ? "it" : "them", span);
 }
 
-/* The plan of the jobs no one holds, then an on_hold entry for each of the
+/* A job with tasks a user or an admin holds cannot finish before someone
+ * releases them, and nothing says when that will be: planned, it would be
+ * promised a finish it cannot have and would take from the others capacity
+ * it cannot use.  It is left out of the plan and shown as on_hold, and its
+ * running tasks hold their CPUs and memory until Slurm expects them back
+ * (start + time limit), as the tasks of any job the plan does not manage
+ * do (dl_cluster_hold_running).  Policy=realtime keeps it: the admitted
+ * set holds its guarantee's capacity whatever the job's state.
+ *
+ * The plan of the jobs no one holds, then an on_hold entry for each of the
  * others. */
 static struct dl_plan *plan_around_holds(const struct dl_policy_input *in,
 					 uint32_t nheld, char *err,
@@ -163,7 +136,7 @@ static struct dl_plan *plan_around_holds(const struct dl_policy_input *in,
 	for (uint32_t i = 0; i < in->njobs; i++) {
 		if (!dl_job_held(in->jobs[i]))
 			jobs[n++] = in->jobs[i];
-		else if (hold_running(&view, in->jobs[i]))
+		else if (dl_cluster_hold_running(&view, in->jobs[i]))
 			goto nomem;
 	}
 	planned.jobs = jobs;

@@ -129,6 +129,40 @@ static int build_cluster(const struct dl_cluster *cl,
 	return 0;
 }
 
+/* The cluster a round's candidates share.  A job a user or an admin holds
+ * is in no plan (policy/policy.c) and so in no round, but its running
+ * tasks keep their CPUs as long as the work without deadlines does (the
+ * whole run: the simulator's nodes have what others leave); counted as
+ * free, they were handed to the candidates, more to the wider ones. */
+static int build_cluster_around_holds(const struct dl_policy_input *in,
+				      struct sim_cluster_spec *cs, char *err,
+				      size_t errlen)
+{
+	struct dl_cluster view;
+	bool any = false;
+	int rc = 0;
+
+	for (uint32_t j = 0; j < in->njobs && !any; j++)
+		any = dl_job_held(in->jobs[j]) &&
+		      (in->jobs[j]->phase[DL_MAP].nrunning ||
+		       in->jobs[j]->phase[DL_REDUCE].nrunning);
+	if (!any)
+		return build_cluster(in->cluster, cs, err, errlen);
+	memset(&view, 0, sizeof(view));
+	rc = dl_cluster_view(&view, in->cluster);
+	for (uint32_t j = 0; !rc && j < in->njobs; j++)
+		if (dl_job_held(in->jobs[j]))
+			rc = dl_cluster_hold_running(&view, in->jobs[j]);
+	if (!rc)
+		rc = build_cluster(&view, cs, err, errlen);
+	else
+		snprintf(err, errlen,
+			 "portfolio: a held job's running tasks: %s",
+			 strerror(rc));
+	dl_cluster_view_free(&view);
+	return rc;
+}
+
 /* The length distribution and prior of a phase from its estimate. */
 static void lengths(struct sim_phase_spec *sp, const struct dl_phase *ph,
 		    double map_mean, double reduce_cost, double fallback_len)
@@ -305,7 +339,7 @@ int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
 				if (isfinite(el) && el > origin)
 					origin = ceil(el);
 			}
-	rc = build_cluster(in->cluster, cs, err, errlen);
+	rc = build_cluster_around_holds(in, cs, err, errlen);
 	if (rc)
 		goto fail;
 	ws->jobs = calloc(in->njobs ? in->njobs : 1, sizeof(*ws->jobs));
@@ -320,9 +354,8 @@ int dl_pf_future_at(const struct dl_policy_input *in, double fallback_len,
 				    dj->phase[active].nrunning))
 			continue;
 		/* held by a user or an admin: in no policy's plan
-		 * (policy/policy.c), so in no round's either (its running
-		 * tasks' CPUs count as free there, alike for every policy
-		 * a round compares) */
+		 * (policy/policy.c), so in no round's either; its running
+		 * tasks hold their CPUs (build_cluster_around_holds) */
 		if (dl_job_held(dj))
 			continue;
 		rc = build_job(in, dj, active, origin, fallback_len,
