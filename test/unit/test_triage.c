@@ -1877,6 +1877,63 @@ START_TEST(deferred_tasks_wait_for_their_begin_time)
 }
 END_TEST
 
+/* The papers' policies know no begin times: what they predict is bounded
+ * by them (a deferred task ends no sooner than its begin time and a task),
+ * and a job that cannot make its deadline so is late, also when the begin
+ * time is past Slurm's start window. */
+START_TEST(deferred_tasks_bound_the_papers_policies)
+{
+	static const char *const policies[] = {"adaptive", "ras", "reverse"};
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
+		struct fx_world w;
+		struct dl_job *j;
+		const struct dl_plan_job *pj;
+
+		/* 2 CPUs, 4 tasks of 10 s due at +100, 2 of them from +50 */
+		w_init(&w, 1, 2);
+		j = w_tasks(&w, 1, 4, 10, 100);
+		j->phase[DL_MAP].deferred = 2;
+		j->phase[DL_MAP].deferred_until = T0 + 50;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_msg(pj->verdict == DL_VERDICT_ON_TRACK, "%s: %s",
+			      policies[p], pj->explain);
+		ck_assert_double_ge(pj->predicted_finish, T0 + 60);
+		ck_assert_ptr_nonnull(strstr(pj->explain,
+					     "[2 tasks may start only in 50s, "
+					     "their begin time]"));
+		/* due at +55: not before the begin time and a task */
+		j->soft_deadline = T0 + 55;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_msg(pj->verdict == DL_VERDICT_LATE, "%s: %s",
+			      policies[p], pj->explain);
+		ck_assert_ptr_nonnull(strstr(pj->explain,
+					     "their begin time: too late for "
+					     "its deadline]"));
+		ck_assert_uint_eq(w.plan->stats.per_verdict[DL_VERDICT_LATE],
+				  1);
+		ck_assert_uint_eq(
+			w.plan->stats.per_verdict[DL_VERDICT_ON_TRACK], 0);
+		/* due at +100, but a 60-s limit under a hard deadline at +100
+		 * lets no task start after +40: Slurm cancels them */
+		j->soft_deadline = 0;
+		j->phase[DL_MAP].hard_deadline = T0 + 100;
+		j->phase[DL_MAP].time_limit = 60;
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert_int_eq(fx_world_get(&w, 1)->verdict, DL_VERDICT_LATE);
+		/* the begin time passed: judged as before, no note */
+		j->phase[DL_MAP].deferred_until = T0 - 1;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
+		ck_assert_ptr_null(strstr(pj->explain, "begin time"));
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 START_TEST(share_cap_applies)
 {
 	struct fx_world w;
@@ -2096,6 +2153,7 @@ int main(void)
 	tcase_add_test(tc, held_tasks_leave_the_plan);
 	tcase_add_test(tc, held_tasks_leave_placement_plans);
 	tcase_add_test(tc, deferred_tasks_wait_for_their_begin_time);
+	tcase_add_test(tc, deferred_tasks_bound_the_papers_policies);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, own_limit);
 	tcase_add_test(tc, own_limit_leaves_the_rest);

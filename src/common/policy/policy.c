@@ -168,17 +168,66 @@ out:
 	return plan;
 }
 
+/* Triage and edf start deferred tasks at their begin time in their own
+ * lookahead (dl_la_defer); the papers' policies know nothing of begin
+ * times and would promise a finish Slurm cannot give. */
+static bool models_deferral(enum dl_policy policy)
+{
+	return policy == DL_POLICY_TRIAGE || policy == DL_POLICY_EDF;
+}
+
+/* What a policy that ignores begin times predicts is bounded by them: a
+ * deferred task ends no sooner than its begin time plus a task of its
+ * phase, and starts never when the begin time is past the phase's start
+ * window (Slurm cancels it).  A job on track or at risk that cannot make
+ * its deadline so is late.  Returns whether a verdict changed. */
+static bool bound_by_begin(struct dl_plan_job *o, const struct dl_job *job,
+			   double now)
+{
+	double earliest = -INFINITY, deadline = dl_job_deadline(job);
+	bool never = false;
+
+	for (int p = 0; p < DL_PHASES; p++) {
+		const struct dl_phase *ph = &job->phase[p];
+		double end = ph->deferred_until;
+
+		if (!ph->deferred || !(ph->deferred_until > now))
+			continue;
+		if (ph->hard_deadline > 0 && ph->time_limit > 0 &&
+		    ph->deferred_until > ph->hard_deadline - ph->time_limit)
+			never = true;
+		if (o->phase == p && o->mu > 0 && isfinite(o->mu))
+			end += o->mu;
+		if (end > earliest)
+			earliest = end;
+	}
+	if (earliest == -INFINITY)
+		return false;
+	if (isfinite(o->predicted_finish) && o->predicted_finish < earliest)
+		o->predicted_finish = earliest;
+	if ((o->verdict != DL_VERDICT_ON_TRACK &&
+	     o->verdict != DL_VERDICT_AT_RISK) ||
+	    !(never || (deadline > 0 && earliest > deadline)))
+		return false;
+	o->verdict = DL_VERDICT_LATE;
+	return true;
+}
+
 /* Each job with tasks deferred to a begin time says so after its
- * explanation, whatever the policy made of them. */
+ * explanation, whatever the policy made of them, and under a policy that
+ * ignores begin times is judged by them (bound_by_begin). */
 static void note_deferred(struct dl_plan *plan,
 			  const struct dl_policy_input *in)
 {
+	bool recount = false;
+
 	for (uint32_t i = 0; i < in->njobs; i++) {
 		const struct dl_job *job = in->jobs[i];
 		uint32_t n = 0;
 		double until = 0;
 		struct dl_plan_job *o;
 		char span[24], was[sizeof(o->explain)];
+		bool late;
 
 		for (int p = 0; job && p < DL_PHASES; p++)
 			if (job->phase[p].deferred &&
@@ -190,12 +239,18 @@ static void note_deferred(struct dl_plan *plan,
 		if (!n ||
 		    !(o = (struct dl_plan_job *) dl_plan_find(plan, job->id)))
 			continue;
+		late = !models_deferral(in->cfg->policy) &&
+		       bound_by_begin(o, job, in->now);
+		recount |= late;
 		dl_format_span(until - in->now, span, sizeof(span));
 		memcpy(was, o->explain, sizeof(was));
-		dl_plan_explain(o, "%s [%u task%s may start only in %s, %s]",
+		dl_plan_explain(o, "%s [%u task%s may start only in %s, %s%s]",
 				was, n, n == 1 ? "" : "s", span,
-				n == 1 ? "its begin time" : "their begin time");
+				n == 1 ? "its begin time" : "their begin time",
+				late ? ": too late for its deadline" : "");
 	}
+	if (recount)
+		dl_plan_finalize(plan); /* the verdicts' counts */
 }
 
 struct dl_plan *dl_policy_plan(const struct dl_policy_input *in, char *err,
