@@ -2,8 +2,9 @@
 # Policy=realtime on a real Slurm: verdicts at submit (job_submit/deadline),
 # admitted jobs finishing before their deadlines, the rejection message, a
 # job held (not cancelled) when capacity is lost and released when it comes
-# back, the admitted set across a slurmctld restart, and a smapreduce pair
-# judged as one job; a job the plan holds is released before Slurm would
+# back, unless someone asked to hold it meanwhile, the admitted set across
+# a slurmctld restart, and a smapreduce pair judged as one job; a job the
+# plan holds is released before Slurm would
 # cancel it at its --deadline; a plain job runs unjudged (only arrays are
 # planned), so does an array with its own %N (the plan keeps the user's
 # limit), and so does every job when sched/deadline is not the scheduler;
@@ -167,6 +168,55 @@ rt_met() {
 	grep -q "realtime: job $x released" "$(dl_ctld_log)"
 	dl_wait_jobs 150 "$x"
 	rt_met "$x" "$dx" 8
+}
+
+@test "a hold asked for while the plan holds the job outlasts the plan's hold, until a release" {
+	local t0 x dx reason pending
+	rt_wait_empty
+	t0=$(date +%s)
+	dx=$((t0 + 180))
+	rt_sbatch -J rtH --array=0-7 -t 1 --deadline="uts$dx" --wrap='sleep 15'
+	[ "$status" -eq 0 ]
+	x=$output
+	for _ in $(seq 30); do
+		[ "$(squeue -h -t R -j "$x" | wc -l)" -eq 4 ] && break
+		sleep 0.5
+	done
+	scontrol update nodename=n2 state=drain reason=realtime-test
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
+		[ "$reason" = DeadlineInfeasible ] && break
+		sleep 0.5
+	done
+	[ "$reason" = DeadlineInfeasible ]
+	# Slurm changes nothing visible for a hold of a held job: only
+	# job_submit/deadline's mark keeps it once the plan lets go
+	scontrol hold "$x"
+	grep -q "JobId=$x: hold asked for by uid 0 while already held, marked for sched/deadline as a user hold" "$(dl_ctld_log)"
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
+		[ "$reason" = JobHeldUser ] && break
+		sleep 0.5
+	done
+	echo "after the hold: $reason" >&2
+	[ "$reason" = JobHeldUser ]
+	grep -q "JobId=$x: held at the request of its owner" "$(dl_ctld_log)"
+	# capacity back: the plan would release it (the test above), the
+	# hold asked for keeps it, for three plan cycles at least
+	scontrol update nodename=n2 state=resume
+	sleep 16
+	pending=$(squeue -h -t PD -r -j "$x" | wc -l)
+	reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
+	echo "16 s after the resume: $pending pending, $reason" >&2
+	[ "$pending" -eq 4 ]
+	[ "$reason" = JobHeldUser ]
+	# released: the mark goes with the hold, and the tasks run (scontrol
+	# fails for the tasks that have ended)
+	run scontrol release "$x"
+	echo "$output" >&2
+	grep -q "JobId=$x: its owner's hold request taken back" "$(dl_ctld_log)"
+	dl_wait_jobs 150 "$x"
+	[ "$(dl_completed "$x")" -eq 8 ]
 }
 
 @test "a slurmctld restart keeps the admitted set" {

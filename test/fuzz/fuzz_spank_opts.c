@@ -26,6 +26,28 @@
 #include "deadline_opts.h"
 
 extern time_t slurm_parse_time(const char *time_str, int past);
+/* job_submit's hold request mark: only "user" and "admin" are one, the
+ * name round-trips, and no mark is a hint the sched side refuses. */
+static void check_hold_request(const char *text)
+{
+	char entry[64], err[160];
+	char *env[1] = {entry};
+	struct dl_job_hints h;
+	enum dl_hold_request r = dl_hints_parse_hold_request(text);
+
+	if ((r != DL_HOLD_REQUEST_NONE) !=
+	    (!strcmp(text, "user") || !strcmp(text, "admin")))
+		__builtin_trap();
+	if (r && dl_hints_parse_hold_request(dl_hold_request_name(r)) != r)
+		__builtin_trap();
+	if (snprintf(entry, sizeof(entry), "%s=%s", DL_ENV_HOLD_REQUEST,
+		     text) >= (int) sizeof(entry))
+		return;
+	if (dl_hints_hold_request_from_env(env, 1) != r ||
+	    dl_hints_from_env(env, 1, &h, err, sizeof(err)))
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* parse_time prints "Invalid time specification" on stderr for most inputs;
@@ -157,6 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!line[0])
 			continue;
 		check_array_limit(line + 1);
+		check_hold_request(line + 1);
 		which = (enum dl_spank_opt)(
 			(unsigned) ((unsigned char) line[0] - '0') %
 			DL_SPANK_OPT_COUNT);

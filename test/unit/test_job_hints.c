@@ -203,6 +203,40 @@ START_TEST(test_from_env)
 }
 END_TEST
 
+/* job_submit's mark of a hold asked for on a held record: exactly "user"
+ * or "admin", with or without the prefix, the last entry deciding */
+START_TEST(test_hold_request)
+{
+	char *user[] = {"DEADLINE_REDUCE_COST=2", "DEADLINE_HOLD_REQUEST=user"};
+	char *admin[] = {"SPANK_DEADLINE_HOLD_REQUEST=admin"};
+	char *bad[] = {"DEADLINE_HOLD_REQUEST=Admin",
+		       "DEADLINE_HOLD_REQUEST=user ", "DEADLINE_HOLD_REQUEST="};
+	char *last[] = {"DEADLINE_HOLD_REQUEST=admin",
+			"DEADLINE_HOLD_REQUEST=user"};
+	struct dl_job_hints h;
+	char err[256];
+
+	ck_assert_int_eq(dl_hints_hold_request_from_env(user, 2),
+			 DL_HOLD_REQUEST_USER);
+	ck_assert_int_eq(dl_hints_hold_request_from_env(admin, 1),
+			 DL_HOLD_REQUEST_ADMIN);
+	for (uint32_t i = 1; i <= 3; i++)
+		ck_assert_int_eq(dl_hints_hold_request_from_env(bad, i),
+				 DL_HOLD_REQUEST_NONE);
+	ck_assert_int_eq(dl_hints_hold_request_from_env(last, 2),
+			 DL_HOLD_REQUEST_USER);
+	ck_assert_int_eq(dl_hints_hold_request_from_env(NULL, 2),
+			 DL_HOLD_REQUEST_NONE);
+	ck_assert_int_eq(dl_hints_parse_hold_request(NULL),
+			 DL_HOLD_REQUEST_NONE);
+	ck_assert_str_eq(dl_hold_request_name(DL_HOLD_REQUEST_ADMIN), "admin");
+	ck_assert_str_eq(dl_hold_request_name(DL_HOLD_REQUEST_NONE), "none");
+	/* not a user's hint: the hints reader passes over it */
+	ck_assert_int_eq(dl_hints_from_env(user, 2, &h, err, sizeof(err)), 0);
+	ck_assert_double_eq(h.reduce_cost, 2);
+}
+END_TEST
+
 /* the array limit mark beside the hints: read with or without the prefix;
  * a bad one is reported and leaves no limit, the others still apply */
 START_TEST(test_from_env_array_limit)
@@ -251,6 +285,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_array_limit);
 	tcase_add_test(tc, test_from_env);
 	tcase_add_test(tc, test_from_env_array_limit);
+	tcase_add_test(tc, test_hold_request);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -338,6 +338,37 @@ int64_t dl_hints_array_limit_from_env(char *const *env, uint32_t count)
 	return limit;
 }
 
+enum dl_hold_request dl_hints_parse_hold_request(const char *text)
+{
+	if (text && !strcmp(text, "user"))
+		return DL_HOLD_REQUEST_USER;
+	if (text && !strcmp(text, "admin"))
+		return DL_HOLD_REQUEST_ADMIN;
+	return DL_HOLD_REQUEST_NONE;
+}
+
+const char *dl_hold_request_name(enum dl_hold_request r)
+{
+	return r == DL_HOLD_REQUEST_USER    ? "user"
+	       : r == DL_HOLD_REQUEST_ADMIN ? "admin"
+					    : "none";
+}
+
+enum dl_hold_request dl_hints_hold_request_from_env(char *const *env,
+						    uint32_t count)
+{
+	enum dl_hold_request r = DL_HOLD_REQUEST_NONE;
+
+	for (uint32_t i = 0; env && i < count; i++) {
+		const char *v =
+			env[i] ? env_value(env[i], DL_ENV_HOLD_REQUEST) : NULL;
+
+		if (v)
+			r = dl_hints_parse_hold_request(v);
+	}
+	return r;
+}
+
 int dl_hints_from_env(char *const *env, uint32_t count, struct dl_job_hints *h,
 		      char *err, size_t errlen)
 {

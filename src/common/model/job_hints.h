@@ -36,7 +36,13 @@
  * REST): the limit as Slurm stored it.  The throttle alone cannot tell a
  * limit equal to the plan's own throttle from the plan's own. */
 #define DL_ENV_ARRAY_LIMIT "DEADLINE_ARRAY_LIMIT"
-#define DL_ENV_PREFIX      "SPANK_"
+/* set by job_submit/deadline on a pending record that was already held
+ * (priority 0) when someone asked to hold it (scontrol hold or uhold):
+ * Slurm changes nothing visible then, and a plan that later dropped its
+ * own hold (or job_submit's at submit) would release a hold asked for.
+ * "user" when the job's owner asked, "admin" when anyone else did. */
+#define DL_ENV_HOLD_REQUEST "DEADLINE_HOLD_REQUEST"
+#define DL_ENV_PREFIX       "SPANK_"
 
 /* The latest time a hint may name: 9999-12-31T23:59:59Z.  Values read from
  * a job's environment are checked against it wherever they are read, as a
@@ -99,6 +105,22 @@ const char *dl_hints_env_get(char *const *env, uint32_t count,
  * last valid one; -1 = none): for a caller under slurmctld's job write
  * lock that needs nothing else. */
 int64_t dl_hints_array_limit_from_env(char *const *env, uint32_t count);
+
+/* Who asked for a hold on an already-held record (DL_ENV_HOLD_REQUEST). */
+enum dl_hold_request {
+	DL_HOLD_REQUEST_NONE = 0,
+	DL_HOLD_REQUEST_USER,
+	DL_HOLD_REQUEST_ADMIN,
+};
+
+/* "user" or "admin", exactly; anything else is no request. */
+enum dl_hold_request dl_hints_parse_hold_request(const char *text);
+const char *dl_hold_request_name(enum dl_hold_request r);
+/* The DL_ENV_HOLD_REQUEST entry of a job control environment (the last
+ * one; NONE without one or with a bad value), for a caller under
+ * slurmctld's job lock. */
+enum dl_hold_request dl_hints_hold_request_from_env(char *const *env,
+						    uint32_t count);
 
 /* Read the hints from a job control environment ("NAME=value" entries,
  * with or without the SPANK_ prefix).  Entries that fail to parse are

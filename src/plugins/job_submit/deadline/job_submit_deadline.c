@@ -332,8 +332,8 @@ static void _env_add(char ***env, uint32_t *size, char *entry)
 	(*env)[*size] = NULL;
 }
 
-/* Drop any ticket, hold and array limit entry from a submission: only
- * this plugin sets them. */
+/* Drop any ticket, hold, array limit and hold request entry from a
+ * submission: only this plugin sets them. */
 static void _strip_marks(job_desc_msg_t *d)
 {
 	uint32_t k = 0;
@@ -344,7 +344,8 @@ static void _strip_marks(job_desc_msg_t *d)
 
 		if (_is_entry(e, DL_ENV_RT_TICKET) ||
 		    _is_entry(e, DL_ENV_RT_HOLD) ||
-		    _is_entry(e, DL_ENV_ARRAY_LIMIT)) {
+		    _is_entry(e, DL_ENV_ARRAY_LIMIT) ||
+		    _is_entry(e, DL_ENV_HOLD_REQUEST)) {
 			xfree(e);
 			continue;
 		}
@@ -394,6 +395,28 @@ static bool _may_update(const job_record_t *job_ptr, uint32_t uid)
 #endif
 }
 
+/* Set job_ptr's entry `name` to `value` (added when missing), saved with
+ * the job's state. */
+static void _set_mark(job_record_t *job_ptr, const char *name,
+		      const char *value)
+{
+	char *entry = xstrdup_printf("%s=%s", name, value);
+	uint32_t i;
+
+	for (i = 0; job_ptr->spank_job_env && i < job_ptr->spank_job_env_size;
+	     i++)
+		if (_is_entry(job_ptr->spank_job_env[i], name))
+			break;
+	if (job_ptr->spank_job_env && i < job_ptr->spank_job_env_size) {
+		xfree(job_ptr->spank_job_env[i]);
+		job_ptr->spank_job_env[i] = entry;
+	} else {
+		_env_add(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
+			 entry);
+	}
+	last_job_update = time(NULL);
+}
+
 /* An ArrayTaskThrottle update: slurmctld stored it before calling
  * job_submit plugins (_update_job(), 22.05 to 24.11), parsing it as below
  * and ignoring a negative one.  Mark the stored value on the array's
@@ -404,8 +427,7 @@ static bool _may_update(const job_record_t *job_ptr, uint32_t uid)
 static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr,
 			      uint32_t uid)
 {
-	char *entry;
-	uint32_t i;
+	char limit[16];
 
 	/* into an int, as slurmctld reads it: it stored nothing below 0 */
 	if (!d || !d->array_inx || !job_ptr || !job_ptr->array_recs ||
@@ -418,23 +440,52 @@ static void _mark_array_limit(const job_desc_msg_t *d, job_record_t *job_ptr,
 		     job_ptr->array_recs->max_run_tasks, uid);
 		return;
 	}
-	entry = xstrdup_printf("%s=%u", DL_ENV_ARRAY_LIMIT,
-			       job_ptr->array_recs->max_run_tasks);
-	for (i = 0; job_ptr->spank_job_env && i < job_ptr->spank_job_env_size;
-	     i++)
-		if (_is_entry(job_ptr->spank_job_env[i], DL_ENV_ARRAY_LIMIT))
-			break;
-	if (job_ptr->spank_job_env && i < job_ptr->spank_job_env_size) {
-		xfree(job_ptr->spank_job_env[i]);
-		job_ptr->spank_job_env[i] = entry;
-	} else {
-		_env_add(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
-			 entry);
-	}
-	last_job_update = time(NULL); /* saved with the job's state */
+	snprintf(limit, sizeof(limit), "%u",
+		 job_ptr->array_recs->max_run_tasks);
+	_set_mark(job_ptr, DL_ENV_ARRAY_LIMIT, limit);
 	info("%s: JobId=%u: ArrayTaskThrottle=%u set by an update, marked "
 	     "for sched/deadline as the array's own limit",
 	     JSD_PREFIX, job_ptr->job_id, job_ptr->array_recs->max_run_tasks);
+}
+
+/* A hold asked for (scontrol hold or uhold: priority 0) on a pending record
+ * already at priority 0, held by the plan or by this plugin at submit:
+ * Slurm changes nothing an owner's request would show (an operator's only
+ * the Reason), so sched/deadline, dropping its own hold later, would
+ * release it.  Marked for sched/deadline, which keeps the record held until
+ * a release.  An owner's release request takes an owner's mark back (Slurm
+ * may refuse it: the plan's hold stays, the owner's is gone); any other
+ * release that Slurm grants shows as a priority above 0, where
+ * sched/deadline drops the mark. */
+static void _mark_hold_request(const job_desc_msg_t *d, job_record_t *job_ptr,
+			       uint32_t uid)
+{
+	enum dl_hold_request was, asked;
+
+	if (!d || d->priority == NO_VAL || !job_ptr ||
+	    !IS_JOB_PENDING(job_ptr) || !_may_update(job_ptr, uid))
+		return;
+	was = dl_hints_hold_request_from_env(job_ptr->spank_job_env,
+					     job_ptr->spank_job_env_size);
+	if (d->priority == INFINITE) {
+		if (was == DL_HOLD_REQUEST_USER && uid == job_ptr->user_id) {
+			_set_mark(job_ptr, DL_ENV_HOLD_REQUEST, "none");
+			info("%s: JobId=%u: its owner's hold request taken "
+			     "back (release by uid %u)",
+			     JSD_PREFIX, job_ptr->job_id, uid);
+		}
+		return;
+	}
+	if (d->priority != 0 || job_ptr->priority)
+		return; /* Slurm's own hold shows in the record */
+	asked = uid == job_ptr->user_id ? DL_HOLD_REQUEST_USER
+					: DL_HOLD_REQUEST_ADMIN;
+	if (was == DL_HOLD_REQUEST_ADMIN)
+		return; /* an owner's request adds nothing to an admin's */
+	_set_mark(job_ptr, DL_ENV_HOLD_REQUEST, dl_hold_request_name(asked));
+	info("%s: JobId=%u: hold asked for by uid %u while already held, "
+	     "marked for sched/deadline as a %s hold",
+	     JSD_PREFIX, job_ptr->job_id, uid, dl_hold_request_name(asked));
 }
 
 /* ---- realtime admission ---- */
@@ -717,6 +768,7 @@ static int _modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 {
 	/* first: slurmctld keeps the throttle whatever this returns */
 	_mark_array_limit(job_desc, job_ptr, uid);
+	_mark_hold_request(job_desc, job_ptr, uid);
 	/* a new deadline of an admitted job is taken over by the next plan:
 	 * the job is held if it can no longer be guaranteed */
 	if (job_desc && job_desc->deadline && job_desc->deadline != NO_VAL &&

@@ -123,6 +123,58 @@ static void _submit_hold_done(job_record_t *job_ptr)
 	xfree(e);
 }
 
+/* A hold asked for while ours held the record (submit_hold.h) takes its
+ * place at once: the Reason becomes the one Slurm gives such a hold
+ * (JobHeldUser, JobHeldAdmin), no longer the plan's, and job_submit's hold
+ * is no longer one to release.  The plan judges the array again once
+ * someone releases it. */
+static bool _hold_handed_over(job_record_t *job_ptr, enum dl_hold_request asked)
+{
+	enum job_state_reason reason =
+		asked == DL_HOLD_REQUEST_USER ? WAIT_HELD_USER : WAIT_HELD;
+	bool submit_hold = dl_rt_hold_from_env(job_ptr->spank_job_env,
+					       job_ptr->spank_job_env_size);
+
+	if (job_ptr->state_reason == reason && !job_ptr->state_desc &&
+	    !submit_hold)
+		return false;
+	job_ptr->state_reason = reason;
+	xfree(job_ptr->state_desc);
+	if (submit_hold)
+		_submit_hold_done(job_ptr);
+	info("%s: JobId=%u: held at the request of %s (asked for while "
+	     "already held); the plan leaves it held until a release",
+	     SDL_PREFIX, job_ptr->job_id,
+	     asked == DL_HOLD_REQUEST_USER ? "its owner" : "an administrator");
+	return true;
+}
+
+/* job_submit's mark of a hold asked for, on a record someone has released
+ * since (Slurm granted it: priority above 0): spent. */
+static bool _hold_request_spent(job_record_t *job_ptr)
+{
+	char **env = job_ptr->spank_job_env;
+	uint32_t n = job_ptr->spank_job_env_size;
+
+	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
+	    !dl_hints_hold_request_from_env(env, n))
+		return false;
+	for (uint32_t i = 0; env && i < n; i++) {
+		const char *e = env[i];
+
+		if (!e)
+			continue;
+		if (!xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX)))
+			e += strlen(DL_ENV_PREFIX);
+		if (!xstrncmp(e, DL_ENV_HOLD_REQUEST "=",
+			      strlen(DL_ENV_HOLD_REQUEST "="))) {
+			xfree(env[i]);
+			env[i] = xstrdup_printf("%s=none", DL_ENV_HOLD_REQUEST);
+		}
+	}
+	return true;
+}
+
 static void _release(job_record_t *job_ptr)
 {
 	/* only holds that are ours come here (Slurm calls job_submit/
@@ -159,8 +211,9 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		 * ever release it, so it is released (JobHeldUser for ever
 		 * before).  Managed or not: a job no longer managed gets
 		 * Slurm's own priority back, not 0 */
+		d->hold_requested = sdl_hold_requested(job_ptr);
 		if (cfg->policy != DL_POLICY_REALTIME && !d->a.d.hold &&
-		    sdl_held_at_submit(job_ptr)) {
+		    !d->hold_requested && sdl_held_at_submit(job_ptr)) {
 			d->a.release_hold = true;
 			d->a.restore_prio = true;
 			info("%s: JobId=%u: job_submit's hold released: its "
@@ -183,17 +236,22 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 					   job_ptr->spank_job_env,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
+		/* a hold asked for meanwhile outlasts ours */
+		if (d->hold_requested)
+			d->a.release_hold = false;
 		/* still held as job_submit held it, though the admitted set no
 		 * longer knows it, and the plan, judging it again, holds it:
 		 * the plan's hold and reason take job_submit's place.  Left a
 		 * user hold, it read JobHeldUser for ever */
 		d->submit_hold_lost = d->a.d.hold && !d->a.release_hold &&
+				      !d->hold_requested &&
 				      sdl_held_at_submit(job_ptr);
 		/* priority 0 that we did not set: a user or admin hold */
-		d->user_held =
-			IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
-			!d->a.release_hold && !d->submit_hold_lost &&
-			!(d->a.ours_held && job_ptr->state_reason == WAIT_HELD);
+		d->user_held = d->hold_requested ||
+			       (IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
+				!d->a.release_hold && !d->submit_hold_lost &&
+				!(d->a.ours_held &&
+				  job_ptr->state_reason == WAIT_HELD));
 		if (d->a.d.hold || d->user_held)
 			continue;
 		d->prio_mode = dl_decide_prio(
@@ -236,6 +294,14 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 				 job_ptr->spank_job_env_size) !=
 				 d->limit_mark_before);
 		d->throttle_found = ar->max_run_tasks;
+		if (d->hold_requested) {
+			d->a.release_hold = false;
+			changes += _hold_handed_over(
+				job_ptr,
+				(enum dl_hold_request) d->hold_requested);
+		} else {
+			changes += _hold_request_spent(job_ptr);
+		}
 		if (!d->a.d.manage) {
 			if (!d->hold_only && !d->throttle_outside &&
 			    ar->max_run_tasks != d->a.user_throttle) {

@@ -147,6 +147,9 @@ struct sdl_decision {
 	uint8_t prio_mode; /* enum dl_prio_mode set */
 	uint32_t prio;
 	bool user_held; /* left alone: held by a user or admin */
+	/* a hold asked for while the plan or job_submit held the array
+	 * (submit_hold.h): user_held, and never released by the plan */
+	uint8_t hold_requested; /* enum dl_hold_request */
 	/* job_submit's hold, whose admission the set lost, that the plan
 	 * holds again: becomes the plan's hold */
 	bool submit_hold_lost;

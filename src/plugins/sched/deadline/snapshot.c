@@ -266,7 +266,8 @@ static bool _rerun_of_completed(const struct sdl_snapshot *s,
 
 /* A pending record of array `a` held by a user or an admin (scontrol hold
  * or uhold, sbatch --hold, a requeue hold): priority 0 that neither
- * job_submit/deadline's hold at submit nor the plan's own hold set. */
+ * job_submit/deadline's hold at submit nor the plan's own hold set, or
+ * that someone asked to hold while one of those held it. */
 static bool _held_outside(const struct sdl_snapshot *s,
 			  const struct sdl_array *a,
 			  const job_record_t *job_ptr)
@@ -276,6 +277,8 @@ static bool _held_outside(const struct sdl_snapshot *s,
 
 	if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority)
 		return false;
+	if (sdl_hold_requested(job_ptr))
+		return true;
 	if (sdl_held_at_submit(job_ptr))
 		return false;
 	return !(r && r->prio_mode == DL_PRIO_HELD &&
