@@ -62,6 +62,38 @@ rt_met() {
 	[ "$done" -eq "$n" ] && [ "$last" -le "$deadline" ]
 }
 
+# the first reason squeue shows for array $1's pending tasks, once it is
+# $2 (or the last one read, after 20 s)
+rt_reason_becomes() {
+	local id=$1 want=$2 reason=""
+	for _ in $(seq 40); do
+		reason=$(squeue -h -t PD -j "$id" -o %r | head -n 1)
+		[ "$reason" = "$want" ] && break
+		sleep 0.5
+	done
+	echo "$reason"
+}
+
+# Capacity lost under an admitted array: 8 tasks of 15 s due in 180 s (two
+# waves on 4 CPUs: worst case ~130 s, last start ~65 s <= 120 s; on 2 CPUs
+# the last wave would start at ~130 s); once 4 run, n2 is drained and the
+# plan holds the rest.  Sets x (its id) and dx (its deadline).
+rt_held_by_plan() { # job-name
+	local reason
+	dx=$(($(date +%s) + 180))
+	rt_sbatch -J "$1" --array=0-7 -t 1 --deadline="uts$dx" --wrap='sleep 15'
+	[ "$status" -eq 0 ]
+	x=$output
+	for _ in $(seq 30); do
+		[ "$(squeue -h -t R -j "$x" | wc -l)" -eq 4 ] && break
+		sleep 0.5
+	done
+	scontrol update nodename=n2 state=drain reason=realtime-test
+	reason=$(rt_reason_becomes "$x" DeadlineInfeasible)
+	echo "reason: $reason" >&2
+	[ "$reason" = DeadlineInfeasible ]
+}
+
 @test "a sequence of arrays: expected admits and rejects, every admitted one on time" {
 	local t0 x a c f e dx da db dc df suggested
 	t0=$(date +%s)
@@ -133,28 +165,9 @@ rt_met() {
 }
 
 @test "capacity lost: an admitted job that can no longer make it is held with a Reason, then released" {
-	local t0 x dx reason
+	local x dx reason
 	rt_wait_empty
-	t0=$(date +%s)
-	dx=$((t0 + 180))
-	# 8 tasks of 15 s: two waves on 4 CPUs (worst case ~130 s, last start
-	# ~65 s <= 120 s); on 2 CPUs the last wave would start at ~130 s
-	rt_sbatch -J rtX --array=0-7 -t 1 --deadline="uts$dx" --wrap='sleep 15'
-	[ "$status" -eq 0 ]
-	x=$output
-	for _ in $(seq 30); do
-		[ "$(squeue -h -t R -j "$x" | wc -l)" -eq 4 ] && break
-		sleep 0.5
-	done
-	scontrol update nodename=n2 state=drain reason=realtime-test
-	reason=""
-	for _ in $(seq 40); do
-		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
-		[ "$reason" = DeadlineInfeasible ] && break
-		sleep 0.5
-	done
-	echo "reason: $reason" >&2
-	[ "$reason" = DeadlineInfeasible ]
+	rt_held_by_plan rtX
 	grep -q "realtime: job $x held at .*cannot meet its deadline" "$(dl_ctld_log)"
 	# not cancelled: still pending with its own tasks
 	[ "$(squeue -h -t PD -j "$x" | wc -l)" -ge 1 ]
@@ -171,33 +184,14 @@ rt_met() {
 }
 
 @test "a hold asked for while the plan holds the job outlasts the plan's hold, until a release" {
-	local t0 x dx reason pending
+	local x dx reason pending
 	rt_wait_empty
-	t0=$(date +%s)
-	dx=$((t0 + 180))
-	rt_sbatch -J rtH --array=0-7 -t 1 --deadline="uts$dx" --wrap='sleep 15'
-	[ "$status" -eq 0 ]
-	x=$output
-	for _ in $(seq 30); do
-		[ "$(squeue -h -t R -j "$x" | wc -l)" -eq 4 ] && break
-		sleep 0.5
-	done
-	scontrol update nodename=n2 state=drain reason=realtime-test
-	for _ in $(seq 40); do
-		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
-		[ "$reason" = DeadlineInfeasible ] && break
-		sleep 0.5
-	done
-	[ "$reason" = DeadlineInfeasible ]
+	rt_held_by_plan rtH
 	# Slurm changes nothing visible for a hold of a held job: only
 	# job_submit/deadline's mark keeps it once the plan lets go
 	scontrol hold "$x"
 	grep -q "JobId=$x: hold asked for by uid 0 while already held, marked for sched/deadline as a user hold" "$(dl_ctld_log)"
-	for _ in $(seq 40); do
-		reason=$(squeue -h -t PD -j "$x" -o %r | head -n 1)
-		[ "$reason" = JobHeldUser ] && break
-		sleep 0.5
-	done
+	reason=$(rt_reason_becomes "$x" JobHeldUser)
 	echo "after the hold: $reason" >&2
 	[ "$reason" = JobHeldUser ]
 	grep -q "JobId=$x: held at the request of its owner" "$(dl_ctld_log)"

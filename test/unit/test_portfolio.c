@@ -356,10 +356,26 @@ START_TEST(round_budget_and_arguments)
 }
 END_TEST
 
-/* A plan cycle's snapshot at now = 1000: two nodes of 2 CPUs, one CPU of
- * n2 held by work the plan does not manage.  Job 10 (due at 1100): 6
- * tasks, 2 done in 20 s each, 2 running on n1 since 990, 2 pending.  Job
- * 11: no task left. */
+/* Two nodes of 2 CPUs, one CPU of n2 held by work the plan does not
+ * manage; job 10 (due at 1100): 6 tasks, 2 done in 20 s each, 2 running on
+ * n1 since 990, 2 pending. */
+static struct dl_job *snapshot_with_job10(struct dl_cluster *cl)
+{
+	struct dl_job *j;
+
+	fx_cluster(cl, 2, 2, 0);
+	cl->nodes[1].cpus_other = 1;
+	j = fx_job(10, 6, 900, 1100);
+	fx_done(j, DL_MAP, 2, 20, DL_POOL_REGULAR);
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(dl_phase_add_running(&j->phase[DL_MAP], 990, 0,
+						      DL_POOL_REGULAR),
+				 0);
+	return j;
+}
+
+/* A plan cycle's snapshot at now = 1000 (snapshot_with_job10); job 11: no
+ * task left. */
 START_TEST(future_from_snapshot)
 {
 	struct dl_cluster cl;
@@ -372,14 +388,7 @@ START_TEST(future_from_snapshot)
 	struct sim_engine *e;
 	char err[256] = "";
 
-	fx_cluster(&cl, 2, 2, 0);
-	cl.nodes[1].cpus_other = 1;
-	jobs[0] = fx_job(10, 6, 900, 1100);
-	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
-	for (int k = 0; k < 2; k++)
-		ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP],
-						      990, 0, DL_POOL_REGULAR),
-				 0);
+	jobs[0] = snapshot_with_job10(&cl);
 	jobs[1] = fx_job(11, 1, 900, 1100);
 	fx_done(jobs[1], DL_MAP, 1, 20, DL_POOL_REGULAR);
 	input_at_1000(&in, &cl, jobs, 2, &cfg);
@@ -437,9 +446,9 @@ START_TEST(future_from_snapshot)
 END_TEST
 
 /* A job a user or an admin holds is in no round (no policy plans it), and
- * its running tasks keep their CPUs there: job 10 holds its 2 pending
- * tasks and runs 2 on n1, so a round's n1 has none for job 12 (before:
- * both of n1's CPUs were the candidates'). */
+ * its running tasks keep their CPUs there: job 10 (snapshot_with_job10)
+ * holds its 2 pending tasks and runs 2 on n1, so a round's n1 has none for
+ * job 12 (before: both of n1's CPUs were the candidates'). */
 START_TEST(future_keeps_held_jobs_cpus)
 {
 	struct dl_cluster cl;
@@ -450,14 +459,7 @@ START_TEST(future_keeps_held_jobs_cpus)
 	struct sim_workload_spec ws;
 	char err[256] = "";
 
-	fx_cluster(&cl, 2, 2, 0);
-	cl.nodes[1].cpus_other = 1;
-	jobs[0] = fx_job(10, 6, 900, 1100);
-	fx_done(jobs[0], DL_MAP, 2, 20, DL_POOL_REGULAR);
-	for (int k = 0; k < 2; k++)
-		ck_assert_int_eq(dl_phase_add_running(&jobs[0]->phase[DL_MAP],
-						      990, 0, DL_POOL_REGULAR),
-				 0);
+	jobs[0] = snapshot_with_job10(&cl);
 	jobs[0]->phase[DL_MAP].held = 2;
 	jobs[1] = fx_job(12, 4, 950, 1200);
 	input_at_1000(&in, &cl, jobs, 2, &cfg);
