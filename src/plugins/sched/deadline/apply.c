@@ -150,14 +150,15 @@ static bool _hold_handed_over(job_record_t *job_ptr, enum dl_hold_request asked)
 }
 
 /* job_submit's mark of a hold asked for, on a record someone has released
- * since (Slurm granted it: priority above 0): spent. */
+ * since (Slurm granted it: priority above 0, pending or already running):
+ * spent.  Left there, it would take a later hold of the plan's for one
+ * asked for, and the plan would never lift it. */
 static bool _hold_request_spent(job_record_t *job_ptr)
 {
 	char **env = job_ptr->spank_job_env;
 	uint32_t n = job_ptr->spank_job_env_size;
 
-	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
-	    !dl_hints_hold_request_from_env(env, n))
+	if (!job_ptr->priority || !dl_hints_hold_request_from_env(env, n))
 		return false;
 	for (uint32_t i = 0; env && i < n; i++) {
 		const char *e = env[i];
