@@ -103,24 +103,31 @@ static void _set_prio(job_record_t *job_ptr, uint32_t prio)
 		per_part[i] = prio;
 }
 
+/* Entry i of the job's control environment, one of job_submit's marks,
+ * becomes name=value, with the prefix it had. */
+static void _mark_set_at(job_record_t *job_ptr, uint32_t i, const char *name,
+			 const char *value)
+{
+	char *e = job_ptr->spank_job_env[i];
+
+	job_ptr->spank_job_env[i] =
+		xstrdup_printf("%s%s=%s",
+			       xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX))
+				       ? ""
+				       : DL_ENV_PREFIX,
+			       name, value);
+	xfree(e);
+}
+
 /* job_submit's hold is released: DEADLINE_RT_HOLD=1 becomes =0 in the same
  * write lock, so a later hold by the user is the user's. */
 static void _submit_hold_done(job_record_t *job_ptr)
 {
 	int i = dl_rt_hold_env_index(job_ptr->spank_job_env,
 				     job_ptr->spank_job_env_size);
-	char *e;
 
-	if (i < 0)
-		return;
-	e = job_ptr->spank_job_env[i];
-	job_ptr->spank_job_env[i] =
-		xstrdup_printf("%s%s=0",
-			       xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX))
-				       ? ""
-				       : DL_ENV_PREFIX,
-			       DL_ENV_RT_HOLD);
-	xfree(e);
+	if (i >= 0)
+		_mark_set_at(job_ptr, (uint32_t) i, DL_ENV_RT_HOLD, "0");
 }
 
 /* A hold asked for while ours held the record (submit_hold.h) takes its
@@ -168,10 +175,8 @@ static bool _hold_request_spent(job_record_t *job_ptr)
 		if (!xstrncmp(e, DL_ENV_PREFIX, strlen(DL_ENV_PREFIX)))
 			e += strlen(DL_ENV_PREFIX);
 		if (!xstrncmp(e, DL_ENV_HOLD_REQUEST "=",
-			      strlen(DL_ENV_HOLD_REQUEST "="))) {
-			xfree(env[i]);
-			env[i] = xstrdup_printf("%s=none", DL_ENV_HOLD_REQUEST);
-		}
+			      strlen(DL_ENV_HOLD_REQUEST "=")))
+			_mark_set_at(job_ptr, i, DL_ENV_HOLD_REQUEST, "none");
 	}
 	return true;
 }
@@ -205,6 +210,11 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 			  job_ptr->array_job_id != d->a.d.array_id;
 		if (d->gone)
 			continue;
+		/* a hold asked for while ours held it outlasts ours: never
+		 * released here (the core's decision included) */
+		d->hold_requested = sdl_hold_requested(job_ptr);
+		if (d->hold_requested)
+			d->a.release_hold = false;
 		/* held as job_submit held it under Policy=realtime, unknown
 		 * to the admitted set (lost with a slurmctld that stopped
 		 * before saving it, or not bound before the policy changed),
@@ -212,7 +222,6 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		 * ever release it, so it is released (JobHeldUser for ever
 		 * before).  Managed or not: a job no longer managed gets
 		 * Slurm's own priority back, not 0 */
-		d->hold_requested = sdl_hold_requested(job_ptr);
 		if (cfg->policy != DL_POLICY_REALTIME && !d->a.d.hold &&
 		    !d->hold_requested && sdl_held_at_submit(job_ptr)) {
 			d->a.release_hold = true;
@@ -232,14 +241,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 		 * together with the job, so a slurmctld killed in between
 		 * restarts with both undone and the job is released again
 		 * (a "fresh decision" test left it held for ever) */
-		if (IS_JOB_PENDING(job_ptr) && !job_ptr->priority &&
+		if (!d->hold_requested && IS_JOB_PENDING(job_ptr) &&
+		    !job_ptr->priority &&
 		    dl_rt_submit_hold_ours(dl_rt_shared(), d->a.d.array_id,
 					   job_ptr->spank_job_env,
 					   job_ptr->spank_job_env_size))
 			d->a.release_hold = true;
-		/* a hold asked for meanwhile outlasts ours */
-		if (d->hold_requested)
-			d->a.release_hold = false;
 		/* still held as job_submit held it, though the admitted set no
 		 * longer knows it, and the plan, judging it again, holds it:
 		 * the plan's hold and reason take job_submit's place.  Left a
@@ -295,14 +302,12 @@ extern int sdl_apply(struct sdl_decision *dec, uint32_t ndec,
 				 job_ptr->spank_job_env_size) !=
 				 d->limit_mark_before);
 		d->throttle_found = ar->max_run_tasks;
-		if (d->hold_requested) {
-			d->a.release_hold = false;
+		if (d->hold_requested)
 			changes += _hold_handed_over(
 				job_ptr,
 				(enum dl_hold_request) d->hold_requested);
-		} else {
+		else
 			changes += _hold_request_spent(job_ptr);
-		}
 		if (!d->a.d.manage) {
 			if (!d->hold_only && !d->throttle_outside &&
 			    ar->max_run_tasks != d->a.user_throttle) {
