@@ -263,7 +263,7 @@ static int alone_bound(const struct sim_engine *e, struct shapes *sh,
 		       double fastest, double fastest_acc, double *buf,
 		       double *map_end, double *end)
 {
-	double from = j->spec->arrival;
+	double from = sim_job_release(j->spec); /* its begin time, if later */
 
 	for (int p = 0; p < 2; p++) {
 		const struct sim_phase_spec *ph = &j->spec->phase[p];
@@ -330,7 +330,7 @@ int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 		const struct sim_workload_spec *w = e->ws;
 		struct dl_oracle_job *o = &jobs[k];
 
-		o->release = j->spec->arrival;
+		o->release = sim_job_release(j->spec);
 		o->deadline = j->deadline > 0 ? j->deadline : j->spec->arrival;
 		o->counted =
 			j->deadline > 0 &&

@@ -94,8 +94,10 @@ int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 
 			if (j->state == SIM_JOB_FUTURE)
 				continue;
+			/* the wait for its own begin time is not the
+			 * scheduler's */
 			bsld[s->nodl_jobs] = dl_bounded_slowdown(
-				j->spec->arrival, fin, j->isolated);
+				sim_job_release(j->spec), fin, j->isolated);
 			bsld_sum += bsld[s->nodl_jobs++];
 			continue;
 		}

@@ -661,6 +661,7 @@ static const char *job_keys[] = {"name",
 				 "account",
 				 "partition",
 				 "arrival",
+				 "begin",
 				 "deadline",
 				 "relative_deadline",
 				 "deadline_factor",
@@ -846,7 +847,7 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 	const char *part;
 	json_object *v;
 	char buf[32];
-	double rel, dl;
+	double rel, dl, begin;
 	int k, given = 0;
 
 	dl_json_known_keys(&rd, o, path, job_keys);
@@ -860,6 +861,7 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 			   c->npartitions ? c->partitions[0] : "batch");
 	j->arrival = dl_json_num(&rd, o, path, "arrival", DL_JSON_REQUIRED, 0,
 				 MAX_TIME, 0);
+	begin = dl_json_num(&rd, o, path, "begin", 0, 0, MAX_TIME, 0);
 	dl = dl_json_num(&rd, o, path, "deadline", 0, 0, MAX_TIME, 0);
 	rel = dl_json_num(&rd, o, path, "relative_deadline", 0, 0, MAX_TIME, 0);
 	j->deadline_factor =
@@ -886,6 +888,13 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 		return EINVAL;
 	}
 	j->deadline = dl > 0 ? dl : (rel > 0 ? j->arrival + rel : 0);
+	/* as sbatch refuses --begin after --deadline */
+	if (j->deadline > 0 && begin >= j->deadline) {
+		snprintf(err, errlen,
+			 "%s.begin: %g is not before the deadline %g", path,
+			 begin, j->deadline);
+		return EINVAL;
+	}
 	if (j->hard && !given) {
 		snprintf(err, errlen, "%s: hard_deadline without a deadline",
 			 path);
@@ -918,6 +927,12 @@ static int parse_job(json_object *o, const char *path, uint32_t idx,
 	    parse_phase(o, path, "reduce", c->mode == SIM_SLOTS_TYPED,
 			&j->phase[1], err, errlen))
 		return EINVAL;
+	/* no task of the job starts before its begin time */
+	if (begin > j->arrival)
+		for (int p = 0; p < 2; p++) {
+			j->phase[p].deferred = j->phase[p].tasks;
+			j->phase[p].begin = begin;
+		}
 	return 0;
 }
 
@@ -1172,6 +1187,15 @@ json_object *sim_workload_to_json(const struct sim_workload_spec *w,
 					c->partitions[j->partition]));
 		json_object_object_add(jo, "arrival",
 				       json_object_new_double(j->arrival));
+		for (int p = 0; p < 2; p++)
+			if (j->phase[p].deferred &&
+			    j->phase[p].begin > j->arrival) {
+				json_object_object_add(
+					jo, "begin",
+					json_object_new_double(
+						j->phase[p].begin));
+				break;
+			}
 		if (j->deadline_factor > 0)
 			json_object_object_add(
 				jo, "deadline_factor",

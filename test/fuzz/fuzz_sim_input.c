@@ -4,7 +4,8 @@
  * task-length distribution, '3' external-load series, '4' RTMR bins
  * document; any other byte by its distance from '0', modulo 5), the rest
  * is its text.  Any bytes give a result or an error message, never a
- * crash; an accepted document written back parses to the same shape.
+ * crash; an accepted document written back parses to the same shape
+ * (jobs, their own limits and begin times).
  */
 #include <math.h>
 #include <stdint.h>
@@ -72,7 +73,15 @@ static void workload(const char *t, size_t n)
 			for (uint32_t i = 0; i < w.njobs; i++)
 				for (int p = 0; p < 2; p++)
 					if (v.jobs[i].phase[p].max_running !=
-					    w.jobs[i].phase[p].max_running)
+						    w.jobs[i]
+							    .phase[p]
+							    .max_running ||
+					    v.jobs[i].phase[p].deferred !=
+						    w.jobs[i]
+							    .phase[p]
+							    .deferred ||
+					    v.jobs[i].phase[p].begin !=
+						    w.jobs[i].phase[p].begin)
 						__builtin_trap();
 			sim_workload_spec_free(&v);
 		}

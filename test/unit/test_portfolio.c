@@ -491,6 +491,54 @@ START_TEST(future_keeps_held_jobs_cpus)
 }
 END_TEST
 
+/* Tasks Slurm starts no earlier than their begin time wait for it in a
+ * round too: job 10's 2 pending tasks are deferred to 1030 (30 s after
+ * the snapshot, 40 s into the run), so neither takes n2's free CPU before
+ * then (before: one started there at once).  A begin time already past
+ * defers nothing. */
+START_TEST(future_keeps_begin_times)
+{
+	struct dl_cluster cl;
+	struct dl_config cfg = fx_config();
+	struct dl_job *jobs[1];
+	struct dl_policy_input in;
+	struct sim_cluster_spec cs;
+	struct sim_workload_spec ws;
+	struct sim_options opt = {.seed = 5};
+	struct sim_engine *e;
+	char err[256] = "";
+
+	jobs[0] = snapshot_with_job10(&cl);
+	jobs[0]->phase[DL_MAP].deferred = 2;
+	jobs[0]->phase[DL_MAP].deferred_until = 1030;
+	input_at_1000(&in, &cl, jobs, 1, &cfg);
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].deferred, 2);
+	ck_assert_double_eq_tol(ws.jobs[0].phase[0].begin, 10 + 30, 1e-9);
+	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
+			   &opt, err, sizeof(err));
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(e->jobs[0].ended[0], 4);
+	for (int k = 2; k < 4; k++)
+		ck_assert_double_ge(e->jobs[0].task[0][k].start, 40);
+	sim_engine_free(e);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+
+	jobs[0]->phase[DL_MAP].deferred_until = 1000;
+	ck_assert_msg(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(ws.jobs[0].phase[0].deferred, 0);
+	sim_workload_spec_free(&ws);
+	sim_cluster_spec_free(&cs);
+	dl_job_free(jobs[0]);
+	dl_cluster_free(&cl);
+	dl_config_free(&cfg);
+}
+END_TEST
+
 /* The simulator's typed view (node 2n map slots, 2n+1 reduce slots) comes
  * back as its typed cluster: map and reduce slots apart, not one pool of
  * CPUs where reduce tasks take map slots (before: CPU mode, 4 nodes). */
@@ -1457,6 +1505,7 @@ int main(void)
 	tcase_add_test(tc, round_budget_and_arguments);
 	tcase_add_test(tc, future_from_snapshot);
 	tcase_add_test(tc, future_keeps_held_jobs_cpus);
+	tcase_add_test(tc, future_keeps_begin_times);
 	tcase_add_test(tc, future_typed_view);
 	tcase_add_test(tc, future_keeps_work_waiting);
 	tcase_add_test(tc, future_lengths_within_time_limit);

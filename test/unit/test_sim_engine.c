@@ -1481,6 +1481,91 @@ START_TEST(deadline_factor_uses_isolated_time)
 }
 END_TEST
 
+/* A job's begin time (sbatch --begin): no task starts before it, the CPUs
+ * go to others meanwhile, the plan sees the tasks deferred as Slurm's
+ * snapshot shows them (triage plans them from then), a deadline factor
+ * counts from it, and the oracle's alone cut starts there.  A begin at or
+ * after the deadline is refused, as sbatch refuses it. */
+START_TEST(begin_time_defers_the_tasks)
+{
+	static const char bad[] = "{\"jobs\":[{\"arrival\":0,\"begin\":50,"
+				  "\"deadline\":50,\"maps\":2,"
+				  "\"map_length\":10}]}";
+	static const char *w =
+		"{\"jobs\":[{\"arrival\":0,\"begin\":100,"
+		"\"deadline_factor\":2,\"maps\":8,\"map_length\":10,"
+		"\"map_prior\":{\"mean\":10,\"p90\":10}},"
+		"{\"arrival\":0,\"maps\":4,\"map_length\":50}]}";
+	struct sim_workload_spec ws = {0};
+	struct sim_options o = {.seed = 1, .horizon = 50};
+	struct dl_oracle_result orc;
+	const struct dl_plan_job *pj = NULL;
+	json_object *doc, *v;
+	double lb;
+	struct run r;
+	char err[256] = "";
+
+	load(&r, four_nodes, w);
+	go(&r, "triage", 1);
+	ck_assert_double_eq_tol(r.e->jobs[0].deadline, 100 + 2 * 20, 1e-9);
+	ck_assert_double_ge(r.e->jobs[0].first_start, 100);
+	/* the begin time's replan starts it, not a later plan tick */
+	ck_assert_double_le(r.e->jobs[0].first_start, 100 + 1 + 1e-9);
+	for (uint32_t k = 0; k < 8; k++)
+		ck_assert_double_ge(r.e->jobs[0].task[0][k].start, 100);
+	ck_assert(sim_job_met(&r.e->jobs[0]));
+	/* the other job had the CPUs at once */
+	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 1, 1e-9);
+	ck_assert_uint_eq(r.e->jobs[1].max_running, 4);
+	/* the writer keeps it */
+	doc = sim_workload_to_json(&r.ws, &r.cs);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(
+		json_object_array_get_idx(json_object_object_get(doc, "jobs"),
+					  0),
+		"begin", &v));
+	ck_assert_double_eq(json_object_get_double(v), 100);
+	json_object_put(doc);
+	done(&r);
+
+	/* halfway to the begin time the plan predicts the end from it */
+	load(&r, four_nodes, w);
+	r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("triage"), &r.cfg,
+			     &o, err, sizeof(err));
+	ck_assert_msg(r.e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(r.e, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_double_lt(r.e->jobs[0].first_start, 0);
+	ck_assert_uint_eq(r.e->jobs[0].dj->phase[DL_MAP].deferred, 8);
+	ck_assert_ptr_nonnull(r.e->plan);
+	for (uint32_t k = 0; k < r.e->plan->njobs; k++)
+		if (r.e->plan->jobs[k].job_id == 1)
+			pj = &r.e->plan->jobs[k];
+	ck_assert_ptr_nonnull(pj);
+	ck_assert_double_ge(pj->predicted_finish, 100 + 20);
+	done(&r);
+
+	/* due 10 s after its begin time, 20 s of work on 4 CPUs: impossible
+	 * alone from the begin time, though not from the arrival */
+	load(&r, four_nodes,
+	     "{\"jobs\":[{\"arrival\":0,\"begin\":100,\"deadline\":110,"
+	     "\"maps\":8,\"map_length\":10}]}");
+	go(&r, "edf", 1);
+	ck_assert(!sim_job_met(&r.e->jobs[0]));
+	ck_assert_int_eq(sim_oracle(r.e, &orc, &lb, err, sizeof(err)), 0);
+	ck_assert_uint_eq(orc.impossible_alone, 1);
+	ck_assert_uint_eq(orc.bound, 0);
+	done(&r);
+
+	load(&r, four_nodes, "{\"jobs\":[]}");
+	ck_assert_int_eq(sim_workload_parse(bad, strlen(bad), "w", &r.cs, &ws,
+					    err, sizeof(err)),
+			 EINVAL);
+	ck_assert_msg(strstr(err, "begin"), "%s", err);
+	sim_workload_spec_free(&ws);
+	done(&r);
+}
+END_TEST
+
 /* The workload with the run's draws fixed in it (deadline-sim draw) runs
  * the same under any seed: same lengths, limits, deadlines and finishes. */
 START_TEST(fixed_workload_replays_the_draws)
@@ -1599,6 +1684,7 @@ int main(void)
 	tcase_add_test(tc, oracle_writes_off_jobs_impossible_alone);
 	tcase_add_test(tc, window_counts_jobs_inside_only);
 	tcase_add_test(tc, deadline_factor_uses_isolated_time);
+	tcase_add_test(tc, begin_time_defers_the_tasks);
 	tcase_add_test(tc, fixed_workload_replays_the_draws);
 	tcase_add_test(tc, task_overhead_holds_the_slot);
 	tcase_add_test(tc, task_overhead_drawn_per_task);

@@ -194,6 +194,22 @@ static void lengths(struct sim_phase_spec *sp, const struct dl_phase *ph,
 	sp->prior_p90 = sd > 0 && isfinite(sd) ? mean + Z90 * sd : mean;
 }
 
+/* The phase's tasks Slurm starts no earlier than their begin time, from
+ * the snapshot's time mapped to origin: a round starts them no earlier
+ * either, as triage's and edf's plan does not (policy/lookahead.h). */
+static void begin_time(const struct dl_policy_input *in,
+		       const struct dl_phase *ph, double origin,
+		       struct sim_phase_spec *sp)
+{
+	uint32_t pending = dl_phase_pending(ph);
+
+	if (!ph->deferred || !(ph->deferred_until > in->now) ||
+	    !isfinite(ph->deferred_until))
+		return;
+	sp->deferred = ph->deferred < pending ? ph->deferred : pending;
+	sp->begin = origin + (ph->deferred_until - in->now);
+}
+
 static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 		     int active, double origin, double fallback_len,
 		     struct sim_job_spec *js)
@@ -249,6 +265,7 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 		k++;
 	}
 	sp->nrunning = k;
+	begin_time(in, ph, origin, sp);
 	if (active == DL_MAP && dj->phase[DL_REDUCE].tasks) {
 		const struct dl_phase *rp = &dj->phase[DL_REDUCE];
 		struct sim_phase_spec *sr = &js->phase[1];
@@ -259,6 +276,7 @@ static int build_job(const struct dl_policy_input *in, const struct dl_job *dj,
 		sr->time_limit = rp->time_limit;
 		sr->max_running = rp->max_running;
 		lengths(sr, rp, sp->prior_mean, reduce_cost, fallback_len);
+		begin_time(in, rp, origin, sr);
 	}
 	return 0;
 }

@@ -27,6 +27,8 @@
  *    deadline; a map phase that did not complete keeps the reduces from
  *    ever starting (afterok); a task longer than its time limit is killed
  *    at the limit and fails;
+ *  - begin times (Slurm's --begin): a phase's deferred tasks start no
+ *    earlier, and the plan sees them deferred until then;
  *  - reduces start only after every map has ended; running tasks are never
  *    killed by a policy.
  */
@@ -47,6 +49,7 @@ enum ev_kind {
 	EV_TASK_END = 0,
 	EV_EXT,
 	EV_ARRIVAL,
+	EV_BEGIN,
 	EV_DEADLINE,
 	EV_PLAN,
 	EV_REPLAN,
@@ -104,7 +107,7 @@ static int ev_push(struct sim_engine *e, double t, uint8_t kind, uint32_t job,
 		i = parent;
 	}
 	e->ev[i] = x;
-	if (kind == EV_TASK_END || kind == EV_ARRIVAL)
+	if (kind == EV_TASK_END || kind == EV_ARRIVAL || kind == EV_BEGIN)
 		e->progress_events++;
 	return 0;
 }
@@ -131,7 +134,8 @@ static struct sim_event ev_pop(struct sim_engine *e)
 	}
 	if (e->nev)
 		e->ev[i] = last;
-	if (top.kind == EV_TASK_END || top.kind == EV_ARRIVAL)
+	if (top.kind == EV_TASK_END || top.kind == EV_ARRIVAL ||
+	    top.kind == EV_BEGIN)
 		e->progress_events--;
 	return top;
 }
@@ -739,6 +743,16 @@ static int make_dl_job(struct sim_engine *e, struct sim_job *j)
 			      typed ? 1 : ph->cpus, typed ? 0 : ph->mem);
 		dp->time_limit = j->time_limit[p];
 		dp->max_running = ph->max_running;
+		/* tasks Slurm starts no earlier than their begin time, as
+		 * sched/deadline's snapshot shows them (model.h) until
+		 * on_begin */
+		if (ph->deferred && ph->begin > s->arrival &&
+		    ph->tasks > ph->nrunning) {
+			dp->deferred = ph->deferred < ph->tasks - ph->nrunning
+					       ? ph->deferred
+					       : ph->tasks - ph->nrunning;
+			dp->deferred_until = ph->begin;
+		}
 		if (j->hard && j->deadline > 0)
 			dp->hard_deadline = j->deadline;
 		if (e->opt.lengths != SIM_LENGTHS_SPEC) {
@@ -848,6 +862,15 @@ static uint32_t pending(const struct sim_job *j, int p)
 	return dl_phase_pending(&j->dj->phase[p]);
 }
 
+/* Pending tasks Slurm may start now: not those before their begin time */
+static uint32_t startable_now(const struct sim_job *j, int p)
+{
+	const struct dl_phase *dp = &j->dj->phase[p];
+	uint32_t n = dl_phase_pending(dp);
+
+	return n > dp->deferred ? n - dp->deferred : 0;
+}
+
 /* Whether the plan manages the array of phase p (else it is Slurm's). */
 static bool managed(const struct sim_job *j, int p)
 {
@@ -877,6 +900,7 @@ static void fail_rest(struct sim_job *j, int p)
 	while (dl_phase_pending(dp))
 		if (dl_phase_add_failed(dp))
 			break;
+	dp->deferred = 0; /* at most the pending tasks (model.h) */
 }
 
 static void remove_active(struct sim_engine *e, struct sim_job *j)
@@ -1661,7 +1685,7 @@ static int dispatch(struct sim_engine *e)
 		    limit > j->spec->phase[p].max_running)
 			limit = j->spec->phase[p].max_running;
 		running = j->started[p] - j->ended[p];
-		while (running < limit && pending(j, p)) {
+		while (running < limit && startable_now(j, p)) {
 			uint32_t n;
 			enum pick got;
 
@@ -1746,11 +1770,32 @@ static int on_arrival(struct sim_engine *e, uint32_t jx)
 					  EV_DEADLINE, jx, (uint8_t) p, 0)))
 				return rc;
 		}
+	for (int p = 0; p < 2; p++)
+		if (j->dj->phase[p].deferred &&
+		    (rc = ev_push(e, j->dj->phase[p].deferred_until, EV_BEGIN,
+				  jx, (uint8_t) p, 0)))
+			return rc;
 	/* with the plugin, the plan that sees the job kicks Slurm's
 	 * scheduler; without it, Slurm's own pass starts the job */
 	if ((rc = slurm_passes(e) ? schedule_dispatch(e) : schedule_replan(e)))
 		return rc;
 	return ensure_ticking(e);
+}
+
+/* A phase's begin time has come: its tasks may start, and the plan, which
+ * planned them from then, sees them pending as Slurm's snapshot would.
+ * Slurm's own pass or the next plan starts them, as at an arrival. */
+static int on_begin(struct sim_engine *e, uint32_t jx, int p)
+{
+	struct sim_job *j = &e->jobs[jx];
+	struct dl_phase *dp = &j->dj->phase[p];
+
+	if (j->state != SIM_JOB_ACTIVE || !dp->deferred)
+		return 0;
+	dp->deferred = 0;
+	dp->deferred_until = 0;
+	mark_dirty(e, j);
+	return slurm_passes(e) ? schedule_dispatch(e) : schedule_replan(e);
 }
 
 static int on_ext(struct sim_engine *e)
@@ -1831,6 +1876,9 @@ int sim_engine_run(struct sim_engine *e, char *err, size_t errlen)
 			break;
 		case EV_ARRIVAL:
 			rc = on_arrival(e, ev.job);
+			break;
+		case EV_BEGIN:
+			rc = on_begin(e, ev.job, ev.phase);
 			break;
 		case EV_DEADLINE:
 			rc = schedule_dispatch(e);
@@ -2139,9 +2187,10 @@ struct sim_engine *sim_engine_new(const struct sim_cluster_spec *cs,
 		j->isolated = isolated_time(e, j);
 		if (j->isolated < 0)
 			goto oom;
+		/* a factor counts from when the job may start */
 		j->deadline =
 			j->spec->deadline_factor > 0
-				? j->spec->arrival +
+				? sim_job_release(j->spec) +
 					  j->spec->deadline_factor * j->isolated
 				: j->spec->deadline;
 		if (make_dl_job(e, j))

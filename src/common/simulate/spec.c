@@ -57,6 +57,24 @@ double sim_series_next_change(const struct sim_series *s, double t)
 
 /* --------------------------------------------------------------- cluster */
 
+/* --------------------------------------------------------------- jobs */
+
+double sim_job_release(const struct sim_job_spec *j)
+{
+	for (int p = 0; p < 2; p++) {
+		const struct sim_phase_spec *ph = &j->phase[p];
+
+		if (!ph->tasks)
+			continue;
+		/* a task that may start at once, or runs already */
+		if (ph->nrunning || ph->deferred < ph->tasks ||
+		    !(ph->begin > j->arrival))
+			return j->arrival;
+		return ph->begin;
+	}
+	return j->arrival;
+}
+
 void sim_cluster_spec_free(struct sim_cluster_spec *c)
 {
 	if (!c)

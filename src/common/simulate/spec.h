@@ -101,6 +101,12 @@ struct sim_phase_spec {
 	uint32_t nrunning;
 	uint32_t *running_node;
 	double *running_elapsed;
+	/* Slurm's begin time (sbatch --begin, or the delay a requeue gives
+	 * a task): "deferred" of the tasks not running at the start wait
+	 * until "begin" (absolute); 0 = none.  A workload's "begin" defers
+	 * every task of both phases; a snapshot may defer fewer. */
+	uint32_t deferred;
+	double begin;
 };
 
 struct sim_job_spec {
@@ -127,6 +133,11 @@ struct sim_workload_spec {
 			   * inside (the reverse family's middle days) */
 	char *description;
 };
+
+/* The earliest time any of the job's work may start: its arrival, or its
+ * begin time when that is later and holds back every task of its first
+ * phase with tasks. */
+double sim_job_release(const struct sim_job_spec *j);
 
 void sim_cluster_spec_free(struct sim_cluster_spec *c);
 /* Free what a job spec owns and zero it (NULL: nothing). */
