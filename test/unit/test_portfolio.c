@@ -359,6 +359,22 @@ END_TEST
 /* Two nodes of 2 CPUs, one CPU of n2 held by work the plan does not
  * manage; job 10 (due at 1100): 6 tasks, 2 done in 20 s each, 2 running on
  * n1 since 990, 2 pending. */
+/* A future run to its end by triage, as a round runs it (seed 5). */
+static struct sim_engine *run_future(const struct sim_cluster_spec *cs,
+				     const struct sim_workload_spec *ws,
+				     const struct dl_config *cfg)
+{
+	struct sim_options opt = {.seed = 5};
+	struct sim_engine *e;
+	char err[256] = "";
+
+	e = sim_engine_new(cs, ws, sim_core_policy(DL_POLICY_TRIAGE), cfg, &opt,
+			   err, sizeof(err));
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	return e;
+}
+
 static struct dl_job *snapshot_with_job10(struct dl_cluster *cl)
 {
 	struct dl_job *j;
@@ -414,10 +430,7 @@ START_TEST(future_from_snapshot)
 
 	/* the engine starts the running tasks where they run, with their
 	 * start (0): they end 10 s in; the pending ones go to free CPUs */
-	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
-			   &opt, err, sizeof(err));
-	ck_assert_msg(e != NULL, "%s", err);
-	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	e = run_future(&cs, &ws, &cfg);
 	for (int k = 0; k < 2; k++) {
 		ck_assert_double_eq_tol(e->jobs[0].task[0][k].start, 0, 1e-9);
 		ck_assert_double_eq_tol(e->jobs[0].task[0][k].end, 20, 1e-9);
@@ -504,7 +517,6 @@ START_TEST(future_keeps_begin_times)
 	struct dl_policy_input in;
 	struct sim_cluster_spec cs;
 	struct sim_workload_spec ws;
-	struct sim_options opt = {.seed = 5};
 	struct sim_engine *e;
 	char err[256] = "";
 
@@ -516,10 +528,7 @@ START_TEST(future_keeps_begin_times)
 		      "%s", err);
 	ck_assert_uint_eq(ws.jobs[0].phase[0].deferred, 2);
 	ck_assert_double_eq_tol(ws.jobs[0].phase[0].begin, 10 + 30, 1e-9);
-	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
-			   &opt, err, sizeof(err));
-	ck_assert_msg(e != NULL, "%s", err);
-	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	e = run_future(&cs, &ws, &cfg);
 	ck_assert_uint_eq(e->jobs[0].ended[0], 4);
 	for (int k = 2; k < 4; k++)
 		ck_assert_double_ge(e->jobs[0].task[0][k].start, 40);
@@ -593,7 +602,6 @@ START_TEST(future_keeps_work_waiting)
 	struct dl_policy_input in;
 	struct sim_cluster_spec cs;
 	struct sim_workload_spec ws;
-	struct sim_options opt = {.seed = 5};
 	struct sim_engine *e;
 	char err[256] = "";
 
@@ -611,10 +619,7 @@ START_TEST(future_keeps_work_waiting)
 	ck_assert_int_eq(dl_pf_future(&in, 60, &cs, &ws, err, sizeof(err)), 0);
 	ck_assert_uint_eq(cs.other_waiting, UINT64_C(1) << 1);
 	/* the run's plans see it waiting in gpu, not in batch */
-	e = sim_engine_new(&cs, &ws, sim_core_policy(DL_POLICY_TRIAGE), &cfg,
-			   &opt, err, sizeof(err));
-	ck_assert_msg(e != NULL, "%s", err);
-	ck_assert_msg(sim_engine_run(e, err, sizeof(err)) == 0, "%s", err);
+	e = run_future(&cs, &ws, &cfg);
 	ck_assert(dl_partset_has(&e->view.other_waiting, 1));
 	ck_assert(!dl_partset_has(&e->view.other_waiting, 0));
 	sim_engine_free(e);
