@@ -55,9 +55,7 @@ double sim_series_next_change(const struct sim_series *s, double t)
 	return s->start + k * s->step;
 }
 
-/* --------------------------------------------------------------- cluster */
-
-/* --------------------------------------------------------------- jobs */
+/* ------------------------------------------------------------------ jobs */
 
 double sim_job_release(const struct sim_job_spec *j)
 {
@@ -74,6 +72,8 @@ double sim_job_release(const struct sim_job_spec *j)
 	}
 	return j->arrival;
 }
+
+/* --------------------------------------------------------------- cluster */
 
 void sim_cluster_spec_free(struct sim_cluster_spec *c)
 {
