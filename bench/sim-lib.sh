@@ -233,14 +233,16 @@ sim_target() {
 # against issue 11's lateness target, over the runs in DIR... (each with
 # oracle.json, summary-edf.json and summary-triage.json; runs without them
 # are skipped), into $OUT/targets.txt.  In any schedule that runs every job
-# to its end the late jobs' total lateness is at least the bound, so m late
-# jobs are late by at least bound / m on average: the fewest late jobs at
-# which they can be within 2x EDF's mean.  CAP (points above the deadline
-# bound, or empty) is a deadline target's cap on the misses; the line says
-# whether that cap already rules the lateness target out, and another
-# whether triage's own number of late jobs does.  Everything is
-# counted over the bound's set: the jobs with a deadline that arrive in the
-# window (summaries' arrived_*).
+# to its end, m late jobs are late by at least F(m) / m on average, F(m)
+# the bound plus, with its layers (oracle.json's tardiness_lb_segments and
+# _gaps_s), the shortest gaps of the runs' layers that m late jobs in all
+# must cover (the runs' segments - m of them; none below the layers'
+# heights).  The line gives the fewest late jobs at which they can be within
+# 2x EDF's mean; CAP (points above the deadline bound, or empty) is a
+# deadline target's cap on the misses, and a line says whether that cap
+# already rules the lateness target out, another whether triage's own
+# number of late jobs does.  Everything is counted over the bound's set: the
+# jobs with a deadline that arrive in the window (summaries' arrived_*).
 sim_lateness_bound() {
 	label=$1 cap=$2
 	shift 2
@@ -250,35 +252,63 @@ sim_lateness_bound() {
 			[ -f "$d/summary-triage.json" ] && files="$files $d"
 	done
 	[ -n "$files" ] || return 0
+	# every run's gaps, ascending, one a line (none: no layers written)
+	gapfile=$OUT/.lateness-gaps
+	# shellcheck disable=SC2086
+	for d in $files; do
+		jq -c '.tardiness_lb_gaps_s // []' "$d/oracle.json"
+	done | jq -s -r 'add | sort | .[]' >"$gapfile"
 	# shellcheck disable=SC2086
 	vals=$(for d in $files; do
 		jq -r --slurpfile e "$d/summary-edf.json" --slurpfile t "$d/summary-triage.json" \
 			'[.tardiness_lb_s // -1, .missed_pct, $e[0].arrived_deadline_jobs // 0,
 			  $e[0].arrived_late_jobs // 0, $e[0].arrived_lateness_s // 0,
-			  $t[0].arrived_late_jobs // 0, $t[0].arrived_lateness_s // 0]
+			  $t[0].arrived_late_jobs // 0, $t[0].arrived_lateness_s // 0,
+			  .tardiness_lb_segments // -1, .tardiness_lb_height // 0]
 			 | map(tostring) | join(" ")' "$d/oracle.json"
 	done)
-	echo "$vals" | awk -v label="$label" -v cap="$cap" '
+	echo "$vals" | awk -v label="$label" -v cap="$cap" -v gapfile="$gapfile" '
+	BEGIN { while ((getline g < gapfile) > 0) { ng++; cum[ng] = cum[ng - 1] + g } }
 	{ if ($1 < 0) old = 1; lb += $1; om += $2; nd += $3; if ($3 > nmax) nmax = $3
-	  el += $4; et += $5; tl += $6; tt += $7; n++ }
+	  el += $4; et += $5; tl += $6; tt += $7; n++
+	  if ($8 < 0) nolayers = 1; segs += $8; height += $9 }
+	# the least total lateness with at most m late jobs in all
+	function at_most(m,    k) {
+		if (nolayers || m >= segs) return lb
+		if (m < height) return -1
+		k = segs - m
+		return k > ng ? -1 : lb + cum[k]
+	}
+	# whether m late jobs in all are late by more than 2x EDF s mean
+	function beyond(m,    f) {
+		m = int(m)
+		if (m < 1) return 1
+		f = at_most(m)
+		return f < 0 || f / m > 2 * em
+	}
 	END {
 		if (old) exit
 		printf "lateness bound: %s: the late jobs are late by %.0f s a run in all, at least; ", label, lb / n
 		if (lb <= 0) { printf "no lateness is forced (every deadline fits the relaxation)\n"; exit }
 		if (el <= 0) { printf "EDF has no late jobs\n"; exit }
-		em = et / el; need = lb / (2 * em)
-		printf "late by at most 2x EDF'"'"'s mean (2 x %.0f s) needs at least %.1f late jobs a run (%.2f %% of %.1f deadlines); ", em, need / n, 100 * need / nd, nd / n
-		printf "triage has %.1f, late by %.0f s on average (over the jobs that arrive in the window)\n", tl / n, tl ? tt / tl : 0
-		if (tl > 0 && tl < need)
-			printf "lateness bound: %s: a schedule with no more late jobs than triage (%.1f a run) has them late by at least %.0f s on average, more than 2x EDF'"'"'s %.0f s: out of reach at triage'"'"'s misses (proven)\n", label, tl / n, lb / tl, em
+		em = et / el
+		# F(m) / m falls as m grows: the fewest m within 2x
+		need = int(lb / (2 * em))
+		while (beyond(need)) need++
+		printf "late by at most 2x EDF'"'"'s mean (2 x %.0f s) needs at least %.1f late jobs a run (%.2f %% of %.1f deadlines", em, need / n, 100 * need / nd, nd / n
+		if (!nolayers) printf "; the layers have %.1f segments a run", segs / n
+		printf "); triage has %.1f, late by %.0f s on average (over the jobs that arrive in the window)\n", tl / n, tl ? tt / tl : 0
+		if (tl > 0 && beyond(tl))
+			printf "lateness bound: %s: a schedule with no more late jobs than triage (%.1f a run) has them late by at least %.0f s on average, more than 2x EDF'"'"'s %.0f s: out of reach at triage'"'"'s misses (proven)\n", label, tl / n, at_most(tl) < 0 ? 1e99 : at_most(tl) / tl, em
 		if (cap == "") exit
-		most = nmax * n * (om / n + cap) / 100
-		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %.0f deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, lb / most
-		if (lb / most > 2 * em)
+		most = int(nmax * n * (om / n + cap) / 100)
+		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %d deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, at_most(most) < 0 ? 1e99 : at_most(most) / most
+		if (beyond(most))
 			printf "more than 2x EDF'"'"'s %.0f s: the two targets cannot both be met (proven)\n", em
 		else
 			printf "not more than 2x EDF'"'"'s %.0f s: the bound does not rule the lateness target out\n", em
 	}' | tee -a "$OUT/targets.txt"
+	rm -f "$gapfile"
 }
 
 # sim_plot INFILE PREFIX VAR=VALUE...: bench/plot-metric.gp to PREFIX.png

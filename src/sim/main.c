@@ -374,10 +374,12 @@ static void core_log_sink(enum dl_log_level level, const char *msg)
 			msg);
 }
 
+/* With layers (NULL: none) and the oracle asked for, the lateness bound's
+ * layers, which the caller frees. */
 static int run_one(const struct run_opts *o, const struct inputs *in,
 		   const struct sim_policy *pol, const char *summary_path,
 		   const char *csv_path, const char *timeline_path,
-		   struct sim_summary *sum)
+		   struct sim_summary *sum, struct dl_tardiness_layers *layers)
 {
 	struct sim_options so = {0};
 	struct sim_engine *e = NULL;
@@ -452,8 +454,8 @@ static int run_one(const struct run_opts *o, const struct inputs *in,
 	if (o->oracle) {
 		struct dl_oracle_result res;
 
-		if (sim_oracle(e, &res, &sum->oracle_tardiness_lb, err,
-			       sizeof(err))) {
+		if (sim_oracle_layers(e, &res, &sum->oracle_tardiness_lb,
+				      layers, err, sizeof(err))) {
 			fprintf(stderr, "%s: oracle: %s\n", prog, err);
 			rc = 1;
 			goto out;
@@ -561,7 +563,7 @@ static int run_seeds(struct run_opts *o, const struct inputs *in,
 		struct sim_summary sum;
 
 		o->seed = o->seeds[k];
-		rc = run_one(o, in, pol, NULL, NULL, NULL, &sum);
+		rc = run_one(o, in, pol, NULL, NULL, NULL, &sum, NULL);
 		if (rc)
 			break;
 		sim_seed_stats_add(st, &sum);
@@ -654,7 +656,7 @@ static int cmd_run(int argc, char **argv)
 		free(o.seeds);
 		return rc;
 	}
-	rc = run_one(&o, &in, pol, o.summary, o.csv, o.timeline, &sum);
+	rc = run_one(&o, &in, pol, o.summary, o.csv, o.timeline, &sum, NULL);
 	/* an output on stdout ("-") is the whole stream: no table in it */
 	if (!rc && !stdout_taken(&o))
 		sim_print_table(stdout, &sum, 1, o.tsv);
@@ -710,6 +712,7 @@ static int cmd_compare(int argc, char **argv)
 	struct inputs in;
 	const struct sim_policy *pols[64];
 	struct sim_summary rows[65];
+	struct dl_tardiness_layers layers = {0};
 	size_t np = 0, nrows = 0;
 	int rc = 0;
 
@@ -787,7 +790,8 @@ static int cmd_compare(int argc, char **argv)
 		/* the bound does not depend on the policy: once is enough */
 		o.oracle = oracle && i == 0;
 		rc = run_one(&o, &in, pols[i], o.out_dir ? sp : NULL,
-			     o.out_dir ? cp : NULL, NULL, &rows[nrows]);
+			     o.out_dir ? cp : NULL, NULL, &rows[nrows],
+			     o.oracle ? &layers : NULL);
 		o.oracle = oracle;
 		if (!rc)
 			nrows++;
@@ -813,7 +817,7 @@ static int cmd_compare(int argc, char **argv)
 		nrows++;
 		if (o.out_dir) {
 			char sp[4096];
-			json_object *j = json_object_new_object();
+			json_object *j = json_object_new_object(), *gaps;
 
 			snprintf(sp, sizeof(sp), "%s/oracle.json", o.out_dir);
 			json_object_object_add(j, "met_bound",
@@ -842,11 +846,26 @@ static int cmd_compare(int argc, char **argv)
 				j, "tardiness_lb_s",
 				json_object_new_double(
 					first->oracle_tardiness_lb));
+			/* its layers: with m late jobs, the bound plus the
+			 * segments - m shortest gaps */
+			json_object_object_add(
+				j, "tardiness_lb_segments",
+				json_object_new_int64(layers.segments));
+			json_object_object_add(
+				j, "tardiness_lb_height",
+				json_object_new_int64(layers.height));
+			gaps = json_object_new_array();
+			for (uint32_t g = 0; gaps && g < layers.ngaps; g++)
+				json_object_array_add(
+					gaps,
+					json_object_new_double(layers.gaps[g]));
+			json_object_object_add(j, "tardiness_lb_gaps_s", gaps);
 			if (sim_write_json(j, sp, true))
 				rc = 1;
 			json_object_put(j);
 		}
 	}
+	dl_tardiness_layers_free(&layers);
 	if (!rc) {
 		sim_print_table(stdout, rows, nrows, o.tsv);
 		if (o.oracle && !o.tsv)

@@ -298,6 +298,13 @@ static void shapes_free(struct shapes *sh)
 int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 	       double *tardiness_lb, char *err, size_t errlen)
 {
+	return sim_oracle_layers(e, res, tardiness_lb, NULL, err, errlen);
+}
+
+int sim_oracle_layers(const struct sim_engine *e, struct dl_oracle_result *res,
+		      double *tardiness_lb, struct dl_tardiness_layers *layers,
+		      char *err, size_t errlen)
+{
 	const struct sim_cluster_spec *cs = e->cs;
 	const struct sim_series *ext = &cs->ext;
 	bool typed = cs->mode == SIM_SLOTS_TYPED;
@@ -437,8 +444,9 @@ int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 	cap.units = units;
 	rc = dl_oracle_bound(jobs, e->njobs, &cap, res, err, errlen);
 	if (!rc && tardiness_lb)
-		rc = dl_tardiness_bound(jobs, e->njobs, &cap, tardiness_lb, err,
-					errlen);
+		rc = dl_tardiness_bound_layers(jobs, e->njobs, &cap,
+					       tardiness_lb, layers, err,
+					       errlen);
 out:
 	if (rc == ENOMEM)
 		snprintf(err, errlen, "out of memory");

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "common/compare/oracle.h"
+#include "common/compare/tardiness.h"
 #include "common/simulate/engine.h"
 
 /* Compute the bound for an engine that has been created (lengths drawn,
@@ -19,5 +20,10 @@
  * errno with err. */
 int sim_oracle(const struct sim_engine *e, struct dl_oracle_result *res,
 	       double *tardiness_lb, char *err, size_t errlen);
+/* The same, and with layers (NULL: none) the lateness bound's layers
+ * (dl_tardiness_bound_layers; the caller frees them). */
+int sim_oracle_layers(const struct sim_engine *e, struct dl_oracle_result *res,
+		      double *tardiness_lb, struct dl_tardiness_layers *layers,
+		      char *err, size_t errlen);
 
 #endif

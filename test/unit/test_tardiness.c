@@ -2,10 +2,12 @@
  * test_tardiness.c - the lower bound on the late jobs' total lateness:
  * worked examples where it is exact, the count of jobs falling as the
  * backlog drains, the jobs late alone, capacity over time and per
- * resource, degenerate inputs, and against the optimum of small instances.
+ * resource, degenerate inputs, and against the optimum of small instances;
+ * the count's layers for schedules with few late jobs, the same ways.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,22 @@ static double flat_bound(const struct dl_oracle_job *jobs, uint32_t n,
 	static const double t0 = 0;
 
 	return bound_on(jobs, n, &t0, &units, 1, 1);
+}
+
+/* The bound on one unit with its layers (freed by the caller). */
+static double flat_layers(const struct dl_oracle_job *jobs, uint32_t n,
+			  struct dl_tardiness_layers *l)
+{
+	static const double t0 = 0, one = 1;
+	struct dl_oracle_capacity cap = {1, 1, &t0, &one};
+	char err[256] = "";
+	double lb = -1;
+
+	ck_assert_msg(dl_tardiness_bound_layers(jobs, n, &cap, &lb, l, err,
+						sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_double_eq_tol(lb, flat_bound(jobs, n, 1), 1e-9);
+	return lb;
 }
 
 /* One unit, 10 s of work due at 5: it ends at 10 at best, 5 s late. */
@@ -192,6 +210,58 @@ START_TEST(typed_resources_take_the_larger)
 }
 END_TEST
 
+/* P (3 s due at 2), M (1 s due at 5), N (3 s due at 6) on one unit: one
+ * job must be late over [2, 3] and one over [6, 7], a layer of two
+ * segments with a 3 s gap.  The bound, 2, is the best schedule's (P, M, N:
+ * P and N 1 s late each).  With one late job at most, that job is late
+ * over both segments and the gap: 5, the best such schedule's (M, N, P:
+ * P ends at 7, 5 s late).  No schedule has no late job. */
+START_TEST(few_late_jobs_bridge_the_gaps)
+{
+	struct dl_oracle_job j[3] = {job(0, 2, 3), job(0, 5, 1), job(0, 6, 3)};
+	struct dl_tardiness_layers l;
+	double lb = flat_layers(j, 3, &l);
+
+	ck_assert_double_eq_tol(lb, 2, 1e-9);
+	ck_assert_uint_eq(l.segments, 2);
+	ck_assert_uint_eq(l.height, 1);
+	ck_assert_uint_eq(l.ngaps, 1);
+	ck_assert_double_eq_tol(l.gaps[0], 3, 1e-9);
+	ck_assert_double_eq_tol(dl_tardiness_at_most(&l, lb, 3), 2, 1e-9);
+	ck_assert_double_eq_tol(dl_tardiness_at_most(&l, lb, 2), 2, 1e-9);
+	ck_assert_double_eq_tol(dl_tardiness_at_most(&l, lb, 1), 5, 1e-9);
+	ck_assert(isinf(dl_tardiness_at_most(&l, lb, 0)));
+	/* without layers: the bound itself */
+	ck_assert_double_eq_tol(dl_tardiness_at_most(NULL, lb, 0), 2, 1e-9);
+	dl_tardiness_layers_free(&l);
+	ck_assert_ptr_null(l.gaps);
+
+	/* two layers: Q and R (2 s each due at 1) leave 3 s at 1, two jobs
+	 * until 2, one until 4; S (2 s due at 5) leaves 1 s, one job until
+	 * 6, when T (4 s due at 6) leaves 4 s, one job until 10: 2 + 2 + 5
+	 * = 9.  Layer 1 is [1, 4] and [5, 10] (a 1 s gap), layer 2 [1, 2]:
+	 * at least two late jobs (Q and R are late in every schedule), and
+	 * with two the gap is covered (the best such schedule: 16) */
+	{
+		struct dl_oracle_job k[4] = {job(0, 1, 2), job(0, 1, 2),
+					     job(0, 5, 2), job(0, 6, 4)};
+
+		lb = flat_layers(k, 4, &l);
+		ck_assert_double_eq_tol(lb, 9, 1e-9);
+		ck_assert_uint_eq(l.segments, 3);
+		ck_assert_uint_eq(l.height, 2);
+		ck_assert_uint_eq(l.ngaps, 1);
+		ck_assert_double_eq_tol(l.gaps[0], 1, 1e-9);
+		ck_assert_double_eq_tol(dl_tardiness_at_most(&l, lb, 3), 9,
+					1e-9);
+		ck_assert_double_eq_tol(dl_tardiness_at_most(&l, lb, 2), 10,
+					1e-9);
+		ck_assert(isinf(dl_tardiness_at_most(&l, lb, 1)));
+		dl_tardiness_layers_free(&l);
+	}
+}
+END_TEST
+
 START_TEST(degenerate_inputs)
 {
 	static const double t0 = 0, one = 1, zero = 0;
@@ -250,6 +320,33 @@ static double best_order(const double *work, const double *due, int n, int used,
 	return best;
 }
 
+/* The same with at most m late jobs (INFINITY: no order has so few). */
+static double best_order_few(const double *work, const double *due, int n,
+			     int used, double now, int m)
+{
+	double best = INFINITY;
+
+	if (used == (1 << n) - 1)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		double end, v;
+		bool late;
+
+		if (used & (1 << i))
+			continue;
+		end = now + work[i];
+		late = end > due[i];
+		if (late && !m)
+			continue;
+		v = (late ? end - due[i] : 0) + best_order_few(work, due, n,
+							       used | (1 << i),
+							       end, m - late);
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
 /* Never above the optimum, on 500 random instances of 5 jobs. */
 START_TEST(never_above_the_optimum)
 {
@@ -277,6 +374,43 @@ START_TEST(never_above_the_optimum)
 }
 END_TEST
 
+/* With its layers, never above the optimum of the schedules with at most m
+ * late jobs, for every m, on 500 random instances of 5 jobs; and the
+ * layers add to the bound on some of them. */
+START_TEST(layers_never_above_the_optimum)
+{
+	unsigned seed = 23;
+	int tighter = 0;
+
+	for (int inst = 0; inst < 500; inst++) {
+		struct dl_oracle_job j[5];
+		struct dl_tardiness_layers l;
+		double work[5], due[5], lb;
+
+		for (int i = 0; i < 5; i++) {
+			work[i] = 1 + rand_r(&seed) % 6;
+			due[i] = 1 + rand_r(&seed) % 20;
+			j[i] = job(0, due[i], work[i]);
+		}
+		lb = flat_layers(j, 5, &l);
+		ck_assert_uint_eq(l.ngaps, l.segments - l.height);
+		for (uint32_t k = 1; k < l.ngaps; k++)
+			ck_assert(l.gaps[k - 1] <= l.gaps[k]);
+		for (int m = 0; m <= 5; m++) {
+			double opt = best_order_few(work, due, 5, 0, 0, m);
+			double at = dl_tardiness_at_most(&l, lb, (uint32_t) m);
+
+			ck_assert_msg(at <= opt + 1e-9,
+				      "instance %d, %d late: %g > optimum %g",
+				      inst, m, at, opt);
+			tighter += isfinite(at) && at > lb + 1e-9;
+		}
+		dl_tardiness_layers_free(&l);
+	}
+	ck_assert_int_ge(tighter, 20);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tardiness");
@@ -294,6 +428,8 @@ int main(void)
 	tcase_add_test(tc, typed_resources_take_the_larger);
 	tcase_add_test(tc, degenerate_inputs);
 	tcase_add_test(tc, never_above_the_optimum);
+	tcase_add_test(tc, few_late_jobs_bridge_the_gaps);
+	tcase_add_test(tc, layers_never_above_the_optimum);
 	suite_add_tcase(s, tc);
 	return fx_run_suite(s);
 }

@@ -15,9 +15,14 @@
  * that window's jobs, so each event also scans the windows nearest t, from
  * the latest release back, with a second set of ranks, and integrates the
  * window that needs the most jobs when that gives more.
+ *
+ * With layers asked for, the count itself is kept as it goes (the pieces of
+ * whichever of the two counts is integrated), and each time it rises past
+ * h after having fallen below it, the time between is a gap of layer h.
  */
 #include "common/compare/tardiness.h"
 #include "common/estimate/stats.h"
+#include "common/io/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -165,13 +170,38 @@ static uint32_t ranks_cover(const struct ranks *f, double x)
 	return c < f->present ? c + 1 : f->present;
 }
 
+/* The count over time as integrated: [from, to) at count, in order. */
+struct piece {
+	double from, to;
+	uint32_t count;
+};
+
+struct pieces {
+	struct piece *p;
+	uint32_t n, cap;
+	bool oom;
+};
+
+static void pieces_add(struct pieces *ps, double from, double to,
+		       uint32_t count)
+{
+	if (!ps || ps->oom)
+		return;
+	if (dl_grow(&ps->p, ps->n, &ps->cap, sizeof(*ps->p), 64)) {
+		ps->oom = true;
+		return;
+	}
+	ps->p[ps->n++] = (struct piece){from, to, count};
+}
+
 /* Integral over [a, b) of the jobs late alone plus the fewest other due
  * jobs (those in f) covering what the late-alone jobs' whole work leaves
  * of the backlog; q is that rest at a, falling at u per second (b may be
  * INFINITY once nothing else changes: then the time after the backlog
- * cannot drain is not counted). */
+ * cannot drain is not counted).  The count's pieces into out (NULL:
+ * none). */
 static double integrate(const struct ranks *f, double a, double b, double q,
-			double u, uint32_t late_alone)
+			double u, uint32_t late_alone, struct pieces *out)
 {
 	uint32_t k = ranks_cover(f, q);
 	double total = 0, from = a;
@@ -183,13 +213,82 @@ static double integrate(const struct ranks *f, double a, double b, double q,
 			break;
 		if (at > from) {
 			total += (late_alone + k) * (at - from);
+			pieces_add(out, from, at, late_alone + k);
 			from = at;
 		}
 		k--;
 	}
-	if (isfinite(b) && b > from)
+	if (isfinite(b) && b > from) {
 		total += (late_alone + k) * (b - from);
+		pieces_add(out, from, b, late_alone + k);
+	}
 	return total;
+}
+
+/* The layers of the count as it goes (tardiness.h): last_drop[h] is when
+ * the count last fell below h (NAN: never, or a gap already taken). */
+struct layer_track {
+	uint32_t cur, segments, height;
+	double *last_drop;
+	uint32_t nlevels;
+	double end; /* of the last piece */
+	double *gaps;
+	uint32_t ngaps, capgaps;
+};
+
+/* The count becomes c at time at.  0 or ENOMEM. */
+static int track_count(struct layer_track *lt, uint32_t c, double at)
+{
+	if (c > lt->cur) {
+		if (c + 1 > lt->nlevels) {
+			uint32_t want = lt->nlevels ? lt->nlevels : 64;
+			double *d;
+
+			while (want < c + 1)
+				want *= 2;
+			d = realloc(lt->last_drop, want * sizeof(*d));
+			if (!d)
+				return ENOMEM;
+			for (uint32_t h = lt->nlevels; h < want; h++)
+				d[h] = NAN;
+			lt->last_drop = d;
+			lt->nlevels = want;
+		}
+		for (uint32_t h = lt->cur + 1; h <= c; h++) {
+			lt->segments++;
+			if (isnan(lt->last_drop[h]))
+				continue;
+			if (dl_grow(&lt->gaps, lt->ngaps, &lt->capgaps,
+				    sizeof(*lt->gaps), 64))
+				return ENOMEM;
+			lt->gaps[lt->ngaps++] = at - lt->last_drop[h];
+			lt->last_drop[h] = NAN;
+		}
+		if (c > lt->height)
+			lt->height = c;
+	} else {
+		for (uint32_t h = c + 1; h <= lt->cur; h++)
+			lt->last_drop[h] = at;
+	}
+	lt->cur = c;
+	return 0;
+}
+
+static int track_pieces(struct layer_track *lt, const struct pieces *ps)
+{
+	int rc = 0;
+
+	if (ps->oom)
+		return ENOMEM;
+	for (uint32_t i = 0; !rc && i < ps->n; i++) {
+		/* a stretch no piece covers counts no job */
+		if (ps->p[i].from > lt->end && lt->cur)
+			rc = track_count(lt, 0, lt->end);
+		if (!rc)
+			rc = track_count(lt, ps->p[i].count, ps->p[i].from);
+		lt->end = ps->p[i].to;
+	}
+	return rc;
 }
 
 struct keyed {
@@ -224,9 +323,10 @@ static bool late_alone(const struct dl_oracle_job *j)
 
 /* Scratch of one sweep, sized for the counted jobs. */
 struct sweep {
-	uint32_t n;         /* counted jobs */
-	struct keyed *due;  /* by deadline */
-	struct keyed *ends; /* ends alone of the jobs late alone, sorted */
+	struct pieces pieces[2]; /* the two counts' pieces of an event */
+	uint32_t n;              /* counted jobs */
+	struct keyed *due;       /* by deadline */
+	struct keyed *ends;      /* ends alone of the jobs late alone, sorted */
 	uint32_t nends;
 	struct keyed *byrel; /* by release */
 	struct keyed *bywork;
@@ -309,7 +409,8 @@ static void window_fill(const struct dl_oracle_job *jobs, struct sweep *w,
 /* The integral over [a, b) with the best window's count (0 if none). */
 static double window_integral(const struct dl_oracle_job *jobs, struct sweep *w,
 			      uint32_t nr, double a, double b, double u,
-			      uint32_t r, uint32_t late, double ct)
+			      uint32_t r, uint32_t late, double ct,
+			      struct pieces *out)
 {
 	uint32_t from;
 	double x;
@@ -317,13 +418,15 @@ static double window_integral(const struct dl_oracle_job *jobs, struct sweep *w,
 	if (!best_window(jobs, w, nr, ct, r, &from, &x))
 		return 0;
 	window_fill(jobs, w, nr, from, r);
-	return integrate(&w->window, a, b, x, u, late);
+	return integrate(&w->window, a, b, x, u, late, out);
 }
 
-/* The bound for resource r. */
+/* The bound for resource r; with lt, its count's layers.  Negative: out of
+ * memory. */
 static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			     const struct dl_oracle_capacity *cap,
-			     const double *prefix, uint32_t r)
+			     const double *prefix, uint32_t r,
+			     struct layer_track *lt)
 {
 	uint32_t nr = 0, di = 0, ei = 0, late = 0;
 	double lb = 0, late_work = 0, t;
@@ -428,11 +531,22 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 			q = 0;
 		if (!isfinite(next) && !q)
 			break;
-		lb += fmax(
-			integrate(&w->ranks, t, next, q - late_work, u, late),
-			q > 0 ? window_integral(jobs, w, nr, t, next, u, r,
-						late, ct)
-			      : 0);
+		{
+			struct pieces *pa = lt ? &w->pieces[0] : NULL;
+			struct pieces *pb = lt ? &w->pieces[1] : NULL;
+			double whole, window = 0;
+
+			w->pieces[0].n = w->pieces[1].n = 0;
+			whole = integrate(&w->ranks, t, next, q - late_work, u,
+					  late, pa);
+			if (q > 0)
+				window = window_integral(jobs, w, nr, t, next,
+							 u, r, late, ct, pb);
+			lb += fmax(whole, window);
+			/* the layers of the count integrated */
+			if (lt && track_pieces(lt, window > whole ? pb : pa))
+				return -1;
+		}
 		if (!isfinite(next))
 			break;
 		t = next;
@@ -442,6 +556,8 @@ static double sweep_resource(const struct dl_oracle_job *jobs, struct sweep *w,
 
 static void sweep_free(struct sweep *w)
 {
+	free(w->pieces[0].p);
+	free(w->pieces[1].p);
 	free(w->due);
 	free(w->ends);
 	free(w->byrel);
@@ -459,15 +575,58 @@ static void sweep_free(struct sweep *w)
 	free(w->ranks.sum);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+void dl_tardiness_layers_free(struct dl_tardiness_layers *l)
+{
+	if (!l)
+		return;
+	free(l->gaps);
+	memset(l, 0, sizeof(*l));
+}
+
+double dl_tardiness_at_most(const struct dl_tardiness_layers *l, double lb,
+			    uint32_t m)
+{
+	double sum = lb;
+	uint32_t bridge;
+
+	if (!l || m >= l->segments)
+		return lb;
+	if (m < l->height)
+		return INFINITY;
+	bridge = l->segments - m;
+	/* segments - height gaps at most: enough where m >= height */
+	for (uint32_t i = 0; i < bridge && i < l->ngaps; i++)
+		sum += l->gaps[i];
+	return bridge > l->ngaps ? INFINITY : sum;
+}
+
 int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		       const struct dl_oracle_capacity *cap, double *lb,
 		       char *err, size_t errlen)
+{
+	return dl_tardiness_bound_layers(jobs, njobs, cap, lb, NULL, err,
+					 errlen);
+}
+
+int dl_tardiness_bound_layers(const struct dl_oracle_job *jobs, uint32_t njobs,
+			      const struct dl_oracle_capacity *cap, double *lb,
+			      struct dl_tardiness_layers *layers, char *err,
+			      size_t errlen)
 {
 	struct sweep w;
 	double *prefix;
 	uint32_t leaves = 1;
 	int rc;
 
+	if (layers)
+		memset(layers, 0, sizeof(*layers));
 	if (!lb) {
 		snprintf(err, err ? errlen : 0, "no place for the bound");
 		return EINVAL;
@@ -522,14 +681,38 @@ int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 	qsort(w.due, w.n, sizeof(*w.due), cmp_keyed);
 	qsort(w.ends, w.nends, sizeof(*w.ends), cmp_keyed);
 	dl_oracle_capacity_prefix(cap, prefix);
-	for (uint32_t r = 0; r < cap->nres; r++) {
+	rc = 0;
+	for (uint32_t r = 0; r < cap->nres && !rc; r++) {
+		struct layer_track lt;
 		double b;
 
-		b = sweep_resource(jobs, &w, cap, prefix, r);
-		if (b > *lb)
+		memset(&lt, 0, sizeof(lt));
+		lt.end = -INFINITY;
+		b = sweep_resource(jobs, &w, cap, prefix, r,
+				   layers ? &lt : NULL);
+		if (b < 0) {
+			snprintf(err, err ? errlen : 0, "out of memory");
+			rc = ENOMEM;
+		} else if (b > *lb || (r == 0 && layers)) {
 			*lb = b;
+			/* the resource whose bound is kept gives the layers */
+			if (layers) {
+				free(layers->gaps);
+				qsort(lt.gaps, lt.ngaps, sizeof(*lt.gaps),
+				      cmp_double);
+				layers->gaps = lt.gaps;
+				layers->ngaps = lt.ngaps;
+				layers->segments = lt.segments;
+				layers->height = lt.height;
+				lt.gaps = NULL;
+			}
+		}
+		free(lt.gaps);
+		free(lt.last_drop);
 	}
 	free(prefix);
 	sweep_free(&w);
-	return 0;
+	if (rc)
+		dl_tardiness_layers_free(layers);
+	return rc;
 }

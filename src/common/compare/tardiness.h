@@ -27,6 +27,16 @@
  *
  * What it proves: in any schedule that runs every job to its end, m late
  * jobs among the counted ones are late by at least bound / m on average.
+ *
+ * The count's layers tighten it for few late jobs.  Layer h is where the
+ * count is at least h: a set of segments.  A schedule's late jobs are
+ * intervals [deadline, end], at least as many over every time as the
+ * count; where there are fewer of them than the layers' segments, the
+ * components of the schedule's own layers (at most its late jobs in all)
+ * cover some layer's consecutive segments and the whole gap between
+ * them.  So m late jobs are late by at least the bound plus the segments
+ * - m shortest gaps in all, and no schedule has fewer late jobs than the
+ * highest layer.
  */
 #ifndef DL_TARDINESS_H
 #define DL_TARDINESS_H
@@ -43,5 +53,28 @@
 int dl_tardiness_bound(const struct dl_oracle_job *jobs, uint32_t njobs,
 		       const struct dl_oracle_capacity *cap, double *lb,
 		       char *err, size_t errlen);
+
+/* The layers of the count whose bound is kept (the resource's). */
+struct dl_tardiness_layers {
+	uint32_t segments; /* over every layer */
+	uint32_t height;   /* the highest layer */
+	uint32_t ngaps;    /* segments - height */
+	double *gaps; /* between a layer's consecutive segments, ascending */
+};
+
+/* dl_tardiness_bound, and with layers (NULL: none) the count's layers,
+ * which the caller frees with dl_tardiness_layers_free. */
+int dl_tardiness_bound_layers(const struct dl_oracle_job *jobs, uint32_t njobs,
+			      const struct dl_oracle_capacity *cap, double *lb,
+			      struct dl_tardiness_layers *layers, char *err,
+			      size_t errlen);
+void dl_tardiness_layers_free(struct dl_tardiness_layers *l);
+
+/* The least total lateness of a schedule with at most m late jobs among the
+ * counted ones, from the bound lb and its layers: lb plus the segments - m
+ * shortest gaps; lb when m covers every segment; INFINITY below the
+ * height (no such schedule).  NULL layers: lb. */
+double dl_tardiness_at_most(const struct dl_tardiness_layers *l, double lb,
+			    uint32_t m);
 
 #endif
