@@ -302,7 +302,7 @@ sim_lateness_bound() {
 			printf "lateness bound: %s: a schedule with no more late jobs than triage (%.1f a run) has them late by at least %.0f s on average, more than 2x EDF'"'"'s %.0f s: out of reach at triage'"'"'s misses (proven)\n", label, tl / n, at_most(tl) < 0 ? 1e99 : at_most(tl) / tl, em
 		if (cap == "") exit
 		most = int(nmax * n * (om / n + cap) / 100)
-		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %d deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, at_most(most) < 0 ? 1e99 : at_most(most) / most
+		printf "lateness bound: %s: within %s points of the deadline bound (%.2f %%) a schedule misses at most %d deadlines over the %d runs, so its late jobs are late by at least %.0f s on average: ", label, cap, om / n, most, n, most < 1 || at_most(most) < 0 ? 1e99 : at_most(most) / most
 		if (beyond(most))
 			printf "more than 2x EDF'"'"'s %.0f s: the two targets cannot both be met (proven)\n", em
 		else
