@@ -1523,7 +1523,7 @@ START_TEST(begin_time_defers_the_tasks)
 				  "\"deadline\":50,\"maps\":2,"
 				  "\"map_length\":10}]}";
 	static const char *w =
-		"{\"jobs\":[{\"arrival\":0,\"begin\":100,"
+		"{\"jobs\":[{\"arrival\":0,\"begin\":103,"
 		"\"deadline_factor\":2,\"maps\":8,\"map_length\":10,"
 		"\"map_prior\":{\"mean\":10,\"p90\":10}},"
 		"{\"arrival\":0,\"maps\":4,\"map_length\":50}]}";
@@ -1538,12 +1538,13 @@ START_TEST(begin_time_defers_the_tasks)
 
 	load(&r, four_nodes, w);
 	go(&r, "triage", 1);
-	ck_assert_double_eq_tol(r.e->jobs[0].deadline, 100 + 2 * 20, 1e-9);
-	ck_assert_double_ge(r.e->jobs[0].first_start, 100);
-	/* the begin time's replan starts it, not a later plan tick */
-	ck_assert_double_le(r.e->jobs[0].first_start, 100 + 1 + 1e-9);
+	ck_assert_double_eq_tol(r.e->jobs[0].deadline, 103 + 2 * 20, 1e-9);
+	ck_assert_double_ge(r.e->jobs[0].first_start, 103);
+	/* the begin time's replan starts it (ReplanDelay 1 s), not the
+	 * next plan tick (110) */
+	ck_assert_double_le(r.e->jobs[0].first_start, 103 + 1 + 1e-9);
 	for (uint32_t k = 0; k < 8; k++)
-		ck_assert_double_ge(r.e->jobs[0].task[0][k].start, 100);
+		ck_assert_double_ge(r.e->jobs[0].task[0][k].start, 103);
 	ck_assert(sim_job_met(&r.e->jobs[0]));
 	/* the other job had the CPUs at once */
 	ck_assert_double_eq_tol(r.e->jobs[1].first_start, 1, 1e-9);
@@ -1555,7 +1556,7 @@ START_TEST(begin_time_defers_the_tasks)
 		json_object_array_get_idx(json_object_object_get(doc, "jobs"),
 					  0),
 		"begin", &v));
-	ck_assert_double_eq(json_object_get_double(v), 100);
+	ck_assert_double_eq(json_object_get_double(v), 103);
 	json_object_put(doc);
 	done(&r);
 
@@ -1572,7 +1573,7 @@ START_TEST(begin_time_defers_the_tasks)
 		if (r.e->plan->jobs[k].job_id == 1)
 			pj = &r.e->plan->jobs[k];
 	ck_assert_ptr_nonnull(pj);
-	ck_assert_double_ge(pj->predicted_finish, 100 + 20);
+	ck_assert_double_ge(pj->predicted_finish, 103 + 20);
 	done(&r);
 
 	/* due 10 s after its begin time, 20 s of work on 4 CPUs: impossible
