@@ -698,8 +698,9 @@ int dl_tardiness_bound_layers(const struct dl_oracle_job *jobs, uint32_t njobs,
 			/* the resource whose bound is kept gives the layers */
 			if (layers) {
 				free(layers->gaps);
-				qsort(lt.gaps, lt.ngaps, sizeof(*lt.gaps),
-				      cmp_double);
+				if (lt.ngaps) /* none: no array */
+					qsort(lt.gaps, lt.ngaps,
+					      sizeof(*lt.gaps), cmp_double);
 				layers->gaps = lt.gaps;
 				layers->ngaps = lt.ngaps;
 				layers->segments = lt.segments;
