@@ -3,7 +3,8 @@
 # BeginTime, and it gives a requeued batch job one a credential's lifetime
 # away (121 s here: 22.05's default, 120 s, plus one).  The plan starts such tasks no earlier: the
 # predicted finish and the verdict count with the wait, and the
-# explanation says how long it is.
+# explanation says how long it is.  An array none of whose tasks may start
+# yet waits outside the plan until its begin time.
 # 4 nodes x 2 CPUs.
 load helpers
 
@@ -53,4 +54,37 @@ _begin_of() { date -d "$(scontrol show job "$1" | grep -o 'EligibleTime=[^ ]*' |
 	"$SDEADLINE"
 	[ "$(dl_plan_field "$j" outcome)" = met ]
 	[ "$(dl_plan_field "$j" done)" = 4 ]
+}
+
+# An array submitted with --begin 25 s ahead: none of its tasks may start
+# before then, so the plan leaves it out until its begin time (judged as if
+# submitted then: knowing it earlier must cost no other job anything).
+# sdeadline shows it waiting and says why; from its begin time it is
+# planned, starts no task earlier, and meets its deadline.
+@test "an array submitted with --begin waits outside the plan until its begin time, then is planned and meets its deadline" {
+	local j begin expl
+	j=$(dl_submit -J later --array=0-3 -t 1 --begin=now+25 \
+		--deadline=now+180seconds --wrap="sleep 5")
+	begin=$(_begin_of "$j")
+	echo "begin time $begin, $((begin - $(date +%s))) s from now"
+	dl_wait_plan_field "$j" verdict waiting 20
+	"$SDEADLINE"
+	expl=$(dl_plan_field "$j" explain)
+	echo "explanation: $expl"
+	[ "$(dl_plan_field "$j" verdict)" = waiting ]
+	[ "$(dl_plan_field "$j" managed)" = false ]
+	[ "$(dl_plan_field "$j" predicted_finish)" = null ]
+	[[ "$expl" == "waiting for its begin time, in "*": no task may start before it (sbatch --begin); the plan judges the job from then ("*" to its deadline)" ]]
+	[ "$(date +%s)" -lt "$begin" ]
+	grep -q "JobId=$j verdict new -> waiting: waiting for its begin time" "$(dl_ctld_log)"
+	# from its begin time it is planned, and it meets its deadline
+	dl_wait_plan_field "$j" managed true 60
+	[ "$(dl_plan_field "$j" managed)" = true ]
+	[ "$(dl_plan_field "$j" verdict)" != waiting ]
+	dl_wait_plan_field "$j" phase done 60
+	"$SDEADLINE"
+	[ "$(dl_plan_field "$j" outcome)" = met ]
+	[ "$(dl_completed "$j")" = 4 ]
+	echo "first task started at $(dl_first_start "$j")"
+	[ "$(dl_first_start "$j")" -ge "$begin" ]
 }

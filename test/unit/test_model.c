@@ -133,6 +133,57 @@ START_TEST(test_phases_and_deadline)
 }
 END_TEST
 
+/* dl_job_begin_ahead: the begin time of a job none of whose tasks has
+ * started and whose first tasks are all deferred past now; 0 otherwise. */
+START_TEST(test_begin_ahead)
+{
+	struct dl_job *j = fx_job(1, 4, 0, 0);
+
+	ck_assert_double_eq(dl_job_begin_ahead(NULL, 100), 0);
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_MAP].deferred = 4;
+	j->phase[DL_MAP].deferred_until = 500;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 500);
+	/* reached, passed, or not a time */
+	ck_assert_double_eq(dl_job_begin_ahead(j, 500), 0);
+	ck_assert_double_eq(dl_job_begin_ahead(j, 600), 0);
+	j->phase[DL_MAP].deferred_until = NAN;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_MAP].deferred_until = 500;
+	/* one task free to start */
+	j->phase[DL_MAP].deferred = 3;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	/* one running, one done, one failed: begun */
+	j->phase[DL_MAP].deferred = 3;
+	fx_run(j, DL_MAP, 1, 50, DL_POOL_REGULAR);
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_MAP].nrunning = 0;
+	j->phase[DL_MAP].completed = 1;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_MAP].completed = 0;
+	j->phase[DL_MAP].failed = 1;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_MAP].failed = 0;
+	j->phase[DL_MAP].deferred = 4;
+	/* reduces after the maps: only the maps' begin time counts */
+	ck_assert_int_eq(dl_phase_init(j, DL_REDUCE, 2, 1, 0), 0);
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 500);
+	/* reduces that may run beside the maps: theirs too, the earliest */
+	j->reduce_overlap = true;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	j->phase[DL_REDUCE].deferred = 2;
+	j->phase[DL_REDUCE].deferred_until = 300;
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 300);
+	/* the maps done, the reduces deferred: begun */
+	j->reduce_overlap = false;
+	j->phase[DL_MAP].deferred = 0;
+	fx_done(j, DL_MAP, 4, 10, DL_POOL_REGULAR);
+	ck_assert_int_eq(dl_job_active_phase(j), DL_REDUCE);
+	ck_assert_double_eq(dl_job_begin_ahead(j, 100), 0);
+	dl_job_free(j);
+}
+END_TEST
+
 START_TEST(test_clone)
 {
 	struct dl_job *j = fx_job(7, 100, 3, 100), *c;
@@ -330,6 +381,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bad_values);
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_phases_and_deadline);
+	tcase_add_test(tc, test_begin_ahead);
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_cluster_partitions);
 	tcase_add_test(tc, test_cluster_view);

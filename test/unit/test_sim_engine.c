@@ -1514,9 +1514,9 @@ END_TEST
 
 /* A job's begin time (sbatch --begin): no task starts before it, the CPUs
  * go to others meanwhile, the plan sees the tasks deferred as Slurm's
- * snapshot shows them (triage plans them from then), a deadline factor
- * counts from it, and the oracle's alone cut starts there.  A begin at or
- * after the deadline is refused, as sbatch refuses it. */
+ * snapshot shows them (the job waits outside the plan until then), a deadline
+ * factor counts from it, and the oracle's alone cut starts there.  A begin at
+ * or after the deadline is refused, as sbatch refuses it. */
 START_TEST(begin_time_defers_the_tasks)
 {
 	static const char bad[] = "{\"jobs\":[{\"arrival\":0,\"begin\":50,"
@@ -1560,7 +1560,8 @@ START_TEST(begin_time_defers_the_tasks)
 	json_object_put(doc);
 	done(&r);
 
-	/* halfway to the begin time the plan predicts the end from it */
+	/* halfway to the begin time it waits outside the plan, judged
+	 * from its begin time (policy/policy.c) */
 	load(&r, four_nodes, w);
 	r.e = sim_engine_new(&r.cs, &r.ws, sim_policy_find("triage"), &r.cfg,
 			     &o, err, sizeof(err));
@@ -1573,7 +1574,10 @@ START_TEST(begin_time_defers_the_tasks)
 		if (r.e->plan->jobs[k].job_id == 1)
 			pj = &r.e->plan->jobs[k];
 	ck_assert_ptr_nonnull(pj);
-	ck_assert_double_ge(pj->predicted_finish, 103 + 20);
+	ck_assert_int_eq(pj->verdict, DL_VERDICT_WAITING);
+	ck_assert(!pj->managed);
+	ck_assert_msg(strstr(pj->explain, "waiting for its begin time, in 53s"),
+		      "%s", pj->explain);
 	done(&r);
 
 	/* due 10 s after its begin time, 20 s of work on 4 CPUs: impossible

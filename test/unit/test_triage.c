@@ -1877,6 +1877,115 @@ START_TEST(deferred_tasks_wait_for_their_begin_time)
 }
 END_TEST
 
+/* A job that has not begun (every task deferred to a begin time, none
+ * started) is judged from its begin time, as if submitted then: until
+ * then it is shown waiting, takes nothing, and every other job's entry is
+ * what it would be without it.  Planned early, it cost the others: here
+ * job 1, due first from +5, would take the CPUs at +10 and make job 2
+ * late.  Started or past its begin time, it is planned as before. */
+START_TEST(a_job_not_begun_waits_outside_the_plan)
+{
+	static const char *const policies[] = {"triage", "edf", "adaptive",
+					       "ras", "reverse"};
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
+		struct fx_world w;
+		struct dl_job *j1, *j2;
+		struct dl_plan_job alone;
+		const struct dl_plan_job *pj;
+
+		/* 2 CPUs: job 2, 4 tasks of 10 s due at +25, alone */
+		w_init(&w, 1, 2);
+		j2 = w_tasks(&w, 2, 4, 10, 25);
+		w_plan(&w, policies[p], T0, NULL);
+		alone = *fx_world_get(&w, 2);
+		ck_assert_msg(alone.verdict == DL_VERDICT_ON_TRACK, "%s: %s",
+			      policies[p], alone.explain);
+		/* job 1, 2 tasks of 10 s due at +22, from +5 */
+		w.jobs[1] = j2;
+		w.jobs[0] = j1 = fx_job(1, 2, T0, T0 + 22);
+		w.n = 2;
+		j1->phase[DL_MAP].prior_mean = 10;
+		j1->phase[DL_MAP].prior_p90 = 10;
+		j1->phase[DL_MAP].deferred = 2;
+		j1->phase[DL_MAP].deferred_until = T0 + 5;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_msg(pj->verdict == DL_VERDICT_WAITING, "%s: %s",
+			      policies[p], pj->explain);
+		ck_assert_str_eq(dl_verdict_name(pj->verdict), "waiting");
+		ck_assert(!pj->managed);
+		ck_assert_int_eq(pj->cls, DL_CLASS_UNMANAGED);
+		ck_assert(isnan(pj->predicted_finish));
+		ck_assert_double_eq(pj->deadline, T0 + 22);
+		ck_assert_msg(strstr(pj->explain,
+				     "waiting for its begin time, in 5s: no "
+				     "task may start before it"),
+			      "%s", pj->explain);
+		ck_assert_msg(strstr(pj->explain, "(22s to its deadline)"),
+			      "%s", pj->explain);
+		ck_assert_ptr_null(strstr(pj->explain, "may start only in"));
+		ck_assert_uint_eq(w.plan->stats.per_verdict[DL_VERDICT_WAITING],
+				  1);
+		pj = fx_world_get(&w, 2);
+		ck_assert_int_eq(pj->verdict, alone.verdict);
+		ck_assert_uint_eq(pj->rank, alone.rank);
+		ck_assert_uint_eq(pj->alloc, alone.alloc);
+		ck_assert(pj->managed);
+		ck_assert_double_eq_tol(pj->predicted_finish,
+					alone.predicted_finish, 1e-9);
+
+		/* a begin time that leaves no room: late already */
+		j1->phase[DL_MAP].deferred_until = T0 + 15;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+		ck_assert(!pj->managed);
+		ck_assert_msg(strstr(pj->explain, "from then (22s to its "
+						  "deadline): too late for "
+						  "its deadline"),
+			      "%s", pj->explain);
+		ck_assert_ptr_null(strstr(pj->explain, "may start only in"));
+		/* a hard deadline at +22 with a 20-s limit: no start after
+		 * +2, so Slurm cancels what the begin time holds back */
+		j1->soft_deadline = 0;
+		j1->phase[DL_MAP].hard_deadline = T0 + 22;
+		j1->phase[DL_MAP].time_limit = 20;
+		j1->phase[DL_MAP].deferred_until = T0 + 5;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert_int_eq(pj->verdict, DL_VERDICT_LATE);
+		ck_assert_msg(strstr(pj->explain, "too late, past the last "
+						  "start Slurm allows"),
+			      "%s", pj->explain);
+		j1->phase[DL_MAP].hard_deadline = 0;
+		j1->phase[DL_MAP].time_limit = 0;
+		j1->soft_deadline = T0 + 22;
+
+		/* begun: one task done, the other deferred (a requeued
+		 * task): planned, with the note */
+		j1->phase[DL_MAP].completed = 1;
+		j1->phase[DL_MAP].deferred = 1;
+		w_plan(&w, policies[p], T0, NULL);
+		pj = fx_world_get(&w, 1);
+		ck_assert(pj->managed);
+		ck_assert_int_ne(pj->verdict, DL_VERDICT_WAITING);
+		ck_assert_msg(strstr(pj->explain, "[1 task may start only in "
+						  "5s, its begin time]"),
+			      "%s", pj->explain);
+		/* not begun, its begin time passed: planned */
+		j1->phase[DL_MAP].completed = 0;
+		j1->phase[DL_MAP].deferred = 2;
+		j1->phase[DL_MAP].deferred_until = T0;
+		w_plan(&w, policies[p], T0, NULL);
+		ck_assert(fx_world_get(&w, 1)->managed);
+		ck_assert_uint_eq(w.plan->stats.per_verdict[DL_VERDICT_WAITING],
+				  0);
+		fx_world_free(&w);
+	}
+}
+END_TEST
+
 /* The papers' policies know no begin times: what they predict is bounded
  * by them (a deferred task ends no sooner than its begin time and a task),
  * and a job that cannot make its deadline so is late, also when the begin
@@ -2153,6 +2262,7 @@ int main(void)
 	tcase_add_test(tc, held_tasks_leave_the_plan);
 	tcase_add_test(tc, held_tasks_leave_placement_plans);
 	tcase_add_test(tc, deferred_tasks_wait_for_their_begin_time);
+	tcase_add_test(tc, a_job_not_begun_waits_outside_the_plan);
 	tcase_add_test(tc, deferred_tasks_bound_the_papers_policies);
 	tcase_add_test(tc, share_cap_applies);
 	tcase_add_test(tc, own_limit);

@@ -198,6 +198,38 @@ uint32_t dl_job_held(const struct dl_job *job)
 	return job ? job->phase[DL_MAP].held + job->phase[DL_REDUCE].held : 0;
 }
 
+/* Every unstarted task of the phase deferred past now: its begin time,
+ * else 0. */
+static double phase_begin_ahead(const struct dl_phase *ph, double now)
+{
+	uint32_t pending = dl_phase_pending(ph);
+
+	if (!pending || ph->deferred < pending || !(ph->deferred_until > now))
+		return 0;
+	return ph->deferred_until;
+}
+
+double dl_job_begin_ahead(const struct dl_job *job, double now)
+{
+	double begin, other;
+	int active = dl_job_active_phase(job);
+
+	if (active < 0)
+		return 0;
+	for (int p = 0; p < DL_PHASES; p++)
+		if (job->phase[p].nrunning || job->phase[p].completed ||
+		    job->phase[p].failed)
+			return 0;
+	begin = phase_begin_ahead(&job->phase[active], now);
+	if (begin > 0 && active == DL_MAP && job->reduce_overlap &&
+	    job->phase[DL_REDUCE].tasks) {
+		/* reduces that shuffle beside the maps start on their own */
+		other = phase_begin_ahead(&job->phase[DL_REDUCE], now);
+		begin = other > 0 ? fmin(begin, other) : 0;
+	}
+	return begin;
+}
+
 double dl_job_deadline(const struct dl_job *job)
 {
 	if (!job)

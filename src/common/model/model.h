@@ -207,6 +207,14 @@ int dl_job_active_phase(const struct dl_job *job);
  * a job with any is in no plan (policy/policy.c). */
 uint32_t dl_job_held(const struct dl_job *job);
 
+/* A job that has not begun: none of its tasks has started (none runs,
+ * none finished) and every unstarted task that could start first -- its
+ * active phase's, and with reduce_overlap the reduces' too -- is deferred
+ * past now (dl_phase.deferred).  Returns its begin time, the earliest of
+ * those, or 0 when it has begun.  Such a job is in no plan until then
+ * (policy/policy.c). */
+double dl_job_begin_ahead(const struct dl_job *job, double now);
+
 /* The completion goal of the whole job: the soft deadline when given,
  * otherwise the hard deadline of its last phase; 0 = none. */
 double dl_job_deadline(const struct dl_job *job);

@@ -15,8 +15,8 @@
 #include <time.h>
 
 static const char *verdict_names[DL_VERDICT_COUNT] = {
-	"on_track", "at_risk",  "late", "no_data",  "capped",
-	"held",     "rejected", "done", "hopeless", "on_hold",
+	"on_track", "at_risk", "late",     "no_data", "capped",  "held",
+	"rejected", "done",    "hopeless", "on_hold", "waiting",
 };
 
 static const char *class_names[] = {"late", "no_data",  "need",

@@ -36,6 +36,7 @@ enum dl_verdict {
 	DL_VERDICT_DONE,
 	DL_VERDICT_HOPELESS, /* triage: cannot meet it; runs after others */
 	DL_VERDICT_ON_HOLD,  /* tasks held by a user or an admin: not planned */
+	DL_VERDICT_WAITING,  /* its begin time is ahead: not planned yet */
 	DL_VERDICT_COUNT
 };
 

@@ -32,7 +32,10 @@ bool dl_reserve_first_judged(const struct dl_plan *prev, uint64_t job_id)
 {
 	const struct dl_plan_job *pj = dl_plan_find(prev, job_id);
 
-	return !pj || pj->verdict == DL_VERDICT_NO_DATA;
+	/* a job waiting for its begin time was not judged: it arrives at
+	 * its begin time */
+	return !pj || pj->verdict == DL_VERDICT_NO_DATA ||
+	       pj->verdict == DL_VERDICT_WAITING;
 }
 
 void dl_reserve_note(struct dl_plan *plan, double slack, double grain)

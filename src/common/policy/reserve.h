@@ -90,7 +90,7 @@ bool dl_reserve_on(const struct dl_config *cfg);
 void dl_reserve_inherit(struct dl_plan *plan, const struct dl_plan *prev);
 
 /* Whether the job is judged for the first time: absent from the previous
- * plan, or without a task length there. */
+ * plan, without a task length there, or waiting there for its begin time. */
 bool dl_reserve_first_judged(const struct dl_plan *prev, uint64_t job_id);
 
 /* Add a job's slack and grain (seconds; a slack below 0 counts as 0, a
