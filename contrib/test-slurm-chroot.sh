@@ -43,15 +43,18 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # options, an array's own %N (ArrayTaskThrottle and scontrol update, which
 # job_submit/deadline marks), tasks cancelled by id (what scancel leaves of
 # the pending record), holds (the reasons and priority 0 a hold leaves),
-# begin times (a requeued task's BeginTime); the default policy's demo
+# begin times (a requeued task's BeginTime, sbatch --begin); the default policy's demo
 # (triage: a job given up with its explanation while the others meet their
 # deadlines), and what users run: sdeadline and smapreduce (sbatch's
-# answers, Slurm's cancellation at a hard deadline, afterok);
-# the fault suites (test/bats/faults*.bats) by name.
+# answers, Slurm's cancellation at a hard deadline, afterok); hostile
+# submissions, many partitions, the SPANK input-node options and the
+# learned task profile in select/deadline; the fault suites
+# (test/bats/faults*.bats) by name.
 BATS_SUITES="sched_two_tenants sched_restart sched_config realtime_admission
 sched_part_priority sched_submit_between_cycles sched_release_watch
 select_clients select_colocate select_forecast ux_spank sched_array_limit
-sched_cancel sched_hold sched_begin sched_triage ux_sdeadline ux_smapreduce"
+sched_cancel sched_hold sched_begin sched_triage ux_sdeadline ux_smapreduce
+sched_bad_input sched_partitions affinity_input select_learned"
 build=build-slurm-24.11
 # written once the build is done and its Check suite has run: --bats-only
 # builds again without it (a --no-bats run that failed or stopped early)
