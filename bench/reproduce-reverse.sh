@@ -12,7 +12,7 @@
 #                        [--seeds N] [--external twitter|none]
 #                        [--ext-peak P] [--task-length S] [--policies a,b]
 #                        [--resume] [--factors 4,8,12] [--loads 0.2,0.4,...]
-#                        [--mixed] [--own-limit EVERY:N]
+#                        [--mixed] [--own-limit EVERY:N] [--ahead EVERY:S]
 #
 # Policies: triage, edf, fifo, slurm, adaptive, reverse, aria, fair (ras
 # equals reverse without external load and takes as long: add it with
@@ -20,6 +20,9 @@
 # bounded slowdown of jobs without deadlines); the load counts all jobs.
 # --own-limit 3:10 gives every third job (the first, fourth, ...) its own
 # limit of 10 maps at once (Slurm's --array=...%10, map_max_running).
+# --ahead 2:21600 submits every other job (the first, third, ...) 6 hours
+# before its arrival with its begin time at the arrival (sbatch --begin):
+# the same work at the same times, known earlier.
 #
 # Writes DIR/f<F>-l<L>-s<S>/ per run (summaries, oracle.json),
 # DIR/reverse.tsv (per factor, load and policy: runs, mean and sd of missed
@@ -37,7 +40,7 @@ set -eu
 . "$(dirname "$0")/sim-lib.sh"
 sim_parse_common "$@"
 SEEDS=10 FACTORS="4 8 12" LOADS="0.2 0.4 0.6 0.8 1.0" DAYS=7 MARGIN=1
-EXTERNAL=twitter PEAK=0.7 TLEN=390 RESUME=0 MIXED=0 OWN_LIMIT=""
+EXTERNAL=twitter PEAK=0.7 TLEN=390 RESUME=0 MIXED=0 OWN_LIMIT="" AHEAD=""
 WANT=triage,edf,fifo,slurm,adaptive,reverse,aria,fair
 if [ "$QUICK" = 1 ]; then
 	SEEDS=1 FACTORS=4 LOADS="0.4 0.8" DAYS=2 MARGIN=0.5
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--resume) RESUME=1; shift ;;
 	--mixed) MIXED=1; shift ;;
 	--own-limit) [ $# -ge 2 ] || sim_die "--own-limit needs EVERY:N"; OWN_LIMIT=$2; shift 2 ;;
+	--ahead) [ $# -ge 2 ] || sim_die "--ahead needs EVERY:SECONDS"; AHEAD=$2; shift 2 ;;
 	--factors) [ $# -ge 2 ] || sim_die "--factors needs a list"; FACTORS=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	--loads) [ $# -ge 2 ] || sim_die "--loads needs a list"; LOADS=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	*) sim_die "unknown option $1" ;;
@@ -67,6 +71,13 @@ if [ -n "$OWN_LIMIT" ]; then
 	*[!0-9:]*|:*|*:|0:*|*:0|*:*:*) sim_die "--own-limit expects EVERY:N, two positive numbers" ;;
 	esac
 fi
+AHEAD_EVERY=0 AHEAD_S=0
+if [ -n "$AHEAD" ]; then
+	AHEAD_EVERY=${AHEAD%%:*} AHEAD_S=${AHEAD#*:}
+	case "$AHEAD_EVERY:$AHEAD_S" in
+	*[!0-9:]*|:*|*:|0:*|*:0|*:*:*) sim_die "--ahead expects EVERY:SECONDS, two positive numbers" ;;
+	esac
+fi
 case "$EXTERNAL" in
 twitter) EXT="--forecast $BENCH_DIR/workloads/twitter-2021-load.txt --ext-peak $PEAK" ;;
 none) EXT="" ;;
@@ -77,6 +88,7 @@ PLIST=$(echo "$POLICIES" | tr ',' ' ')
 rm -f "$OUT/targets.txt"
 
 export SIM OUT POLICIES DAYS MARGIN TLEN EXT RESUME MIXED LIMIT_EVERY LIMIT_N
+export AHEAD_EVERY AHEAD_S
 for f in $FACTORS; do
 	for l in $LOADS; do
 		for s in $(seq 1 "$SEEDS"); do
@@ -102,6 +114,12 @@ done | xargs -P "$JOBS" -L 1 sh -c '
 	[ "$LIMIT_EVERY" -gt 0 ] && nodl="$nodl | .jobs |= [to_entries[] |
 		if .key % $LIMIT_EVERY == 0
 		then .value + {\"map_max_running\": $LIMIT_N}
+		else .value end]"
+	# every AHEAD_EVERY-th job submitted AHEAD_S seconds early with --ahead
+	[ "$AHEAD_EVERY" -gt 0 ] && nodl="$nodl | .jobs |= [to_entries[] |
+		if .key % $AHEAD_EVERY == 0
+		then .value + {\"begin\": (.value.begin // .value.arrival),
+			\"arrival\": ([0, .value.arrival - $AHEAD_S] | max)}
 		else .value end]"
 	# shellcheck disable=SC2086
 	if "$SIM" gen reverse --load "$2" --max-factor "$1" --days "$DAYS" \

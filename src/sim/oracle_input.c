@@ -339,10 +339,11 @@ int sim_oracle_layers(const struct sim_engine *e, struct dl_oracle_result *res,
 
 		o->release = sim_job_release(j->spec);
 		o->deadline = j->deadline > 0 ? j->deadline : j->spec->arrival;
-		o->counted =
-			j->deadline > 0 &&
-			(!w->has_window || (j->spec->arrival >= w->window[0] &&
-					    j->spec->arrival <= w->window[1]));
+		/* released in the window: a job submitted before its begin
+		 * time belongs where its work can be */
+		o->counted = j->deadline > 0 &&
+			     (!w->has_window || (o->release >= w->window[0] &&
+						 o->release <= w->window[1]));
 		for (int p = 0; p < 2; p++) {
 			struct dl_oracle_phase *ph = p ? &o->reduce : &o->map;
 			double size = sim_task_units(e, k, p);

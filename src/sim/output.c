@@ -124,9 +124,12 @@ int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 	for (uint32_t k = 0; k < e->njobs; k++) {
 		const struct sim_job *j = &e->jobs[k];
 
+		double release = sim_job_release(j->spec);
+
+		/* the oracle's set (oracle_input.c): released in the window */
 		if (!(j->deadline > 0) ||
-		    (s->has_window && (j->spec->arrival < s->window[0] ||
-				       j->spec->arrival > s->window[1])))
+		    (s->has_window &&
+		     (release < s->window[0] || release > s->window[1])))
 			continue;
 		s->arrived_deadline_jobs++;
 		if (j->state == SIM_JOB_REJECTED || sim_job_met(j))

@@ -1592,6 +1592,29 @@ START_TEST(begin_time_defers_the_tasks)
 	ck_assert_uint_eq(orc.bound, 0);
 	done(&r);
 
+	/* two jobs submitted before the statistics window, their begin
+	 * times in it, and one submitted in it that begins after it: the
+	 * oracle and the summary's arrived_* count the first two (by
+	 * submission it would be the third alone) */
+	load(&r, four_nodes,
+	     "{\"stats_window\":[100,200],\"jobs\":["
+	     "{\"arrival\":0,\"begin\":150,\"deadline\":400,\"maps\":4,"
+	     "\"map_length\":10},"
+	     "{\"arrival\":50,\"begin\":180,\"deadline\":400,\"maps\":4,"
+	     "\"map_length\":10},"
+	     "{\"arrival\":120,\"begin\":250,\"deadline\":400,"
+	     "\"maps\":4,\"map_length\":10}]}");
+	go(&r, "edf", 1);
+	ck_assert_int_eq(sim_oracle(r.e, &orc, &lb, err, sizeof(err)), 0);
+	ck_assert_uint_eq(orc.counted, 2);
+	{
+		struct sim_summary sum;
+
+		ck_assert_int_eq(sim_summarize(r.e, &sum), 0);
+		ck_assert_uint_eq(sum.arrived_deadline_jobs, 2);
+	}
+	done(&r);
+
 	load(&r, four_nodes, "{\"jobs\":[]}");
 	ck_assert_int_eq(sim_workload_parse(bad, strlen(bad), "w", &r.cs, &ws,
 					    err, sizeof(err)),
