@@ -53,6 +53,13 @@ static void no_lending(struct fx_world *w)
 			 0);
 }
 
+/* n of the job's unstarted maps wait for a begin time (sbatch --begin). */
+static void w_defer(struct dl_job *j, uint32_t n, double until)
+{
+	j->phase[DL_MAP].deferred = n;
+	j->phase[DL_MAP].deferred_until = until;
+}
+
 static void w_plan(struct fx_world *w, const char *policy, double now,
 		   const struct dl_plan *prev)
 {
@@ -1848,8 +1855,7 @@ START_TEST(deferred_tasks_wait_for_their_begin_time)
 		/* 2 CPUs, 4 tasks of 10 s due at +100, 2 of them from +50 */
 		w_init(&w, 1, 2);
 		j = w_tasks(&w, 1, 4, 10, 100);
-		j->phase[DL_MAP].deferred = 2;
-		j->phase[DL_MAP].deferred_until = T0 + 50;
+		w_defer(j, 2, T0 + 50);
 		w_plan(&w, policies[p], T0, NULL);
 		pj = fx_world_get(&w, 1);
 		ck_assert_int_eq(pj->verdict, DL_VERDICT_ON_TRACK);
@@ -1890,25 +1896,20 @@ START_TEST(a_job_not_begun_waits_outside_the_plan)
 
 	for (size_t p = 0; p < sizeof(policies) / sizeof(*policies); p++) {
 		struct fx_world w;
-		struct dl_job *j1, *j2;
+		struct dl_job *j1;
 		struct dl_plan_job alone;
 		const struct dl_plan_job *pj;
 
 		/* 2 CPUs: job 2, 4 tasks of 10 s due at +25, alone */
 		w_init(&w, 1, 2);
-		j2 = w_tasks(&w, 2, 4, 10, 25);
+		w_tasks(&w, 2, 4, 10, 25);
 		w_plan(&w, policies[p], T0, NULL);
 		alone = *fx_world_get(&w, 2);
 		ck_assert_msg(alone.verdict == DL_VERDICT_ON_TRACK, "%s: %s",
 			      policies[p], alone.explain);
 		/* job 1, 2 tasks of 10 s due at +22, from +5 */
-		w.jobs[1] = j2;
-		w.jobs[0] = j1 = fx_job(1, 2, T0, T0 + 22);
-		w.n = 2;
-		j1->phase[DL_MAP].prior_mean = 10;
-		j1->phase[DL_MAP].prior_p90 = 10;
-		j1->phase[DL_MAP].deferred = 2;
-		j1->phase[DL_MAP].deferred_until = T0 + 5;
+		j1 = w_tasks(&w, 1, 2, 10, 22);
+		w_defer(j1, 2, T0 + 5);
 		w_plan(&w, policies[p], T0, NULL);
 		pj = fx_world_get(&w, 1);
 		ck_assert_msg(pj->verdict == DL_VERDICT_WAITING, "%s: %s",
@@ -2002,8 +2003,7 @@ START_TEST(deferred_tasks_bound_the_papers_policies)
 		/* 2 CPUs, 4 tasks of 10 s due at +100, 2 of them from +50 */
 		w_init(&w, 1, 2);
 		j = w_tasks(&w, 1, 4, 10, 100);
-		j->phase[DL_MAP].deferred = 2;
-		j->phase[DL_MAP].deferred_until = T0 + 50;
+		w_defer(j, 2, T0 + 50);
 		w_plan(&w, policies[p], T0, NULL);
 		pj = fx_world_get(&w, 1);
 		ck_assert_msg(pj->verdict == DL_VERDICT_ON_TRACK, "%s: %s",
