@@ -123,7 +123,6 @@ int sim_summarize(const struct sim_engine *e, struct sim_summary *s)
 	}
 	for (uint32_t k = 0; k < e->njobs; k++) {
 		const struct sim_job *j = &e->jobs[k];
-
 		double release = sim_job_release(j->spec);
 
 		/* the oracle's set (oracle_input.c): released in the window */
