@@ -127,7 +127,9 @@ _done_at_least() { [ "$(dl_plan_field "$1" done 2>/dev/null)" -ge "$2" ] 2>/dev/
 	scontrol requeue "${done_j}_[0-2]"
 	# Slurm delays a requeued batch job by its credential's lifetime
 	for t in 0 1 2; do scontrol update JobId="${done_j}_$t" StartTime=now; done
-	dl_wait_n_running "$done_j" 3
+	# Slurm starts them at its next scheduling pass: on a loaded machine
+	# (CI runs two clusters at once) that took more than 20 s
+	dl_poll 60 _dl_n_running "$done_j" 3 || true
 	[ "$(squeue -h -r -j "$done_j" -t RUNNING | wc -l)" -eq 3 ]
 	# 12 tasks of 20 s due in 150 s, each to start 60 s before (-t 1):
 	# on 8 CPUs 2 waves, on the 2 left the last waves cannot start

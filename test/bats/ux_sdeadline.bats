@@ -45,6 +45,9 @@ setup_file() {
 	dl_wait_planned "$A" 30
 	dl_wait_planned "$B" 30
 	dl_wait_planned "${M%%:*}" 30
+	# a plan between smapreduce's two submissions sees the map array
+	# alone: wait for the one that pairs it with its reduce array
+	dl_wait_plan_field "${M%%:*}" reduce_id "${M##*:}" 30
 }
 
 teardown_file() {
